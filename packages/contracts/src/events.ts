@@ -1,0 +1,45 @@
+/**
+ * Facts shared between services over NATS JetStream. Subjects are given without the deployment prefix
+ * (`NATS_PREFIX`), which the bus adds. Every payload carries `eventId` (idempotency), `source`, `occurredAt`.
+ */
+export const Subjects = {
+  contactCreated: 'funnel.contact.created',
+  contactUpdated: 'funnel.contact.updated',
+  purchaseCreated: 'funnel.purchase.created',
+  unsubscribeAdded: 'unsubscribe.email.added',
+  unsubscribeRemoved: 'unsubscribe.email.removed',
+} as const;
+export type Subject = (typeof Subjects)[keyof typeof Subjects];
+
+export type EventSource = 'svc-email' | 'svc-sms';
+
+export interface EventEnvelope {
+  eventId: string;
+  source: EventSource;
+  occurredAt: string;
+}
+
+/** A funnel contact as either webhook saw it; `email` and `phone` are whatever the funnel sent. */
+export interface FunnelContactEvent extends EventEnvelope {
+  funnelId: string;
+  contactId: string;
+  email: string | null;
+  phone: string | null;
+  firstName?: string | null;
+  createdAt: string;
+}
+
+export interface FunnelPurchaseEvent extends EventEnvelope {
+  funnelId: string;
+  contactId: string;
+  email: string | null;
+  phone: string | null;
+  amount?: number | null;
+  currency?: string | null;
+  purchasedAt: string;
+}
+
+export interface UnsubscribeEvent extends EventEnvelope {
+  email: string;
+  reason?: string | null;
+}

@@ -1,0 +1,43 @@
+/** Reads settings from the environment with defaults; one place so `.env.example` can list them all. */
+export function env(name: string, fallback?: string): string {
+  const v = process.env[name];
+  if (v !== undefined && v !== '') return v;
+  if (fallback !== undefined) return fallback;
+  throw new Error(`Missing required setting ${name}`);
+}
+
+export function envInt(name: string, fallback: number): number {
+  const v = process.env[name];
+  if (v === undefined || v === '') return fallback;
+  const n = Number(v);
+  if (!Number.isFinite(n)) throw new Error(`Setting ${name} must be a number, got "${v}"`);
+  return n;
+}
+
+export function envBool(name: string, fallback = false): boolean {
+  const v = process.env[name];
+  if (v === undefined || v === '') return fallback;
+  return ['1', 'true', 'yes', 'on'].includes(v.toLowerCase());
+}
+
+const DEV_IDENTITY_SECRET = 'dev-only-identity-secret-change-me';
+
+export function identitySecret(): string {
+  const s = process.env.IDENTITY_SECRET;
+  if (s) return s;
+  if (process.env.NODE_ENV === 'production') throw new Error('IDENTITY_SECRET must be set in production');
+  return DEV_IDENTITY_SECRET;
+}
+
+/** Each service owns one database: the base URI plus its own name, unless MONGODB_DB overrides it. */
+export function mongoUriFor(defaultDb: string): string {
+  const base = env('MONGODB_URI', 'mongodb://127.0.0.1:27017');
+  const db = env('MONGODB_DB', defaultDb);
+  const url = new URL(base);
+  url.pathname = `/${db}`;
+  return url.toString();
+}
+
+export function natsPrefix(): string {
+  return process.env.NATS_PREFIX ?? '';
+}

@@ -1,0 +1,106 @@
+import mongoose, { type Connection } from 'mongoose';
+import { AckPolicy, DeliverPolicy, type JsMsg } from 'nats';
+import type { Bus } from './nats';
+import type { Logger } from './logger';
+import { isDuplicateKeyError } from './errors';
+
+const processedSchema = new mongoose.Schema({ eventId: { type: String, required: true, unique: true }, at: { type: Date, default: Date.now } }, { versionKey: false });
+
+export interface ConsumedEvent {
+  subject: string;
+  payload: Record<string, unknown> & { eventId: string; source?: string };
+}
+
+export interface ConsumeOptions {
+  conn: Connection;
+  bus: Bus;
+  durable: string;
+  /** Subjects without the prefix, e.g. `funnel.purchase.created`. */
+  subjects: string[];
+  /** Events published by this source are skipped (a service does not react to its own facts). */
+  ignoreSource?: string;
+  handler: (event: ConsumedEvent) => Promise<void>;
+  logger: Logger;
+}
+
+/**
+ * Durable pull consumer shared by all instances of a service (work is split between them). Handlers are
+ * idempotent; processed ids are recorded so a redelivery after a crash is skipped without re-running effects.
+ */
+export function consume({ conn, bus, durable, subjects, ignoreSource, handler, logger }: ConsumeOptions): { stop(): void } {
+  const Processed = conn.models.ProcessedEvent ?? conn.model('ProcessedEvent', processedSchema, 'processed_events');
+  let stopped = false;
+  let iterator: { stop(): void } | null = null;
+  const name = `${bus.streamName}_${durable}`.replace(/[^A-Za-z0-9_-]/g, '_');
+
+  async function handle(m: JsMsg) {
+    let payload: ConsumedEvent['payload'];
+    try {
+      payload = JSON.parse(m.string());
+    } catch {
+      logger.warn({ subject: m.subject }, 'dropping unparsable event');
+      m.term();
+      return;
+    }
+    if (!payload.eventId || (ignoreSource && payload.source === ignoreSource)) {
+      m.ack();
+      return;
+    }
+    if (await Processed.exists({ eventId: payload.eventId })) {
+      m.ack();
+      return;
+    }
+    const subject = subjects.find((s) => bus.subject(s) === m.subject) ?? m.subject;
+    await handler({ subject, payload });
+    try {
+      await Processed.create({ eventId: payload.eventId });
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+    }
+    m.ack();
+  }
+
+  (async () => {
+    while (!stopped) {
+      try {
+        const { js, jsm } = await bus.ready();
+        try {
+          await jsm.consumers.info(bus.streamName, name);
+        } catch {
+          await jsm.consumers.add(bus.streamName, {
+            durable_name: name,
+            ack_policy: AckPolicy.Explicit,
+            deliver_policy: DeliverPolicy.All,
+            filter_subjects: subjects.map(bus.subject),
+            ack_wait: 30_000_000_000,
+            max_deliver: -1,
+          });
+        }
+        const consumer = await js.consumers.get(bus.streamName, name);
+        const messages = await consumer.consume({ max_messages: 256, expires: 5_000 });
+        iterator = messages;
+        for await (const m of messages) {
+          try {
+            await handle(m);
+          } catch (err) {
+            logger.error({ err: (err as Error).message, subject: m.subject }, 'event handler failed; will be redelivered');
+            m.nak(1_000);
+          }
+          if (stopped) break;
+        }
+      } catch (err) {
+        if (!stopped) {
+          logger.warn({ err: (err as Error).message }, 'consumer interrupted; restarting');
+          await new Promise((r) => setTimeout(r, 1_000));
+        }
+      }
+    }
+  })().catch((err) => logger.error({ err: (err as Error).message }, 'consumer loop ended'));
+
+  return {
+    stop() {
+      stopped = true;
+      iterator?.stop();
+    },
+  };
+}

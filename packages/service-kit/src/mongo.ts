@@ -1,0 +1,42 @@
+import mongoose, { type Connection } from 'mongoose';
+import type { Logger } from './logger';
+
+/**
+ * One connection per service database. The driver reconnects by itself after the server comes back;
+ * `/readyz` reads `readyState` meanwhile. Short server selection so a request fails fast instead of hanging.
+ */
+export async function connectMongo(uri: string, logger: Logger): Promise<Connection> {
+  const conn = mongoose.createConnection(uri, {
+    serverSelectionTimeoutMS: 5_000,
+    heartbeatFrequencyMS: 2_000,
+    maxPoolSize: 20,
+  });
+  conn.on('disconnected', () => logger.warn('mongo disconnected'));
+  conn.on('reconnected', () => logger.info('mongo reconnected'));
+  await conn.asPromise();
+  return conn;
+}
+
+export function mongoReady(conn: Connection): boolean {
+  return conn.readyState === 1;
+}
+
+const counterSchema = new mongoose.Schema({ _id: String, seq: { type: Number, default: 0 } }, { versionKey: false });
+
+/**
+ * Numeric, increasing ids (the spec's ids are numbers) from an atomic counter document; `$inc` with upsert
+ * is a single-document atomic update, so two instances never hand out the same id.
+ */
+export async function nextId(conn: Connection, name: string, count = 1): Promise<number> {
+  const Counter = conn.models.Counter ?? conn.model('Counter', counterSchema, 'counters');
+  const doc = await Counter.findOneAndUpdate({ _id: name }, { $inc: { seq: count } }, { upsert: true, new: true }).lean<{ seq: number }>();
+  return doc!.seq - count + 1;
+}
+
+/** Shapes a stored document for the API: numeric `id`, no `_id`/`__v`. */
+export function toApi<T extends Record<string, unknown>>(doc: T): Omit<T, '_id' | '__v'> {
+  const { _id, __v, ...rest } = doc as T & { _id?: unknown; __v?: unknown };
+  void _id;
+  void __v;
+  return rest;
+}

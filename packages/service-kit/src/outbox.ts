@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import mongoose, { type Connection } from 'mongoose';
+import { headers as natsHeaders } from 'nats';
+import type { Bus } from './nats';
+import type { Logger } from './logger';
+
+export interface OutboxEntry {
+  eventId: string;
+  subject: string;
+  payload: Record<string, unknown>;
+  createdAt: Date;
+  publishedAt: Date | null;
+}
+
+const outboxSchema = new mongoose.Schema<OutboxEntry>(
+  {
+    eventId: { type: String, required: true, unique: true },
+    subject: { type: String, required: true },
+    payload: { type: mongoose.Schema.Types.Mixed, required: true },
+    createdAt: { type: Date, required: true },
+    publishedAt: { type: Date, default: null },
+  },
+  { versionKey: false },
+);
+outboxSchema.index({ publishedAt: 1, createdAt: 1 });
+
+export interface Outbox {
+  /** Records an event after the domain write; the relay publishes it as soon as NATS answers. */
+  add(subject: string, payload: Record<string, unknown>, eventId?: string): Promise<string>;
+  /** Publishes everything pending now; returns how many were published. */
+  flush(): Promise<number>;
+  pending(): Promise<number>;
+  stop(): void;
+}
+
+/**
+ * Transactional-outbox without transactions (the stand-in has none): the event row is written right after the
+ * domain write, published with `msgID = eventId` so JetStream drops a re-publish after a crash, then marked.
+ */
+export function createOutbox({ conn, bus, source, logger, intervalMs = 500 }: { conn: Connection; bus: Bus; source: string; logger: Logger; intervalMs?: number }): Outbox {
+  const Model = conn.models.OutboxEntry ?? conn.model<OutboxEntry>('OutboxEntry', outboxSchema, 'outbox');
+  let flushing: Promise<number> | null = null;
+  let again = false;
+  let stopped = false;
+
+  async function publishPending(): Promise<number> {
+    if (!bus.isConnected()) return 0;
+    const { js } = await bus.ready();
+    let published = 0;
+    for (;;) {
+      const batch = await Model.find({ publishedAt: null }).sort({ createdAt: 1 }).limit(200).lean();
+      if (batch.length === 0) return published;
+      for (const entry of batch) {
+        const h = natsHeaders();
+        h.set('source', source);
+        await js.publish(bus.subject(entry.subject), JSON.stringify(entry.payload), { msgID: entry.eventId, headers: h, timeout: 5_000 });
+        published++;
+      }
+      await Model.updateMany({ eventId: { $in: batch.map((e) => e.eventId) } }, { $set: { publishedAt: new Date() } });
+    }
+  }
+
+  function flush(): Promise<number> {
+    if (flushing) {
+      again = true;
+      return flushing;
+    }
+    flushing = publishPending()
+      .catch((err) => {
+        logger.warn({ err: (err as Error).message }, 'outbox publish failed; will retry');
+        return 0;
+      })
+      .finally(() => {
+        flushing = null;
+        if (again && !stopped) {
+          again = false;
+          void flush();
+        }
+      });
+    return flushing;
+  }
+
+  const timer = setInterval(() => void flush(), intervalMs);
+  timer.unref();
+
+  return {
+    async add(subject, payload, eventId = randomUUID()) {
+      await Model.create({ eventId, subject, payload: { ...payload, eventId, source, occurredAt: new Date().toISOString() }, createdAt: new Date(), publishedAt: null });
+      void flush();
+      return eventId;
+    },
+    flush,
+    pending: () => Model.countDocuments({ publishedAt: null }),
+    stop() {
+      stopped = true;
+      clearInterval(timer);
+    },
+  };
+}

@@ -1,0 +1,30 @@
+import type { Context } from 'koa';
+import { ValidationError, type AnySchema, type InferType } from 'yup';
+import { BadRequestError } from './errors';
+
+/** Validates a plain value; the first failing rule's message becomes the 400 answer. */
+export async function validate<S extends AnySchema>(schema: S, value: unknown): Promise<InferType<S>> {
+  try {
+    return await schema.validate(value, { abortEarly: true, stripUnknown: true });
+  } catch (err) {
+    if (err instanceof ValidationError) throw new BadRequestError(err.errors[0] ?? err.message);
+    throw err;
+  }
+}
+
+/** Validates the parsed JSON body; a missing or malformed body is a clear 400, never a crash. */
+export async function validateBody<S extends AnySchema>(ctx: Context, schema: S): Promise<InferType<S>> {
+  if (ctx.request.bodyError) throw new BadRequestError(ctx.request.bodyError);
+  const body = ctx.request.body;
+  if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new BadRequestError('Request body must be a JSON object');
+  }
+  return validate(schema, body);
+}
+
+/** Route ids are positive integers; anything else is a 400 rather than a query with junk. */
+export function parseId(raw: string | undefined, label = 'id'): number {
+  const n = Number(raw);
+  if (!raw || !/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < 1) throw new BadRequestError(`Invalid ${label}`);
+  return n;
+}
