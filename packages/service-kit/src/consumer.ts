@@ -30,7 +30,7 @@ export interface ConsumeOptions {
 export function consume({ conn, bus, durable, subjects, ignoreSource, handler, logger }: ConsumeOptions): { stop(): void } {
   const Processed = conn.models.ProcessedEvent ?? conn.model('ProcessedEvent', processedSchema, 'processed_events');
   let stopped = false;
-  let iterator: { stop(): void } | null = null;
+  const iterators: { stop(): void }[] = [];
   const name = `${bus.streamName}_${durable}`.replace(/[^A-Za-z0-9_-]/g, '_');
 
   async function handle(m: JsMsg) {
@@ -60,25 +60,29 @@ export function consume({ conn, bus, durable, subjects, ignoreSource, handler, l
     m.ack();
   }
 
-  (async () => {
+  // One durable consumer per subject: the NATS server shipped here predates multi-subject filters (2.10).
+  for (const subject of subjects) void run(subject);
+
+  async function run(subject: string) {
+    const durableName = `${name}_${subject}`.replace(/[^A-Za-z0-9_-]/g, '_');
     while (!stopped) {
       try {
         const { js, jsm } = await bus.ready();
         try {
-          await jsm.consumers.info(bus.streamName, name);
+          await jsm.consumers.info(bus.streamName, durableName);
         } catch {
           await jsm.consumers.add(bus.streamName, {
-            durable_name: name,
+            durable_name: durableName,
             ack_policy: AckPolicy.Explicit,
             deliver_policy: DeliverPolicy.All,
-            filter_subjects: subjects.map(bus.subject),
+            filter_subject: bus.subject(subject),
             ack_wait: 30_000_000_000,
             max_deliver: -1,
           });
         }
-        const consumer = await js.consumers.get(bus.streamName, name);
+        const consumer = await js.consumers.get(bus.streamName, durableName);
         const messages = await consumer.consume({ max_messages: 256, expires: 5_000 });
-        iterator = messages;
+        iterators.push(messages);
         for await (const m of messages) {
           try {
             await handle(m);
@@ -95,12 +99,12 @@ export function consume({ conn, bus, durable, subjects, ignoreSource, handler, l
         }
       }
     }
-  })().catch((err) => logger.error({ err: (err as Error).message }, 'consumer loop ended'));
+  }
 
   return {
     stop() {
       stopped = true;
-      iterator?.stop();
+      for (const it of iterators) it.stop();
     },
   };
 }

@@ -1,5 +1,8 @@
 import type { Context } from 'koa';
-import { ValidationError, type AnySchema, type InferType } from 'yup';
+import { setLocale, ValidationError, type AnySchema, type InferType } from 'yup';
+
+// yup's default type error quotes the cast value and NaN; a client needs only what was wrong.
+setLocale({ mixed: { notType: ({ path, type }: { path: string; type: string }) => `${path} must be a ${type}` } });
 import { BadRequestError } from './errors';
 
 /** Validates a plain value; the first failing rule's message becomes the 400 answer. */
