@@ -1,0 +1,389 @@
+/**
+ * The SMS side's REST shapes (spec/sms-and-unsubscribe.md sections 3, 4, 7) and the rules of section 5 as yup
+ * schemas with the spec's exact messages. mfe-sms (forms) and svc-sms (handlers) both import this file, so a
+ * rule is written once. Self-contained on purpose (only yup): the browser bundle imports it too.
+ *
+ * Import path: `@act/contracts/src/sms-api`.
+ */
+import * as yup from 'yup';
+
+// ---------------------------------------------------------------------------------------------------------
+// Constants of section 9
+
+export const DEFAULT_REMINDER_DELAY = 30;
+export const MIN_REMINDER_DELAY = 1;
+export const SMS_MAX_LENGTH = 160;
+export const DEFAULT_TEST_MESSAGE = 'This is a test message from your SMS system.';
+export const PAGE_SIZE_OPTIONS = [25, 50, 100, 250, 500] as const;
+export const DEFAULT_PAGE_SIZE = 50;
+
+/** Section 9's timezone options, in the spec's order. */
+export const SMS_TIMEZONES = [
+  'America/New_York',
+  'America/Chicago',
+  'America/Denver',
+  'America/Los_Angeles',
+  'America/Phoenix',
+  'America/Anchorage',
+  'Pacific/Honolulu',
+  'UTC',
+] as const;
+export type SmsTimezone = (typeof SMS_TIMEZONES)[number];
+
+export const BLACKOUT_DEFAULTS = {
+  blackout_enabled: true,
+  blackout_start_hour: 22,
+  blackout_end_hour: 8,
+  blackout_timezone: 'America/New_York' as SmsTimezone,
+};
+
+export const SMS_DATE_RANGES = ['today', 'yesterday', 'last_7_days', 'last_28_days', 'last_90_days'] as const;
+export type SmsDateRange = (typeof SMS_DATE_RANGES)[number];
+export const DEFAULT_SMS_DATE_RANGE: SmsDateRange = 'today';
+
+/** Optional +, optional leading 1, then 10 to 15 digits (section 9), applied to the trimmed input. */
+export const TEST_PHONE_PATTERN = /^\+?1?\d{10,15}$/;
+
+/** North-American toll-free prefixes: messages to these are never sent (they cannot receive SMS reliably). */
+export const TOLL_FREE_AREA_CODES = ['800', '833', '844', '855', '866', '877', '888'] as const;
+
+export function isTollFree(e164: string): boolean {
+  const m = /^\+1(\d{3})\d{7}$/.exec(e164);
+  return !!m && (TOLL_FREE_AREA_CODES as readonly string[]).includes(m[1]!);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Template placeholders. Both `{first_name}` and `{{first_name}}` are accepted (funnel tools write either);
+// the UI hints the single-brace form.
+
+export const SMS_PLACEHOLDERS = [
+  { key: 'first_name', token: '{first_name}', label: 'First name', fallback: 'there' },
+  { key: 'checkout_url', token: '{checkout_url}', label: 'Checkout URL', fallback: '' },
+] as const;
+export type SmsPlaceholderKey = (typeof SMS_PLACEHOLDERS)[number]['key'];
+/** Text for the form's hint line. */
+export const SMS_PLACEHOLDER_HINT = 'Placeholders: {first_name}, {checkout_url}';
+
+/** Replaces known placeholders; an unknown `{word}` is left as written so a typo shows in the test SMS. */
+export function renderSmsTemplate(message: string, values: Partial<Record<SmsPlaceholderKey, string | null | undefined>>): string {
+  return message.replace(/\{\{\s*([a-z_]+)\s*\}\}|\{\s*([a-z_]+)\s*\}/g, (whole, a: string | undefined, b: string | undefined) => {
+    const key = (a ?? b) as SmsPlaceholderKey;
+    const ph = SMS_PLACEHOLDERS.find((p) => p.key === key);
+    if (!ph) return whole;
+    const v = values[key];
+    return v === undefined || v === null || v === '' ? ph.fallback : v;
+  });
+}
+
+/** Sample values for template test sends and previews. */
+export const SAMPLE_PLACEHOLDER_VALUES: Record<SmsPlaceholderKey, string> = {
+  first_name: 'Jane',
+  checkout_url: 'https://example.com/checkout',
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// Statuses (section 4)
+
+/**
+ * pending: waiting for its first message. sent: at least one message went out (stays `sent` when the
+ * sequence is complete). purchased: bought (webhook, other channel, or 'Mark Purchased'); nothing more is
+ * sent. skipped_duplicate: another contact of the same integration already received messages on this phone.
+ * abandoned: the sequence ended before any message was sent (toll-free number, phone opted out, or no
+ * campaign with active templates when it came due). error: the provider refused a send.
+ */
+export const SMS_CONTACT_STATUSES = ['pending', 'sent', 'purchased', 'abandoned', 'skipped_duplicate', 'error'] as const;
+export type SmsContactStatus = (typeof SMS_CONTACT_STATUSES)[number];
+export const SMS_CONTACT_STATUS_LABELS: Record<SmsContactStatus, string> = {
+  pending: 'Pending',
+  sent: 'Sent',
+  purchased: 'Purchased',
+  abandoned: 'Abandoned',
+  skipped_duplicate: 'Duplicate Blocked',
+  error: 'Error',
+};
+
+/** Provider statuses of section 4, plus the two the sequence writes when it does not send. */
+export const SMS_LOG_STATUSES = ['sent', 'delivered', 'failed', 'undelivered', 'pending', 'queued', 'skipped_duplicate', 'blocked_toll_free'] as const;
+export type SmsLogStatus = (typeof SMS_LOG_STATUSES)[number];
+/** Failed and undelivered are shown and counted together, as are pending and queued (section 4). */
+export function smsLogStatusGroup(status: string): 'sent' | 'delivered' | 'failed' | 'queued' | 'skipped_duplicate' | 'blocked_toll_free' | 'other' {
+  if (status === 'failed' || status === 'undelivered') return 'failed';
+  if (status === 'pending' || status === 'queued') return 'queued';
+  if (status === 'sent' || status === 'delivered' || status === 'skipped_duplicate' || status === 'blocked_toll_free') return status;
+  return 'other';
+}
+
+export const SMS_WEBHOOK_EVENT_TYPES = ['contact', 'purchase', 'sms_delivery', 'sms_reply', 'handshake', 'invalid'] as const;
+export type SmsWebhookEventType = (typeof SMS_WEBHOOK_EVENT_TYPES)[number];
+
+// ---------------------------------------------------------------------------------------------------------
+// Entities as the API returns them (snake_case, numeric ids, ISO date strings)
+
+export interface SmsIntegration {
+  id: number;
+  name: string;
+  funnel_id: string;
+  sms_campaign_id: number | null;
+  /** Minutes. */
+  reminder_delay: number;
+  active: boolean;
+  created_at: string;
+  /** Convenience for the cards: the campaign's name, null when none. */
+  campaign_name: string | null;
+}
+
+export interface SmsCampaign {
+  id: number;
+  name: string;
+  integration_id: number | null;
+  active: boolean;
+  created_at: string;
+  integration_name: string | null;
+  template_count: number;
+}
+
+export interface SmsTemplate {
+  id: number;
+  campaign_id: number;
+  name: string;
+  message: string;
+  sequence_order: number;
+  delay_minutes: number;
+  active: boolean;
+  created_at: string;
+}
+
+export interface SmsContact {
+  id: number;
+  /** E.164. */
+  phone: string;
+  /** The funnel's contact id. */
+  contact_id: string;
+  funnel_id: string;
+  integration_id: number | null;
+  integration_name: string | null;
+  status: SmsContactStatus;
+  remind_at: string;
+  created_at: string;
+  first_name: string | null;
+  email: string | null;
+  /** When the next message is due (null: nothing more will be sent); held back to the blackout end when needed. */
+  next_send_at: string | null;
+  /** How many templates of the sequence were handled (sent, skipped or failed). */
+  messages_sent: number;
+  purchased_at: string | null;
+  /** The phone replied STOP (and not START since). */
+  opted_out: boolean;
+}
+
+export interface SmsLog {
+  id: number;
+  phone: string;
+  /** The funnel's contact id; null for provider test messages. */
+  contact_id: string | null;
+  integration_id: number | null;
+  template_id: number | null;
+  message: string;
+  sequence_order: number | null;
+  status: SmsLogStatus;
+  message_sid: string | null;
+  timestamp: string;
+  error_message: string | null;
+}
+
+export interface SmsWebhookEvent {
+  id: number;
+  type: SmsWebhookEventType;
+  /** The delivery as received: JSON text (form callbacks are stored as a JSON object of their fields). */
+  payload: string;
+  timestamp: string;
+}
+
+export interface SmsIntegrationStats {
+  integration_id: number;
+  integration_name: string;
+  unique_phones: number;
+  total_sms_sent: number;
+  purchases_recorded: number;
+  duplicates_sent: number;
+  sent_count: number;
+  delivered_count: number;
+  /** failed + undelivered */
+  failed_count: number;
+  /** queued + pending */
+  queued_count: number;
+  skipped_duplicate_count: number;
+  blocked_toll_free_count: number;
+  duplicate_phones: string[];
+}
+
+export interface SmsStatsResponse {
+  stats: SmsIntegrationStats[];
+  integrations: { id: number; name: string }[];
+  /** One point per day of the range, in the blackout timezone, for the chart. */
+  daily: { date: string; sent: number; delivered: number }[];
+  date_range: SmsDateRange;
+  timezone: string;
+  from: string;
+  to: string;
+}
+
+export interface TwilioConfig {
+  messaging_service_sid: string;
+  phone_number: string;
+  webhook_url: string;
+  delivery_webhooks_enabled: boolean;
+  blackout_start_hour: number;
+  blackout_end_hour: number;
+  blackout_timezone: SmsTimezone;
+  blackout_enabled: boolean;
+}
+/** GET /api/twilio/config: the config plus whether credentials are present in the server's environment. */
+export interface TwilioConfigResponse extends TwilioConfig {
+  configured: boolean;
+}
+export interface MessagingServiceOption {
+  sid: string;
+  friendlyName: string;
+}
+export interface MessagingServicesResponse {
+  services: MessagingServiceOption[];
+  message?: string;
+}
+export interface TwilioTestResponse {
+  success: boolean;
+  message: string;
+  sid?: string;
+}
+
+/** Mutations answer `{ success: true, message }`, with the entity when one was written. */
+export interface SmsMutationResponse<T = undefined> {
+  success: true;
+  message: string;
+  data?: T;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Validation (section 5)
+
+export const smsMessages = {
+  nameRequired: 'Name is required',
+  funnelIdRequired: 'Funnel ID is required',
+  reminderDelayMin: 'Reminder delay must be at least 1 minute',
+  reminderDelayInteger: 'Reminder delay must be a whole number of minutes',
+  campaignNameRequired: 'Campaign name is required',
+  templateNameRequired: 'Template name is required',
+  messageRequired: 'Message is required',
+  messageMax: 'SMS messages must be 160 characters or less',
+  sequenceOrderMin: 'Sequence order must be at least 1',
+  sequenceOrderInteger: 'Sequence order must be a whole number',
+  delayMin: 'Delay must be 0 or greater',
+  delayInteger: 'Delay must be a whole number of minutes',
+  campaignRequired: 'Campaign is required',
+  phoneRequired: 'Phone number is required',
+  phoneInvalid: 'Invalid phone number format',
+  urlInvalid: 'Must be a valid URL',
+  blackoutStartHour: 'Blackout start hour must be a whole number from 0 to 23',
+  blackoutEndHour: 'Blackout end hour must be a whole number from 0 to 23',
+  timezoneInvalid: `Timezone must be one of: ${SMS_TIMEZONES.join(', ')}`,
+  contactIdRequired: 'contact_id is required',
+  notConfigured: 'Twilio is not configured: set TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN',
+  senderMissing: 'Twilio sender is not configured: choose a messaging service or enter a phone number',
+} as const;
+
+const nullableId = (label: string) =>
+  yup
+    .number()
+    .typeError(`${label} must be a number`)
+    .integer(`${label} must be a number`)
+    .positive(`${label} must be a number`)
+    .nullable()
+    .transform((v: unknown, orig: unknown) => (orig === '' || orig === null || orig === undefined ? null : v));
+
+/** The UI falls back to 30 for a non-numeric entry; the server applies the same rule. */
+const reminderDelay = yup
+  .number()
+  .transform((v: number, orig: unknown) => (orig === '' || orig === null || orig === undefined || Number.isNaN(v) ? DEFAULT_REMINDER_DELAY : v))
+  .integer(smsMessages.reminderDelayInteger)
+  .min(MIN_REMINDER_DELAY, smsMessages.reminderDelayMin)
+  .default(DEFAULT_REMINDER_DELAY);
+
+export const smsIntegrationSchema = yup.object({
+  name: yup.string().trim().required(smsMessages.nameRequired),
+  funnel_id: yup.string().trim().required(smsMessages.funnelIdRequired),
+  sms_campaign_id: nullableId('Campaign').default(null),
+  reminder_delay: reminderDelay,
+  active: yup.boolean().default(true),
+});
+export type SmsIntegrationInput = yup.InferType<typeof smsIntegrationSchema>;
+
+export const smsCampaignSchema = yup.object({
+  name: yup.string().trim().required(smsMessages.campaignNameRequired),
+  integration_id: nullableId('Integration').default(null),
+  active: yup.boolean().default(true),
+});
+export type SmsCampaignInput = yup.InferType<typeof smsCampaignSchema>;
+
+/** sequence_order may be left out on create: the server then takes the campaign's highest order plus 1. */
+export const smsTemplateSchema = yup.object({
+  campaign_id: yup.number().typeError(smsMessages.campaignRequired).integer(smsMessages.campaignRequired).positive(smsMessages.campaignRequired).required(smsMessages.campaignRequired),
+  name: yup.string().trim().required(smsMessages.templateNameRequired),
+  message: yup.string().trim().required(smsMessages.messageRequired).max(SMS_MAX_LENGTH, smsMessages.messageMax),
+  sequence_order: yup.number().typeError(smsMessages.sequenceOrderMin).integer(smsMessages.sequenceOrderInteger).min(1, smsMessages.sequenceOrderMin).optional(),
+  delay_minutes: yup.number().typeError(smsMessages.delayMin).integer(smsMessages.delayInteger).min(0, smsMessages.delayMin).default(0),
+  active: yup.boolean().default(true),
+});
+export type SmsTemplateInput = yup.InferType<typeof smsTemplateSchema>;
+
+const testPhone = yup.string().trim().required(smsMessages.phoneRequired).matches(TEST_PHONE_PATTERN, smsMessages.phoneInvalid);
+
+/** POST /api/sms-templates/{id}/test */
+export const templateTestSchema = yup.object({ testPhone });
+/** POST /api/twilio/test-sms */
+export const twilioTestSmsSchema = yup.object({
+  test_phone: testPhone,
+  test_message: yup.string().trim().required(smsMessages.messageRequired).max(1600, 'Message must be 1600 characters or less'),
+});
+
+const hour = (msg: string) => yup.number().typeError(msg).integer(msg).min(0, msg).max(23, msg);
+
+/** POST /api/twilio/config: fields left out keep their saved value. */
+export const twilioConfigSchema = yup.object({
+  messaging_service_sid: yup.string().trim().max(64).optional(),
+  phone_number: yup.string().trim().max(32).optional(),
+  webhook_url: yup
+    .string()
+    .trim()
+    .optional()
+    .test('url', smsMessages.urlInvalid, (v) => {
+      if (!v) return true;
+      try {
+        const u = new URL(v);
+        return u.protocol === 'http:' || u.protocol === 'https:';
+      } catch {
+        return false;
+      }
+    }),
+  delivery_webhooks_enabled: yup.boolean().optional(),
+  blackout_start_hour: hour(smsMessages.blackoutStartHour).optional(),
+  blackout_end_hour: hour(smsMessages.blackoutEndHour).optional(),
+  blackout_timezone: yup.string().oneOf([...SMS_TIMEZONES], smsMessages.timezoneInvalid).optional(),
+  blackout_enabled: yup.boolean().optional(),
+});
+export type TwilioConfigInput = yup.InferType<typeof twilioConfigSchema>;
+
+/**
+ * POST /api/sms-contacts/mark-purchased. `contact_id` is the row's numeric `id`; a string is taken as the
+ * funnel's contact id and marks every SMS contact with it.
+ */
+export const markPurchasedSchema = yup.object({
+  contact_id: yup
+    .mixed<number | string>()
+    .required(smsMessages.contactIdRequired)
+    .test('type', smsMessages.contactIdRequired, (v) => (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) || (typeof v === 'string' && v.trim() !== '')),
+});
+
+export const smsStatsQuerySchema = yup.object({
+  date_range: yup.string().oneOf([...SMS_DATE_RANGES], `date_range must be one of: ${SMS_DATE_RANGES.join(', ')}`).default(DEFAULT_SMS_DATE_RANGE),
+  integration_id: nullableId('integration_id').optional(),
+});
