@@ -1,0 +1,28 @@
+import { envInt, type ServiceDeps, type ServiceParts } from '@act/service-kit';
+import { authRouter } from './auth/routes';
+import { createAuthService } from './auth/service';
+import { profileRouter } from './profile/routes';
+import { createProfileService } from './profile/service';
+import { createSessionStore, createSessionsService, sessionKeys, sessionMiddleware, sessionsRouter } from './sessions';
+import { sessionModel } from './sessions/model';
+import { createUsersService, userModel, usersRouter } from './users';
+
+/** Wires svc-auth's features onto the service-kit app. */
+export async function buildAuthService({ conn, app, logger }: ServiceDeps): Promise<ServiceParts> {
+  // Indexes first: the unique username index must exist before the bootstrap admin is created.
+  await Promise.all([userModel(conn).init(), sessionModel(conn).init()]);
+
+  const store = createSessionStore(conn);
+  const sessions = createSessionsService(conn, store);
+  const users = createUsersService(conn, store);
+  const profile = createProfileService(conn, store);
+  const auth = createAuthService(conn, {
+    maxFailures: envInt('LOGIN_MAX_FAILURES', 5),
+    windowSec: envInt('LOGIN_WINDOW_SEC', 60),
+  });
+
+  await users.ensureBootstrapAdmin(process.env.ADMIN_PASSWORD, logger);
+
+  app.use(sessionMiddleware(app, store, sessionKeys(logger)));
+  return { routers: [authRouter(auth, sessions), profileRouter(profile), usersRouter(users), sessionsRouter(sessions)] };
+}

@@ -1,0 +1,3 @@
+export { userModel, toUserDto, type UserDoc } from './model';
+export { createUsersService, type UsersService, type SessionRevoker } from './service';
+export { usersRouter } from './routes';

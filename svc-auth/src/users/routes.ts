@@ -1,0 +1,42 @@
+import Router from '@koa/router';
+import { currentUser, parseId, requireAdmin, validateBody } from '@act/service-kit';
+import type { MessageDto } from '@act/contracts/src/auth-api';
+import { createUserSchema, resetPasswordSchema, updateUserSchema } from './schema';
+import type { UsersService } from './service';
+
+/** User management (spec /users): admins only, whatever the UI shows. */
+export function usersRouter(users: UsersService): Router {
+  const router = new Router({ prefix: '/api/users' });
+  router.use(requireAdmin());
+
+  router.get('/', async (ctx) => {
+    ctx.body = await users.list();
+  });
+
+  router.post('/', async (ctx) => {
+    const input = await validateBody(ctx, createUserSchema);
+    ctx.status = 201;
+    ctx.body = await users.create(input, currentUser(ctx)!.id);
+  });
+
+  router.patch('/:id', async (ctx) => {
+    const id = parseId(ctx.params.id, 'user id');
+    const input = await validateBody(ctx, updateUserSchema);
+    ctx.body = await users.update(id, input, currentUser(ctx)!.id);
+  });
+
+  router.post('/:id/reset-password', async (ctx) => {
+    const id = parseId(ctx.params.id, 'user id');
+    const { password } = await validateBody(ctx, resetPasswordSchema);
+    await users.resetPassword(id, password);
+    ctx.body = { message: 'Password reset successfully' } satisfies MessageDto;
+  });
+
+  router.delete('/:id', async (ctx) => {
+    const id = parseId(ctx.params.id, 'user id');
+    await users.remove(id, currentUser(ctx)!.id);
+    ctx.body = { message: 'User deleted successfully' } satisfies MessageDto;
+  });
+
+  return router;
+}
