@@ -1,0 +1,25 @@
+import type { ReactNode } from 'react';
+import { Box, Stack, Typography } from '@mui/material';
+
+/** The title block every page starts with, so all remotes look alike. */
+export function PageHeader({ title, subtitle, actions }: { title: ReactNode; subtitle?: ReactNode; actions?: ReactNode }) {
+  return (
+    <Stack
+      direction={{ xs: 'column', sm: 'row' }}
+      spacing={2}
+      sx={{ mb: 3, alignItems: { xs: 'flex-start', sm: 'center' }, justifyContent: 'space-between' }}
+    >
+      <Box>
+        <Typography variant="h4" component="h1" sx={{ fontWeight: 700 }}>
+          {title}
+        </Typography>
+        {subtitle && (
+          <Typography color="text.secondary" sx={{ mt: 0.5 }}>
+            {subtitle}
+          </Typography>
+        )}
+      </Box>
+      {actions && <Stack direction="row" spacing={1}>{actions}</Stack>}
+    </Stack>
+  );
+}

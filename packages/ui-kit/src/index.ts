@@ -1,0 +1,49 @@
+/**
+ * @act/ui-kit public surface. Shared as a Module Federation singleton: contexts created here
+ * (auth, toasts) are one object across the shell and every remote.
+ */
+export {
+  apiRequest,
+  fetcher,
+  fetcherNullOn401,
+  createFetcher,
+  ApiError,
+  serverMessage,
+  errorMessage,
+  OPERATION_SUCCESSFUL,
+  DATA_RETRIEVED,
+  INVALID_JSON,
+} from './request';
+export type { HttpMethod, FetcherOptions, SuccessFallback } from './request';
+export { ApiSWRConfig, apiSWRDefaults } from './ApiSWRConfig';
+export type { ApiSWRConfigProps } from './ApiSWRConfig';
+export { ToastProvider, useToast, TOAST_DURATION_MS } from './Toast';
+export type { ToastInput, ToastVariant } from './Toast';
+export { AuthProvider, useAuth, CURRENT_USER_KEY } from './Auth';
+export type { AuthContextValue } from './Auth';
+export {
+  Pagination,
+  usePagination,
+  pagesAround,
+  slidingPages,
+  rangeText,
+  totalPagesOf,
+  EMAIL_PAGE_SIZES,
+  EMAIL_DEFAULT_PAGE_SIZE,
+  SMS_PAGE_SIZES,
+  SMS_DEFAULT_PAGE_SIZE,
+} from './Pagination';
+export type { PaginationProps, PaginationState, UsePaginationOptions } from './Pagination';
+export { ConfirmDialog } from './ConfirmDialog';
+export type { ConfirmDialogProps } from './ConfirmDialog';
+export { ErrorCard } from './ErrorCard';
+export type { ErrorCardProps } from './ErrorCard';
+export { Loading } from './Loading';
+export { PageHeader } from './PageHeader';
+export { SignInForm } from './SignInForm';
+export { AppProviders } from './AppProviders';
+export { theme } from './theme';
+export { roleLabel } from '@act/contracts/src/auth';
+export type { User, CurrentUser, UserRole } from '@act/contracts/src/auth';
+export { StandaloneFrame } from './StandaloneFrame';
+export type { StandaloneLink } from './StandaloneFrame';

@@ -1,0 +1,31 @@
+import { createTheme } from '@mui/material';
+
+/** One theme for shell and remotes (emotion is a shared singleton, so remotes see this theme). */
+export const theme = createTheme({
+  palette: {
+    mode: 'light',
+    primary: { main: '#2563eb', light: '#dbeafe', dark: '#1e40af', contrastText: '#ffffff' },
+    secondary: { main: '#7c3aed' },
+    error: { main: '#dc2626', light: '#fee2e2', contrastText: '#ffffff' },
+    success: { main: '#16a34a', light: '#dcfce7' },
+    warning: { main: '#d97706', light: '#fef3c7' },
+    background: { default: '#f5f7fb', paper: '#ffffff' },
+    text: { primary: '#0f172a', secondary: '#64748b' },
+    divider: '#e2e8f0',
+  },
+  shape: { borderRadius: 10 },
+  typography: {
+    fontFamily: '"Inter", "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+    h4: { fontSize: '1.75rem', letterSpacing: '-0.01em' },
+    h5: { letterSpacing: '-0.01em' },
+    button: { textTransform: 'none', fontWeight: 600 },
+  },
+  components: {
+    MuiCard: { defaultProps: { elevation: 0 }, styleOverrides: { root: { border: '1px solid #e2e8f0' } } },
+    MuiPaper: { styleOverrides: { rounded: { borderRadius: 12 } } },
+    MuiButton: { defaultProps: { disableElevation: true } },
+    MuiTextField: { defaultProps: { fullWidth: true } },
+    MuiTableCell: { styleOverrides: { head: { fontWeight: 600, color: '#475569', backgroundColor: '#f8fafc' } } },
+    MuiChip: { styleOverrides: { root: { fontWeight: 600 } } },
+  },
+});
