@@ -1,0 +1,51 @@
+import { lazy, Suspense } from 'react';
+import { Route, Routes, useLocation } from 'react-router';
+import { Loading } from '@act/ui-kit';
+import { AuthPage } from './auth/AuthPage';
+import { AppLayout } from './layout/AppLayout';
+import { NotFoundPage } from './not-found/NotFoundPage';
+import { RemoteRoutes } from './remotes/RemoteRoutes';
+import { remoteForPath } from './remotes/routeTable';
+import { RequireAuth } from './guard/RequireAuth';
+
+// Signed-in pages are separate chunks: the sign-in page must stay light (budget in README).
+const ProfilePage = lazy(() => import('./profile/ProfilePage'));
+const UsersPage = lazy(() => import('./users/UsersPage'));
+const UnsubscribeManagementPage = lazy(() => import('./unsubscribe/UnsubscribeManagementPage'));
+const UnsubscribePage = lazy(() => import('./unsubscribe/UnsubscribePage'));
+
+/**
+ * The only router's route table. The shell's own pages first; every other path goes to the remote
+ * that owns it (remotes/routeTable.ts), else the 404 card.
+ */
+export function App() {
+  return (
+    <Suspense fallback={<Loading fullScreen />}>
+      <Routes>
+        <Route path="/auth" element={<AuthPage />} />
+        <Route path="/unsubscribe" element={<UnsubscribePage />} />
+        <Route element={<AppLayout />}>
+          <Route path="/profile" element={<ProfilePage />} />
+          <Route path="/users" element={<UsersPage />} />
+          <Route
+            path="/unsubscribe-management"
+            element={
+              <RequireAuth adminOnly>
+                <UnsubscribeManagementPage />
+              </RequireAuth>
+            }
+          />
+          <Route path="*" element={<RemoteOrNotFound />} />
+        </Route>
+      </Routes>
+    </Suspense>
+  );
+}
+
+function RemoteOrNotFound() {
+  const { pathname } = useLocation();
+  const remote = remoteForPath(pathname);
+  if (!remote) return <NotFoundPage />;
+  // Keyed by remote so a failing SMS remote does not keep its error card on email pages.
+  return <RemoteRoutes key={remote} name={remote} notFound={<NotFoundPage />} />;
+}
