@@ -1,0 +1,82 @@
+import type { ServiceDeps, ServiceParts } from '@act/service-kit';
+import { createIdAllocator } from '@act/service-kit';
+import type { EmailConfig } from './config';
+import { contactModel } from './contacts/model';
+import { ContactsService } from './contacts/service';
+import { contactsRouter } from './contacts/routes';
+import { emailLogModel } from './email-logs/model';
+import { EmailLogsService } from './email-logs/service';
+import { emailLogsRouter } from './email-logs/routes';
+import { webhookEventModel } from './webhook-events/model';
+import { WebhookEventsService } from './webhook-events/service';
+import { webhookEventsRouter } from './webhook-events/routes';
+import { integrationModel } from './integrations/model';
+import { IntegrationCache } from './integrations/cache';
+import { IntegrationsService } from './integrations/service';
+import { integrationsRouter } from './integrations/routes';
+import { settingModel } from './settings/model';
+import { SettingsService } from './settings/service';
+import { settingsRouter } from './settings/routes';
+import { emailTemplateModel } from './templates/model';
+import { templatesRouter } from './templates/routes';
+import { ReminderService, type ReminderJobs } from './reminders/service';
+import { WouldSendSender, type ReminderSender } from './reminders/sender';
+import { testToolsRouter } from './test-tools/routes';
+import { WebhookService } from './webhook/service';
+import { webhookRouter } from './webhook/routes';
+import { EventPublisher } from './events/publisher';
+import { startEventConsumers } from './events/consumers';
+
+export interface EmailServiceOptions {
+  config: EmailConfig;
+  /** Starts the persistent per-contact jobs (Agenda); injected so this file stays free of ESM-only imports. */
+  startJobs: (reminders: ReminderService) => Promise<ReminderJobs & { stop(): Promise<void> }>;
+  /** Part 2 plugs live sending in here. */
+  sender?: (logs: EmailLogsService) => ReminderSender;
+}
+
+/** Wires svc-email's features over the kit's dependencies. */
+export async function buildEmailService({ conn, bus, outbox, logger }: ServiceDeps, { config, startJobs, sender }: EmailServiceOptions): Promise<ServiceParts> {
+  // Unique indexes carry the idempotency rules: build them before the first request.
+  await Promise.all([contactModel, emailLogModel, webhookEventModel, integrationModel, settingModel, emailTemplateModel].map((m) => m(conn).init()));
+
+  const logs = new EmailLogsService(conn, createIdAllocator(conn, 'email_logs'));
+  const events = new WebhookEventsService(conn, createIdAllocator(conn, 'webhook_events'));
+  const cache = new IntegrationCache(conn, config.integrationCacheMs);
+  const contactsColl = contactModel(conn).collection as never;
+  const reminders = new ReminderService(contactsColl, sender ? sender(logs) : new WouldSendSender(logs), logger, { dueScanMs: config.dueScanMs });
+  const contacts = new ContactsService(conn, reminders, createIdAllocator(conn, 'contacts'), config.delayUnitMs);
+  const integrations = new IntegrationsService(conn, cache, contacts);
+  const settings = new SettingsService(conn, integrations);
+  const publisher = new EventPublisher(outbox);
+  const webhook = new WebhookService(events, contacts, cache, publisher);
+
+  await integrations.ensureDefault(await settings.getReminderDelay());
+
+  let jobs: (ReminderJobs & { stop(): Promise<void> }) | null = null;
+  let consumers: { stop(): void } | null = null;
+
+  return {
+    routers: [
+      webhookRouter(webhook),
+      contactsRouter(contacts, publisher, cache),
+      emailLogsRouter(logs),
+      webhookEventsRouter(events),
+      integrationsRouter(integrations),
+      settingsRouter(settings),
+      templatesRouter(conn),
+      testToolsRouter({ contacts, logs, events, reminders }),
+    ],
+    async start() {
+      jobs = await startJobs(reminders);
+      reminders.attachJobs(jobs);
+      await reminders.start();
+      consumers = startEventConsumers({ conn, bus, logger, deps: { contacts, integrations: cache } });
+    },
+    async stop() {
+      consumers?.stop();
+      reminders.stop();
+      await jobs?.stop();
+    },
+  };
+}

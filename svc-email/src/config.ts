@@ -1,0 +1,25 @@
+import { envInt } from '@act/service-kit';
+
+/** svc-email's own settings (service-kit reads the shared ones: PORT, MONGODB_*, NATS_*, IDENTITY_SECRET...). */
+export interface EmailConfig {
+  /** Length of one "minute" of reminder delay. Tests set 1000 so a 1-minute delay lasts 1 s. */
+  delayUnitMs: number;
+  /** How often the in-process due ticker claims reminders that came due. */
+  dueScanMs: number;
+  /** Period of Agenda's `reminder-sweep` (the spec's sweep every minute). */
+  sweepIntervalMs: number;
+  /** Agenda's polling period for its per-contact `send-reminder` jobs. */
+  agendaProcessEveryMs: number;
+  /** How long the webhook path may use its cached integrations before re-reading them. */
+  integrationCacheMs: number;
+}
+
+export function loadConfig(): EmailConfig {
+  return {
+    delayUnitMs: envInt('REMINDER_DELAY_UNIT_MS', 60_000),
+    dueScanMs: envInt('REMINDER_DUE_SCAN_MS', 1_000),
+    sweepIntervalMs: envInt('REMINDER_SWEEP_INTERVAL_MS', 60_000),
+    agendaProcessEveryMs: envInt('AGENDA_PROCESS_EVERY_MS', 5_000),
+    integrationCacheMs: envInt('INTEGRATION_CACHE_MS', 1_000),
+  };
+}

@@ -1,0 +1,71 @@
+import mongoose, { type Connection } from 'mongoose';
+import type { Contact, ContactStatus } from '@act/contracts/src/email-api';
+import { iso } from '../lib/list';
+
+/** A funnel contact on the email side. */
+export interface ContactDoc {
+  /** Numeric id (block allocator `contacts`). */
+  id: number;
+  /** The funnel's contact id, unique within an integration. */
+  contact_id: string;
+  email: string;
+  /** Lower-cased email: purchases match by email case-insensitively without a regex scan. */
+  email_lower: string;
+  /** Kept for the events (the SMS side starts sequences from them); not part of the API shape. */
+  phone: string | null;
+  first_name: string | null;
+  integration_id: number | null;
+  created_at: Date;
+  /** created_at + the integration's delay; never changes after creation. */
+  remind_at: Date;
+  purchased_at: Date | null;
+  /** When the reminder was claimed (pending → sent). */
+  sent_at: Date | null;
+  status: ContactStatus;
+}
+
+const schema = new mongoose.Schema<ContactDoc>(
+  {
+    id: { type: Number, required: true },
+    contact_id: { type: String, required: true },
+    email: { type: String, required: true },
+    email_lower: { type: String, required: true },
+    phone: { type: String, default: null },
+    first_name: { type: String, default: null },
+    integration_id: { type: Number, default: null },
+    created_at: { type: Date, required: true },
+    remind_at: { type: Date, required: true },
+    purchased_at: { type: Date, default: null },
+    sent_at: { type: Date, default: null },
+    status: { type: String, enum: ['pending', 'sent', 'purchased'], required: true },
+  },
+  { versionKey: false, collection: 'contacts' },
+);
+schema.index({ id: 1 }, { unique: true });
+// Idempotent creation: a repeated delivery upserts onto the same (integration, funnel contact id).
+schema.index({ integration_id: 1, contact_id: 1 }, { unique: true });
+// The pending → sent claim filters on exactly { id, status }. Unique because id is; the MongoDB stand-in only
+// uses an index whose keys are exactly the query's, so this keeps the claim O(1) there too.
+schema.index({ id: 1, status: 1 }, { unique: true });
+schema.index({ status: 1, remind_at: 1 });
+schema.index({ email_lower: 1 });
+schema.index({ created_at: -1 });
+
+export function contactModel(conn: Connection) {
+  return (conn.models.Contact as mongoose.Model<ContactDoc>) ?? conn.model<ContactDoc>('Contact', schema);
+}
+
+export const CONTACT_PROJECTION = { _id: 0, id: 1, contact_id: 1, email: 1, created_at: 1, remind_at: 1, purchased_at: 1, status: 1, integration_id: 1 } as const;
+
+export function toContact(d: Pick<ContactDoc, 'id' | 'contact_id' | 'email' | 'created_at' | 'remind_at' | 'purchased_at' | 'status' | 'integration_id'>): Contact {
+  return {
+    id: d.id,
+    contact_id: d.contact_id,
+    email: d.email,
+    created_at: iso(d.created_at)!,
+    remind_at: iso(d.remind_at)!,
+    purchased_at: iso(d.purchased_at),
+    status: d.status,
+    integration_id: d.integration_id ?? null,
+  };
+}

@@ -1,0 +1,40 @@
+import Router from '@koa/router';
+import { BadRequestError, requireUser, validateBody } from '@act/service-kit';
+import { CONTACT_STATUSES, markPurchasedRequestSchema, type ContactStatus, type MarkPurchasedResponse } from '@act/contracts/src/email-api';
+import { CONTACT_LIST_OPTIONS, type ContactsService } from './service';
+import { parseListQuery } from '../lib/list';
+import type { EventPublisher } from '../events/publisher';
+import type { IntegrationCache } from '../integrations/cache';
+
+export function contactsRouter(contacts: ContactsService, publisher: EventPublisher, integrations: IntegrationCache): Router {
+  const router = new Router({ prefix: '/api/contacts' });
+  router.use(requireUser());
+
+  router.get('/', async (ctx) => {
+    const q = parseListQuery(ctx.query, CONTACT_LIST_OPTIONS);
+    const { status, integration_id } = ctx.query;
+    if (status !== undefined && (typeof status !== 'string' || !CONTACT_STATUSES.includes(status as ContactStatus))) {
+      throw new BadRequestError(`status must be one of: ${CONTACT_STATUSES.join(', ')}`);
+    }
+    let integrationId: number | 'none' | undefined;
+    if (integration_id !== undefined) {
+      if (integration_id === 'none') integrationId = 'none';
+      else if (typeof integration_id === 'string' && /^\d+$/.test(integration_id) && Number(integration_id) > 0) integrationId = Number(integration_id);
+      else throw new BadRequestError('integration_id must be a positive integer or none');
+    }
+    ctx.body = await contacts.list(q, { status: status as ContactStatus | undefined, integrationId });
+  });
+
+  router.post('/mark-purchased', async (ctx) => {
+    const { contact_id } = await validateBody(ctx, markPurchasedRequestSchema);
+    const { contact, changed } = await contacts.markPurchasedByRef(contact_id);
+    // Tell the SMS side too, so its sequence for this person stops.
+    for (const c of changed) {
+      const integration = await integrations.byId(c.integration_id);
+      await publisher.purchaseCreated({ funnelId: integration?.funnel_id ?? 'default', contactId: c.contact_id, email: c.email, phone: c.phone ?? null, amount: null, currency: null, purchasedAt: new Date(c.purchased_at!).toISOString() });
+    }
+    const body: MarkPurchasedResponse = { success: true, contact };
+    ctx.body = body;
+  });
+  return router;
+}

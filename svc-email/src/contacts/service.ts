@@ -1,0 +1,184 @@
+import type { Connection } from 'mongoose';
+import type { Collection, Filter } from 'mongodb';
+import { NotFoundError, isDuplicateKeyError } from '@act/service-kit';
+import type { Contact, ContactStatus, Paged } from '@act/contracts/src/email-api';
+import { CONTACT_PROJECTION, contactModel, toContact, type ContactDoc } from './model';
+import { readList, type ListOptions, type ListQueryParsed } from '../lib/list';
+
+/** What contacts tell the reminder side (implemented by reminders; kept as a port so neither imports the other). */
+export interface ReminderHooks {
+  scheduled(items: { id: number; remind_at: Date }[]): void;
+  /** Contacts purchased or deleted: their reminder jobs can go. */
+  closed(ids: number[]): void;
+  clearedAll(): void;
+}
+
+export interface FunnelContactInput {
+  integration: { id: number; reminder_delay: number };
+  contactId: string;
+  email: string;
+  phone: string | null;
+  firstName: string | null;
+  createdAt: Date;
+}
+
+export interface PurchaseInput {
+  integrationId: number;
+  contactId: string | null;
+  email: string | null;
+  purchasedAt: Date;
+}
+
+export const CONTACT_LIST_OPTIONS: ListOptions = {
+  sortable: ['id', 'contact_id', 'email', 'created_at', 'remind_at', 'purchased_at', 'status', 'integration_id'],
+  nullable: ['purchased_at', 'integration_id'],
+  defaultSort: { field: 'created_at', dir: -1 },
+};
+
+export class ContactsService {
+  readonly coll: Collection<ContactDoc>;
+
+  constructor(
+    conn: Connection,
+    private readonly hooks: ReminderHooks,
+    private readonly allocateId: () => Promise<number>,
+    private readonly delayUnitMs: number,
+  ) {
+    this.coll = contactModel(conn).collection as unknown as Collection<ContactDoc>;
+  }
+
+  remindAt(createdAt: Date, delayMinutes: number): Date {
+    return new Date(createdAt.getTime() + delayMinutes * this.delayUnitMs);
+  }
+
+  /**
+   * contact_created: one upsert keyed by (integration, funnel contact id) with $setOnInsert, so a repeated
+   * delivery (or the same funnel posting to both services) never makes a second contact. One round trip.
+   */
+  async createFromFunnel(input: FunnelContactInput): Promise<{ created: boolean; id: number | null; remind_at: Date }> {
+    const id = await this.allocateId();
+    const remind_at = this.remindAt(input.createdAt, input.integration.reminder_delay);
+    const insert = {
+      id,
+      email: input.email,
+      email_lower: input.email.toLowerCase(),
+      phone: input.phone,
+      first_name: input.firstName,
+      created_at: input.createdAt,
+      remind_at,
+      purchased_at: null,
+      sent_at: null,
+      status: 'pending' as const,
+    };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const r = await this.coll.updateOne({ integration_id: input.integration.id, contact_id: input.contactId }, { $setOnInsert: insert }, { upsert: true });
+        if (r.upsertedCount !== 1) return { created: false, id: null, remind_at };
+        this.hooks.scheduled([{ id, remind_at }]);
+        return { created: true, id, remind_at };
+      } catch (err) {
+        // Two identical deliveries racing: MongoDB lets one upsert fail on the unique key; the retry matches.
+        if (isDuplicateKeyError(err) && attempt === 0) continue;
+        throw err;
+      }
+    }
+  }
+
+  /** contact_updated: new email/phone for a known contact; an unknown one is created as contact_created would. */
+  async updateFromFunnel(input: FunnelContactInput): Promise<{ created: boolean; contact: ContactDoc }> {
+    const id = await this.allocateId();
+    const remind_at = this.remindAt(input.createdAt, input.integration.reminder_delay);
+    const set: Partial<ContactDoc> = { email: input.email, email_lower: input.email.toLowerCase() };
+    if (input.phone !== null) set.phone = input.phone;
+    if (input.firstName !== null) set.first_name = input.firstName;
+    const onInsert: Partial<ContactDoc> = { id, created_at: input.createdAt, remind_at, purchased_at: null, sent_at: null, status: 'pending' };
+    if (input.phone === null) onInsert.phone = null;
+    if (input.firstName === null) onInsert.first_name = null;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const doc = await this.coll.findOneAndUpdate({ integration_id: input.integration.id, contact_id: input.contactId }, { $set: set, $setOnInsert: onInsert }, { upsert: true, returnDocument: 'after' });
+        const created = doc!.id === id;
+        if (created) this.hooks.scheduled([{ id, remind_at }]);
+        return { created, contact: doc! };
+      } catch (err) {
+        if (isDuplicateKeyError(err) && attempt === 0) continue;
+        throw err;
+      }
+    }
+  }
+
+  /**
+   * A purchase: the contact with this funnel contact id in the integration, else every not-yet-purchased
+   * contact with the same email (case-insensitive) in any integration: someone who bought must not be reminded.
+   * Returns the contacts matched and those this call moved to purchased.
+   */
+  async markPurchased(input: PurchaseInput): Promise<{ matched: number; changed: ContactDoc[] }> {
+    let targets: Pick<ContactDoc, 'id' | 'status'>[] = [];
+    if (input.contactId !== null) {
+      const one = await this.coll.findOne({ integration_id: input.integrationId, contact_id: input.contactId }, { projection: { _id: 0, id: 1, status: 1 } });
+      if (one) targets = [one];
+    }
+    if (targets.length === 0 && input.email) {
+      targets = await this.coll.find({ email_lower: input.email.toLowerCase(), status: { $ne: 'purchased' } }, { projection: { _id: 0, id: 1, status: 1 } }).toArray();
+    }
+    const changed: ContactDoc[] = [];
+    for (const t of targets) {
+      const doc = await this.purchaseOne(t, input.purchasedAt);
+      if (doc) changed.push(doc);
+    }
+    if (changed.length) this.hooks.closed(changed.map((c) => c.id));
+    return { matched: targets.length, changed };
+  }
+
+  /** Mark as Purchased: by numeric `id`, or by funnel `contact_id` (every contact carrying it). */
+  async markPurchasedByRef(ref: number | string, purchasedAt = new Date()): Promise<{ contact: Contact; changed: ContactDoc[] }> {
+    const filter: Filter<ContactDoc> = typeof ref === 'number' ? { id: ref } : { contact_id: ref.trim() };
+    const found = await this.coll.find(filter, { projection: { _id: 0 } }).sort({ created_at: -1 }).toArray();
+    if (found.length === 0) throw new NotFoundError('Contact not found');
+    const changed: ContactDoc[] = [];
+    for (const c of found) {
+      const doc = await this.purchaseOne(c, purchasedAt);
+      if (doc) changed.push(doc);
+    }
+    if (changed.length) this.hooks.closed(changed.map((c) => c.id));
+    const first = changed.find((c) => c.id === found[0]!.id) ?? found[0]!;
+    return { contact: toContact(first), changed };
+  }
+
+  /** Conditional on the status read, so a concurrent pending → sent claim and this purchase never both win. */
+  private async purchaseOne(t: Pick<ContactDoc, 'id' | 'status'>, purchasedAt: Date): Promise<ContactDoc | null> {
+    let status: ContactStatus = t.status;
+    for (let i = 0; i < 3 && status !== 'purchased'; i++) {
+      const doc = await this.coll.findOneAndUpdate({ id: t.id, status }, { $set: { status: 'purchased', purchased_at: purchasedAt } }, { returnDocument: 'after', projection: { _id: 0 } });
+      if (doc) return doc as ContactDoc;
+      const now = await this.coll.findOne({ id: t.id }, { projection: { _id: 0, status: 1 } });
+      if (!now) return null;
+      status = now.status;
+    }
+    return null;
+  }
+
+  async list(q: ListQueryParsed, filters: { status?: ContactStatus; integrationId?: number | 'none' }): Promise<Contact[] | Paged<Contact>> {
+    const filter: Filter<ContactDoc> = {};
+    if (filters.status) filter.status = filters.status;
+    if (filters.integrationId !== undefined) filter.integration_id = filters.integrationId === 'none' ? null : filters.integrationId;
+    return readList(this.coll, filter, CONTACT_PROJECTION, q, CONTACT_LIST_OPTIONS, toContact);
+  }
+
+  countByIntegration(integrationId: number): Promise<number> {
+    return this.coll.countDocuments({ integration_id: integrationId });
+  }
+
+  async clearIntegration(integrationId: number): Promise<number> {
+    const ids = (await this.coll.find({ integration_id: integrationId }, { projection: { _id: 0, id: 1 } }).toArray()).map((c) => c.id);
+    const { deletedCount } = await this.coll.deleteMany({ integration_id: integrationId });
+    if (ids.length) this.hooks.closed(ids);
+    return deletedCount;
+  }
+
+  async clearAll(): Promise<number> {
+    const { deletedCount } = await this.coll.deleteMany({});
+    this.hooks.clearedAll();
+    return deletedCount;
+  }
+}

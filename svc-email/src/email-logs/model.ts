@@ -1,0 +1,43 @@
+import mongoose, { type Connection } from 'mongoose';
+import type { EmailLog } from '@act/contracts/src/email-api';
+import { iso } from '../lib/list';
+
+/** One reminder (or, in part 2, one provider send) for one contact. */
+export interface EmailLogDoc {
+  id: number;
+  /** The funnel's contact id (what the spec's Contact ID column shows). */
+  contact_id: string;
+  /** Numeric id of the contact, for joins and the "never twice" checks. */
+  contact_ref: number;
+  email: string;
+  timestamp: Date;
+  message: string;
+  /** `would_send` while live sending is not configured. */
+  status: string;
+}
+
+const schema = new mongoose.Schema<EmailLogDoc>(
+  {
+    id: { type: Number, required: true },
+    contact_id: { type: String, required: true },
+    contact_ref: { type: Number, required: true },
+    email: { type: String, required: true },
+    timestamp: { type: Date, required: true },
+    message: { type: String, required: true },
+    status: { type: String, required: true },
+  },
+  { versionKey: false, collection: 'email_logs' },
+);
+schema.index({ id: 1 }, { unique: true });
+schema.index({ timestamp: -1 });
+schema.index({ contact_ref: 1 });
+
+export function emailLogModel(conn: Connection) {
+  return (conn.models.EmailLog as mongoose.Model<EmailLogDoc>) ?? conn.model<EmailLogDoc>('EmailLog', schema);
+}
+
+export const EMAIL_LOG_PROJECTION = { _id: 0, id: 1, contact_id: 1, email: 1, timestamp: 1, message: 1, status: 1 } as const;
+
+export function toEmailLog(d: Pick<EmailLogDoc, 'id' | 'contact_id' | 'email' | 'timestamp' | 'message' | 'status'>): EmailLog {
+  return { id: d.id, contact_id: d.contact_id, email: d.email, timestamp: iso(d.timestamp)!, message: d.message, status: d.status };
+}

@@ -1,0 +1,74 @@
+import type { Connection } from 'mongoose';
+import { ServiceUnavailableError } from '@act/service-kit';
+import { DEFAULT_FUNNEL_ID } from '@act/contracts/src/email-api';
+import { integrationModel, type IntegrationDoc } from './model';
+
+export interface IntegrationSnapshot {
+  /** Active integrations by exact funnel id. */
+  activeByFunnel: Map<string, IntegrationDoc>;
+  byId: Map<number, IntegrationDoc>;
+  fallback: IntegrationDoc | null;
+}
+
+/**
+ * The webhook path resolves a funnel id on every delivery; reading the integrations each time would double its
+ * round trips. A snapshot is kept for `ttlMs` (another instance's change shows within that) and dropped at once
+ * when this instance changes an integration.
+ */
+export class IntegrationCache {
+  private snapshot: IntegrationSnapshot | null = null;
+  private loadedAt = 0;
+  private loading: Promise<IntegrationSnapshot> | null = null;
+  private generation = 0;
+
+  constructor(
+    private readonly conn: Connection,
+    private readonly ttlMs: number,
+  ) {}
+
+  async get(): Promise<IntegrationSnapshot> {
+    if (this.snapshot && Date.now() - this.loadedAt < this.ttlMs) return this.snapshot;
+    return (this.loading ??= this.load().finally(() => (this.loading = null)));
+  }
+
+  invalidate(): void {
+    this.snapshot = null;
+    this.generation++;
+  }
+
+  /** The integration a delivery belongs to: exact active funnel match, else the default integration. */
+  async resolve(funnelId: string | null): Promise<IntegrationDoc> {
+    const s = await this.get();
+    const found = funnelId !== null ? s.activeByFunnel.get(funnelId) : undefined;
+    const integration = found ?? s.fallback;
+    if (!integration) throw new ServiceUnavailableError('Default integration missing; retry shortly');
+    return integration;
+  }
+
+  /** Active integration with exactly this funnel id, without fallback (events from the SMS side). */
+  async activeForFunnel(funnelId: string): Promise<IntegrationDoc | null> {
+    return (await this.get()).activeByFunnel.get(funnelId) ?? null;
+  }
+
+  async byId(id: number | null): Promise<IntegrationDoc | null> {
+    if (id === null) return null;
+    return (await this.get()).byId.get(id) ?? null;
+  }
+
+  private async load(): Promise<IntegrationSnapshot> {
+    const gen = this.generation;
+    const docs = await integrationModel(this.conn).collection.find({}, { projection: { _id: 0 } }).toArray();
+    const snapshot: IntegrationSnapshot = { activeByFunnel: new Map(), byId: new Map(), fallback: null };
+    for (const d of docs as unknown as IntegrationDoc[]) {
+      snapshot.byId.set(d.id, d);
+      if (d.active) snapshot.activeByFunnel.set(d.funnel_id, d);
+      if (d.funnel_id === DEFAULT_FUNNEL_ID) snapshot.fallback = d;
+    }
+    // A change made while this read was in flight may be missing from it: serve it once, keep it no longer.
+    if (gen === this.generation) {
+      this.snapshot = snapshot;
+      this.loadedAt = Date.now();
+    }
+    return snapshot;
+  }
+}

@@ -1,0 +1,58 @@
+import mongoose, { type Connection } from 'mongoose';
+import type { WebhookIntegration } from '@act/contracts/src/email-api';
+import { iso } from '../lib/list';
+
+/** A funnel's webhook integration: which funnel, how long before a reminder, which template/campaign. */
+export interface IntegrationDoc {
+  /** Numeric id from the `webhook_integrations` counter. */
+  id: number;
+  name: string;
+  /** Exact funnel id the webhook's `funnel_id` is matched against; unique; `default` is the fallback. */
+  funnel_id: string;
+  /** Only active integrations match a funnel id (the default one is the fallback whatever its flag). */
+  active: boolean;
+  /** Minutes between a contact's creation and its reminder. */
+  reminder_delay: number;
+  resend_template_id: number | null;
+  campaign_id: number | null;
+  /** Free text the spec's documentation mentions; kept as given. */
+  email_template: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const schema = new mongoose.Schema<IntegrationDoc>(
+  {
+    id: { type: Number, required: true },
+    name: { type: String, required: true },
+    funnel_id: { type: String, required: true },
+    active: { type: Boolean, default: true },
+    reminder_delay: { type: Number, required: true },
+    resend_template_id: { type: Number, default: null },
+    campaign_id: { type: Number, default: null },
+    email_template: { type: String, default: null },
+    created_at: { type: Date, required: true },
+    updated_at: { type: Date, required: true },
+  },
+  { versionKey: false, collection: 'webhook_integrations' },
+);
+schema.index({ id: 1 }, { unique: true });
+schema.index({ funnel_id: 1 }, { unique: true });
+
+export function integrationModel(conn: Connection) {
+  return (conn.models.WebhookIntegration as mongoose.Model<IntegrationDoc>) ?? conn.model<IntegrationDoc>('WebhookIntegration', schema);
+}
+
+export function toIntegration(d: IntegrationDoc): WebhookIntegration {
+  return {
+    id: d.id,
+    name: d.name,
+    funnel_id: d.funnel_id,
+    active: d.active,
+    reminder_delay: d.reminder_delay,
+    resend_template_id: d.resend_template_id ?? null,
+    campaign_id: d.campaign_id ?? null,
+    email_template: d.email_template ?? null,
+    created_at: iso(d.created_at)!,
+  };
+}

@@ -1,0 +1,142 @@
+import type { Connection } from 'mongoose';
+import { BadRequestError, ConflictError, NotFoundError, isDuplicateKeyError, nextId } from '@act/service-kit';
+import { DEFAULT_FUNNEL_ID, DEFAULT_INTEGRATION_NAME, type IntegrationPatchRequest, type IntegrationRequest, type WebhookIntegration } from '@act/contracts/src/email-api';
+import { integrationModel, toIntegration, type IntegrationDoc } from './model';
+import type { IntegrationCache } from './cache';
+import { saveReminderDelay } from '../settings/model';
+
+/** What integrations need from contacts (kept narrow so the two features do not import each other's internals). */
+export interface IntegrationContacts {
+  countByIntegration(integrationId: number): Promise<number>;
+  clearIntegration(integrationId: number): Promise<number>;
+}
+
+const FUNNEL_TAKEN = 'An integration with this funnel ID already exists';
+
+export class IntegrationsService {
+  private readonly Model;
+
+  constructor(
+    private readonly conn: Connection,
+    private readonly cache: IntegrationCache,
+    private readonly contacts: IntegrationContacts,
+  ) {
+    this.Model = integrationModel(conn);
+  }
+
+  async list(): Promise<WebhookIntegration[]> {
+    const docs = await this.Model.collection.find({}, { projection: { _id: 0 } }).sort({ id: 1 }).toArray();
+    return (docs as unknown as IntegrationDoc[]).map(toIntegration);
+  }
+
+  async create(input: Required<Pick<IntegrationRequest, 'name' | 'funnel_id'>> & IntegrationRequest): Promise<WebhookIntegration> {
+    if (await this.Model.exists({ funnel_id: input.funnel_id })) throw new ConflictError(FUNNEL_TAKEN);
+    const now = new Date();
+    const doc: IntegrationDoc = {
+      id: await nextId(this.conn, 'webhook_integrations'),
+      name: input.name,
+      funnel_id: input.funnel_id,
+      active: input.active ?? true,
+      reminder_delay: input.reminder_delay ?? 30,
+      resend_template_id: input.resend_template_id ?? null,
+      campaign_id: input.campaign_id ?? null,
+      email_template: input.email_template ?? null,
+      created_at: now,
+      updated_at: now,
+    };
+    try {
+      await this.Model.collection.insertOne({ ...doc });
+    } catch (err) {
+      if (isDuplicateKeyError(err)) throw new ConflictError(FUNNEL_TAKEN);
+      throw err;
+    }
+    this.cache.invalidate();
+    return toIntegration(doc);
+  }
+
+  async update(id: number, patch: IntegrationPatchRequest): Promise<WebhookIntegration> {
+    const current = await this.find(id);
+    const set: Partial<IntegrationDoc> = {};
+    for (const key of ['name', 'funnel_id', 'active', 'reminder_delay', 'resend_template_id', 'campaign_id', 'email_template'] as const) {
+      if (patch[key] !== undefined) (set as Record<string, unknown>)[key] = patch[key];
+    }
+    if (Object.keys(set).length === 0) throw new BadRequestError('No fields to update');
+    const isDefault = current.funnel_id === DEFAULT_FUNNEL_ID;
+    if (isDefault && set.funnel_id !== undefined && set.funnel_id !== DEFAULT_FUNNEL_ID) {
+      throw new BadRequestError("The default integration's funnel ID cannot be changed");
+    }
+    if (set.funnel_id !== undefined && set.funnel_id !== current.funnel_id && (await this.Model.exists({ funnel_id: set.funnel_id }))) {
+      throw new ConflictError(FUNNEL_TAKEN);
+    }
+    set.updated_at = new Date();
+    let updated: IntegrationDoc | null;
+    try {
+      updated = (await this.Model.collection.findOneAndUpdate({ id }, { $set: set }, { returnDocument: 'after', projection: { _id: 0 } })) as unknown as IntegrationDoc | null;
+    } catch (err) {
+      if (isDuplicateKeyError(err)) throw new ConflictError(FUNNEL_TAKEN);
+      throw err;
+    }
+    if (!updated) throw new NotFoundError('Integration not found');
+    // The default integration's delay is the global reminder delay (dashboard and settings show it).
+    if (isDefault && set.reminder_delay !== undefined) await saveReminderDelay(this.conn, set.reminder_delay);
+    this.cache.invalidate();
+    return toIntegration(updated);
+  }
+
+  async clearContacts(id: number): Promise<{ message: string; cleared: number }> {
+    const current = await this.find(id);
+    if (current.funnel_id === DEFAULT_FUNNEL_ID) throw new BadRequestError('The contacts of the default integration cannot be cleared');
+    const cleared = await this.contacts.clearIntegration(id);
+    return { message: `Cleared ${cleared} contacts`, cleared };
+  }
+
+  async remove(id: number): Promise<void> {
+    const current = await this.find(id);
+    if (current.funnel_id === DEFAULT_FUNNEL_ID) throw new BadRequestError('The default integration cannot be deleted');
+    if ((await this.contacts.countByIntegration(id)) > 0) {
+      throw new ConflictError('Cannot delete integration with associated contacts. Clear the contacts first.');
+    }
+    await this.Model.collection.deleteOne({ id });
+    this.cache.invalidate();
+  }
+
+  /** Created at first start (spec: funnel_id 'default'); two instances starting together create one. */
+  async ensureDefault(reminderDelay: number): Promise<void> {
+    if (await this.Model.exists({ funnel_id: DEFAULT_FUNNEL_ID })) return;
+    const now = new Date();
+    try {
+      await this.Model.collection.updateOne(
+        { funnel_id: DEFAULT_FUNNEL_ID },
+        {
+          $setOnInsert: {
+            id: await nextId(this.conn, 'webhook_integrations'),
+            name: DEFAULT_INTEGRATION_NAME,
+            funnel_id: DEFAULT_FUNNEL_ID,
+            active: true,
+            reminder_delay: reminderDelay,
+            resend_template_id: null,
+            campaign_id: null,
+            email_template: null,
+            created_at: now,
+            updated_at: now,
+          },
+        },
+        { upsert: true },
+      );
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+    }
+    this.cache.invalidate();
+  }
+
+  async setDefaultDelay(minutes: number): Promise<void> {
+    await this.Model.collection.updateOne({ funnel_id: DEFAULT_FUNNEL_ID }, { $set: { reminder_delay: minutes, updated_at: new Date() } });
+    this.cache.invalidate();
+  }
+
+  private async find(id: number): Promise<IntegrationDoc> {
+    const doc = (await this.Model.collection.findOne({ id }, { projection: { _id: 0 } })) as unknown as IntegrationDoc | null;
+    if (!doc) throw new NotFoundError('Integration not found');
+    return doc;
+  }
+}

@@ -1,0 +1,113 @@
+// Agenda 6 is ESM-only: this file is loaded by the service entry (tsx) only, never by jest.
+import { Agenda } from 'agenda';
+import { MongoBackend } from '@agendajs/mongo-backend';
+import type { Connection } from 'mongoose';
+import type { Logger } from '@act/service-kit';
+import type { ReminderJobs, ReminderService } from './service';
+
+export const SEND_REMINDER = 'send-reminder';
+export const REMINDER_SWEEP = 'reminder-sweep';
+const COLLECTION = 'agendaJobs';
+
+export interface AgendaJobs extends ReminderJobs {
+  stop(): Promise<void>;
+}
+
+/**
+ * Agenda on svc-email's own database: one `send-reminder` job per contact at remind_at (unique by contact id)
+ * and `reminder-sweep` every minute. Job creation runs off the webhook's answer path, a few at a time.
+ */
+export async function startAgendaJobs({
+  conn,
+  reminders,
+  logger,
+  processEveryMs,
+  sweepIntervalMs,
+}: {
+  conn: Connection;
+  reminders: ReminderService;
+  logger: Logger;
+  processEveryMs: number;
+  sweepIntervalMs: number;
+}): Promise<AgendaJobs> {
+  const db = conn.db!;
+  const jobs = db.collection(COLLECTION);
+  // Unique by contact (so a job is created once), and exactly the keys of the lookups below (the stand-in
+  // only uses an index whose keys equal the query's). Sparse: the sweep's job has no contactId.
+  await jobs.createIndex({ name: 1, 'data.contactId': 1 }, { unique: true, sparse: true, name: 'send_reminder_contact' });
+
+  const agenda = new Agenda({
+    backend: new MongoBackend({ mongo: db as never, collection: COLLECTION }),
+    name: `svc-email-${process.pid}`,
+    processEvery: processEveryMs,
+    defaultLockLifetime: 60_000,
+    maxConcurrency: 40,
+  });
+  agenda.on('error', (err) => logger.error({ err: err.message }, 'agenda error'));
+  agenda.on('fail', (err, job) => logger.warn({ err: err instanceof Error ? err.message : err, job: job.attrs.name }, 'agenda job failed'));
+
+  agenda.define<{ contactId: number }>(
+    SEND_REMINDER,
+    async (job) => {
+      const id = job.attrs.data?.contactId;
+      if (typeof id === 'number') await reminders.sendDue([id]);
+    },
+    { concurrency: 20, removeOnComplete: true },
+  );
+  agenda.define(
+    REMINDER_SWEEP,
+    async () => {
+      const n = await reminders.sweep();
+      if (n > 0) logger.info({ sent: n }, 'reminder sweep sent missed reminders');
+    },
+    { concurrency: 1 },
+  );
+  await agenda.start();
+  await agenda.every(sweepIntervalMs, REMINDER_SWEEP);
+
+  const queue: { id: number; remind_at: Date }[] = [];
+  let draining = false;
+  let stopped = false;
+  async function drain() {
+    if (draining) return;
+    draining = true;
+    try {
+      while (queue.length && !stopped) {
+        const batch = queue.splice(0, 8);
+        await Promise.all(
+          batch.map((it) =>
+            agenda
+              .create(SEND_REMINDER, { contactId: it.id })
+              .unique({ 'data.contactId': it.id }, { insertOnly: true })
+              .schedule(it.remind_at)
+              .save()
+              .catch((err) => logger.warn({ err: (err as Error).message, contact: it.id }, 'scheduling reminder job failed; the sweep covers it')),
+          ),
+        );
+      }
+    } finally {
+      draining = false;
+    }
+  }
+
+  return {
+    schedule(items) {
+      queue.push(...items);
+      void drain();
+    },
+    async cancel(ids) {
+      if (ids.length === 0) return;
+      const set = new Set(ids);
+      for (let i = queue.length - 1; i >= 0; i--) if (set.has(queue[i]!.id)) queue.splice(i, 1);
+      await jobs.deleteMany({ name: SEND_REMINDER, 'data.contactId': ids.length === 1 ? ids[0] : { $in: ids } });
+    },
+    async cancelAll() {
+      queue.length = 0;
+      await agenda.cancel({ name: SEND_REMINDER });
+    },
+    async stop() {
+      stopped = true;
+      await agenda.stop();
+    },
+  };
+}

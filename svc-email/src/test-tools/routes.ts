@@ -1,0 +1,33 @@
+import Router from '@koa/router';
+import { requireUser } from '@act/service-kit';
+import type { CheckAbandonedCartsResponse, SuccessResponse } from '@act/contracts/src/email-api';
+import type { ContactsService } from '../contacts/service';
+import type { EmailLogsService } from '../email-logs/service';
+import type { WebhookEventsService } from '../webhook-events/service';
+import type { ReminderService } from '../reminders/service';
+
+/**
+ * The dashboard's Admin Tools. The spec shows the card to every user and leaves server enforcement open:
+ * any signed-in user may use them (decision recorded in svc-email/README.md).
+ */
+export function testToolsRouter(deps: { contacts: ContactsService; logs: EmailLogsService; events: WebhookEventsService; reminders: ReminderService }): Router {
+  const router = new Router({ prefix: '/api/test' });
+  router.use(requireUser());
+
+  router.post('/clear-data', async (ctx) => {
+    const [contacts, logs, events] = await Promise.all([deps.contacts.clearAll(), deps.logs.clearAll(), deps.events.clearAll()]);
+    const body: SuccessResponse & { cleared: { contacts: number; email_logs: number; webhook_events: number } } = {
+      success: true,
+      message: `Cleared ${contacts} contacts, ${logs} email logs and ${events} webhook events`,
+      cleared: { contacts, email_logs: logs, webhook_events: events },
+    };
+    ctx.body = body;
+  });
+
+  router.post('/check-abandoned-carts', async (ctx) => {
+    const processed = await deps.reminders.sweep();
+    const body: CheckAbandonedCartsResponse = { success: true, message: `Abandoned cart check completed: ${processed} reminder(s) processed`, processed };
+    ctx.body = body;
+  });
+  return router;
+}

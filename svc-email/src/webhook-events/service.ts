@@ -1,0 +1,35 @@
+import type { Connection } from 'mongoose';
+import type { Collection } from 'mongodb';
+import type { Paged, WebhookEvent, WebhookEventType } from '@act/contracts/src/email-api';
+import { WEBHOOK_EVENT_PROJECTION, toWebhookEvent, webhookEventModel, type WebhookEventDoc } from './model';
+import { readList, type ListOptions, type ListQueryParsed } from '../lib/list';
+
+export const WEBHOOK_EVENT_LIST_OPTIONS: ListOptions = {
+  sortable: ['id', 'type', 'timestamp'],
+  defaultSort: { field: 'timestamp', dir: -1 },
+};
+
+export class WebhookEventsService {
+  readonly coll: Collection<WebhookEventDoc>;
+
+  constructor(
+    conn: Connection,
+    private readonly allocateId: () => Promise<number>,
+  ) {
+    this.coll = webhookEventModel(conn).collection as unknown as Collection<WebhookEventDoc>;
+  }
+
+  async record(type: WebhookEventType, payload: string, timestamp = new Date()): Promise<number> {
+    const id = await this.allocateId();
+    await this.coll.insertOne({ id, type, timestamp, payload });
+    return id;
+  }
+
+  list(q: ListQueryParsed): Promise<WebhookEvent[] | Paged<WebhookEvent>> {
+    return readList(this.coll, {}, WEBHOOK_EVENT_PROJECTION, q, WEBHOOK_EVENT_LIST_OPTIONS, toWebhookEvent);
+  }
+
+  async clearAll(): Promise<number> {
+    return (await this.coll.deleteMany({})).deletedCount;
+  }
+}

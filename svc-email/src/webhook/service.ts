@@ -1,0 +1,52 @@
+import { BadRequestError } from '@act/service-kit';
+import { DEFAULT_FUNNEL_ID, type WebhookOkResponse } from '@act/contracts/src/email-api';
+import { parseFunnelWebhook } from './parse';
+import type { WebhookEventsService } from '../webhook-events/service';
+import type { ContactsService } from '../contacts/service';
+import type { IntegrationCache } from '../integrations/cache';
+import type { EventPublisher } from '../events/publisher';
+
+/**
+ * POST /api/webhook: store the delivery as received, apply it, record the fact in the outbox, answer; the
+ * outbox relay publishes. Few round trips on purpose (the intake must sustain thousands per second):
+ * event insert, one contact upsert, one outbox insert; integrations come from a short-lived cache.
+ */
+export class WebhookService {
+  constructor(
+    private readonly events: WebhookEventsService,
+    private readonly contacts: ContactsService,
+    private readonly integrations: IntegrationCache,
+    private readonly publisher: EventPublisher,
+  ) {}
+
+  async handle(raw: string, body: unknown, bodyError?: string): Promise<WebhookOkResponse> {
+    const parsed = parseFunnelWebhook(body, bodyError);
+    await this.events.record(parsed.ok ? parsed.event.kind : 'invalid', raw);
+    if (!parsed.ok) throw new BadRequestError(parsed.error);
+    const ev = parsed.event;
+    if (ev.kind === 'handshake') return { status: 'ok', message: 'Handshake received' };
+
+    const integration = await this.integrations.resolve(ev.funnelId);
+    const funnelId = ev.funnelId ?? DEFAULT_FUNNEL_ID;
+    const now = new Date();
+
+    if (ev.kind === 'contact_created') {
+      const { created } = await this.contacts.createFromFunnel({ integration, contactId: ev.contactId, email: ev.email, phone: ev.phone, firstName: ev.firstName, createdAt: now });
+      if (created) {
+        await this.publisher.contactCreated({ funnelId, contactId: ev.contactId, email: ev.email, phone: ev.phone, firstName: ev.firstName, createdAt: now.toISOString() });
+      }
+      return { status: 'ok', message: created ? 'Contact created' : 'Contact already exists', contact_id: ev.contactId, integration_id: integration.id };
+    }
+
+    if (ev.kind === 'contact_updated') {
+      const { created, contact } = await this.contacts.updateFromFunnel({ integration, contactId: ev.contactId, email: ev.email, phone: ev.phone, firstName: ev.firstName, createdAt: now });
+      await this.publisher.contactUpdated({ funnelId, contactId: ev.contactId, email: ev.email, phone: contact.phone ?? null, firstName: contact.first_name ?? null, createdAt: new Date(contact.created_at).toISOString() });
+      return { status: 'ok', message: created ? 'Contact created' : 'Contact updated', contact_id: ev.contactId, integration_id: integration.id };
+    }
+
+    if (ev.kind !== 'purchase_created') throw new BadRequestError('Unknown event type');
+    const { matched } = await this.contacts.markPurchased({ integrationId: integration.id, contactId: ev.contactId, email: ev.email, purchasedAt: now });
+    await this.publisher.purchaseCreated({ funnelId, contactId: ev.contactId, email: ev.email, phone: ev.phone, amount: ev.amount, currency: ev.currency, purchasedAt: now.toISOString() });
+    return { status: 'ok', message: matched > 0 ? 'Purchase recorded' : 'Purchase recorded; no matching contact', contact_id: ev.contactId, integration_id: integration.id, matched };
+  }
+}
