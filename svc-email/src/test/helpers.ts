@@ -1,0 +1,76 @@
+/**
+ * Service-test helpers: each test file starts the real svc-email (tsx child process) on its own database and its
+ * own NATS prefix (so its stream and durable consumers are its own), and talks HTTP to it like the gateway does.
+ * MONGODB_URI / NATS_URL / NATS_PREFIX come from `npm test` (infra/scripts/test.mjs) or the shell.
+ */
+import { MongoClient } from 'mongodb';
+import { connect, type NatsConnection } from 'nats';
+import { call, startServiceProcess, testDbName, type ServiceProcess } from '@act/service-kit/testing';
+import type { IdentityUser } from '@act/service-kit';
+
+export const MONGODB_URI = process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017';
+export const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+
+export function natsPrefixFor(label: string): string {
+  return `${process.env.NATS_PREFIX ?? ''}t${process.pid}${label}_`.replace(/[^A-Za-z0-9_]/g, '_');
+}
+
+/** Fast clocks for tests: 1 "minute" of reminder delay lasts 1 s; ticker and Agenda poll quickly. */
+export const FAST_REMINDERS = {
+  REMINDER_DELAY_UNIT_MS: '1000',
+  REMINDER_DUE_SCAN_MS: '200',
+  AGENDA_PROCESS_EVERY_MS: '1000',
+  REMINDER_SWEEP_INTERVAL_MS: '60000',
+  INTEGRATION_CACHE_MS: '1000',
+};
+
+export interface EmailUnderTest {
+  svc: ServiceProcess;
+  db: string;
+  prefix: string;
+  env: Record<string, string>;
+  api(method: string, path: string, opts?: { body?: unknown; raw?: string; user?: IdentityUser | null }): ReturnType<typeof call>;
+}
+
+export async function startEmail(label: string, env: Record<string, string> = {}): Promise<EmailUnderTest> {
+  const db = env.MONGODB_DB ?? testDbName(`email_${label}`);
+  const prefix = env.NATS_PREFIX ?? natsPrefixFor(label);
+  const fullEnv = { MONGODB_URI, NATS_URL, ...FAST_REMINDERS, ...env, MONGODB_DB: db, NATS_PREFIX: prefix };
+  const svc = await startServiceProcess('svc-email', fullEnv);
+  return { svc, db, prefix, env: fullEnv, api: (method, path, opts = {}) => call(svc.url, method, path, opts) };
+}
+
+export async function dropDb(db: string): Promise<void> {
+  const client = await MongoClient.connect(MONGODB_URI);
+  try {
+    await client.db(db).dropDatabase();
+  } finally {
+    await client.close();
+  }
+}
+
+export async function natsConnect(url = NATS_URL): Promise<NatsConnection> {
+  return connect({ servers: url });
+}
+
+export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>, { timeoutMs = 10_000, intervalMs = 100, what = 'condition' } = {}): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v as T;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A new-format contact_created body. */
+export function contactCreated(contactId: string, email: string, funnelId?: string, extra: Record<string, unknown> = {}) {
+  return { event: 'contact_created', ...(funnelId !== undefined && { funnel_id: funnelId }), contact: { id: contactId, email, ...extra } };
+}
