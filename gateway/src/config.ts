@@ -1,0 +1,52 @@
+import path from 'node:path';
+import { env, envBool, envInt, identitySecret } from '@act/service-kit';
+import type { ServiceName } from './routes';
+
+export interface GatewayConfig {
+  host: string;
+  port: number;
+  upstreams: Record<ServiceName, string>;
+  identitySecret: string;
+  /** Bytes; a declared Content-Length above it is refused with 413 before proxying. */
+  bodyLimit: number;
+  /** Per proxied call (upstream and client socket); past it the caller gets 503. */
+  proxyTimeoutMs: number;
+  sessionCacheMs: number;
+  sessionCacheMax: number;
+  shellDir: string;
+  remoteDirs: { 'mfe-email': string; 'mfe-sms': string };
+  /** `GET /remotes.json`: remote name -> manifest URL, read by the shell at start. */
+  remotes: { mfe_email: string; mfe_sms: string };
+  /**
+   * Keep X-Forwarded-* from the client (a TLS terminator or load balancer in front of the gateway). Off by default:
+   * the gateway then writes them itself, so a client cannot spoof its address (login throttling) or HTTPS.
+   */
+  trustProxy: boolean;
+}
+
+const repoRoot = path.resolve(__dirname, '..', '..');
+const dir = (name: string, fallback: string) => path.resolve(process.env[name] || path.join(repoRoot, fallback));
+
+export function loadConfig(): GatewayConfig {
+  return {
+    host: env('HOST', '127.0.0.1'),
+    port: envInt('PORT', envInt('GATEWAY_PORT', 8080)),
+    upstreams: {
+      'svc-auth': env('AUTH_URL', 'http://127.0.0.1:4001'),
+      'svc-email': env('EMAIL_URL', 'http://127.0.0.1:4002'),
+      'svc-sms': env('SMS_URL', 'http://127.0.0.1:4003'),
+    },
+    identitySecret: identitySecret(),
+    bodyLimit: envInt('BODY_LIMIT', 1024 * 1024),
+    proxyTimeoutMs: envInt('PROXY_TIMEOUT_MS', 15_000),
+    sessionCacheMs: envInt('SESSION_CACHE_MS', 5_000),
+    sessionCacheMax: envInt('SESSION_CACHE_MAX', 10_000),
+    shellDir: dir('SHELL_DIR', 'shell/dist'),
+    remoteDirs: { 'mfe-email': dir('MFE_EMAIL_DIR', 'mfe-email/dist'), 'mfe-sms': dir('MFE_SMS_DIR', 'mfe-sms/dist') },
+    remotes: {
+      mfe_email: env('MFE_EMAIL_MANIFEST', '/remotes/mfe-email/mf-manifest.json'),
+      mfe_sms: env('MFE_SMS_MANIFEST', '/remotes/mfe-sms/mf-manifest.json'),
+    },
+    trustProxy: envBool('TRUST_PROXY', false),
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * The whole /api prefix table: which service answers a path, and whether the gateway resolves the session
+ * for it. Longest prefix wins; a prefix matches itself and what follows a `/` (so `/api/user` never takes
+ * `/api/users`), except prefixes ending in `-`, which match anything after the dash (`/api/sms-campaigns`).
+ * Matching ignores case, as the services' routers do.
+ */
+export type ServiceName = 'svc-auth' | 'svc-email' | 'svc-sms';
+
+/**
+ * `session`: ask svc-auth who the cookie belongs to and forward that identity.
+ * `anonymous`: forward the identity "nobody" without asking: public calls, and svc-auth's own session calls,
+ * which read the cookie themselves. The webhook paths must stay here: they carry the benchmark's load.
+ */
+export type Access = 'session' | 'anonymous';
+
+export interface Route {
+  prefix: string;
+  service: ServiceName;
+  access: Access;
+}
+
+export const ROUTES: readonly Route[] = [
+  // svc-auth: users, sessions, profile
+  { prefix: '/api/user', service: 'svc-auth', access: 'anonymous' },
+  { prefix: '/api/login', service: 'svc-auth', access: 'anonymous' },
+  { prefix: '/api/logout', service: 'svc-auth', access: 'anonymous' },
+  { prefix: '/api/profile', service: 'svc-auth', access: 'session' },
+  { prefix: '/api/users', service: 'svc-auth', access: 'session' },
+
+  // svc-sms: SMS side and Twilio
+  { prefix: '/api/sms/webhook', service: 'svc-sms', access: 'anonymous' },
+  { prefix: '/api/sms', service: 'svc-sms', access: 'session' },
+  { prefix: '/api/sms-', service: 'svc-sms', access: 'session' }, // sms-campaigns, sms-templates, sms-contacts, sms-logs, ...
+  { prefix: '/api/twilio/webhooks', service: 'svc-sms', access: 'anonymous' }, // Twilio's signature is checked by svc-sms
+  { prefix: '/api/twilio', service: 'svc-sms', access: 'session' },
+
+  // svc-email: its public endpoints; everything else falls to DEFAULT_ROUTE
+  { prefix: '/api/webhook', service: 'svc-email', access: 'anonymous' },
+  { prefix: '/api/unsubscribe', service: 'svc-email', access: 'anonymous' },
+];
+
+/** Contacts, email logs, webhook events and integrations, settings, test, resend, email, unsubscribe lists, and unknown paths (svc-email answers 404 JSON). */
+export const DEFAULT_ROUTE: Route = { prefix: '/api', service: 'svc-email', access: 'session' };
+
+const BY_LENGTH = [...ROUTES].sort((a, b) => b.prefix.length - a.prefix.length);
+
+export function isApiPath(path: string): boolean {
+  return path === '/api' || path.startsWith('/api/');
+}
+
+/** The route for an /api path (`path` without the query string). */
+export function routeFor(path: string): Route {
+  const p = path.toLowerCase();
+  for (const route of BY_LENGTH) {
+    const { prefix } = route;
+    if (!p.startsWith(prefix)) continue;
+    if (prefix.endsWith('-') || p.length === prefix.length || p.charCodeAt(prefix.length) === 47 /* / */) return route;
+  }
+  return DEFAULT_ROUTE;
+}
