@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import http, { type Server } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import Koa, { type Context, type Next } from 'koa';
+import compress from 'koa-compress';
+import { HttpError, PayloadTooLargeError, type Logger } from '@act/service-kit';
+import type { GatewayConfig } from './config';
+import { healthRoutes } from './health';
+import { createProxy, upstream, type Upstream } from './proxy';
+import { isApiPath, routeFor, type ServiceName } from './routes';
+import { createSessionResolver } from './session';
+import { staticFiles } from './static';
+
+const FORWARDED = ['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'x-forwarded-port'];
+
+/**
+ * The gateway's own errors as `{ error }`. Proxied requests (`ctx.respond === false`) are left alone: their
+ * answer is written by the proxy, and touching status or headers here would leak into it.
+ */
+function errors(logger: Logger) {
+  return async function handleErrors(ctx: Context, next: Next) {
+    try {
+      await next();
+      if (ctx.respond !== false && ctx.status === 404 && ctx.body == null) {
+        ctx.status = 404;
+        ctx.body = { error: 'Not found' };
+      }
+    } catch (err) {
+      if (err instanceof HttpError) {
+        ctx.status = err.status;
+        ctx.body = { error: err.message };
+      } else {
+        logger.error({ err, path: ctx.path }, 'gateway error');
+        ctx.status = 500;
+        ctx.body = { error: 'Internal server error' };
+      }
+    }
+  };
+}
+
+export function createGateway(config: GatewayConfig, logger: Logger) {
+  // One keep-alive pool for all services. Idle sockets are dropped after 30 s, before the services' own
+  // 65 s keep-alive timeout, so a request is never written onto a socket the service is closing.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1024, maxFreeSockets: 256, timeout: 30_000, scheduling: 'lifo' });
+  const proxy = createProxy({ timeoutMs: config.proxyTimeoutMs, logger, agent });
+  const sessions = createSessionResolver({
+    authUrl: config.upstreams['svc-auth'],
+    secret: config.identitySecret,
+    agent,
+    ttlMs: config.sessionCacheMs,
+    maxEntries: config.sessionCacheMax,
+    timeoutMs: Math.min(config.proxyTimeoutMs, 5_000),
+    logger,
+  });
+  const upstreams = Object.fromEntries(Object.entries(config.upstreams).map(([name, url]) => [name, upstream(name as ServiceName, url)])) as Record<ServiceName, Upstream>;
+  const debug = logger.isLevelEnabled('debug');
+
+  async function api(ctx: Context) {
+    const { req, res } = ctx;
+    const route = routeFor(ctx.path);
+    // Bodies are streamed, never parsed here; a declared size over the cap is refused before any upstream work.
+    // (Chunked bodies without a length are capped by the service itself.)
+    const declared = req.headers['content-length'];
+    if (declared !== undefined && Number(declared) > config.bodyLimit) {
+      ctx.set('Connection', 'close');
+      throw new PayloadTooLargeError();
+    }
+    const identity = route.access === 'anonymous' ? sessions.anonymous() : await sessions.resolve(req.headers.cookie);
+    // Overwrites whatever the client sent: services trust only this header.
+    req.headers['x-act-identity'] = identity.token;
+    if (!config.trustProxy) for (const h of FORWARDED) delete req.headers[h];
+    if (!req.headers['x-request-id']) req.headers['x-request-id'] = randomUUID();
+
+    let onResponse: ((status: number) => void) | undefined;
+    if (route.prefix === '/api/login' || route.prefix === '/api/logout') {
+      const cookie = req.headers.cookie;
+      onResponse = () => sessions.forget(cookie);
+    } else if ((route.prefix === '/api/users' || route.prefix === '/api/profile') && ctx.method !== 'GET') {
+      // A user changed, was deleted or had sessions ended; their cookies are unknown here, so start afresh.
+      onResponse = (status) => status < 400 && sessions.clear();
+    }
+    if (debug) {
+      const started = performance.now();
+      res.once('finish', () => logger.debug({ method: req.method, url: req.url, service: route.service, status: res.statusCode, ms: Math.round(performance.now() - started) }, 'proxied'));
+    }
+    ctx.respond = false;
+    proxy.web(req, res, upstreams[route.service], onResponse);
+  }
+
+  const app = new Koa();
+  app.proxy = config.trustProxy;
+  app.silent = true;
+  app.on('error', (err) => logger.warn({ err: (err as Error).message }, 'koa error'));
+  app.use(errors(logger));
+  app.use((ctx, next) => (isApiPath(ctx.path) ? api(ctx) : next()));
+  app.use(healthRoutes(config.upstreams, agent));
+  app.use(compress({ threshold: 1024, br: false }));
+  app.use(staticFiles(config));
+
+  for (const [what, dir] of [['shell', config.shellDir], ...Object.entries(config.remoteDirs)]) {
+    if (!existsSync(dir)) logger.warn({ dir }, `${what} is not built yet: its pages answer 503 until it is`);
+  }
+
+  return {
+    app,
+    sessions,
+    close() {
+      proxy.close();
+      agent.destroy();
+    },
+  };
+}
+
+export interface RunningGateway {
+  server: Server;
+  port: number;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startGateway(config: GatewayConfig, logger: Logger): Promise<RunningGateway> {
+  const gateway = createGateway(config, logger);
+  const server = http.createServer(gateway.app.callback());
+  // Longer than any load balancer's idle timeout in front of us, so the gateway is never the side that closes first.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const port = (server.address() as { port: number }).port;
+  return {
+    server,
+    port,
+    url: `http://${config.host}:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        gateway.close();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
