@@ -1,0 +1,47 @@
+import { contactCreated, dropDb, startEmail, waitFor, type EmailUnderTest } from '../test/helpers';
+
+// Two svc-email processes on one database: every path (each one's due ticker, both Agendas, both sweeps)
+// races for the same contacts; the conditional pending → sent update must let exactly one win each time.
+let a: EmailUnderTest;
+let b: EmailUnderTest;
+const N = 200;
+
+beforeAll(async () => {
+  a = await startEmail('twoA', { REMINDER_DUE_SCAN_MS: '100' });
+  await a.api('POST', '/api/webhook-integrations', { body: { name: 'Race', funnel_id: 'race', reminder_delay: 8 } });
+  await Promise.all(
+    Array.from({ length: N }, (_, i) => a.api('POST', '/api/webhook', { body: contactCreated(`d-${i}`, `d${i}@example.com`, 'race'), user: null })),
+  );
+  // B starts after the contacts exist, so it loads all of them into its own due heap as well.
+  b = await startEmail('twoB', { MONGODB_DB: a.db, NATS_PREFIX: a.prefix, REMINDER_DUE_SCAN_MS: '100' });
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all([a?.svc.stop(), b?.svc.stop()]);
+  if (a) await dropDb(a.db);
+});
+
+it('sends each due reminder exactly once', async () => {
+  const contacts = (await a.api('GET', '/api/contacts')).body as { remind_at: string }[];
+  expect(contacts).toHaveLength(N);
+  const due = Math.max(...contacts.map((c) => Date.parse(c.remind_at)));
+  // Both sweeps join in right when everything is due.
+  await new Promise((r) => setTimeout(r, Math.max(0, due - Date.now())));
+  const [sa, sb] = await Promise.all([a.api('POST', '/api/test/check-abandoned-carts'), b.api('POST', '/api/test/check-abandoned-carts')]);
+  expect(sa.status).toBe(200);
+  expect(sb.status).toBe(200);
+  const logs = await waitFor(
+    async () => {
+      const l = (await a.api('GET', '/api/email-logs')).body as { contact_id: string }[];
+      return l.length >= N ? l : null;
+    },
+    { timeoutMs: 15_000, what: `${N} reminder logs` },
+  );
+  await new Promise((r) => setTimeout(r, 2_500));
+  const final = (await b.api('GET', '/api/email-logs')).body as { contact_id: string }[];
+  expect(final).toHaveLength(N);
+  expect(new Set(final.map((l) => l.contact_id)).size).toBe(N);
+  expect(logs.length).toBe(N);
+  const statuses = ((await b.api('GET', '/api/contacts?status=sent')).body as unknown[]).length;
+  expect(statuses).toBe(N);
+}, 60_000);
