@@ -1,0 +1,46 @@
+// One lint setup for every workspace: typescript-eslint on .ts/.tsx, plain ESLint on the .js/.mjs/.cjs
+// scripts and configs, with the globals each kind of file really has.
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  // Generated or installed output, and the Java stand-in.
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '**/coverage/**',
+      '.run/**',
+      'test-results/**',
+      'bench/results/**',
+      'infra/mongo/**',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      // `_name` marks a parameter or binding kept on purpose (Koa's `next`, a tuple slot).
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
+    },
+  },
+  { files: ['**/*.{js,mjs,cjs}'], languageOptions: { globals: globals.node } },
+  {
+    // No "type": "module" anywhere: .js and .cjs files are CommonJS (jest.config.js, rspack configs).
+    files: ['**/*.{js,cjs}'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    files: ['shell/**/*.{ts,tsx}', 'mfe-*/**/*.{ts,tsx}', 'packages/ui-kit/**/*.{ts,tsx}'],
+    languageOptions: { globals: globals.browser },
+  },
+  {
+    files: ['**/*.test.{ts,tsx}', '**/e2e/**/*.ts', 'infra/jest/**'],
+    languageOptions: { globals: { ...globals.jest, ...globals.node } },
+  },
+);

@@ -1,0 +1,29 @@
+# syntax=docker/dockerfile:1
+# Image of one back-end service (svc-auth, svc-email or svc-sms): its TypeScript sources run by tsx, as in dev.
+#   docker build -f infra/docker/service.Dockerfile --build-arg SERVICE=svc-email -t act/svc-email .
+ARG NODE_IMAGE=node:20-slim
+
+# Only what `npm ci` reads, so the dependency layer is rebuilt only when a manifest or the lockfile changes.
+FROM ${NODE_IMAGE} AS manifests
+WORKDIR /app
+COPY . .
+RUN find . -type f ! -name package.json ! -name package-lock.json ! -name .npmrc \
+      ! -path ./infra/scripts/lockfile-stubs.mjs -delete
+
+FROM ${NODE_IMAGE}
+ARG SERVICE
+RUN test -n "$SERVICE" || (echo "build with --build-arg SERVICE=svc-auth|svc-email|svc-sms" && exit 1)
+WORKDIR /app
+COPY --from=manifests /app ./
+# The service's own production dependencies only (workspace packages are linked, not copied).
+RUN node infra/scripts/lockfile-stubs.mjs \
+ && npm ci --omit=dev --workspace=${SERVICE} --include-workspace-root=false \
+ && npm cache clean --force
+COPY tsconfig.base.json ./
+COPY packages/contracts packages/contracts
+COPY packages/service-kit packages/service-kit
+COPY ${SERVICE} ${SERVICE}
+WORKDIR /app/${SERVICE}
+ENV NODE_ENV=production
+USER node
+CMD ["node", "--import", "tsx", "src/index.ts"]

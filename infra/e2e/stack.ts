@@ -1,0 +1,43 @@
+// Test-side view of the stack started by infra/jest/e2e-setup.mjs: where it is, and stopping/starting
+// its processes for fault tests (through the setup's control endpoint, since tests run in other processes).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+export type ProcessName = 'svc-auth' | 'svc-email' | 'svc-sms' | 'gateway';
+
+export interface StackInfo {
+  /** Gateway origin, e.g. http://127.0.0.1:41234 */
+  url: string;
+  /** Password of the `admin` account created at the stack's first start */
+  adminPassword: string;
+  controlUrl: string;
+  /** File holding every process's output, prefixed with its name */
+  logFile: string;
+}
+
+const ROOT = path.resolve(__dirname, '../..');
+
+export function readStack(): StackInfo {
+  const file = process.env.ACT_STACK_FILE || path.join(ROOT, '.run/e2e-stack.json');
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as StackInfo;
+  } catch {
+    throw new Error(
+      `No running stack (${file} unreadable): run browser tests with \`npm test\` or \`npm run test:e2e\``,
+    );
+  }
+}
+
+async function control(name: ProcessName, action: 'stop' | 'start', env?: Record<string, string>): Promise<void> {
+  const res = await fetch(`${readStack().controlUrl}/processes/${name}/${action}`, {
+    method: 'POST',
+    body: env ? JSON.stringify({ env }) : undefined,
+  });
+  if (!res.ok) throw new Error(`${action} ${name} failed: ${await res.text()}`);
+}
+
+/** Stops one process of the shared stack (SIGTERM, SIGKILL after 5 s). Fault tests must start it again. */
+export const stopProcess = (name: ProcessName) => control(name, 'stop');
+
+/** Starts a stopped process on its old port and waits for /healthz; `env` applies to this start only. */
+export const startProcess = (name: ProcessName, env?: Record<string, string>) => control(name, 'start', env);

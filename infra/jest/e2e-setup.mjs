@@ -1,0 +1,48 @@
+// Global setup of the e2e and faults phases: one stack for all browser tests of the run. Test files run in
+// jest workers, so they find the stack through a file (readStack) and stop/start its processes through a
+// small HTTP control endpoint (infra/e2e/stack.ts) rather than through this process's objects.
+import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { startStack } from '../scripts/stack.mjs';
+import { ROOT, RUN_DIR } from '../scripts/lib/paths.mjs';
+
+/** POST /processes/<name>/stop, POST /processes/<name>/start with optional JSON `{ "env": {...} }`. */
+function serveControl(stack) {
+  const server = http.createServer(async (req, res) => {
+    const match = /^\/processes\/([\w-]+)\/(stop|start)$/.exec(req.url ?? '');
+    if (req.method !== 'POST' || !match) return res.writeHead(404).end();
+    try {
+      let body = '';
+      for await (const chunk of req) body += chunk;
+      const [, name, action] = match;
+      if (action === 'stop') await stack.stopProcess(name);
+      else await stack.startProcess(name, body ? JSON.parse(body).env : undefined);
+      res.writeHead(204).end();
+    } catch (err) {
+      res.writeHead(500, { 'content-type': 'text/plain' }).end(err.message);
+    }
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+export default async function e2eSetup() {
+  const phase = process.env.ACT_TEST_PHASE || 'e2e';
+  const stackFile = process.env.ACT_STACK_FILE || path.join(RUN_DIR, 'e2e-stack.json');
+  const logFile = stackFile.replace(/\.json$/, '') + '.log';
+  mkdirSync(path.dirname(stackFile), { recursive: true });
+  // Service logs go to a file: interleaved with jest's report they would bury the test results.
+  const logStream = createWriteStream(logFile);
+  const stack = await startStack({
+    dbSuffix: `_${phase}_${process.pid}`,
+    log: (name, line) => logStream.write(`[${name}] ${line}\n`),
+  });
+  const control = await serveControl(stack);
+  const controlUrl = `http://127.0.0.1:${control.address().port}`;
+  writeFileSync(
+    stackFile,
+    JSON.stringify({ url: stack.url, adminPassword: stack.adminPassword, controlUrl, logFile }, null, 2),
+  );
+  globalThis.__actE2e = { stack, control, logStream, stackFile };
+  console.log(`\n[${phase}] stack at ${stack.url}, service logs in ${path.relative(ROOT, logFile)}`);
+}

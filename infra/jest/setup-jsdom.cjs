@@ -1,0 +1,12 @@
+// jsdom lacks these; react-router 7 needs TextEncoder/TextDecoder, MUI X grids and charts measure with ResizeObserver.
+const util = require('node:util');
+
+if (typeof globalThis.TextEncoder === 'undefined') globalThis.TextEncoder = util.TextEncoder;
+if (typeof globalThis.TextDecoder === 'undefined') globalThis.TextDecoder = util.TextDecoder;
+if (typeof globalThis.ResizeObserver === 'undefined') {
+  globalThis.ResizeObserver = class ResizeObserver {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  };
+}

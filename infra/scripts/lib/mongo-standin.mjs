@@ -1,0 +1,54 @@
+// The mongo-java-server stand-in (infra/mongo): Maven fetches the jars once and writes their classpath,
+// then Java runs our single-file main directly (no build step, no jar of ours).
+import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { ROOT } from './paths.mjs';
+import { run, startProcess } from './proc.mjs';
+import { freePort, waitForPort } from './net.mjs';
+
+const MONGO_DIR = path.join(ROOT, 'infra/mongo');
+const CLASSPATH_FILE = path.join(MONGO_DIR, 'classpath.txt');
+
+export function hasJava() {
+  return spawnSync('java', ['-version'], { stdio: 'ignore' }).status === 0;
+}
+
+/** classpath.txt is git-ignored (it holds absolute ~/.m2 paths), so a clean clone generates it here. */
+async function classpath() {
+  if (!existsSync(CLASSPATH_FILE)) {
+    // Written under a private name and renamed, so two test runs starting together never read half a file.
+    const tmp = `${CLASSPATH_FILE}.${process.pid}.tmp`;
+    const pom = path.join(MONGO_DIR, 'pom.xml');
+    const args = ['-q', '-B', '-f', pom, 'dependency:build-classpath', `-Dmdep.outputFile=${tmp}`];
+    const code = await run('mvn', args, { cwd: ROOT });
+    if (code !== 0 || !existsSync(tmp)) {
+      rmSync(tmp, { force: true });
+      throw new Error(
+        `mvn ${args.join(' ')} failed (exit ${code}): Maven and Maven Central are needed once for the MongoDB stand-in`,
+      );
+    }
+    renameSync(tmp, CLASSPATH_FILE);
+  }
+  return readFileSync(CLASSPATH_FILE, 'utf8').trim();
+}
+
+/** Starts the stand-in on host:port (a free port when none is given) and resolves once it accepts connections. */
+export async function startStandIn({ host = '127.0.0.1', port } = {}) {
+  const cp = await classpath();
+  const chosen = port || (await freePort(host));
+  const handle = startProcess(
+    'mongo',
+    'java',
+    ['-cp', cp, path.join(MONGO_DIR, 'MongoStandIn.java'), host, String(chosen), '--exit-on-stdin-close'],
+    { cwd: ROOT, stdin: 'pipe', log: () => {} },
+  );
+  try {
+    // Java compiles the single-file main on each start: a few seconds on a busy 2-core machine.
+    await waitForPort(chosen, { host, timeoutMs: 60_000, alive: handle.running, what: 'MongoDB stand-in' });
+  } catch (err) {
+    await handle.stop();
+    throw new Error(`${err.message}; last output:\n${handle.tail()}`);
+  }
+  return { uri: `mongodb://${host}:${chosen}`, stop: () => handle.stop() };
+}

@@ -1,0 +1,156 @@
+// The whole back end on one origin: svc-auth, svc-email, svc-sms and the gateway as child processes run by tsx,
+// for `npm start`, the browser tests' global setup and fault tests.
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureMongo, ensureNats } from './deps.mjs';
+import { ROOT } from './lib/paths.mjs';
+import { freePort, portIsFree } from './lib/net.mjs';
+import { prefixedStdout, startProcess as spawnNamed } from './lib/proc.mjs';
+import { waitForHealthz } from './lib/health.mjs';
+
+/** Start order matters only for the gateway, which proxies to the others: it goes last, and stops first. */
+export const SERVICES = {
+  'svc-auth': { db: 'act_auth', urlEnv: 'AUTH_URL' },
+  'svc-email': { db: 'act_email', urlEnv: 'EMAIL_URL' },
+  'svc-sms': { db: 'act_sms', urlEnv: 'SMS_URL' },
+};
+export const PROCESS_NAMES = [...Object.keys(SERVICES), 'gateway'];
+
+const TSX_LOADER = fileURLToPath(import.meta.resolve('tsx'));
+const TSX_CLI = fileURLToPath(import.meta.resolve('tsx/cli'));
+const secret = () => randomBytes(24).toString('base64url');
+
+function command(name, dev) {
+  const entry = path.join(ROOT, name, 'src/index.ts');
+  if (!existsSync(entry))
+    throw new Error(`startStack: ${name} has no ${path.relative(ROOT, entry)} yet, so the stack cannot start`);
+  // One node process per service (the loader, not the tsx CLI) so a signal reaches the service itself;
+  // watch mode needs the CLI, whose child dies with its process group.
+  return dev ? [TSX_CLI, 'watch', '--clear-screen=false', 'src/index.ts'] : ['--import', TSX_LOADER, 'src/index.ts'];
+}
+
+/**
+ * Starts the three services and the gateway and waits for each one's GET /healthz.
+ *
+ * @param {object} [options]
+ * @param {number} [options.gatewayPort] default: a free port
+ * @param {Partial<Record<'svc-auth'|'svc-email'|'svc-sms', number>>} [options.servicePorts] default: free ports
+ * @param {Record<string, string>} [options.env] settings on top of process.env for every process
+ *   (MONGODB_URI and NATS_URL: when neither there nor in process.env, the stack ensures its own and stops them with itself)
+ * @param {string} [options.dbSuffix] appended to each service's database name (act_auth<suffix>...) to isolate runs
+ * @param {boolean} [options.dev] restart services on change (tsx watch)
+ * @param {(name: string, line: string) => void} [options.log] where output lines go (default: `[name] line` on stdout)
+ * @param {string} [options.host] default 127.0.0.1
+ * @returns {Promise<{ url: string, adminPassword: string, env: Record<string,string>, ports: Record<string, number>,
+ *   stop(): Promise<void>, stopProcess(name: string): Promise<void>, startProcess(name: string, env?: Record<string,string>): Promise<void> }>}
+ */
+export async function startStack({
+  gatewayPort,
+  servicePorts = {},
+  env = {},
+  dbSuffix = '',
+  dev = false,
+  log = prefixedStdout,
+  host = '127.0.0.1',
+} = {}) {
+  for (const name of PROCESS_NAMES) command(name, dev); // fail before starting anything
+  const ports = {};
+  for (const name of Object.keys(SERVICES)) ports[name] = servicePorts[name] ?? (await freePort(host));
+  ports.gateway = gatewayPort ?? (await freePort(host));
+  for (const [name, port] of Object.entries(ports)) {
+    if (!(await portIsFree(port, host))) throw new Error(`startStack: port ${port} for ${name} is already in use`);
+  }
+  const url = `http://${host}:${ports.gateway}`;
+
+  const owned = []; // deps this stack started itself, stopped with it
+  const shared = { ...process.env, ...env };
+  try {
+    if (!shared.MONGODB_URI) {
+      const mongo = await ensureMongo({ host });
+      owned.push(mongo);
+      shared.MONGODB_URI = mongo.uri;
+    }
+    if (!shared.NATS_URL) {
+      const nats = await ensureNats({ host });
+      owned.push(nats);
+      shared.NATS_URL = nats.url;
+    }
+  } catch (err) {
+    await Promise.all(owned.map((dep) => dep.stop()));
+    throw err;
+  }
+  // Every process of one stack must share these; random ones are fine for a stack that lives as long as this process.
+  shared.IDENTITY_SECRET ||= secret();
+  shared.SESSION_SECRET ||= secret();
+  shared.ADMIN_PASSWORD ||= randomBytes(9).toString('base64url');
+  shared.PUBLIC_URL ||= url;
+
+  const envFor = (name) => {
+    if (name === 'gateway') {
+      const upstreams = Object.fromEntries(
+        Object.entries(SERVICES).map(([svc, { urlEnv }]) => [urlEnv, `http://${host}:${ports[svc]}`]),
+      );
+      return { ...shared, ...upstreams, PORT: String(ports.gateway) };
+    }
+    // Always set: a MONGODB_DB inherited from the shell would otherwise put all three services in one database.
+    return { ...shared, PORT: String(ports[name]), MONGODB_DB: `${SERVICES[name].db}${dbSuffix}` };
+  };
+
+  const handles = {};
+  const start = async (name, extraEnv = {}) => {
+    if (handles[name]?.running()) return;
+    const handle = spawnNamed(name, process.execPath, command(name, dev), {
+      cwd: path.join(ROOT, name),
+      env: { ...envFor(name), ...extraEnv },
+      log,
+    });
+    handles[name] = handle;
+    handle.exited.then(({ code, signal }) => {
+      if (handle.stopping) return;
+      log('stack', `${name} exited unexpectedly (${signal ?? `code ${code}`})`);
+    });
+    await waitForHealthz(handle, `http://${host}:${ports[name]}/healthz`);
+  };
+  const stopOne = async (name) => {
+    const handle = handles[name];
+    if (!handle) return;
+    handle.stopping = true;
+    await handle.stop();
+  };
+  const stop = async () => {
+    await stopOne('gateway');
+    await Promise.all(Object.keys(SERVICES).map(stopOne));
+    await Promise.all(owned.map((dep) => dep.stop()));
+  };
+
+  try {
+    await Promise.all(Object.keys(SERVICES).map((name) => start(name)));
+    await start('gateway');
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+
+  const known = (name) => {
+    if (!PROCESS_NAMES.includes(name)) throw new Error(`unknown process ${name}; one of ${PROCESS_NAMES.join(', ')}`);
+  };
+  return {
+    url,
+    adminPassword: shared.ADMIN_PASSWORD,
+    env: shared,
+    ports,
+    stop,
+    /** Stops one process (SIGTERM, then SIGKILL after 5 s); startProcess brings it back on the same port. */
+    async stopProcess(name) {
+      known(name);
+      await stopOne(name);
+    },
+    /** Starts a stopped process again on the same port; `env` applies to this start only (e.g. a dead remote URL). */
+    async startProcess(name, extraEnv) {
+      known(name);
+      await start(name, extraEnv);
+    },
+  };
+}

@@ -1,0 +1,125 @@
+// `npm test`: MongoDB + NATS, then jest's unit/service projects, then the frontends' build, then the browser
+// tests (e2e) and the fault tests, each phase against one stack. Ends with a plain `N passed, N failed` line.
+//   --only=unit|e2e|faults   one phase
+//   --workspace=<folder>     only that workspace's projects (each workspace's own `npm test` uses this)
+//   anything else            passed on to jest (a test path pattern, -t name, --verbose...)
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { ensureMongo, ensureNats } from './deps.mjs';
+import { ROOT, RUN_DIR, workspaces } from './lib/paths.mjs';
+import { buildFrontends, hasRspackConfig } from './lib/frontends.mjs';
+import { hasBrowserTests, runJest } from './lib/jest.mjs';
+import jestProjects from '../jest/projects.cjs';
+import { deleteStreamsWithPrefix } from './lib/nats-cleanup.mjs';
+
+const PHASES = ['unit', 'e2e', 'faults'];
+const SUFFIX = jestProjects.BROWSER_TEST_FILES;
+
+const flags = {};
+const jestArgs = [];
+for (const arg of process.argv.slice(2)) {
+  const match = /^--(only|workspace)=(.+)$/.exec(arg);
+  if (match) flags[match[1]] = match[2];
+  else jestArgs.push(arg);
+}
+// Workspace scripts pass their folder relative to the root (svc-email, packages/ui-kit); a path relative to
+// the current folder works too (`--workspace=.` inside a workspace).
+const workspace = flags.workspace && resolveWorkspace(flags.workspace);
+if (flags.only && !PHASES.includes(flags.only)) fail(`--only must be one of ${PHASES.join(', ')}`);
+const phases = flags.only ? [flags.only] : PHASES;
+
+function resolveWorkspace(name) {
+  const all = workspaces();
+  if (all.includes(name)) return name;
+  const relative = path.relative(ROOT, path.resolve(name));
+  if (all.includes(relative)) return relative;
+  fail(`unknown workspace ${name}; one of ${all.join(', ')}`);
+}
+
+function fail(message) {
+  console.error(`test.mjs: ${message}`);
+  process.exit(2);
+}
+
+const totals = { passed: 0, failed: 0 };
+const problems = [];
+let mongo, nats;
+try {
+  mongo = await ensureMongo();
+  nats = await ensureNats();
+} catch (err) {
+  console.error(`[test] ${err.message}`);
+  await mongo?.stop();
+  console.log('\n0 passed, 1 failed');
+  process.exit(1);
+}
+// A prefix unique to this run keeps its JetStream stream and consumers apart from any other run on the same server.
+const natsPrefix = `t${process.pid}${Date.now().toString(36)}_`;
+const env = {
+  ...process.env,
+  MONGODB_URI: mongo.uri,
+  NATS_URL: nats.url,
+  NATS_PREFIX: natsPrefix,
+  IDENTITY_SECRET: process.env.IDENTITY_SECRET || randomBytes(24).toString('base64url'),
+};
+// Several runs may share this checkout (one per workspace): each run and phase gets its own stack and log file.
+const stackFile = (phase) => path.join(RUN_DIR, `${phase}-stack-${process.pid}.json`);
+const logFileOf = (file) => file.replace(/\.json$/, '') + '.log';
+
+try {
+  let frontendsReady = false;
+  for (const phase of phases) {
+    const scope = workspace ? [workspace] : workspaces();
+    if (phase !== 'unit') {
+      if (!hasBrowserTests(scope, SUFFIX[phase])) {
+        console.log(`\n[test] ${phase}: no *${SUFFIX[phase]} files${workspace ? ` in ${workspace}` : ''}, skipped`);
+        continue;
+      }
+      if (!frontendsReady) {
+        // Browser tests go through the gateway, which serves the built shell and remotes.
+        if (!hasRspackConfig('shell')) console.log('\n[test] shell has no rspack config yet: frontends not built');
+        else {
+          const { ok } = await buildFrontends();
+          if (!ok) {
+            problems.push('frontend build failed: browser tests not run');
+            break;
+          }
+        }
+        frontendsReady = true;
+      }
+    }
+    console.log(`\n[test] ${phase}${workspace ? ` (${workspace})` : ''}`);
+    const result = await runJest({
+      phase,
+      workspace,
+      env: { ...env, ACT_STACK_FILE: stackFile(phase) },
+      args: jestArgs,
+    });
+    totals.passed += result.passed;
+    totals.failed += result.failed;
+    if (result.code !== 0) {
+      problems.push(`jest ${phase} exited with code ${result.code}`);
+      if (phase !== 'unit') showStackLog(logFileOf(stackFile(phase)));
+    } else if (phase !== 'unit') rmSync(logFileOf(stackFile(phase)), { force: true });
+  }
+} finally {
+  await deleteStreamsWithPrefix(nats.url, natsPrefix).catch((err) =>
+    console.error(`[test] NATS cleanup: ${err.message}`),
+  );
+  await nats.stop();
+  await mongo.stop();
+}
+
+function showStackLog(logFile) {
+  if (!existsSync(logFile)) return;
+  const lines = readFileSync(logFile, 'utf8').trimEnd().split('\n');
+  console.log(`\n[test] last ${Math.min(lines.length, 80)} lines of ${path.relative(ROOT, logFile)}:`);
+  console.log(lines.slice(-80).join('\n'));
+}
+
+// A failed build or a jest run that could not start counts as a failure even when no test failed.
+const failed = totals.failed || problems.length;
+for (const problem of problems) console.log(`[test] ${problem}`);
+console.log(`\n${totals.passed} passed, ${failed} failed`);
+process.exit(problems.length || totals.failed ? 1 : 0);
