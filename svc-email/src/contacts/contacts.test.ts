@@ -1,5 +1,5 @@
 import type { NatsConnection, Subscription } from 'nats';
-import { contactCreated, dropDb, natsConnect, sleep, startEmail, waitFor, type EmailUnderTest } from '../test/helpers';
+import { contactCreated, dropDb, natsConnect, sleep, startEmail, waitFor, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
 
 let email: EmailUnderTest;
 let nc: NatsConnection;
@@ -18,7 +18,7 @@ beforeAll(async () => {
     await email.api('POST', '/api/webhook', { body: contactCreated(`k-${String(i).padStart(2, '0')}`, `k${i}@example.com`, i % 2 ? 'fa' : undefined), user: null });
     await sleep(3);
   }
-});
+}, HOOK_TIMEOUT_MS);
 afterAll(async () => {
   sub?.unsubscribe();
   await nc?.close();

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AckPolicy, DeliverPolicy, type NatsConnection } from 'nats';
 import { freePort } from '@act/service-kit/testing';
-import { contactCreated, dropDb, natsConnect, sleep, startEmail, waitFor, type EmailUnderTest } from '../test/helpers';
+import { contactCreated, dropDb, natsConnect, sleep, startEmail, waitFor, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
 
 type Row = { contact_id: string; email: string; status: string; integration_id: number };
 
@@ -16,7 +16,7 @@ describe('events from the SMS side', () => {
     email = await startEmail('events');
     nc = await natsConnect();
     await email.api('POST', '/api/webhook-integrations', { body: { name: 'Both', funnel_id: 'both-funnel', reminder_delay: 600 } });
-  });
+  }, HOOK_TIMEOUT_MS);
   afterAll(async () => {
     await nc?.close();
     await email?.svc.stop();
@@ -96,7 +96,7 @@ describe('outbox', () => {
     port = await freePort();
     await startNats();
     email = await startEmail('outbox', { NATS_URL: `nats://127.0.0.1:${port}` });
-  });
+  }, HOOK_TIMEOUT_MS);
   afterAll(async () => {
     await email?.svc.stop();
     if (email) await dropDb(email.db);
@@ -135,5 +135,5 @@ describe('outbox', () => {
     } finally {
       await nc.close();
     }
-  }, 60_000);
+  }, 120_000);
 });

@@ -1,10 +1,10 @@
 import { testUser } from '@act/service-kit/testing';
-import { contactCreated, dropDb, startEmail, type EmailUnderTest } from '../test/helpers';
+import { contactCreated, dropDb, startEmail, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
 
 let email: EmailUnderTest;
 beforeAll(async () => {
   email = await startEmail('integrations');
-});
+}, HOOK_TIMEOUT_MS);
 afterAll(async () => {
   await email?.svc.stop();
   if (email) await dropDb(email.db);

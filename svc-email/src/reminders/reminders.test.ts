@@ -1,4 +1,4 @@
-import { contactCreated, dropDb, sleep, startEmail, waitFor, type EmailUnderTest } from '../test/helpers';
+import { contactCreated, dropDb, sleep, startEmail, waitFor, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
 
 // REMINDER_DELAY_UNIT_MS=1000 in tests: an integration delay of N "minutes" lasts N seconds.
 let email: EmailUnderTest;
@@ -6,7 +6,7 @@ beforeAll(async () => {
   email = await startEmail('reminders');
   await email.api('POST', '/api/webhook-integrations', { body: { name: 'Fast', funnel_id: 'fast', reminder_delay: 1 } });
   await email.api('POST', '/api/webhook-integrations', { body: { name: 'Slower', funnel_id: 'slower', reminder_delay: 2 } });
-});
+}, HOOK_TIMEOUT_MS);
 afterAll(async () => {
   await email?.svc.stop();
   if (email) await dropDb(email.db);
@@ -26,7 +26,8 @@ describe('reminders', () => {
     expect(log).toMatchObject({ email: 'remind.me@example.com', message: 'Abandoned cart reminder would be sent to remind.me@example.com', status: 'would_send' });
     const lateness = Date.parse(log.timestamp) - Date.parse(c.remind_at);
     expect(lateness).toBeGreaterThanOrEqual(0);
-    expect(lateness).toBeLessThan(1_500);
+    // Due ticker every 200 ms here; the bound leaves room for a loaded CI machine, far below the 60 s sweep.
+    expect(lateness).toBeLessThan(3_000);
     expect(c.status).toBe('sent');
     // Agenda's own job for it (polling every second here) and the sweep find nothing left to do.
     await sleep(2_500);
@@ -58,7 +59,7 @@ describe('Process Missed Emails (POST /api/test/check-abandoned-carts)', () => {
   beforeAll(async () => {
     idle = await startEmail('sweep', { REMINDER_DUE_SCAN_MS: '600000', AGENDA_PROCESS_EVERY_MS: '600000' });
     await idle.api('POST', '/api/webhook-integrations', { body: { name: 'Fast', funnel_id: 'fast', reminder_delay: 1 } });
-  });
+  }, HOOK_TIMEOUT_MS);
   afterAll(async () => {
     await idle?.svc.stop();
     if (idle) await dropDb(idle.db);

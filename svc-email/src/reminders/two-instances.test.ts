@@ -1,4 +1,4 @@
-import { contactCreated, dropDb, startEmail, waitFor, type EmailUnderTest } from '../test/helpers';
+import { contactCreated, dropDb, startEmail, waitFor, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
 
 // Two svc-email processes on one database: every path (each one's due ticker, both Agendas, both sweeps)
 // races for the same contacts; the conditional pending → sent update must let exactly one win each time.
@@ -14,12 +14,12 @@ beforeAll(async () => {
   );
   // B starts after the contacts exist, so it loads all of them into its own due heap as well.
   b = await startEmail('twoB', { MONGODB_DB: a.db, NATS_PREFIX: a.prefix, REMINDER_DUE_SCAN_MS: '100' });
-}, 60_000);
+}, HOOK_TIMEOUT_MS);
 
 afterAll(async () => {
   await Promise.all([a?.svc.stop(), b?.svc.stop()]);
   if (a) await dropDb(a.db);
-});
+}, HOOK_TIMEOUT_MS);
 
 it('sends each due reminder exactly once', async () => {
   const contacts = (await a.api('GET', '/api/contacts')).body as { remind_at: string }[];
@@ -35,7 +35,7 @@ it('sends each due reminder exactly once', async () => {
       const l = (await a.api('GET', '/api/email-logs')).body as { contact_id: string }[];
       return l.length >= N ? l : null;
     },
-    { timeoutMs: 15_000, what: `${N} reminder logs` },
+    { timeoutMs: 45_000, what: `${N} reminder logs` },
   );
   await new Promise((r) => setTimeout(r, 2_500));
   const final = (await b.api('GET', '/api/email-logs')).body as { contact_id: string }[];
@@ -44,4 +44,4 @@ it('sends each due reminder exactly once', async () => {
   expect(logs.length).toBe(N);
   const statuses = ((await b.api('GET', '/api/contacts?status=sent')).body as unknown[]).length;
   expect(statuses).toBe(N);
-}, 60_000);
+}, 120_000);

@@ -36,7 +36,8 @@ export async function startEmail(label: string, env: Record<string, string> = {}
   const db = env.MONGODB_DB ?? testDbName(`email_${label}`);
   const prefix = env.NATS_PREFIX ?? natsPrefixFor(label);
   const fullEnv = { MONGODB_URI, NATS_URL, ...FAST_REMINDERS, ...env, MONGODB_DB: db, NATS_PREFIX: prefix };
-  const svc = await startServiceProcess('svc-email', fullEnv);
+  // Generous: under a loaded CI machine tsx can take tens of seconds to start a service.
+  const svc = await startServiceProcess('svc-email', fullEnv, START_TIMEOUT_MS);
   return { svc, db, prefix, env: fullEnv, api: (method, path, opts = {}) => call(svc.url, method, path, opts) };
 }
 
@@ -67,6 +68,10 @@ export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
+
+/** Start budget of one service process, and of a test hook that starts one or two. */
+export const START_TIMEOUT_MS = 120_000;
+export const HOOK_TIMEOUT_MS = 2 * START_TIMEOUT_MS + 30_000;
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -1,5 +1,5 @@
 import type { NatsConnection, Subscription } from 'nats';
-import { contactCreated, dropDb, natsConnect, startEmail, waitFor, type EmailUnderTest } from '../test/helpers';
+import { contactCreated, dropDb, natsConnect, startEmail, waitFor, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
 
 let email: EmailUnderTest;
 let nc: NatsConnection;
@@ -15,7 +15,7 @@ beforeAll(async () => {
   })();
   const created = await email.api('POST', '/api/webhook-integrations', { body: { name: 'Summer', funnel_id: 'summer-sale', reminder_delay: 60 } });
   expect(created.status).toBe(201);
-});
+}, HOOK_TIMEOUT_MS);
 
 afterAll(async () => {
   sub?.unsubscribe();
