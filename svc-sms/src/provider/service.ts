@@ -1,0 +1,101 @@
+import type { Connection } from 'mongoose';
+import { BadRequestError, createIdAllocator, HttpError } from '@act/service-kit';
+import { smsMessages, type TwilioConfigInput, type MessagingServicesResponse, type TwilioConfigResponse, type TwilioTestResponse } from '@act/contracts/src/sms-api';
+import type { ProviderConfigService } from './config';
+import { statusCallbackUrl } from './config';
+import { logStatusFromTwilio } from './twilio';
+import type { SmsProvider } from './types';
+import { optOutModel } from '../contacts/model';
+import { logModel } from '../logs/model';
+import { toE164 } from '../contacts/phone';
+import type { Clock } from '../settings';
+
+export interface TestSendInput {
+  phone: string;
+  body: string;
+  templateId?: number | null;
+  sequenceOrder?: number | null;
+}
+
+/** Settings, connection test and test messages of /twilio-settings and the template Test button. */
+export class ProviderService {
+  private readonly OptOut;
+  private readonly Log;
+  private readonly allocLogId;
+  constructor(
+    conn: Connection,
+    private readonly deps: { provider: SmsProvider; config: ProviderConfigService; publicUrl: string; now: Clock },
+  ) {
+    this.OptOut = optOutModel(conn);
+    this.Log = logModel(conn);
+    this.allocLogId = createIdAllocator(conn, 'sms_logs', 50);
+  }
+
+  async getConfig(): Promise<TwilioConfigResponse> {
+    return { ...(await this.deps.config.get()), configured: this.deps.provider.configured };
+  }
+
+  async saveConfig(input: TwilioConfigInput): Promise<TwilioConfigResponse> {
+    await this.deps.config.save(input);
+    return this.getConfig();
+  }
+
+  async messagingServices(): Promise<MessagingServicesResponse> {
+    if (!this.deps.provider.configured) return { services: [], message: smsMessages.notConfigured };
+    try {
+      return { services: await this.deps.provider.listMessagingServices() };
+    } catch (err) {
+      throw new HttpError(502, `Could not list messaging services: ${(err as Error).message}`);
+    }
+  }
+
+  /** Throws the not-configured 400 itself; a provider refusal comes back as `success: false`. */
+  async testConnection(): Promise<TwilioTestResponse> {
+    if (!this.deps.provider.configured) throw new BadRequestError(smsMessages.notConfigured);
+    try {
+      const account = await this.deps.provider.testConnection();
+      return { success: true, message: `Twilio connection test successful: ${account.friendlyName} (${account.status})` };
+    } catch (err) {
+      return { success: false, message: (err as Error).message };
+    }
+  }
+
+  /** Sends one message now (no blackout: an operator is testing), logged like any other so callbacks update it. */
+  async sendTest({ phone: raw, body, templateId = null, sequenceOrder = null }: TestSendInput): Promise<TwilioTestResponse> {
+    if (!this.deps.provider.configured) throw new BadRequestError(smsMessages.notConfigured);
+    const cfg = await this.deps.config.get();
+    if (!cfg.messaging_service_sid && !cfg.phone_number) throw new BadRequestError(smsMessages.senderMissing);
+    const phone = toE164(raw);
+    if (!phone) throw new BadRequestError(smsMessages.phoneInvalid);
+    if (await this.OptOut.exists({ phone })) throw new BadRequestError('This phone number replied STOP and has opted out of SMS; it must reply START first');
+    let sent;
+    try {
+      sent = await this.deps.provider.send({
+        to: phone,
+        body,
+        messagingServiceSid: cfg.messaging_service_sid || undefined,
+        from: cfg.phone_number || undefined,
+        statusCallback: statusCallbackUrl(cfg, this.deps.publicUrl),
+      });
+    } catch (err) {
+      throw new HttpError(502, (err as Error).message || 'Twilio refused the message');
+    }
+    const now = this.deps.now();
+    await this.Log.create({
+      id: await this.allocLogId(),
+      phone,
+      contact_id: null,
+      contact_ref: null,
+      integration_id: null,
+      template_id: templateId,
+      message: body,
+      sequence_order: sequenceOrder,
+      status: logStatusFromTwilio(sent.status) ?? 'queued',
+      message_sid: sent.sid,
+      timestamp: now,
+      updated_at: now,
+      error_message: null,
+    });
+    return { success: true, message: 'Test SMS sent successfully', sid: sent.sid };
+  }
+}

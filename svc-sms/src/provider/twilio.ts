@@ -1,0 +1,90 @@
+import twilio from 'twilio';
+import { BadRequestError } from '@act/service-kit';
+import { smsMessages } from '@act/contracts/src/sms-api';
+import { ProviderError, type OutgoingSms, type SentSms, type SmsProvider } from './types';
+import { RedirectingRequestClient } from './redirect-client';
+
+export interface TwilioProviderOptions {
+  accountSid: string;
+  authToken: string;
+  /** Test-only redirection of the API hosts (TWILIO_BASE_URL); empty in production. */
+  baseUrl?: string;
+  timeoutMs?: number;
+}
+
+function toProviderError(err: unknown): ProviderError {
+  const e = err as { message?: string; code?: number | string; status?: number };
+  if (err instanceof ProviderError) return err;
+  return new ProviderError(e?.message || 'Twilio request failed', e?.code, e?.status);
+}
+
+export function createTwilioProvider({ accountSid, authToken, baseUrl, timeoutMs = 15_000 }: TwilioProviderOptions): SmsProvider {
+  const configured = !!accountSid && !!authToken;
+  let client: twilio.Twilio | null = null;
+  const getClient = () => {
+    if (!configured) throw new BadRequestError(smsMessages.notConfigured);
+    client ??= twilio(accountSid, authToken, {
+      httpClient: baseUrl ? new RedirectingRequestClient(baseUrl, { timeout: timeoutMs }) : new twilio.RequestClient({ timeout: timeoutMs }),
+    });
+    return client;
+  };
+
+  return {
+    configured,
+    async send(msg: OutgoingSms): Promise<SentSms> {
+      const c = getClient();
+      try {
+        const res = await c.messages.create({
+          to: msg.to,
+          body: msg.body,
+          ...(msg.messagingServiceSid ? { messagingServiceSid: msg.messagingServiceSid } : { from: msg.from }),
+          ...(msg.statusCallback ? { statusCallback: msg.statusCallback } : {}),
+        });
+        return { sid: res.sid, status: res.status };
+      } catch (err) {
+        throw toProviderError(err);
+      }
+    },
+    async listMessagingServices() {
+      const c = getClient();
+      try {
+        const services = await c.messaging.v1.services.list({ limit: 200 });
+        return services.map((s) => ({ sid: s.sid, friendlyName: s.friendlyName }));
+      } catch (err) {
+        throw toProviderError(err);
+      }
+    },
+    async testConnection() {
+      const c = getClient();
+      try {
+        const account = await c.api.v2010.accounts(accountSid).fetch();
+        return { friendlyName: account.friendlyName, status: account.status };
+      } catch (err) {
+        throw toProviderError(err);
+      }
+    },
+  };
+}
+
+/** Twilio's status words folded onto the log statuses of the spec (section 4). */
+export function logStatusFromTwilio(status: string | undefined | null): 'queued' | 'sent' | 'delivered' | 'failed' | 'undelivered' | null {
+  switch ((status ?? '').toLowerCase()) {
+    case 'accepted':
+    case 'scheduled':
+    case 'queued':
+    case 'sending':
+      return 'queued';
+    case 'sent':
+      return 'sent';
+    case 'delivered':
+    case 'read':
+      return 'delivered';
+    case 'undelivered':
+      return 'undelivered';
+    case 'failed':
+    case 'canceled':
+      return 'failed';
+    default:
+      return null;
+  }
+}

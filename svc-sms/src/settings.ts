@@ -1,0 +1,43 @@
+import { env, envInt } from '@act/service-kit';
+
+/**
+ * svc-sms settings beyond the shared ones (PORT, MONGODB_URI, NATS_URL, NATS_PREFIX, IDENTITY_SECRET, PUBLIC_URL).
+ * Every one is read once at start; defaults are production values.
+ */
+export interface SmsSettings {
+  /** Length of one "minute" of reminder_delay and delay_minutes. Tests shrink it (SMS_DELAY_UNIT_MS). */
+  delayUnitMs: number;
+  /** How often this instance looks for due contacts (SMS_DUE_SCAN_MS); 0 turns the scan off. */
+  dueScanMs: number;
+  /** Agenda polling interval in ms (SMS_AGENDA_PROCESS_EVERY_MS). */
+  agendaProcessEveryMs: number;
+  /** Interval of the Agenda sweep job that catches anything missed (SMS_SWEEP_EVERY_MS). */
+  sweepEveryMs: number;
+  /** Newest N rows returned by the list calls (SMS_LIST_LIMIT). */
+  listLimit: number;
+  twilio: {
+    accountSid: string;
+    authToken: string;
+    /** Redirects every Twilio API host to this origin (tests point it at a local fake); empty in production. */
+    baseUrl: string;
+  };
+}
+
+export function readSettings(): SmsSettings {
+  return {
+    delayUnitMs: envInt('SMS_DELAY_UNIT_MS', 60_000),
+    dueScanMs: envInt('SMS_DUE_SCAN_MS', 1_000),
+    agendaProcessEveryMs: envInt('SMS_AGENDA_PROCESS_EVERY_MS', 5_000),
+    sweepEveryMs: envInt('SMS_SWEEP_EVERY_MS', 60_000),
+    listLimit: envInt('SMS_LIST_LIMIT', 5_000),
+    twilio: {
+      accountSid: env('TWILIO_ACCOUNT_SID', ''),
+      authToken: env('TWILIO_AUTH_TOKEN', ''),
+      baseUrl: env('TWILIO_BASE_URL', ''),
+    },
+  };
+}
+
+/** The service's sense of time; passed into the domain so rules can be tested without waiting for the clock. */
+export type Clock = () => Date;
+export const systemClock: Clock = () => new Date();
