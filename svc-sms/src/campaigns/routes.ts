@@ -1,0 +1,24 @@
+import Router from '@koa/router';
+import { parseId, requireUser } from '@act/service-kit';
+import type { CampaignService } from './service';
+import { jsonObject } from '../http';
+
+export function campaignRouter(service: CampaignService): Router {
+  const router = new Router();
+  router.use(requireUser());
+  router.get('/api/sms-campaigns', async (ctx) => {
+    ctx.body = await service.list();
+  });
+  router.post('/api/sms-campaigns', async (ctx) => {
+    ctx.status = 201;
+    ctx.body = await service.create(jsonObject(ctx));
+  });
+  router.patch('/api/sms-campaigns/:id', async (ctx) => {
+    ctx.body = await service.update(parseId(ctx.params.id), jsonObject(ctx));
+  });
+  router.delete('/api/sms-campaigns/:id', async (ctx) => {
+    const { templates_deleted } = await service.remove(parseId(ctx.params.id));
+    ctx.body = { success: true, message: 'Campaign and associated templates deleted successfully', templates_deleted };
+  });
+  return router;
+}

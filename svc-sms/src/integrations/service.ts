@@ -1,0 +1,96 @@
+import type { Connection } from 'mongoose';
+import { BadRequestError, ConflictError, NotFoundError, nextId, validate } from '@act/service-kit';
+import { smsIntegrationSchema, type SmsIntegration } from '@act/contracts/src/sms-api';
+import { integrationModel, type IntegrationDoc } from './model';
+import { requireObject } from '../http';
+import { campaignModel } from '../campaigns/model';
+
+export class IntegrationService {
+  private readonly Integration;
+  private readonly Campaign;
+  constructor(private readonly conn: Connection) {
+    this.Integration = integrationModel(conn);
+    this.Campaign = campaignModel(conn);
+  }
+
+  async list(): Promise<SmsIntegration[]> {
+    const [docs, campaigns] = await Promise.all([this.Integration.find({}).sort({ created_at: -1, id: -1 }).lean<IntegrationDoc[]>(), this.Campaign.find({}, { id: 1, name: 1 }).lean()]);
+    const names = new Map(campaigns.map((c) => [c.id, c.name]));
+    return docs.map((d) => toApiIntegration(d, d.sms_campaign_id ? (names.get(d.sms_campaign_id) ?? null) : null));
+  }
+
+  async create(body: unknown): Promise<SmsIntegration> {
+    const input = await validate(smsIntegrationSchema, requireObject(body));
+    await this.checkRefs(input.sms_campaign_id ?? null, input.funnel_id, input.active, null);
+    const now = new Date();
+    const doc: IntegrationDoc = {
+      id: await nextId(this.conn, 'sms_integrations'),
+      name: input.name,
+      funnel_id: input.funnel_id,
+      sms_campaign_id: input.sms_campaign_id ?? null,
+      reminder_delay: input.reminder_delay,
+      active: input.active,
+      created_at: now,
+      updated_at: now,
+    };
+    await this.Integration.create(doc);
+    return this.get(doc.id);
+  }
+
+  /** The form sends the whole body; a field left out keeps its value. */
+  async update(id: number, body: unknown): Promise<SmsIntegration> {
+    const current = await this.Integration.findOne({ id }).lean<IntegrationDoc>();
+    if (!current) throw new NotFoundError('SMS webhook integration not found');
+    const input = await validate(smsIntegrationSchema, mergeBody(current, body));
+    await this.checkRefs(input.sms_campaign_id ?? null, input.funnel_id, input.active, id);
+    await this.Integration.updateOne(
+      { id },
+      { $set: { name: input.name, funnel_id: input.funnel_id, sms_campaign_id: input.sms_campaign_id ?? null, reminder_delay: input.reminder_delay, active: input.active, updated_at: new Date() } },
+    );
+    return this.get(id);
+  }
+
+  async remove(id: number): Promise<void> {
+    const res = await this.Integration.deleteOne({ id });
+    if (res.deletedCount === 0) throw new NotFoundError('SMS webhook integration not found');
+    // Campaigns pointing here become 'No Integration' rather than pointing at nothing.
+    await this.Campaign.updateMany({ integration_id: id }, { $set: { integration_id: null, updated_at: new Date() } });
+  }
+
+  async get(id: number): Promise<SmsIntegration> {
+    const d = await this.Integration.findOne({ id }).lean<IntegrationDoc>();
+    if (!d) throw new NotFoundError('SMS webhook integration not found');
+    const campaign = d.sms_campaign_id ? await this.Campaign.findOne({ id: d.sms_campaign_id }, { name: 1 }).lean() : null;
+    return toApiIntegration(d, campaign?.name ?? null);
+  }
+
+  private async checkRefs(campaignId: number | null, funnelId: string, active: boolean, selfId: number | null) {
+    if (campaignId !== null && !(await this.Campaign.exists({ id: campaignId }))) throw new BadRequestError('Campaign not found');
+    // Funnel deliveries go to the one active integration of the funnel, so two active ones would be ambiguous.
+    if (active) {
+      const clash = await this.Integration.findOne({ funnel_id: funnelId, active: true, ...(selfId ? { id: { $ne: selfId } } : {}) }, { name: 1 }).lean();
+      if (clash) throw new ConflictError(`An active SMS integration already exists for funnel ${funnelId}: ${clash.name}`);
+    }
+  }
+}
+
+/** PATCH bodies overlay the stored values; the merged whole is validated with the create rules. */
+export function mergeBody(current: object, body: unknown): Record<string, unknown> {
+  requireObject(body);
+  const base: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(current)) if (k !== '_id' && !(v instanceof Date)) base[k] = v;
+  return { ...base, ...(body as Record<string, unknown>) };
+}
+
+export function toApiIntegration(d: IntegrationDoc, campaignName: string | null): SmsIntegration {
+  return {
+    id: d.id,
+    name: d.name,
+    funnel_id: d.funnel_id,
+    sms_campaign_id: d.sms_campaign_id ?? null,
+    reminder_delay: d.reminder_delay,
+    active: d.active,
+    created_at: new Date(d.created_at).toISOString(),
+    campaign_name: campaignName,
+  };
+}

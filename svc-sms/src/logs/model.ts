@@ -1,0 +1,45 @@
+import mongoose, { type Connection, type Model } from 'mongoose';
+import type { SmsLogStatus } from '@act/contracts/src/sms-api';
+
+export interface LogDoc {
+  id: number;
+  phone: string;
+  /** The funnel's contact id; null for provider test messages. */
+  contact_id: string | null;
+  /** The SMS contact's numeric id (null for test messages). */
+  contact_ref: number | null;
+  integration_id: number | null;
+  template_id: number | null;
+  message: string;
+  sequence_order: number | null;
+  status: SmsLogStatus;
+  message_sid: string | null;
+  /** When the message was sent (or skipped); stats bucket by this. */
+  timestamp: Date;
+  updated_at: Date;
+  error_message: string | null;
+}
+
+const schema = new mongoose.Schema<LogDoc>(
+  {
+    id: { type: Number, required: true, unique: true },
+    phone: { type: String, required: true },
+    contact_id: { type: String, default: null },
+    contact_ref: { type: Number, default: null },
+    integration_id: { type: Number, default: null },
+    template_id: { type: Number, default: null },
+    message: { type: String, required: true },
+    sequence_order: { type: Number, default: null },
+    status: { type: String, required: true },
+    message_sid: { type: String, default: null, index: true },
+    timestamp: { type: Date, required: true, index: true },
+    updated_at: { type: Date, required: true },
+    error_message: { type: String, default: null },
+  },
+  { versionKey: false },
+);
+schema.index({ integration_id: 1, timestamp: 1 });
+
+export function logModel(conn: Connection): Model<LogDoc> {
+  return (conn.models.SmsLog as Model<LogDoc>) ?? conn.model<LogDoc>('SmsLog', schema, 'sms_logs');
+}

@@ -1,0 +1,36 @@
+import type { Connection } from 'mongoose';
+import { createIdAllocator, toApi } from '@act/service-kit';
+import type { SmsWebhookEvent, SmsWebhookEventType } from '@act/contracts/src/sms-api';
+import { webhookEventModel, type WebhookEventDoc } from './model';
+import type { Clock } from '../settings';
+
+/** Every inbound delivery (funnel webhook, Twilio callback) is kept as received, valid or not. */
+export class WebhookEventService {
+  private readonly Event;
+  private readonly allocId;
+  constructor(
+    conn: Connection,
+    private readonly deps: { now: Clock; listLimit: number },
+  ) {
+    this.Event = webhookEventModel(conn);
+    this.allocId = createIdAllocator(conn, 'sms_webhook_events', 100);
+  }
+
+  async record(type: SmsWebhookEventType, payload: string): Promise<number> {
+    const id = await this.allocId();
+    await this.Event.create({ id, type, payload: payload === '' ? '""' : payload, timestamp: this.deps.now() });
+    return id;
+  }
+
+  async setType(id: number, type: SmsWebhookEventType): Promise<void> {
+    await this.Event.updateOne({ id }, { $set: { type } });
+  }
+
+  async list(): Promise<SmsWebhookEvent[]> {
+    const docs = await this.Event.find({}).sort({ timestamp: -1, id: -1 }).limit(this.deps.listLimit).lean<WebhookEventDoc[]>();
+    return docs.map((d) => {
+      const e = toApi(d as unknown as Record<string, unknown>) as unknown as WebhookEventDoc;
+      return { id: e.id, type: e.type, payload: e.payload, timestamp: new Date(e.timestamp).toISOString() };
+    });
+  }
+}
