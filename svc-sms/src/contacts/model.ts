@@ -1,0 +1,81 @@
+import mongoose, { type Connection, type Model } from 'mongoose';
+import type { SmsContactStatus } from '@act/contracts/src/sms-api';
+
+export interface ContactDoc {
+  id: number;
+  /** E.164, normalised from what the funnel sent (default country US). */
+  phone: string;
+  /** The funnel's own contact id; unique within an integration. */
+  contact_id: string;
+  funnel_id: string;
+  integration_id: number | null;
+  first_name: string | null;
+  email: string | null;
+  checkout_url: string | null;
+  status: SmsContactStatus;
+  /** created_at + the integration's reminder delay: when the first message is due. */
+  remind_at: Date;
+  /**
+   * When the sequence must next be looked at: a due message, a blackout end, or (while a step is being sent)
+   * a lease, so a crashed sender's step is picked up again later. null = nothing more to send.
+   */
+  next_at: Date | null;
+  /** Steps of the sequence handled so far (sent, skipped or failed); the version checked by every step. */
+  step: number;
+  /** Messages actually handed to the provider. */
+  sent_count: number;
+  last_sent_at: Date | null;
+  purchased_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const schema = new mongoose.Schema<ContactDoc>(
+  {
+    id: { type: Number, required: true, unique: true },
+    phone: { type: String, required: true, index: true },
+    contact_id: { type: String, required: true },
+    funnel_id: { type: String, required: true },
+    integration_id: { type: Number, default: null },
+    first_name: { type: String, default: null },
+    email: { type: String, default: null },
+    checkout_url: { type: String, default: null },
+    status: { type: String, required: true },
+    remind_at: { type: Date, required: true },
+    next_at: { type: Date, default: null },
+    step: { type: Number, default: 0 },
+    sent_count: { type: Number, default: 0 },
+    last_sent_at: { type: Date, default: null },
+    purchased_at: { type: Date, default: null },
+    created_at: { type: Date, required: true },
+    updated_at: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+// One SMS contact per funnel contact and integration: the webhook and the email side's event upsert on this.
+schema.index({ integration_id: 1, contact_id: 1 }, { unique: true });
+schema.index({ next_at: 1 });
+schema.index({ funnel_id: 1, contact_id: 1 });
+schema.index({ created_at: -1 });
+
+export function contactModel(conn: Connection): Model<ContactDoc> {
+  return (conn.models.SmsContact as Model<ContactDoc>) ?? conn.model<ContactDoc>('SmsContact', schema, 'sms_contacts');
+}
+
+/** Phones that replied STOP (and not START since): never messaged while listed. */
+export interface OptOutDoc {
+  phone: string;
+  keyword: string;
+  opted_out_at: Date;
+}
+const optOutSchema = new mongoose.Schema<OptOutDoc>(
+  {
+    phone: { type: String, required: true, unique: true },
+    keyword: { type: String, required: true },
+    opted_out_at: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+export function optOutModel(conn: Connection): Model<OptOutDoc> {
+  return (conn.models.SmsOptOut as Model<OptOutDoc>) ?? conn.model<OptOutDoc>('SmsOptOut', optOutSchema, 'sms_opt_outs');
+}

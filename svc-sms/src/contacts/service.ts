@@ -1,0 +1,201 @@
+import type { Connection } from 'mongoose';
+import { createIdAllocator, isDuplicateKeyError, NotFoundError, toApi, type Logger } from '@act/service-kit';
+import type { SmsContact } from '@act/contracts/src/sms-api';
+import { contactModel, optOutModel, type ContactDoc } from './model';
+import { integrationModel, type IntegrationDoc } from '../integrations/model';
+import type { Clock } from '../settings';
+
+/** Statuses whose sequence may still send. */
+export const OPEN_STATUSES = ['pending', 'sent'] as const;
+
+export interface SequenceScheduler {
+  /** Make sure the contact is looked at no later than `at` (an Agenda job; the due scan is the safety net). */
+  schedule(contactRef: number, at: Date): Promise<void>;
+  /** Drop pending jobs of these contacts (purchase, opt-out, clear). */
+  cancel(contactRefs: number[]): Promise<void>;
+}
+
+export interface FunnelContactInput {
+  integration: Pick<IntegrationDoc, 'id' | 'reminder_delay'>;
+  funnelId: string;
+  contactId: string;
+  /** E.164. */
+  phone: string;
+  email?: string | null;
+  firstName?: string | null;
+  checkoutUrl?: string | null;
+}
+
+export interface PurchaseMatch {
+  /** Webhook path: match within this integration. */
+  integrationId?: number;
+  /** Event path: match within this funnel (any integration). */
+  funnelId?: string | null;
+  contactId?: string | null;
+  /** E.164. */
+  phone?: string | null;
+}
+
+export class ContactService {
+  private readonly Contact;
+  private readonly OptOut;
+  private readonly Integration;
+  private readonly allocId;
+
+  constructor(
+    conn: Connection,
+    private readonly deps: { now: Clock; delayUnitMs: number; scheduler: SequenceScheduler; logger: Logger; listLimit: number },
+  ) {
+    this.Contact = contactModel(conn);
+    this.OptOut = optOutModel(conn);
+    this.Integration = integrationModel(conn);
+    this.allocId = createIdAllocator(conn, 'sms_contacts', 50);
+  }
+
+  /**
+   * Creates the SMS contact of a funnel contact, or refreshes its details. Idempotent per (integration, contact_id)
+   * thanks to the unique index: the funnel webhook, a redelivery and the email side's event all land on one row,
+   * and only the first arrival sets remind_at and starts the sequence.
+   */
+  async upsertFromFunnel(input: FunnelContactInput): Promise<{ contact: ContactDoc; created: boolean }> {
+    const now = this.deps.now();
+    const id = await this.allocId();
+    const remindAt = new Date(now.getTime() + input.integration.reminder_delay * this.deps.delayUnitMs);
+    const set: Partial<ContactDoc> = { phone: input.phone, funnel_id: input.funnelId, updated_at: now };
+    if (input.email) set.email = input.email;
+    if (input.firstName) set.first_name = input.firstName;
+    if (input.checkoutUrl) set.checkout_url = input.checkoutUrl;
+    const onInsert: Partial<ContactDoc> = {
+      // integration_id and contact_id come from the filter on insert.
+      id,
+      status: 'pending',
+      remind_at: remindAt,
+      next_at: remindAt,
+      step: 0,
+      sent_count: 0,
+      last_sent_at: null,
+      purchased_at: null,
+      created_at: now,
+    };
+    if (!input.email) onInsert.email = null;
+    if (!input.firstName) onInsert.first_name = null;
+    if (!input.checkoutUrl) onInsert.checkout_url = null;
+    const filter = { integration_id: input.integration.id, contact_id: input.contactId };
+    let doc: ContactDoc | null;
+    try {
+      doc = await this.Contact.findOneAndUpdate(filter, { $set: set, $setOnInsert: onInsert }, { upsert: true, new: true }).lean<ContactDoc>();
+    } catch (err) {
+      // Two deliveries raced on the insert; the loser updates the winner's row.
+      if (!isDuplicateKeyError(err)) throw err;
+      doc = await this.Contact.findOneAndUpdate(filter, { $set: set }, { new: true }).lean<ContactDoc>();
+    }
+    if (!doc) throw new Error('contact upsert returned nothing');
+    const created = doc.id === id;
+    if (created) this.deps.scheduler.schedule(doc.id, remindAt).catch((err) => this.deps.logger.warn({ err: (err as Error).message }, 'could not schedule first SMS; the sweep will send it'));
+    return { contact: doc, created };
+  }
+
+  /** Marks matching open contacts purchased and stops their sequences; returns how many changed. */
+  async markPurchased(match: PurchaseMatch): Promise<number> {
+    let filter: Record<string, unknown> | null = null;
+    if (match.integrationId !== undefined) {
+      // Webhook rule: by contact_id within the integration, else by phone within it.
+      if (match.contactId && (await this.Contact.exists({ integration_id: match.integrationId, contact_id: match.contactId }))) {
+        filter = { integration_id: match.integrationId, contact_id: match.contactId };
+      } else if (match.phone) {
+        filter = { integration_id: match.integrationId, phone: match.phone };
+      }
+    } else {
+      // Event rule: same funnel and contact_id, or same phone (within the funnel when one is named).
+      const or: Record<string, unknown>[] = [];
+      if (match.contactId && match.funnelId) or.push({ contact_id: match.contactId });
+      if (match.phone) or.push({ phone: match.phone });
+      if (or.length) filter = match.funnelId ? { funnel_id: match.funnelId, $or: or } : { $or: or };
+    }
+    if (!filter) return 0;
+    return this.purchase(filter);
+  }
+
+  /** 'Mark Purchased': a numeric id is the row; a string is the funnel's contact id (every integration). */
+  async markPurchasedManually(ref: number | string): Promise<ContactDoc[]> {
+    const filter = typeof ref === 'number' ? { id: ref } : { contact_id: ref.trim() };
+    const found = await this.Contact.find(filter).lean<ContactDoc[]>();
+    if (found.length === 0) throw new NotFoundError('Contact not found');
+    await this.purchase(filter);
+    return this.Contact.find(filter).lean<ContactDoc[]>();
+  }
+
+  private async purchase(filter: Record<string, unknown>): Promise<number> {
+    const now = this.deps.now();
+    const targets = await this.Contact.find({ ...filter, status: { $ne: 'purchased' } }, { id: 1 }).lean<{ id: number }[]>();
+    if (targets.length === 0) return 0;
+    const ids = targets.map((t) => t.id);
+    // One conditional update: a step in flight re-reads the status before calling Twilio and stops.
+    const res = await this.Contact.updateMany({ id: { $in: ids }, status: { $ne: 'purchased' } }, { $set: { status: 'purchased', purchased_at: now, next_at: null, updated_at: now } });
+    await this.deps.scheduler.cancel(ids).catch((err) => this.deps.logger.warn({ err: (err as Error).message }, 'could not cancel SMS jobs'));
+    return res.modifiedCount;
+  }
+
+  /** STOP: no further sends to this phone, from any contact. */
+  async stopSequencesForPhone(phone: string): Promise<void> {
+    const now = this.deps.now();
+    const targets = await this.Contact.find({ phone, status: { $in: OPEN_STATUSES }, next_at: { $ne: null } }, { id: 1 }).lean<{ id: number }[]>();
+    if (targets.length === 0) return;
+    const ids = targets.map((t) => t.id);
+    await this.Contact.updateMany({ id: { $in: ids }, status: 'pending' }, { $set: { status: 'abandoned', next_at: null, updated_at: now } });
+    await this.Contact.updateMany({ id: { $in: ids }, status: 'sent' }, { $set: { next_at: null, updated_at: now } });
+    await this.deps.scheduler.cancel(ids).catch(() => undefined);
+  }
+
+  async list(): Promise<SmsContact[]> {
+    const docs = await this.Contact.find({}).sort({ created_at: -1, id: -1 }).limit(this.deps.listLimit).lean<ContactDoc[]>();
+    const phones = [...new Set(docs.map((d) => d.phone))];
+    const [optedOut, integrations] = await Promise.all([
+      this.OptOut.find({ phone: { $in: phones } }, { phone: 1 }).lean(),
+      this.Integration.find({}, { id: 1, name: 1 }).lean(),
+    ]);
+    const out = new Set(optedOut.map((o) => o.phone));
+    const names = new Map(integrations.map((i) => [i.id, i.name]));
+    return docs.map((d) => toApiContact(d, out.has(d.phone), d.integration_id === null ? null : (names.get(d.integration_id) ?? null)));
+  }
+
+  async get(id: number): Promise<SmsContact> {
+    const d = await this.Contact.findOne({ id }).lean<ContactDoc>();
+    if (!d) throw new NotFoundError('Contact not found');
+    const [opted, integration] = await Promise.all([this.OptOut.exists({ phone: d.phone }), d.integration_id ? this.Integration.findOne({ id: d.integration_id }).lean() : null]);
+    return toApiContact(d, !!opted, integration?.name ?? null);
+  }
+
+  /** 'Clear All Contacts'. Logs stay (they are the history the stats read). */
+  async clear(): Promise<number> {
+    const ids = (await this.Contact.find({}, { id: 1 }).lean<{ id: number }[]>()).map((c) => c.id);
+    const res = await this.Contact.deleteMany({});
+    if (ids.length) await this.deps.scheduler.cancel(ids).catch(() => undefined);
+    return res.deletedCount;
+  }
+}
+
+export function toApiContact(d: ContactDoc, optedOut: boolean, integrationName: string | null): SmsContact {
+  const { next_at, step, sent_count, last_sent_at, checkout_url, updated_at, ...rest } = toApi(d as unknown as Record<string, unknown>) as unknown as ContactDoc;
+  void step;
+  void last_sent_at;
+  void checkout_url;
+  void updated_at;
+  return {
+    id: rest.id,
+    phone: rest.phone,
+    contact_id: rest.contact_id,
+    funnel_id: rest.funnel_id,
+    integration_id: rest.integration_id ?? null,
+    integration_name: integrationName,
+    status: rest.status,
+    remind_at: new Date(rest.remind_at).toISOString(),
+    created_at: new Date(rest.created_at).toISOString(),
+    first_name: rest.first_name ?? null,
+    email: rest.email ?? null,
+    next_send_at: next_at ? new Date(next_at).toISOString() : null,
+    messages_sent: sent_count ?? 0,
+    purchased_at: rest.purchased_at ? new Date(rest.purchased_at).toISOString() : null,
+    opted_out: optedOut,
+  };
+}

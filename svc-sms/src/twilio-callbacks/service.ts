@@ -1,0 +1,90 @@
+import twilio from 'twilio';
+import type { Connection } from 'mongoose';
+import { BadRequestError, ForbiddenError, type Logger } from '@act/service-kit';
+import { logModel } from '../logs/model';
+import { optOutModel } from '../contacts/model';
+import type { ContactService } from '../contacts/service';
+import type { WebhookEventService } from '../webhook-events/service';
+import { logStatusFromTwilio } from '../provider/twilio';
+import { toE164 } from '../contacts/phone';
+import type { Clock } from '../settings';
+
+/** Carrier-standard opt-out and opt-in keywords (the whole message, any case). */
+export const OPT_OUT_KEYWORDS = ['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT'];
+export const OPT_IN_KEYWORDS = ['START', 'UNSTOP'];
+
+/** How far along a message is; a late or repeated callback never moves a log backwards. */
+const RANK: Record<string, number> = { pending: 0, queued: 1, sent: 2, delivered: 3, undelivered: 3, failed: 3 };
+
+export const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
+
+export interface CallbackDeps {
+  conn: Connection;
+  contacts: ContactService;
+  events: WebhookEventService;
+  /** TWILIO_AUTH_TOKEN; without it no callback can be verified, so all are refused. */
+  authToken: string;
+  publicUrl: string;
+  now: Clock;
+  logger: Logger;
+}
+
+export class TwilioCallbackService {
+  private readonly Log;
+  private readonly OptOut;
+  constructor(private readonly deps: CallbackDeps) {
+    this.Log = logModel(deps.conn);
+    this.OptOut = optOutModel(deps.conn);
+  }
+
+  /** The URL Twilio signed: the public one (behind the gateway), plus the query string it was called with. */
+  signedUrl(querystring: string): string {
+    return `${this.deps.publicUrl.replace(/\/$/, '')}/api/twilio/webhooks${querystring ? `?${querystring}` : ''}`;
+  }
+
+  verify(signature: string | undefined, querystring: string, params: Record<string, string>): void {
+    if (!this.deps.authToken) throw new ForbiddenError('Twilio callbacks are refused: TWILIO_AUTH_TOKEN is not set, so signatures cannot be verified');
+    if (!signature || !twilio.validateRequest(this.deps.authToken, signature, this.signedUrl(querystring), params)) {
+      throw new ForbiddenError('Invalid Twilio signature');
+    }
+  }
+
+  /** Handles a verified callback: a status update or an inbound message. */
+  async handle(params: Record<string, string>): Promise<void> {
+    const payload = JSON.stringify(params);
+    if (params.Body !== undefined && params.From) {
+      await this.deps.events.record('sms_reply', payload);
+      await this.inbound(params.From, params.Body);
+      return;
+    }
+    if (params.MessageSid && params.MessageStatus) {
+      await this.deps.events.record('sms_delivery', payload);
+      await this.statusUpdate(params.MessageSid, params.MessageStatus, params.ErrorCode, params.ErrorMessage);
+      return;
+    }
+    await this.deps.events.record('invalid', payload);
+    throw new BadRequestError('Unrecognised Twilio callback: expected MessageSid and MessageStatus, or From and Body');
+  }
+
+  private async statusUpdate(sid: string, twilioStatus: string, errorCode?: string, errorMessage?: string) {
+    const status = logStatusFromTwilio(twilioStatus);
+    if (!status) return;
+    const lower = Object.keys(RANK).filter((s) => RANK[s]! < RANK[status]!);
+    const set: Record<string, unknown> = { status, updated_at: this.deps.now() };
+    if (errorCode || errorMessage) set.error_message = errorMessage ? `${errorMessage}${errorCode ? ` (Twilio error ${errorCode})` : ''}` : `Twilio error ${errorCode}`;
+    await this.Log.updateOne({ message_sid: sid, status: { $in: lower } }, { $set: set });
+  }
+
+  private async inbound(from: string, body: string) {
+    const phone = toE164(from) ?? from;
+    const word = body.trim().toUpperCase();
+    if (OPT_OUT_KEYWORDS.includes(word)) {
+      await this.OptOut.updateOne({ phone }, { $set: { keyword: word, opted_out_at: this.deps.now() } }, { upsert: true });
+      await this.deps.contacts.stopSequencesForPhone(phone);
+      this.deps.logger.info({ phone }, 'phone opted out of SMS');
+    } else if (OPT_IN_KEYWORDS.includes(word)) {
+      await this.OptOut.deleteOne({ phone });
+      this.deps.logger.info({ phone }, 'phone opted back in to SMS');
+    }
+  }
+}
