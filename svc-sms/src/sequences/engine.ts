@@ -1,0 +1,267 @@
+import type { Connection } from 'mongoose';
+import { createIdAllocator, isDuplicateKeyError, type Logger } from '@act/service-kit';
+import { isTollFree, renderSmsTemplate, type SmsLogStatus } from '@act/contracts/src/sms-api';
+import { contactModel, optOutModel, type ContactDoc } from '../contacts/model';
+import { OPEN_STATUSES, type SequenceScheduler } from '../contacts/service';
+import { integrationModel, type IntegrationDoc } from '../integrations/model';
+import { campaignModel, type CampaignDoc } from '../campaigns/model';
+import { templateModel, type TemplateDoc } from '../templates/model';
+import { logModel, type LogDoc } from '../logs/model';
+import { phoneClaimModel, sendClaimModel } from './model';
+import { blackoutEnd } from '../blackout/blackout';
+import { blackoutWindowOf, statusCallbackUrl, type ProviderConfigService } from '../provider/config';
+import { logStatusFromTwilio } from '../provider/twilio';
+import type { SmsProvider } from '../provider/types';
+import type { Clock } from '../settings';
+
+/**
+ * A step in flight holds the contact for this long (next_at is moved to now + lease). Longer than any provider
+ * call (15 s timeout), so a slow send is never taken over; a crashed sender's step is resumed after it.
+ */
+const LEASE_MS = 5 * 60_000;
+
+export type StepOutcome =
+  | 'not_due'
+  | 'busy'
+  | 'not_configured'
+  | 'held_for_blackout'
+  | 'sent'
+  | 'failed'
+  | 'skipped_duplicate'
+  | 'blocked_toll_free'
+  | 'stopped'
+  | 'finished';
+
+export interface SequenceEngineDeps {
+  conn: Connection;
+  provider: SmsProvider;
+  config: ProviderConfigService;
+  scheduler: SequenceScheduler;
+  now: Clock;
+  delayUnitMs: number;
+  publicUrl: string;
+  logger: Logger;
+}
+
+/**
+ * Sends each contact's campaign, one template per step, in sequence_order: the first at remind_at, each next one
+ * delay_minutes after the previous send. Every rule is checked right before each send (purchase, opt-out,
+ * blackout, toll-free, duplicate phone). Safe with any number of instances: a step is taken with a
+ * compare-and-set on the contact (next_at and step as read), and the (contact, template) and (contact, step)
+ * claims are inserted before Twilio is called, so a message goes out at most once.
+ */
+export class SequenceEngine {
+  private readonly Contact;
+  private readonly OptOut;
+  private readonly Integration;
+  private readonly Campaign;
+  private readonly Template;
+  private readonly Log;
+  private readonly SendClaim;
+  private readonly PhoneClaim;
+  private readonly allocLogId;
+  private readonly inFlight = new Set<number>();
+  private lastNotConfiguredWarning = 0;
+
+  constructor(private readonly deps: SequenceEngineDeps) {
+    const { conn } = deps;
+    this.Contact = contactModel(conn);
+    this.OptOut = optOutModel(conn);
+    this.Integration = integrationModel(conn);
+    this.Campaign = campaignModel(conn);
+    this.Template = templateModel(conn);
+    this.Log = logModel(conn);
+    this.SendClaim = sendClaimModel(conn);
+    this.PhoneClaim = phoneClaimModel(conn);
+    this.allocLogId = createIdAllocator(conn, 'sms_logs', 50);
+  }
+
+  /** Looks at every due contact now (the periodic scan and the Agenda sweep both call this). */
+  async sweep(limit = 200): Promise<number> {
+    const now = this.deps.now();
+    const due = await this.Contact.find({ next_at: { $lte: now }, status: { $in: OPEN_STATUSES } }, { id: 1 })
+      .sort({ next_at: 1 })
+      .limit(limit)
+      .lean<{ id: number }[]>();
+    if (due.length === 0) return 0;
+    if (!this.deps.provider.configured) {
+      this.warnNotConfigured(due.length);
+      return 0;
+    }
+    let handled = 0;
+    const queue = due.map((d) => d.id);
+    const worker = async () => {
+      for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+        const outcome = await this.processContact(id).catch((err) => {
+          this.deps.logger.error({ err: (err as Error).message, contact: id }, 'SMS step failed');
+          return 'busy' as const;
+        });
+        if (outcome !== 'busy' && outcome !== 'not_due') handled++;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(5, queue.length) }, worker));
+    return handled;
+  }
+
+  /** One step of one contact's sequence, if it is due. */
+  async processContact(ref: number): Promise<StepOutcome> {
+    if (this.inFlight.has(ref)) return 'busy';
+    this.inFlight.add(ref);
+    try {
+      return await this.step(ref);
+    } finally {
+      this.inFlight.delete(ref);
+    }
+  }
+
+  private warnNotConfigured(count: number) {
+    const t = Date.now();
+    if (t - this.lastNotConfiguredWarning < 60_000) return;
+    this.lastNotConfiguredWarning = t;
+    this.deps.logger.warn({ due: count }, 'SMS contacts are due but Twilio is not configured (TWILIO_ACCOUNT_SID / TWILIO_AUTH_TOKEN); they wait');
+  }
+
+  private async step(ref: number): Promise<StepOutcome> {
+    const now = this.deps.now();
+    const c = await this.Contact.findOne({ id: ref }).lean<ContactDoc>();
+    if (!c || !(OPEN_STATUSES as readonly string[]).includes(c.status) || !c.next_at || c.next_at.getTime() > now.getTime()) return 'not_due';
+    if (!this.deps.provider.configured) {
+      this.warnNotConfigured(1);
+      return 'not_configured';
+    }
+    const cfg = await this.deps.config.get();
+    if (!cfg.messaging_service_sid && !cfg.phone_number) {
+      this.warnNotConfigured(1);
+      return 'not_configured';
+    }
+
+    // Quiet hours: move the step to the window's end (never drop it).
+    const end = blackoutEnd(now, blackoutWindowOf(cfg));
+    if (end) {
+      const moved = await this.Contact.updateOne({ id: ref, step: c.step, next_at: c.next_at, status: { $in: OPEN_STATUSES } }, { $set: { next_at: end, updated_at: now } });
+      if (moved.modifiedCount === 0) return 'busy';
+      await this.deps.scheduler.schedule(ref, end).catch(() => undefined);
+      return 'held_for_blackout';
+    }
+
+    // Take the step: compare-and-set on what we read. A second instance reading the same row fails here.
+    const lease = new Date(now.getTime() + LEASE_MS);
+    const taken = await this.Contact.updateOne({ id: ref, step: c.step, next_at: c.next_at, status: { $in: OPEN_STATUSES } }, { $set: { next_at: lease } });
+    if (taken.modifiedCount === 0) return 'busy';
+
+    const finish = async (set: Partial<ContactDoc>, sent = false) => {
+      const at = this.deps.now();
+      const res = await this.Contact.updateOne(
+        { id: ref, step: c.step, status: { $in: OPEN_STATUSES } },
+        { $set: { ...set, step: c.step + 1, updated_at: at }, ...(sent ? { $inc: { sent_count: 1 } } : {}) },
+      );
+      if (res.modifiedCount === 0) {
+        // Purchased (or stopped) while we were sending: keep that status, only record the step.
+        await this.Contact.updateOne({ id: ref, step: c.step }, { $set: { step: c.step + 1, updated_at: at, ...(sent ? { last_sent_at: at } : {}) }, ...(sent ? { $inc: { sent_count: 1 } } : {}) });
+      }
+    };
+    const endWithout = (reason: StepOutcome) => finish({ next_at: null, status: c.step === 0 && c.status === 'pending' ? 'abandoned' : c.status }).then(() => reason);
+
+    const integration = c.integration_id ? await this.Integration.findOne({ id: c.integration_id }).lean<IntegrationDoc>() : null;
+    if (!integration || !integration.active) return endWithout('stopped');
+    if (await this.OptOut.exists({ phone: c.phone })) return endWithout('stopped');
+    const campaign = await this.campaignOf(integration);
+    if (!campaign || !campaign.active) return endWithout('finished');
+    const templates = await this.Template.find({ campaign_id: campaign.id, active: true }).sort({ sequence_order: 1, id: 1 }).lean<TemplateDoc[]>();
+    const done = new Set((await this.SendClaim.find({ contact_ref: ref }, { template_id: 1 }).lean()).map((s) => s.template_id));
+    const pending = templates.filter((t) => !done.has(t.id));
+    const tpl = pending[0];
+    if (!tpl) return endWithout('finished');
+    const following = pending[1];
+
+    // Claim (contact, template) and (contact, step) before anything reaches the provider.
+    try {
+      await this.SendClaim.create({ contact_ref: ref, template_id: tpl.id, step: c.step, claimed_at: now });
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return 'busy';
+      throw err;
+    }
+
+    const message = renderSmsTemplate(tpl.message, { first_name: c.first_name, checkout_url: c.checkout_url });
+    const log = (status: SmsLogStatus, extra: Partial<LogDoc> = {}) => this.writeLog({ c, tpl, message, status, ...extra });
+
+    if (isTollFree(c.phone)) {
+      await log('blocked_toll_free', { error_message: 'Toll-free numbers cannot receive SMS' });
+      return endWithout('blocked_toll_free');
+    }
+
+    if (!(await this.ownsPhone(integration.id, c))) {
+      await log('skipped_duplicate', { error_message: 'Phone already messaged for another contact of this integration' });
+      await finish({ next_at: null, status: 'skipped_duplicate' });
+      return 'skipped_duplicate';
+    }
+
+    // A purchase or STOP may have landed since the contact was read: look again right before sending.
+    const fresh = await this.Contact.findOne({ id: ref }, { status: 1 }).lean<Pick<ContactDoc, 'status'>>();
+    if (!fresh || !(OPEN_STATUSES as readonly string[]).includes(fresh.status)) return 'stopped';
+    if (await this.OptOut.exists({ phone: c.phone })) return endWithout('stopped');
+
+    let sent;
+    try {
+      sent = await this.deps.provider.send({
+        to: c.phone,
+        body: message,
+        messagingServiceSid: cfg.messaging_service_sid || undefined,
+        from: cfg.phone_number || undefined,
+        statusCallback: statusCallbackUrl(cfg, this.deps.publicUrl),
+      });
+    } catch (err) {
+      const msg = (err as Error).message || 'Send failed';
+      await log('failed', { error_message: msg });
+      await finish({ next_at: null, status: 'error' });
+      this.deps.logger.warn({ contact: ref, err: msg }, 'SMS send failed');
+      return 'failed';
+    }
+    await log(logStatusFromTwilio(sent.status) ?? 'queued', { message_sid: sent.sid });
+    const sentAt = this.deps.now();
+    const nextAt = following ? new Date(sentAt.getTime() + following.delay_minutes * this.deps.delayUnitMs) : null;
+    await finish({ status: 'sent', last_sent_at: sentAt, next_at: nextAt }, true);
+    if (nextAt) await this.deps.scheduler.schedule(ref, nextAt).catch(() => undefined);
+    return 'sent';
+  }
+
+  private async campaignOf(integration: IntegrationDoc): Promise<CampaignDoc | null> {
+    if (integration.sms_campaign_id) {
+      const byId = await this.Campaign.findOne({ id: integration.sms_campaign_id }).lean<CampaignDoc>();
+      if (byId) return byId;
+    }
+    return this.Campaign.findOne({ integration_id: integration.id, active: true }).sort({ id: 1 }).lean<CampaignDoc>();
+  }
+
+  /** The first contact of an integration to be messaged on a phone owns it (race-free through a unique index). */
+  private async ownsPhone(integrationId: number, c: ContactDoc): Promise<boolean> {
+    try {
+      await this.PhoneClaim.create({ integration_id: integrationId, phone: c.phone, contact_id: c.contact_id, claimed_at: this.deps.now() });
+      return true;
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+      const owner = await this.PhoneClaim.findOne({ integration_id: integrationId, phone: c.phone }).lean();
+      return owner?.contact_id === c.contact_id;
+    }
+  }
+
+  private async writeLog({ c, tpl, message, status, ...extra }: { c: ContactDoc; tpl: TemplateDoc; message: string; status: SmsLogStatus } & Partial<LogDoc>) {
+    const at = this.deps.now();
+    await this.Log.create({
+      id: await this.allocLogId(),
+      phone: c.phone,
+      contact_id: c.contact_id,
+      contact_ref: c.id,
+      integration_id: c.integration_id,
+      template_id: tpl.id,
+      message,
+      sequence_order: tpl.sequence_order,
+      status,
+      message_sid: null,
+      timestamp: at,
+      updated_at: at,
+      error_message: null,
+      ...extra,
+    });
+  }
+}
