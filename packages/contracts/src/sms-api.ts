@@ -169,7 +169,7 @@ export interface SmsContact {
   email: string | null;
   /** When the next message is due (null: nothing more will be sent); held back to the blackout end when needed. */
   next_send_at: string | null;
-  /** How many templates of the sequence were handled (sent, skipped or failed). */
+  /** Messages of the sequence handed to the provider so far. */
   messages_sent: number;
   purchased_at: string | null;
   /** The phone replied STOP (and not START since). */
@@ -199,6 +199,13 @@ export interface SmsWebhookEvent {
   timestamp: string;
 }
 
+/**
+ * Figures of one integration over the range (by the time each message was sent): total_sms_sent = messages
+ * handed to Twilio; sent/delivered/failed/queued split them by current status; unique_phones = distinct phones
+ * among them; duplicates_sent = of them, messages to a phone first messaged for another contact of the
+ * integration (0 while deduplication is on); duplicate_phones = phones with a duplicate sent or blocked;
+ * purchases_recorded = contacts of the integration marked purchased in the range.
+ */
 export interface SmsIntegrationStats {
   integration_id: number;
   integration_name: string;
@@ -256,11 +263,13 @@ export interface TwilioTestResponse {
   sid?: string;
 }
 
-/** Mutations answer `{ success: true, message }`, with the entity when one was written. */
-export interface SmsMutationResponse<T = undefined> {
+/**
+ * POST and PATCH of integrations, campaigns and templates answer the entity itself (201 / 200); deletes and
+ * actions (mark-purchased, clear) answer `{ success: true, message, ... }`.
+ */
+export interface SmsActionResponse {
   success: true;
   message: string;
-  data?: T;
 }
 
 // ---------------------------------------------------------------------------------------------------------
