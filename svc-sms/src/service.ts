@@ -1,0 +1,90 @@
+import type { ServiceDeps, ServiceParts } from '@act/service-kit';
+import { readSettings, systemClock, type Clock } from './settings';
+import { integrationModel } from './integrations/model';
+import { IntegrationService } from './integrations/service';
+import { integrationRouter } from './integrations/routes';
+import { CampaignService } from './campaigns/service';
+import { campaignRouter } from './campaigns/routes';
+import { TemplateService } from './templates/service';
+import { templateRouter } from './templates/routes';
+import { ContactService } from './contacts/service';
+import { contactRouter } from './contacts/routes';
+import { LogService } from './logs/service';
+import { logRouter } from './logs/routes';
+import { WebhookEventService } from './webhook-events/service';
+import { webhookEventRouter } from './webhook-events/routes';
+import { FunnelWebhookService } from './webhook/service';
+import { webhookRouter } from './webhook/routes';
+import { TwilioCallbackService } from './twilio-callbacks/service';
+import { twilioCallbackRouter } from './twilio-callbacks/routes';
+import { StatsService } from './stats/service';
+import { statsRouter } from './stats/routes';
+import { createTwilioProvider } from './provider/twilio';
+import { ProviderConfigService } from './provider/config';
+import { ProviderService } from './provider/service';
+import { providerRouter } from './provider/routes';
+import { SequenceEngine } from './sequences/engine';
+import { AgendaScheduler } from './sequences/scheduler';
+import { FunnelEventPublisher } from './events/publisher';
+import { startFunnelConsumers } from './events/consumers';
+
+/** Wires svc-sms from service-kit's dependencies: models, domain services, routers, scheduler, consumers. */
+export async function buildSmsService({ conn, bus, outbox, logger, publicUrl }: ServiceDeps, now: Clock = systemClock): Promise<ServiceParts> {
+  const settings = readSettings();
+  const provider = createTwilioProvider(settings.twilio);
+  const config = new ProviderConfigService(conn);
+  const scheduler = new AgendaScheduler({ conn, logger, processEveryMs: settings.agendaProcessEveryMs, sweepEveryMs: settings.sweepEveryMs });
+  const publisher = new FunnelEventPublisher(outbox);
+
+  const contacts = new ContactService(conn, { now, delayUnitMs: settings.delayUnitMs, scheduler, logger, listLimit: settings.listLimit });
+  const events = new WebhookEventService(conn, { now, listLimit: settings.listLimit });
+  const providerService = new ProviderService(conn, { provider, config, publicUrl, now });
+  const engine = new SequenceEngine({ conn, provider, config, scheduler, now, delayUnitMs: settings.delayUnitMs, publicUrl, logger });
+  const webhook = new FunnelWebhookService({ Integration: integrationModel(conn), contacts, events, publisher, now, logger });
+  const callbacks = new TwilioCallbackService({ conn, contacts, events, authToken: settings.twilio.authToken, publicUrl, now, logger });
+
+  if (!provider.configured) logger.warn('Twilio is not configured (TWILIO_ACCOUNT_SID / TWILIO_AUTH_TOKEN): nothing will be sent and callbacks are refused');
+
+  // Unique indexes carry the idempotency rules (contact per funnel contact, one send per step): build them first.
+  await Promise.all(Object.values(conn.models).map((m) => m.init()));
+
+  let scan: NodeJS.Timeout | null = null;
+  let consumers: { stop(): void } | null = null;
+  let scanning = false;
+
+  return {
+    routers: [
+      webhookRouter(webhook),
+      twilioCallbackRouter(callbacks),
+      integrationRouter(new IntegrationService(conn)),
+      campaignRouter(new CampaignService(conn)),
+      templateRouter(new TemplateService(conn, providerService)),
+      contactRouter(contacts, publisher),
+      logRouter(new LogService(conn, { listLimit: settings.listLimit })),
+      webhookEventRouter(events),
+      statsRouter(new StatsService(conn, { config, now })),
+      providerRouter(providerService),
+    ],
+    async start() {
+      await scheduler.start(engine);
+      consumers = startFunnelConsumers({ conn, bus, contacts, logger });
+      // A cheap indexed query each tick keeps sends within about a second of their time, whatever Agenda's polling.
+      if (settings.dueScanMs > 0) {
+        scan = setInterval(() => {
+          if (scanning) return;
+          scanning = true;
+          engine
+            .sweep()
+            .catch((err) => logger.warn({ err: (err as Error).message }, 'due scan failed'))
+            .finally(() => (scanning = false));
+        }, settings.dueScanMs);
+        scan.unref();
+      }
+    },
+    async stop() {
+      if (scan) clearInterval(scan);
+      consumers?.stop();
+      await scheduler.stop();
+    },
+  };
+}

@@ -1,0 +1,116 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { randomBytes } from 'node:crypto';
+
+export interface FakeMessage {
+  sid: string;
+  accountSid: string;
+  to: string;
+  from: string | null;
+  messagingServiceSid: string | null;
+  body: string;
+  statusCallback: string | null;
+  /** Date.now() when the fake received it. */
+  at: number;
+  /** The host the SDK meant to call (X-Twilio-Host from the redirecting client). */
+  host: string | null;
+}
+
+export interface FakeTwilio {
+  url: string;
+  accountSid: string;
+  authToken: string;
+  messages: FakeMessage[];
+  /** Destinations the fake refuses like Twilio does for an invalid number (error 21211). */
+  refuse: Set<string>;
+  services: { sid: string; friendly_name: string }[];
+  waitForMessages(count: number, timeoutMs?: number): Promise<FakeMessage[]>;
+  stop(): Promise<void>;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let s = '';
+    req.setEncoding('utf8');
+    req.on('data', (d) => (s += d));
+    req.on('end', () => resolve(s));
+    req.on('error', reject);
+  });
+}
+
+/**
+ * A local stand-in for the parts of Twilio's REST API svc-sms calls, recording every message. The service runs the
+ * real SDK against it through TWILIO_BASE_URL. Checks HTTP Basic auth like Twilio (401, code 20003).
+ */
+export async function startFakeTwilio({ accountSid = `AC${randomBytes(16).toString('hex')}`, authToken = 'fake-auth-token' } = {}): Promise<FakeTwilio> {
+  const messages: FakeMessage[] = [];
+  const refuse = new Set<string>();
+  const services = [
+    { sid: 'MG00000000000000000000000000000001', friendly_name: 'Cart Reminders' },
+    { sid: 'MG00000000000000000000000000000002', friendly_name: 'Marketing' },
+  ];
+  const server: Server = createServer(async (req, res) => {
+    const send = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    const auth = Buffer.from((req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString();
+    if (auth !== `${accountSid}:${authToken}`) return send(401, { code: 20003, message: 'Authenticate', more_info: 'https://www.twilio.com/docs/errors/20003', status: 401 });
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const body = await readBody(req);
+    if (req.method === 'POST' && url.pathname === `/2010-04-01/Accounts/${accountSid}/Messages.json`) {
+      const p = new URLSearchParams(body);
+      const to = p.get('To') ?? '';
+      if (refuse.has(to)) return send(400, { code: 21211, message: `The 'To' number ${to} is not a valid phone number.`, more_info: 'https://www.twilio.com/docs/errors/21211', status: 400 });
+      const m: FakeMessage = {
+        sid: `SM${randomBytes(16).toString('hex')}`,
+        accountSid,
+        to,
+        from: p.get('From'),
+        messagingServiceSid: p.get('MessagingServiceSid'),
+        body: p.get('Body') ?? '',
+        statusCallback: p.get('StatusCallback'),
+        at: Date.now(),
+        host: (req.headers['x-twilio-host'] as string | undefined) ?? null,
+      };
+      messages.push(m);
+      return send(201, {
+        sid: m.sid,
+        account_sid: accountSid,
+        to: m.to,
+        from: m.from,
+        messaging_service_sid: m.messagingServiceSid,
+        body: m.body,
+        status: m.messagingServiceSid ? 'accepted' : 'queued',
+        direction: 'outbound-api',
+        date_created: new Date().toUTCString(),
+        uri: `/2010-04-01/Accounts/${accountSid}/Messages/${m.sid}.json`,
+      });
+    }
+    if (req.method === 'GET' && url.pathname === `/2010-04-01/Accounts/${accountSid}.json`) {
+      return send(200, { sid: accountSid, friendly_name: 'Fake Test Account', status: 'active', type: 'Full' });
+    }
+    if (req.method === 'GET' && url.pathname === '/v1/Services') {
+      return send(200, { services, meta: { key: 'services', page: 0, page_size: 50, first_page_url: null, previous_page_url: null, next_page_url: null, url: null } });
+    }
+    send(404, { code: 20404, message: `The requested resource ${url.pathname} was not found`, status: 404 });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    accountSid,
+    authToken,
+    messages,
+    refuse,
+    services,
+    async waitForMessages(count, timeoutMs = 15_000) {
+      const end = Date.now() + timeoutMs;
+      while (messages.length < count) {
+        if (Date.now() > end) throw new Error(`fake Twilio got ${messages.length} messages, expected ${count}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return messages;
+    },
+    stop: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
