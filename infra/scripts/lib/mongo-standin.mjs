@@ -20,7 +20,7 @@ async function classpath() {
     // Written under a private name and renamed, so two test runs starting together never read half a file.
     const tmp = `${CLASSPATH_FILE}.${process.pid}.tmp`;
     const pom = path.join(MONGO_DIR, 'pom.xml');
-    const args = ['-q', '-B', '-f', pom, 'dependency:build-classpath', `-Dmdep.outputFile=${tmp}`];
+    const args = ['-q', '-B', '-Dstyle.color=never', '-f', pom, 'dependency:build-classpath', `-Dmdep.outputFile=${tmp}`];
     const code = await run('mvn', args, { cwd: ROOT });
     if (code !== 0 || !existsSync(tmp)) {
       rmSync(tmp, { force: true });
