@@ -24,8 +24,11 @@ export interface GatewayConfig {
   trustProxy: boolean;
 }
 
-const repoRoot = path.resolve(__dirname, '..', '..');
-const dir = (name: string, fallback: string) => path.resolve(process.env[name] || path.join(repoRoot, fallback));
+const gatewayDir = path.resolve(__dirname, '..');
+const repoRoot = path.resolve(gatewayDir, '..');
+/** A relative folder counts from the gateway's folder, wherever the process was started from. */
+const dir = (name: string, fallback: string) =>
+  process.env[name] ? path.resolve(gatewayDir, process.env[name]!) : path.join(repoRoot, fallback);
 
 export function loadConfig(): GatewayConfig {
   return {
