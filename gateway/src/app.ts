@@ -42,7 +42,13 @@ function errors(logger: Logger) {
 export function createGateway(config: GatewayConfig, logger: Logger) {
   // One keep-alive pool for all services. Idle sockets are dropped after 30 s, before the services' own
   // 65 s keep-alive timeout, so a request is never written onto a socket the service is closing.
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1024, maxFreeSockets: 256, timeout: 30_000, scheduling: 'lifo' });
+  const agent = new http.Agent({
+    keepAlive: true,
+    maxSockets: 1024,
+    maxFreeSockets: 256,
+    timeout: 30_000,
+    scheduling: 'lifo',
+  });
   const proxy = createProxy({ timeoutMs: config.proxyTimeoutMs, logger, agent });
   const sessions = createSessionResolver({
     authUrl: config.upstreams['svc-auth'],
@@ -53,7 +59,9 @@ export function createGateway(config: GatewayConfig, logger: Logger) {
     timeoutMs: Math.min(config.proxyTimeoutMs, 5_000),
     logger,
   });
-  const upstreams = Object.fromEntries(Object.entries(config.upstreams).map(([name, url]) => [name, upstream(name as ServiceName, url)])) as Record<ServiceName, Upstream>;
+  const upstreams = Object.fromEntries(
+    Object.entries(config.upstreams).map(([name, url]) => [name, upstream(name as ServiceName, url)]),
+  ) as Record<ServiceName, Upstream>;
   const debug = logger.isLevelEnabled('debug');
 
   async function api(ctx: Context) {
@@ -82,7 +90,18 @@ export function createGateway(config: GatewayConfig, logger: Logger) {
     }
     if (debug) {
       const started = performance.now();
-      res.once('finish', () => logger.debug({ method: req.method, url: req.url, service: route.service, status: res.statusCode, ms: Math.round(performance.now() - started) }, 'proxied'));
+      res.once('finish', () =>
+        logger.debug(
+          {
+            method: req.method,
+            url: req.url,
+            service: route.service,
+            status: res.statusCode,
+            ms: Math.round(performance.now() - started),
+          },
+          'proxied',
+        ),
+      );
     }
     ctx.respond = false;
     proxy.web(req, res, upstreams[route.service], onResponse);

@@ -4,7 +4,8 @@ import { loadConfig } from './config';
 
 const logger = createLogger('gateway');
 const config = loadConfig();
-if (!process.env.IDENTITY_SECRET) logger.warn('IDENTITY_SECRET is not set: using the development default; set it outside development');
+if (!process.env.IDENTITY_SECRET)
+  logger.warn('IDENTITY_SECRET is not set: using the development default; set it outside development');
 
 startGateway(config, logger).then(
   (gw) => {

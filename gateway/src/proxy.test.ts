@@ -16,7 +16,10 @@ beforeAll(async () => {
       return true;
     }
     if (req.url === '/api/login') {
-      res.writeHead(200, { 'content-type': 'application/json', 'set-cookie': ['act.sid=abc; path=/; httponly', 'act.sid.sig=def; path=/; httponly'] });
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'set-cookie': ['act.sid=abc; path=/; httponly', 'act.sid.sig=def; path=/; httponly'],
+      });
       res.end('{}');
       return true;
     }
@@ -46,15 +49,26 @@ describe('routing', () => {
 
   it('streams request bodies through and passes Set-Cookie back', async () => {
     const body = JSON.stringify({ type: 'contact.created', data: { email: 'a@b.co' } });
-    const res = await get(gw.url + '/api/webhook', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const res = await get(gw.url + '/api/webhook', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
     expect(res.body).toMatchObject({ service: 'svc-email', method: 'POST', body });
-    const login = await get(gw.url + '/api/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-    expect(login.headers.getSetCookie()).toEqual(['act.sid=abc; path=/; httponly', 'act.sid.sig=def; path=/; httponly']);
+    const login = await get(gw.url + '/api/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(login.headers.getSetCookie()).toEqual([
+      'act.sid=abc; path=/; httponly',
+      'act.sid.sig=def; path=/; httponly',
+    ]);
   });
 });
 
 describe('identity header', () => {
-  it('signs the identity itself and never forwards the client\'s', async () => {
+  it("signs the identity itself and never forwards the client's", async () => {
     const forged = signIdentity({ id: 1, username: 'admin', role: 'admin' }, 'guessed-secret');
     const realLooking = signIdentity({ id: 1, username: 'admin', role: 'admin' }, identitySecret());
     for (const header of [forged, realLooking]) {
@@ -67,14 +81,20 @@ describe('identity header', () => {
   it('public webhook paths are signed "nobody" without asking svc-auth, even with a cookie', async () => {
     const before = auth.requests.length;
     for (const path of ['/api/webhook', '/api/sms/webhook', '/api/twilio/webhooks', '/api/unsubscribe']) {
-      const res = await get(gw.url + path, { method: 'POST', headers: { cookie: 'act.sid=x; act.sid.sig=y' }, body: '{}' });
+      const res = await get(gw.url + path, {
+        method: 'POST',
+        headers: { cookie: 'act.sid=x; act.sid.sig=y' },
+        body: '{}',
+      });
       expect(res.body.identity).toMatchObject({ user: null });
     }
     expect(auth.requests.slice(before).filter((r) => r.url === '/internal/session')).toHaveLength(0);
   });
 
   it('replaces client X-Forwarded-* with what the gateway saw', async () => {
-    const res = await get(gw.url + '/api/contacts', { headers: { 'x-forwarded-for': '6.6.6.6', 'x-forwarded-proto': 'https' } });
+    const res = await get(gw.url + '/api/contacts', {
+      headers: { 'x-forwarded-for': '6.6.6.6', 'x-forwarded-proto': 'https' },
+    });
     expect(res.body.headers['x-forwarded-for']).toBe('127.0.0.1');
     expect(res.body.headers['x-forwarded-proto']).toBe('http');
   });
@@ -84,11 +104,15 @@ describe('limits and failures', () => {
   it('refuses a declared body over 1 MB with 413 JSON before proxying', async () => {
     const before = email.requests.length;
     const status = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(gw.url + '/api/webhook', { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(2 * 1024 * 1024) } }, (res) => {
-        let body = '';
-        res.on('data', (d) => (body += d));
-        res.on('end', () => resolve({ status: res.statusCode!, body }));
-      });
+      const req = request(
+        gw.url + '/api/webhook',
+        { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(2 * 1024 * 1024) } },
+        (res) => {
+          let body = '';
+          res.on('data', (d) => (body += d));
+          res.on('end', () => resolve({ status: res.statusCode!, body }));
+        },
+      );
       req.on('error', reject);
       req.write('{"a":"');
       // Never sends the rest: the answer must come from the declared length alone.
@@ -100,14 +124,28 @@ describe('limits and failures', () => {
 
   it('answers 503 "<service> unavailable" at once when a service is down', async () => {
     const dead = await deadUrl();
-    const gw2 = await startTestGateway(testConfig({ 'svc-auth': dead, 'svc-email': dead, 'svc-sms': dead }, { proxyTimeoutMs: 10_000 }));
+    const gw2 = await startTestGateway(
+      testConfig({ 'svc-auth': dead, 'svc-email': dead, 'svc-sms': dead }, { proxyTimeoutMs: 10_000 }),
+    );
     try {
       const started = Date.now();
-      expect(await get(gw2.url + '/api/webhook', { method: 'POST', body: '{}' })).toMatchObject({ status: 503, body: { error: 'svc-email unavailable' } });
-      expect(await get(gw2.url + '/api/sms/webhook', { method: 'POST', body: '{}' })).toMatchObject({ status: 503, body: { error: 'svc-sms unavailable' } });
-      expect(await get(gw2.url + '/api/login', { method: 'POST', body: '{}' })).toMatchObject({ status: 503, body: { error: 'svc-auth unavailable' } });
+      expect(await get(gw2.url + '/api/webhook', { method: 'POST', body: '{}' })).toMatchObject({
+        status: 503,
+        body: { error: 'svc-email unavailable' },
+      });
+      expect(await get(gw2.url + '/api/sms/webhook', { method: 'POST', body: '{}' })).toMatchObject({
+        status: 503,
+        body: { error: 'svc-sms unavailable' },
+      });
+      expect(await get(gw2.url + '/api/login', { method: 'POST', body: '{}' })).toMatchObject({
+        status: 503,
+        body: { error: 'svc-auth unavailable' },
+      });
       // A session lookup that cannot reach svc-auth is a 503 too, not a signed-out request.
-      expect(await get(gw2.url + '/api/contacts', { headers: { cookie: 'act.sid=a; act.sid.sig=b' } })).toMatchObject({ status: 503, body: { error: 'svc-auth unavailable' } });
+      expect(await get(gw2.url + '/api/contacts', { headers: { cookie: 'act.sid=a; act.sid.sig=b' } })).toMatchObject({
+        status: 503,
+        body: { error: 'svc-auth unavailable' },
+      });
       expect(Date.now() - started).toBeLessThan(1_000);
     } finally {
       await gw2.close();
@@ -116,10 +154,15 @@ describe('limits and failures', () => {
 
   it('answers 503 when a service does not answer within the proxy timeout', async () => {
     const slow = await fakeUpstream('svc-email', () => true); // never answers
-    const gw2 = await startTestGateway(testConfig({ 'svc-auth': auth.url, 'svc-email': slow.url, 'svc-sms': sms.url }, { proxyTimeoutMs: 300 }));
+    const gw2 = await startTestGateway(
+      testConfig({ 'svc-auth': auth.url, 'svc-email': slow.url, 'svc-sms': sms.url }, { proxyTimeoutMs: 300 }),
+    );
     try {
       const started = Date.now();
-      expect(await get(gw2.url + '/api/contacts')).toMatchObject({ status: 503, body: { error: 'svc-email unavailable' } });
+      expect(await get(gw2.url + '/api/contacts')).toMatchObject({
+        status: 503,
+        body: { error: 'svc-email unavailable' },
+      });
       expect(Date.now() - started).toBeLessThan(2_000);
     } finally {
       await gw2.close();
@@ -129,16 +172,30 @@ describe('limits and failures', () => {
 });
 
 describe('health', () => {
-  it('/healthz is the gateway\'s own; /readyz aggregates the services\' with detail', async () => {
+  it("/healthz is the gateway's own; /readyz aggregates the services' with detail", async () => {
     expect(await get(gw.url + '/healthz')).toMatchObject({ status: 200, body: { status: 'ok' } });
     // The fakes answer /readyz with 200 (their echo), so all are ready.
     const ready = await get(gw.url + '/readyz');
-    expect(ready).toMatchObject({ status: 200, body: { status: 'ready', services: { 'svc-auth': { ready: true }, 'svc-email': { ready: true }, 'svc-sms': { ready: true } } } });
+    expect(ready).toMatchObject({
+      status: 200,
+      body: {
+        status: 'ready',
+        services: { 'svc-auth': { ready: true }, 'svc-email': { ready: true }, 'svc-sms': { ready: true } },
+      },
+    });
 
-    const gw2 = await startTestGateway(testConfig({ 'svc-auth': auth.url, 'svc-email': await deadUrl(), 'svc-sms': sms.url }));
+    const gw2 = await startTestGateway(
+      testConfig({ 'svc-auth': auth.url, 'svc-email': await deadUrl(), 'svc-sms': sms.url }),
+    );
     try {
       const notReady = await get(gw2.url + '/readyz');
-      expect(notReady).toMatchObject({ status: 503, body: { status: 'not ready', services: { 'svc-auth': { ready: true }, 'svc-email': { ready: false, error: 'ECONNREFUSED' } } } });
+      expect(notReady).toMatchObject({
+        status: 503,
+        body: {
+          status: 'not ready',
+          services: { 'svc-auth': { ready: true }, 'svc-email': { ready: false, error: 'ECONNREFUSED' } },
+        },
+      });
     } finally {
       await gw2.close();
     }

@@ -22,7 +22,11 @@ function unavailable(res: ServerResponse, name: ServiceName): void {
     return;
   }
   const body = JSON.stringify({ error: `${name} unavailable` });
-  res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' });
+  res.writeHead(503, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-store',
+  });
   res.end(body);
 }
 
@@ -50,7 +54,10 @@ export function createProxy({ timeoutMs, logger, agent }: ProxyOptions) {
     web(req: IncomingMessage, res: ServerResponse, to: Upstream, onResponse?: (status: number) => void): void {
       if (onResponse) responseHooks.set(req, onResponse);
       proxy.web(req, res, { target: to.target as httpProxy.ServerOptions['target'] }, (err) => {
-        logger.warn({ service: to.name, code: (err as NodeJS.ErrnoException).code, err: err.message, url: req.url }, 'service unavailable');
+        logger.warn(
+          { service: to.name, code: (err as NodeJS.ErrnoException).code, err: err.message, url: req.url },
+          'service unavailable',
+        );
         unavailable(res, to.name);
       });
     },

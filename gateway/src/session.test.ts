@@ -8,7 +8,7 @@ let auth: FakeUpstream;
 let email: FakeUpstream;
 let gw: RunningGateway;
 let lookups = 0;
-let who: Record<string, unknown> = {};
+const who: Record<string, unknown> = {};
 
 beforeAll(async () => {
   auth = await fakeUpstream('svc-auth', (req, res, echo) => {
@@ -27,7 +27,12 @@ beforeAll(async () => {
     return true;
   });
   email = await fakeUpstream('svc-email');
-  gw = await startTestGateway(testConfig({ 'svc-auth': auth.url, 'svc-email': email.url, 'svc-sms': email.url }, { sessionCacheMs: 400, sessionCacheMax: 3 }));
+  gw = await startTestGateway(
+    testConfig(
+      { 'svc-auth': auth.url, 'svc-email': email.url, 'svc-sms': email.url },
+      { sessionCacheMs: 400, sessionCacheMax: 3 },
+    ),
+  );
 });
 afterAll(async () => {
   await gw?.close();
@@ -38,7 +43,8 @@ beforeEach(() => {
 });
 
 const cookieFor = (sid: string) => `theme=dark; act.sid=${sid}; act.sid.sig=sig-${sid}`;
-const identityOf = async (cookie?: string) => (await get(gw.url + '/api/contacts', { headers: cookie ? { cookie } : {} })).body.identity;
+const identityOf = async (cookie?: string) =>
+  (await get(gw.url + '/api/contacts', { headers: cookie ? { cookie } : {} })).body.identity;
 
 it('reads the session pair out of a Cookie header', () => {
   expect(sessionCookie('a=1; act.sid=xyz; act.sid.sig=abc')).toEqual({ sid: 'xyz', sig: 'abc' });

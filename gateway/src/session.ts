@@ -43,7 +43,15 @@ export interface SessionResolverOptions {
  * Who a request's session belongs to, asked of svc-auth's /internal/session and cached per cookie for a few
  * seconds (bounded, oldest out first). Concurrent requests with one cookie share one lookup.
  */
-export function createSessionResolver({ authUrl, secret, agent, ttlMs, maxEntries, timeoutMs, logger }: SessionResolverOptions) {
+export function createSessionResolver({
+  authUrl,
+  secret,
+  agent,
+  ttlMs,
+  maxEntries,
+  timeoutMs,
+  logger,
+}: SessionResolverOptions) {
   const cache = new Map<string, Entry>();
   const pending = new Map<string, Promise<Resolved>>();
   const target = new URL('/internal/session', authUrl);
@@ -54,7 +62,8 @@ export function createSessionResolver({ authUrl, secret, agent, ttlMs, maxEntrie
   /** The identity "nobody", re-signed once a second rather than per request (hot webhook path). */
   function anonymousIdentity(): Resolved {
     const now = Date.now();
-    if (anonymous.expires <= now) anonymous = { user: null, token: signIdentity(null, secret, now), expires: now + 1_000 };
+    if (anonymous.expires <= now)
+      anonymous = { user: null, token: signIdentity(null, secret, now), expires: now + 1_000 };
     return anonymous;
   }
 
@@ -74,7 +83,10 @@ export function createSessionResolver({ authUrl, secret, agent, ttlMs, maxEntrie
           res.on('data', (d) => (text += d));
           res.on('end', () => {
             if (res.statusCode !== 200) {
-              logger.error({ status: res.statusCode, body: text.slice(0, 200) }, 'svc-auth refused the session lookup (IDENTITY_SECRET mismatch?)');
+              logger.error(
+                { status: res.statusCode, body: text.slice(0, 200) },
+                'svc-auth refused the session lookup (IDENTITY_SECRET mismatch?)',
+              );
               return reject(new ServiceUnavailableError('svc-auth unavailable'));
             }
             try {

@@ -30,7 +30,10 @@ beforeAll(async () => {
       {
         shellDir: shell,
         remoteDirs: { 'mfe-email': email, 'mfe-sms': path.join(dir, 'mfe-sms-not-built') },
-        remotes: { mfe_email: '/remotes/mfe-email/mf-manifest.json', mfe_sms: 'https://cdn.example.com/mfe-sms/mf-manifest.json' },
+        remotes: {
+          mfe_email: '/remotes/mfe-email/mf-manifest.json',
+          mfe_sms: 'https://cdn.example.com/mfe-sms/mf-manifest.json',
+        },
       },
     ),
   );
@@ -68,10 +71,12 @@ describe('shell', () => {
     await first.text();
     // Raw http: fetch adds Cache-Control: no-cache to conditional requests, which rightly defeats freshness.
     const status = await new Promise<number>((resolve, reject) => {
-      http.get(gw.url + '/', { headers: { 'if-modified-since': first.headers.get('last-modified')! } }, (res) => {
-        res.resume();
-        resolve(res.statusCode!);
-      }).on('error', reject);
+      http
+        .get(gw.url + '/', { headers: { 'if-modified-since': first.headers.get('last-modified')! } }, (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        })
+        .on('error', reject);
     });
     expect(status).toBe(304);
   });
@@ -108,7 +113,10 @@ describe('remotes', () => {
   it('GET /remotes.json gives the deploy-time config, never cached', async () => {
     const res = await get(gw.url + '/remotes.json');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ mfe_email: '/remotes/mfe-email/mf-manifest.json', mfe_sms: 'https://cdn.example.com/mfe-sms/mf-manifest.json' });
+    expect(res.body).toEqual({
+      mfe_email: '/remotes/mfe-email/mf-manifest.json',
+      mfe_sms: 'https://cdn.example.com/mfe-sms/mf-manifest.json',
+    });
     expect(res.headers.get('cache-control')).toBe('no-store');
   });
 });

@@ -24,5 +24,7 @@ export async function buildAuthService({ conn, app, logger }: ServiceDeps): Prom
   await users.ensureBootstrapAdmin(process.env.ADMIN_PASSWORD, logger);
 
   app.use(sessionMiddleware(app, store, sessionKeys(logger)));
-  return { routers: [authRouter(auth, sessions), profileRouter(profile), usersRouter(users), sessionsRouter(sessions)] };
+  return {
+    routers: [authRouter(auth, sessions), profileRouter(profile), usersRouter(users), sessionsRouter(sessions)],
+  };
 }

@@ -1,7 +1,12 @@
 import { envInt, runService } from '@act/service-kit';
 import { buildAuthService } from './app';
 
-runService({ name: 'svc-auth', defaultPort: envInt('AUTH_PORT', 4001), defaultDb: 'act_auth', build: buildAuthService }).catch((err) => {
+runService({
+  name: 'svc-auth',
+  defaultPort: envInt('AUTH_PORT', 4001),
+  defaultDb: 'act_auth',
+  build: buildAuthService,
+}).catch((err) => {
   console.error('svc-auth failed to start', err);
   process.exit(1);
 });

@@ -1,5 +1,6 @@
 import { call, startServiceProcess, testDbName, type ServiceProcess } from '@act/service-kit/testing';
 import type { IdentityUser } from '@act/service-kit';
+import type { CurrentUserDto } from '@act/contracts/src/auth-api';
 
 export const ADMIN_PASSWORD = 'admin-pass-123';
 
@@ -30,10 +31,22 @@ export function freshAddress(): string {
 }
 
 /** Signs in (as a browser behind the gateway would, identity user null) and returns the session cookie. */
-export async function login(url: string, username: string, password: string): Promise<{ cookie: string; user: any }> {
-  const res = await call(url, 'POST', '/api/login', { user: null, body: { username, password }, headers: { 'x-forwarded-for': freshAddress() } });
+export async function login(
+  url: string,
+  username: string,
+  password: string,
+): Promise<{ cookie: string; user: CurrentUserDto }> {
+  const res = await call(url, 'POST', '/api/login', {
+    user: null,
+    body: { username, password },
+    headers: { 'x-forwarded-for': freshAddress() },
+  });
   if (res.status !== 200) throw new Error(`login ${username} failed: ${res.status} ${res.text}`);
   return { cookie: cookieHeader(res.headers), user: res.body };
 }
 
-export const asIdentity = (u: { id: number; username: string; role: 'admin' | 'user' }): IdentityUser => ({ id: u.id, username: u.username, role: u.role });
+export const asIdentity = (u: { id: number; username: string; role: 'admin' | 'user' }): IdentityUser => ({
+  id: u.id,
+  username: u.username,
+  role: u.role,
+});

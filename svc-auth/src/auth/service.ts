@@ -24,12 +24,16 @@ export function createAuthService(conn: Connection, { maxFailures, windowSec }: 
   return {
     async login(username: string, password: string, address: string): Promise<UserDoc> {
       const userKey = username.toLowerCase();
-      if ((await byUsername.isBlocked(userKey)) || (await byAddress.isBlocked(address))) throw new TooManyRequestsError(TOO_MANY_ATTEMPTS);
+      if ((await byUsername.isBlocked(userKey)) || (await byAddress.isBlocked(address)))
+        throw new TooManyRequestsError(TOO_MANY_ATTEMPTS);
       const user = await User.findOne({ username }).lean<UserDoc>();
       const ok = user ? await verifyPassword(password, user.password_hash) : await burnPasswordCheck(password);
       if (!user || !ok) {
         // consume() throws once over the limit; that case is answered by isBlocked on the next attempt.
-        await Promise.all([byUsername.consume(userKey).catch(() => undefined), byAddress.consume(address).catch(() => undefined)]);
+        await Promise.all([
+          byUsername.consume(userKey).catch(() => undefined),
+          byAddress.consume(address).catch(() => undefined),
+        ]);
         throw new UnauthorizedError(INVALID_CREDENTIALS);
       }
       await byUsername.reset(userKey);

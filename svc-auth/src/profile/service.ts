@@ -23,13 +23,21 @@ export function createProfileService(conn: Connection, sessions: SessionRevoker)
       if (input.full_name !== undefined) set.full_name = input.full_name;
       // An empty patch still answers the current user, so the form's Save is never an error.
       if (Object.keys(set).length === 0) return find(userId);
-      return (await User.findOneAndUpdate({ id: userId }, { $set: set }, { new: true }).lean<UserDoc>()) ?? find(userId);
+      return (
+        (await User.findOneAndUpdate({ id: userId }, { $set: set }, { new: true }).lean<UserDoc>()) ?? find(userId)
+      );
     },
 
     /** Other sessions of the user end; the one making the change (`keepSession`) stays signed in. */
-    async changePassword(userId: number, currentPassword: string, newPassword: string, keepSession?: string): Promise<void> {
+    async changePassword(
+      userId: number,
+      currentPassword: string,
+      newPassword: string,
+      keepSession?: string,
+    ): Promise<void> {
       const user = await find(userId);
-      if (!(await verifyPassword(currentPassword, user.password_hash))) throw new BadRequestError('Current password is incorrect');
+      if (!(await verifyPassword(currentPassword, user.password_hash)))
+        throw new BadRequestError('Current password is incorrect');
       await User.updateOne({ id: userId }, { $set: { password_hash: await hashPassword(newPassword) } });
       await sessions.destroyForUser(userId, keepSession);
     },

@@ -24,7 +24,11 @@ const DEV_SESSION_SECRET = 'dev-only-session-secret-change-me';
 /** SESSION_SECRET may list several keys separated by commas: the first signs, all verify (key rotation). */
 export function sessionKeys(logger: Logger): string[] {
   const raw = process.env.SESSION_SECRET;
-  if (raw) return raw.split(',').map((k) => k.trim()).filter(Boolean);
+  if (raw)
+    return raw
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean);
   if (process.env.NODE_ENV === 'production') throw new Error('SESSION_SECRET must be set in production');
   logger.warn('SESSION_SECRET is not set: using the development default; set it outside development');
   return [DEV_SESSION_SECRET];
@@ -45,7 +49,11 @@ export function sessionMiddleware(app: Koa, store: SessionStore, keys: string[])
       httpOnly: true,
       sameSite: 'lax',
       signed: true,
-      store: { get: (key: string) => store.get(key), set: (key: string, sess: SessionData, maxAge: number) => store.set(key, sess, maxAge), destroy: (key: string) => store.destroy(key) },
+      store: {
+        get: (key: string) => store.get(key),
+        set: (key: string, sess: SessionData, maxAge: number) => store.set(key, sess, maxAge),
+        destroy: (key: string) => store.destroy(key),
+      },
     },
     app,
   );

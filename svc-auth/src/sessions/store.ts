@@ -18,7 +18,11 @@ export function createSessionStore(conn: Connection) {
     },
     async set(key: string, sess: SessionData, maxAge: number): Promise<void> {
       const userId = typeof sess.userId === 'number' ? sess.userId : null;
-      await Session.updateOne({ _id: key }, { $set: { data: sess, userId, expiresAt: new Date(Date.now() + maxAge) } }, { upsert: true });
+      await Session.updateOne(
+        { _id: key },
+        { $set: { data: sess, userId, expiresAt: new Date(Date.now() + maxAge) } },
+        { upsert: true },
+      );
     },
     async destroy(key: string): Promise<void> {
       await Session.deleteOne({ _id: key });

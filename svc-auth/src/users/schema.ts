@@ -31,7 +31,10 @@ export const newPasswordField = (requiredMessage = 'Password is required') =>
     .min(MIN_PASSWORD, `Password must be at least ${MIN_PASSWORD} characters`)
     .max(200, 'Password must be at most 200 characters');
 
-const roleField = () => string().required('Role is required').oneOf([...ROLES], 'Role must be user or admin');
+const roleField = () =>
+  string()
+    .required('Role is required')
+    .oneOf([...ROLES], 'Role must be user or admin');
 
 export const createUserSchema = object({
   username: string()

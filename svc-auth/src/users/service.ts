@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Connection } from 'mongoose';
-import { BadRequestError, ConflictError, NotFoundError, isDuplicateKeyError, nextId, type Logger } from '@act/service-kit';
+import {
+  BadRequestError,
+  ConflictError,
+  NotFoundError,
+  isDuplicateKeyError,
+  nextId,
+  type Logger,
+} from '@act/service-kit';
 import type { CreateUserRequest, Role, UpdateUserRequest, UserDto } from '@act/contracts/src/auth-api';
 import { toUserDto, userModel, type UserDoc } from './model';
 import { hashPassword } from './password';
@@ -85,7 +92,13 @@ export function createUsersService(conn: Connection, sessions: SessionRevoker) {
       const generated = !password;
       const pw = password || randomBytes(12).toString('base64url');
       try {
-        await User.create({ id: await nextId(conn, 'users'), username: 'admin', password_hash: await hashPassword(pw), role: 'admin', created_by: null });
+        await User.create({
+          id: await nextId(conn, 'users'),
+          username: 'admin',
+          password_hash: await hashPassword(pw),
+          role: 'admin',
+          created_by: null,
+        });
       } catch (err) {
         if (isDuplicateKeyError(err)) return; // another instance created it first
         throw err;

@@ -1,8 +1,12 @@
 import { call, type ServiceProcess } from '@act/service-kit/testing';
+import type { CurrentUserDto } from '@act/contracts/src/auth-api';
 import { ADMIN_PASSWORD, asIdentity, login, startAuth } from '../testing';
 
+// Each file starts real service processes (a few seconds each, more on a busy machine).
+jest.setTimeout(60_000);
+
 let svc: ServiceProcess;
-let admin: { id: number; username: string; role: 'admin' };
+let admin: CurrentUserDto;
 beforeAll(async () => {
   svc = await startAuth('users');
   admin = (await login(svc.url, 'admin', ADMIN_PASSWORD)).user;
@@ -15,7 +19,13 @@ describe('users as admin', () => {
   it('creates, lists, edits, resets the password of and deletes a user', async () => {
     const created = await call(svc.url, 'POST', '/api/users', {
       ...asAdmin(),
-      body: { username: '  alice ', password: 'alice-pass', email: 'alice@example.com', full_name: 'Alice A', role: 'user' },
+      body: {
+        username: '  alice ',
+        password: 'alice-pass',
+        email: 'alice@example.com',
+        full_name: 'Alice A',
+        role: 'user',
+      },
     });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
@@ -35,10 +45,16 @@ describe('users as admin', () => {
     expect(list.body.map((u: { username: string }) => u.username)).toEqual(['admin', 'alice']);
     expect(list.text).not.toMatch(/password/i);
 
-    const edited = await call(svc.url, 'PATCH', `/api/users/${alice.id}`, { ...asAdmin(), body: { email: '', full_name: '  ', role: 'admin' } });
+    const edited = await call(svc.url, 'PATCH', `/api/users/${alice.id}`, {
+      ...asAdmin(),
+      body: { email: '', full_name: '  ', role: 'admin' },
+    });
     expect(edited).toMatchObject({ status: 200, body: { id: alice.id, email: null, full_name: null, role: 'admin' } });
 
-    const reset = await call(svc.url, 'POST', `/api/users/${alice.id}/reset-password`, { ...asAdmin(), body: { password: 'new-alice-pass' } });
+    const reset = await call(svc.url, 'POST', `/api/users/${alice.id}/reset-password`, {
+      ...asAdmin(),
+      body: { password: 'new-alice-pass' },
+    });
     expect(reset).toMatchObject({ status: 200, body: { message: 'Password reset successfully' } });
     await expect(login(svc.url, 'alice', 'alice-pass')).rejects.toThrow(/401/);
     const { user } = await login(svc.url, 'alice', 'new-alice-pass');
@@ -46,52 +62,113 @@ describe('users as admin', () => {
 
     const deleted = await call(svc.url, 'DELETE', `/api/users/${alice.id}`, asAdmin());
     expect(deleted).toMatchObject({ status: 200, body: { message: 'User deleted successfully' } });
-    expect((await call(svc.url, 'GET', '/api/users', asAdmin())).body.map((u: { username: string }) => u.username)).toEqual(['admin']);
+    expect(
+      (await call(svc.url, 'GET', '/api/users', asAdmin())).body.map((u: { username: string }) => u.username),
+    ).toEqual(['admin']);
   });
 
   it('applies the spec rules with its messages', async () => {
     const create = (body: object) => call(svc.url, 'POST', '/api/users', { ...asAdmin(), body });
     const valid = { username: 'bob', password: 'bob-pass', email: '', full_name: '', role: 'user' };
-    expect(await create({ ...valid, username: '' })).toMatchObject({ status: 400, body: { error: 'Username is required' } });
-    expect(await create({ ...valid, username: 'ab' })).toMatchObject({ status: 400, body: { error: 'Username must be at least 3 characters' } });
-    expect(await create({ ...valid, password: undefined })).toMatchObject({ status: 400, body: { error: 'Password is required' } });
-    expect(await create({ ...valid, password: '12345' })).toMatchObject({ status: 400, body: { error: 'Password must be at least 6 characters' } });
-    expect(await create({ ...valid, email: 'not-an-email' })).toMatchObject({ status: 400, body: { error: 'Please enter a valid email address' } });
-    expect(await create({ ...valid, role: undefined })).toMatchObject({ status: 400, body: { error: 'Role is required' } });
+    expect(await create({ ...valid, username: '' })).toMatchObject({
+      status: 400,
+      body: { error: 'Username is required' },
+    });
+    expect(await create({ ...valid, username: 'ab' })).toMatchObject({
+      status: 400,
+      body: { error: 'Username must be at least 3 characters' },
+    });
+    expect(await create({ ...valid, password: undefined })).toMatchObject({
+      status: 400,
+      body: { error: 'Password is required' },
+    });
+    expect(await create({ ...valid, password: '12345' })).toMatchObject({
+      status: 400,
+      body: { error: 'Password must be at least 6 characters' },
+    });
+    expect(await create({ ...valid, email: 'not-an-email' })).toMatchObject({
+      status: 400,
+      body: { error: 'Please enter a valid email address' },
+    });
+    expect(await create({ ...valid, role: undefined })).toMatchObject({
+      status: 400,
+      body: { error: 'Role is required' },
+    });
     expect(await create({ ...valid, role: 'root' })).toMatchObject({ status: 400 });
 
     const ok = await create(valid);
     expect(ok).toMatchObject({ status: 201, body: { email: null, full_name: null } });
-    expect(await create({ ...valid, password: 'another-pass' })).toMatchObject({ status: 409, body: { error: 'Username already exists' } });
+    expect(await create({ ...valid, password: 'another-pass' })).toMatchObject({
+      status: 409,
+      body: { error: 'Username already exists' },
+    });
 
     const id = ok.body.id;
-    expect(await call(svc.url, 'PATCH', `/api/users/${id}`, { ...asAdmin(), body: { email: 'x@' , role: 'user' } })).toMatchObject({ status: 400, body: { error: 'Please enter a valid email address' } });
-    expect(await call(svc.url, 'PATCH', `/api/users/${id}`, { ...asAdmin(), body: { email: 'b@example.com' } })).toMatchObject({ status: 400, body: { error: 'Role is required' } });
-    expect(await call(svc.url, 'POST', `/api/users/${id}/reset-password`, { ...asAdmin(), body: { password: '' } })).toMatchObject({ status: 400, body: { error: 'Password is required' } });
-    expect(await call(svc.url, 'POST', `/api/users/${id}/reset-password`, { ...asAdmin(), body: { password: 'short' } })).toMatchObject({ status: 400, body: { error: 'Password must be at least 6 characters' } });
-    expect(await call(svc.url, 'POST', `/api/users/${id}/reset-password`, { ...asAdmin(), body: { password: 'longer-one', confirmPassword: 'other-one' } })).toMatchObject({ status: 400, body: { error: 'Passwords do not match' } });
+    expect(
+      await call(svc.url, 'PATCH', `/api/users/${id}`, { ...asAdmin(), body: { email: 'x@', role: 'user' } }),
+    ).toMatchObject({ status: 400, body: { error: 'Please enter a valid email address' } });
+    expect(
+      await call(svc.url, 'PATCH', `/api/users/${id}`, { ...asAdmin(), body: { email: 'b@example.com' } }),
+    ).toMatchObject({ status: 400, body: { error: 'Role is required' } });
+    expect(
+      await call(svc.url, 'POST', `/api/users/${id}/reset-password`, { ...asAdmin(), body: { password: '' } }),
+    ).toMatchObject({ status: 400, body: { error: 'Password is required' } });
+    expect(
+      await call(svc.url, 'POST', `/api/users/${id}/reset-password`, { ...asAdmin(), body: { password: 'short' } }),
+    ).toMatchObject({ status: 400, body: { error: 'Password must be at least 6 characters' } });
+    expect(
+      await call(svc.url, 'POST', `/api/users/${id}/reset-password`, {
+        ...asAdmin(),
+        body: { password: 'longer-one', confirmPassword: 'other-one' },
+      }),
+    ).toMatchObject({ status: 400, body: { error: 'Passwords do not match' } });
     // Unknown keys are dropped: the username cannot be changed through an edit.
-    expect(await call(svc.url, 'PATCH', `/api/users/${id}`, { ...asAdmin(), body: { username: 'mallory', role: 'user' } })).toMatchObject({ status: 200, body: { username: 'bob' } });
+    expect(
+      await call(svc.url, 'PATCH', `/api/users/${id}`, { ...asAdmin(), body: { username: 'mallory', role: 'user' } }),
+    ).toMatchObject({ status: 200, body: { username: 'bob' } });
   });
 
   it('answers 404 for an unknown id and 400 for a malformed one', async () => {
-    expect(await call(svc.url, 'PATCH', '/api/users/9999', { ...asAdmin(), body: { role: 'user' } })).toMatchObject({ status: 404, body: { error: 'User not found' } });
-    expect(await call(svc.url, 'POST', '/api/users/9999/reset-password', { ...asAdmin(), body: { password: 'secret-1' } })).toMatchObject({ status: 404, body: { error: 'User not found' } });
-    expect(await call(svc.url, 'DELETE', '/api/users/9999', asAdmin())).toMatchObject({ status: 404, body: { error: 'User not found' } });
+    expect(await call(svc.url, 'PATCH', '/api/users/9999', { ...asAdmin(), body: { role: 'user' } })).toMatchObject({
+      status: 404,
+      body: { error: 'User not found' },
+    });
+    expect(
+      await call(svc.url, 'POST', '/api/users/9999/reset-password', { ...asAdmin(), body: { password: 'secret-1' } }),
+    ).toMatchObject({ status: 404, body: { error: 'User not found' } });
+    expect(await call(svc.url, 'DELETE', '/api/users/9999', asAdmin())).toMatchObject({
+      status: 404,
+      body: { error: 'User not found' },
+    });
     expect((await call(svc.url, 'DELETE', '/api/users/abc', asAdmin())).status).toBe(400);
   });
 
   it('refuses an admin changing their own role or deleting themselves', async () => {
-    expect(await call(svc.url, 'PATCH', `/api/users/${admin.id}`, { ...asAdmin(), body: { role: 'user' } })).toMatchObject({ status: 400, body: { error: 'You cannot change your own role' } });
-    expect(await call(svc.url, 'DELETE', `/api/users/${admin.id}`, asAdmin())).toMatchObject({ status: 400, body: { error: 'You cannot delete your own account' } });
+    expect(
+      await call(svc.url, 'PATCH', `/api/users/${admin.id}`, { ...asAdmin(), body: { role: 'user' } }),
+    ).toMatchObject({ status: 400, body: { error: 'You cannot change your own role' } });
+    expect(await call(svc.url, 'DELETE', `/api/users/${admin.id}`, asAdmin())).toMatchObject({
+      status: 400,
+      body: { error: 'You cannot delete your own account' },
+    });
     // Editing their own other fields (role unchanged) is fine.
-    expect(await call(svc.url, 'PATCH', `/api/users/${admin.id}`, { ...asAdmin(), body: { full_name: 'The Admin', role: 'admin' } })).toMatchObject({ status: 200, body: { full_name: 'The Admin', role: 'admin' } });
+    expect(
+      await call(svc.url, 'PATCH', `/api/users/${admin.id}`, {
+        ...asAdmin(),
+        body: { full_name: 'The Admin', role: 'admin' },
+      }),
+    ).toMatchObject({ status: 200, body: { full_name: 'The Admin', role: 'admin' } });
   });
 });
 
 describe('users as a non-admin', () => {
   it('refuses every user-management call with 403, and signed-out calls with 401', async () => {
-    const carol = (await call(svc.url, 'POST', '/api/users', { ...asAdmin(), body: { username: 'carol', password: 'carol-pass', role: 'user' } })).body;
+    const carol = (
+      await call(svc.url, 'POST', '/api/users', {
+        ...asAdmin(),
+        body: { username: 'carol', password: 'carol-pass', role: 'user' },
+      })
+    ).body;
     const asCarol = { user: asIdentity(carol) };
     const calls: [string, string, object?][] = [
       ['GET', '/api/users'],
@@ -101,17 +178,33 @@ describe('users as a non-admin', () => {
       ['DELETE', `/api/users/${admin.id}`],
     ];
     for (const [method, path, body] of calls) {
-      expect(await call(svc.url, method, path, { ...asCarol, body })).toMatchObject({ status: 403, body: { error: 'Admin access required' } });
-      expect(await call(svc.url, method, path, { user: null, body })).toMatchObject({ status: 401, body: { error: 'Authentication required' } });
+      expect(await call(svc.url, method, path, { ...asCarol, body })).toMatchObject({
+        status: 403,
+        body: { error: 'Admin access required' },
+      });
+      expect(await call(svc.url, method, path, { user: null, body })).toMatchObject({
+        status: 401,
+        body: { error: 'Authentication required' },
+      });
     }
     await login(svc.url, 'admin', ADMIN_PASSWORD); // the admin password was not reset
   });
 });
 
 describe('sessions of changed users', () => {
-  it('a deleted user\'s session stops resolving, and a reset password ends the old sessions', async () => {
-    const erin = (await call(svc.url, 'POST', '/api/users', { ...asAdmin(), body: { username: 'erin', password: 'erin-pass', role: 'user' } })).body;
-    const frank = (await call(svc.url, 'POST', '/api/users', { ...asAdmin(), body: { username: 'frank', password: 'frank-pass', role: 'user' } })).body;
+  it("a deleted user's session stops resolving, and a reset password ends the old sessions", async () => {
+    const erin = (
+      await call(svc.url, 'POST', '/api/users', {
+        ...asAdmin(),
+        body: { username: 'erin', password: 'erin-pass', role: 'user' },
+      })
+    ).body;
+    const frank = (
+      await call(svc.url, 'POST', '/api/users', {
+        ...asAdmin(),
+        body: { username: 'frank', password: 'frank-pass', role: 'user' },
+      })
+    ).body;
     const erinSession = (await login(svc.url, 'erin', 'erin-pass')).cookie;
     const frankSession = (await login(svc.url, 'frank', 'frank-pass')).cookie;
     const who = (cookie: string) => call(svc.url, 'GET', '/internal/session', { user: null, headers: { cookie } });
@@ -123,9 +216,14 @@ describe('sessions of changed users', () => {
 
     await call(svc.url, 'DELETE', `/api/users/${erin.id}`, asAdmin());
     expect((await who(erinSession)).body).toEqual({ user: null });
-    expect((await call(svc.url, 'GET', '/api/user', { user: null, headers: { cookie: erinSession } })).body).toEqual({ authenticated: false });
+    expect((await call(svc.url, 'GET', '/api/user', { user: null, headers: { cookie: erinSession } })).body).toEqual({
+      authenticated: false,
+    });
 
-    await call(svc.url, 'POST', `/api/users/${frank.id}/reset-password`, { ...asAdmin(), body: { password: 'frank-new-pass' } });
+    await call(svc.url, 'POST', `/api/users/${frank.id}/reset-password`, {
+      ...asAdmin(),
+      body: { password: 'frank-new-pass' },
+    });
     expect((await who(frankSession)).body).toEqual({ user: null });
   });
 });
