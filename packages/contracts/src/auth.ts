@@ -30,11 +30,6 @@ export interface User {
 /** GET /api/user answers the user with `authenticated: true`, or `{ authenticated: false }` when signed out. */
 export type CurrentUser = User & { authenticated?: true };
 
-/** The role as users read it. */
-export function roleLabel(role: UserRole | string | null | undefined): string {
-  return role === 'admin' ? 'Administrator' : 'User';
-}
-
 export const messages = {
   usernameRequired: 'Username is required',
   usernameMin: 'Username must be at least 3 characters',

@@ -119,7 +119,16 @@ function baseConfig(opts: BaseOptions, mode: 'host' | 'remote'): Configuration {
       chunkFilename: prod ? '[name].[contenthash:8].js' : '[name].js',
       clean: true,
     },
-    resolve: { extensions: ['.tsx', '.ts', '.mjs', '.js', '.json'] },
+    resolve: {
+      extensions: ['.tsx', '.ts', '.mjs', '.js', '.json'],
+      // Icons build on the shared `@mui/material` root instead of a deep import (see the shim).
+      alias: Object.fromEntries(
+        ['createSvgIcon.mjs', 'createSvgIcon.js'].map((file) => [
+          path.join(repoRoot, 'node_modules/@mui/icons-material/utils', file),
+          path.join(__dirname, 'shims/createSvgIcon.js'),
+        ]),
+      ),
+    },
     module: { rules: [swcRule(!prod)] },
     optimization: {
       minimize: prod,

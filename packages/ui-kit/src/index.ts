@@ -43,7 +43,7 @@ export { PageHeader } from './PageHeader';
 export { SignInForm } from './SignInForm';
 export { AppProviders } from './AppProviders';
 export { theme } from './theme';
-export { roleLabel } from '@act/contracts/src/auth';
+export { roleLabel } from './roles';
 export type { User, CurrentUser, UserRole } from '@act/contracts/src/auth';
 export { StandaloneFrame } from './StandaloneFrame';
 export type { StandaloneLink } from './StandaloneFrame';

@@ -11,7 +11,7 @@ export const SIDEBAR_WIDTH = 272;
  * The signed-in frame: a fixed sidebar on wide screens, a slide-over behind a menu button on
  * narrow ones. The guard sits inside, so the sidebar (with its signed-out text) frames the spinner.
  */
-export function AppLayout() {
+export default function AppLayout() {
   const theme = useTheme();
   const wide = useMediaQuery(theme.breakpoints.up('md'), { noSsr: true });
   const [open, setOpen] = useState(false);

@@ -1,66 +1,73 @@
+import { useState, type FormEvent } from 'react';
 import { Alert, Button, CircularProgress, Stack, TextField } from '@mui/material';
-import { useFormik } from 'formik';
-import { loginSchema } from '@act/contracts/src/auth';
 import { useAuth } from '../Auth';
+
+/** Spec §5 "Sign-in: username and password required" (the same texts as the contracts' loginSchema). */
+const REQUIRED = { username: 'Username is required', password: 'Password is required' } as const;
+type Field = keyof typeof REQUIRED;
 
 /**
  * The sign-in form (spec §2 /auth, §5): username prefilled with admin, password empty, both
  * required; 'Sign In', and 'Signing in...' while pending. Lives in ui-kit so each remote's
- * standalone dev page can sign in the same way the shell does.
+ * standalone dev page signs in the same way the shell does.
+ *
+ * Plain state instead of formik + yup on purpose: this is the only form on the page loaded before
+ * sign-in, which has a size budget (formik + yup + lodash are ~22 KB gzipped); every form behind
+ * sign-in uses formik with the contracts' schemas.
  */
 export function SignInForm({ onSignedIn }: { onSignedIn?: () => void }) {
   const { login } = useAuth();
-  const form = useFormik({
-    initialValues: { username: 'admin', password: '' },
-    validationSchema: loginSchema,
-    onSubmit: async ({ username, password }, helpers) => {
-      try {
-        await login(username.trim(), password);
-        onSignedIn?.();
-      } catch (error) {
-        // The toast already told the user; keep the message by the form as well.
-        helpers.setStatus('Login failed');
-      }
-    },
+  const [values, setValues] = useState({ username: 'admin', password: '' });
+  const [touched, setTouched] = useState({ username: false, password: false });
+  const [pending, setPending] = useState(false);
+  const [failed, setFailed] = useState(false);
+
+  const errors: Partial<Record<Field, string>> = {};
+  if (!values.username.trim()) errors.username = REQUIRED.username;
+  if (!values.password) errors.password = REQUIRED.password;
+  const shown = (field: Field) => (touched[field] ? errors[field] : undefined);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setTouched({ username: true, password: true });
+    if (errors.username || errors.password || pending) return;
+    setPending(true);
+    setFailed(false);
+    try {
+      await login(values.username.trim(), values.password);
+      onSignedIn?.();
+    } catch {
+      // The toast tells the details; keep a short note by the form as well.
+      setFailed(true);
+    } finally {
+      setPending(false);
+    }
+  };
+
+  const field = (name: Field) => ({
+    id: name,
+    name,
+    value: values[name],
+    onChange: (e: { target: { value: string } }) => setValues((v) => ({ ...v, [name]: e.target.value })),
+    onBlur: () => setTouched((t) => ({ ...t, [name]: true })),
+    error: Boolean(shown(name)),
+    helperText: shown(name),
+    required: true,
   });
-  const fieldError = (name: 'username' | 'password') => (form.touched[name] && form.errors[name]) || undefined;
 
   return (
-    <Stack component="form" noValidate spacing={2.5} onSubmit={form.handleSubmit} aria-label="Sign in">
-      {form.status && !form.isSubmitting && <Alert severity="error">{form.status}</Alert>}
-      <TextField
-        id="username"
-        name="username"
-        label="Username"
-        autoComplete="username"
-        value={form.values.username}
-        onChange={form.handleChange}
-        onBlur={form.handleBlur}
-        error={Boolean(fieldError('username'))}
-        helperText={fieldError('username')}
-        required
-      />
-      <TextField
-        id="password"
-        name="password"
-        label="Password"
-        type="password"
-        autoComplete="current-password"
-        value={form.values.password}
-        onChange={form.handleChange}
-        onBlur={form.handleBlur}
-        error={Boolean(fieldError('password'))}
-        helperText={fieldError('password')}
-        required
-      />
+    <Stack component="form" noValidate spacing={2.5} onSubmit={submit} aria-label="Sign in">
+      {failed && !pending && <Alert severity="error">Login failed</Alert>}
+      <TextField label="Username" autoComplete="username" {...field('username')} />
+      <TextField label="Password" type="password" autoComplete="current-password" {...field('password')} />
       <Button
         type="submit"
         variant="contained"
         size="large"
-        disabled={form.isSubmitting}
-        startIcon={form.isSubmitting ? <CircularProgress size={18} color="inherit" /> : undefined}
+        disabled={pending}
+        startIcon={pending ? <CircularProgress size={18} color="inherit" /> : undefined}
       >
-        {form.isSubmitting ? 'Signing in...' : 'Sign In'}
+        {pending ? 'Signing in...' : 'Sign In'}
       </Button>
     </Stack>
   );
