@@ -4,7 +4,7 @@ import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { ROOT } from './paths.mjs';
-import { run, startProcess } from './proc.mjs';
+import { startProcess } from './proc.mjs';
 import { freePort, waitForPort } from './net.mjs';
 
 const MONGO_DIR = path.join(ROOT, 'infra/mongo');
@@ -20,10 +20,12 @@ async function classpath() {
     // Written under a private name and renamed, so two test runs starting together never read half a file.
     const tmp = `${CLASSPATH_FILE}.${process.pid}.tmp`;
     const pom = path.join(MONGO_DIR, 'pom.xml');
-    const args = ['-q', '-B', '-Dstyle.color=never', '-f', pom, 'dependency:build-classpath', `-Dmdep.outputFile=${tmp}`];
-    const code = await run('mvn', args, { cwd: ROOT });
+    const args = ['-q', '-B', '-f', pom, 'dependency:build-classpath', `-Dmdep.outputFile=${tmp}`];
+    // Output kept for failures only: even with -q, Maven prints colour codes into the test log.
+    const { status: code, stdout, stderr } = spawnSync('mvn', args, { cwd: ROOT, encoding: 'utf8' });
     if (code !== 0 || !existsSync(tmp)) {
       rmSync(tmp, { force: true });
+      process.stderr.write(`${stdout ?? ''}${stderr ?? ''}`);
       throw new Error(
         `mvn ${args.join(' ')} failed (exit ${code}): Maven and Maven Central are needed once for the MongoDB stand-in`,
       );
