@@ -143,6 +143,9 @@ function baseConfig(opts: BaseOptions, mode: 'host' | 'remote'): Configuration {
         template: path.join(__dirname, 'index.html'),
         // Remotes produce a standalone dev page too; it must not grab the remote entry chunk.
         chunks: ['main'],
+        // The standalone dev page is served at the dev server's root with history fallback, so its
+        // script must load from '/' even on nested paths like /email-templates/5.
+        ...(mode === 'remote' && !prod ? { publicPath: '/' } : {}),
       }),
       new rspack.DefinePlugin({ 'process.env.NODE_ENV': JSON.stringify(prod ? 'production' : 'development') }),
     ],
@@ -175,10 +178,17 @@ export function createHostConfig(opts: HostOptions): Configuration {
   if (devRemotes) {
     config.devServer = {
       ...config.devServer,
-      setupMiddlewares: (middlewares, server) => {
-        server.app?.get('/remotes.json', (_req: unknown, res: { json(body: unknown): void }) => res.json(devRemotes));
-        return middlewares;
-      },
+      setupMiddlewares: (middlewares) => [
+        {
+          name: 'dev-remotes-json',
+          path: '/remotes.json',
+          middleware: (_req: unknown, res: { setHeader(k: string, v: string): void; end(body: string): void }) => {
+            res.setHeader('Content-Type', 'application/json');
+            res.end(JSON.stringify(devRemotes));
+          },
+        },
+        ...middlewares,
+      ],
     };
   }
   return config;
