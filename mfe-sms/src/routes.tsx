@@ -24,7 +24,11 @@ export const SMS_PAGES: PageEntry[] = [
     title: 'SMS Webhook Events',
     Component: lazy(() => import('./sms-webhook-events/SmsWebhookEventsPage')),
   },
-  { path: 'twilio-settings', title: 'Twilio Settings', Component: lazy(() => import('./twilio-settings/TwilioSettingsPage')) },
+  {
+    path: 'twilio-settings',
+    title: 'Twilio Settings',
+    Component: lazy(() => import('./twilio-settings/TwilioSettingsPage')),
+  },
 ];
 
 export interface SmsRoutesProps {

@@ -21,7 +21,11 @@ jest.mock('@module-federation/enhanced/runtime', () => ({
 
 import { App } from './App';
 
-const remotesJson = { 'GET /remotes.json': { json: { mfe_email: '/remotes/mfe-email/mf-manifest.json', mfe_sms: '/remotes/mfe-sms/mf-manifest.json' } } };
+const remotesJson = {
+  'GET /remotes.json': {
+    json: { mfe_email: '/remotes/mfe-email/mf-manifest.json', mfe_sms: '/remotes/mfe-sms/mf-manifest.json' },
+  },
+};
 
 beforeAll(() => {
   // jsdom has no matchMedia: the layout then takes the narrow (slide-over) form.

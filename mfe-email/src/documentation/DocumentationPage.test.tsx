@@ -19,7 +19,8 @@ describe('/documentation (spec §2)', () => {
     expect(screen.getByText(/exactly as ClickFunnels shows it/)).toBeTruthy();
     expect(screen.getByRole('heading', { name: /Step 2/ })).toBeTruthy();
     expect(screen.getByLabelText('Webhook endpoint URL').textContent).toBe(`${window.location.origin}/api/webhook`);
-    for (const event of ['contact_created', 'contact_updated', 'purchase_created']) expect(screen.getByText(event)).toBeTruthy();
+    for (const event of ['contact_created', 'contact_updated', 'purchase_created'])
+      expect(screen.getByText(event)).toBeTruthy();
     expect(screen.getByRole('heading', { name: /Step 3/ })).toBeTruthy();
   });
 
@@ -27,9 +28,16 @@ describe('/documentation (spec §2)', () => {
     renderPage();
     fireEvent.click(screen.getByRole('tab', { name: 'Testing' }));
     const body = (name: string) => JSON.parse(screen.getByLabelText(`${name} body`).textContent ?? '');
-    expect(body('New format')).toMatchObject({ event: 'contact_created', contact: { id: expect.any(String), email: expect.any(String), funnel_id: expect.any(String) } });
+    expect(body('New format')).toMatchObject({
+      event: 'contact_created',
+      contact: { id: expect.any(String), email: expect.any(String), funnel_id: expect.any(String) },
+    });
     expect(body('Legacy contact_created')).toMatchObject({ event_type: 'contact_created' });
-    expect(body('Legacy purchase_created')).toMatchObject({ event_type: 'purchase_created', amount: 49, currency: 'USD' });
+    expect(body('Legacy purchase_created')).toMatchObject({
+      event_type: 'purchase_created',
+      amount: 49,
+      currency: 'USD',
+    });
   });
 
   it('Phase 2: a real send is planned, for now only a would_send log entry', () => {

@@ -14,10 +14,19 @@ export default function DocumentationPage() {
 
   return (
     <>
-      <PageHeader title="Documentation" subtitle="How to connect a ClickFunnels funnel to the Abandoned Cart Tracker and check that it works." />
+      <PageHeader
+        title="Documentation"
+        subtitle="How to connect a ClickFunnels funnel to the Abandoned Cart Tracker and check that it works."
+      />
       <Card>
         <Box sx={{ borderBottom: 1, borderColor: 'divider', px: 2 }}>
-          <Tabs value={tab} onChange={(_e, value: number) => setTab(value)} aria-label="Documentation sections" variant="scrollable" allowScrollButtonsMobile>
+          <Tabs
+            value={tab}
+            onChange={(_e, value: number) => setTab(value)}
+            aria-label="Documentation sections"
+            variant="scrollable"
+            allowScrollButtonsMobile
+          >
             <Tab label="ClickFunnels Setup" id="doc-tab-0" aria-controls="doc-panel-0" />
             <Tab label="Testing" id="doc-tab-1" aria-controls="doc-panel-1" />
             <Tab label="Phase 2" id="doc-tab-2" aria-controls="doc-panel-2" />
@@ -80,26 +89,27 @@ function SetupTab({ endpoint }: { endpoint: string }) {
   return (
     <Stack spacing={4}>
       <Typography color="text.secondary">
-        Each funnel sends its contact and purchase events to this tracker. A contact that has not purchased by its reminder time
-        is due an abandoned-cart reminder.
+        Each funnel sends its contact and purchase events to this tracker. A contact that has not purchased by its
+        reminder time is due an abandoned-cart reminder.
       </Typography>
       <Step number={1} title="Create a webhook integration">
         <Typography component="div">
           <ol style={{ margin: 0, paddingLeft: 20 }}>
-            <li>Open <strong>Webhook Integrations</strong> and click <strong>Add New Integration</strong>.</li>
+            <li>
+              Open <strong>Webhook Integrations</strong> and click <strong>Add New Integration</strong>.
+            </li>
             <li>Give it a name you will recognise, e.g. the funnel&apos;s name.</li>
             <li>
-              Enter the <strong>Funnel ID</strong> exactly as ClickFunnels shows it: events are matched to an integration by this
-              id, character for character. Events without a funnel id go to the integration with funnel id <code>default</code>.
+              Enter the <strong>Funnel ID</strong> exactly as ClickFunnels shows it: events are matched to an
+              integration by this id, character for character. Events without a funnel id go to the integration with
+              funnel id <code>default</code>.
             </li>
             <li>Choose the reminder delay in minutes (1 to 720) and the email template, keep it Active, and save.</li>
           </ol>
         </Typography>
       </Step>
       <Step number={2} title="Configure the webhook in ClickFunnels">
-        <Typography sx={{ mb: 1.5 }}>
-          In the funnel&apos;s settings, add a webhook with this endpoint URL:
-        </Typography>
+        <Typography sx={{ mb: 1.5 }}>In the funnel&apos;s settings, add a webhook with this endpoint URL:</Typography>
         <CodeBlock label="Webhook endpoint URL" code={endpoint} />
         <Typography sx={{ mt: 2, mb: 1 }}>Select these events (all three are required):</Typography>
         <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
@@ -118,7 +128,9 @@ function SetupTab({ endpoint }: { endpoint: string }) {
             <li>
               Open <strong>Contacts</strong>: the contact is there as <em>pending</em>, with its reminder time.
             </li>
-            <li>Complete a purchase with the same contact: its status becomes <em>purchased</em> and no reminder is due.</li>
+            <li>
+              Complete a purchase with the same contact: its status becomes <em>purchased</em> and no reminder is due.
+            </li>
           </ol>
         </Typography>
       </Step>
@@ -130,8 +142,9 @@ function TestingTab({ endpoint }: { endpoint: string }) {
   return (
     <Stack spacing={4}>
       <Typography color="text.secondary">
-        Send any of these bodies with <code>POST</code> and <code>Content-Type: application/json</code> to {endpoint}. Each
-        delivery appears under Webhook Events; contact events create or update a contact and purchase events mark it purchased.
+        Send any of these bodies with <code>POST</code> and <code>Content-Type: application/json</code> to {endpoint}.
+        Each delivery appears under Webhook Events; contact events create or update a contact and purchase events mark
+        it purchased.
       </Typography>
       {TEST_EXAMPLES.map((example) => (
         <Box component="section" key={example.title} aria-label={example.title}>
@@ -163,9 +176,9 @@ function PhaseTwoTab() {
         Phase 2: real email sending
       </Typography>
       <Alert severity="info">
-        A real send of the reminder email through the email provider is planned for phase 2. For now, when a contact&apos;s reminder
-        time passes without a purchase, only a log entry with the status <code>would_send</code> is made: it shows under Email
-        Logs and in the dashboard&apos;s Recent Activity as &lsquo;Would Send&rsquo;.
+        A real send of the reminder email through the email provider is planned for phase 2. For now, when a
+        contact&apos;s reminder time passes without a purchase, only a log entry with the status <code>would_send</code>{' '}
+        is made: it shows under Email Logs and in the dashboard&apos;s Recent Activity as &lsquo;Would Send&rsquo;.
       </Alert>
       <Typography component="div">
         What phase 2 adds:

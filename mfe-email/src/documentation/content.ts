@@ -16,7 +16,8 @@ const pretty = (value: unknown) => JSON.stringify(value, null, 2);
 export const TEST_EXAMPLES = [
   {
     title: 'New format',
-    description: 'An event field and a contact object. Use contact_updated or purchase_created as the event for the other cases.',
+    description:
+      'An event field and a contact object. Use contact_updated or purchase_created as the event for the other cases.',
     body: pretty({
       event: 'contact_created',
       contact: { id: 'test-contact-1', email: 'customer@example.com', funnel_id: 'your-funnel-id' },

@@ -75,7 +75,10 @@ describe('data loads (SWR fetchers)', () => {
 
   it("gives success true and 'Data retrieved successfully' for an unparsable ok data response", async () => {
     mockApi({ 'GET /api/settings/reminder-delay': { status: 200, text: 'not json', contentType: 'application/json' } });
-    await expect(fetcher('/api/settings/reminder-delay')).resolves.toEqual({ success: true, message: 'Data retrieved successfully' });
+    await expect(fetcher('/api/settings/reminder-delay')).resolves.toEqual({
+      success: true,
+      message: 'Data retrieved successfully',
+    });
   });
 
   it('fails other statuses with the general error format', async () => {

@@ -96,7 +96,10 @@ export async function apiRequest<T = unknown>(method: HttpMethod, path: string, 
   const res = await fetch(path, {
     method,
     credentials: 'include',
-    headers: body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
+    headers:
+      body === undefined
+        ? { Accept: 'application/json' }
+        : { Accept: 'application/json', 'Content-Type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return (await readResponse(res, OPERATION_SUCCESSFUL)) as T;

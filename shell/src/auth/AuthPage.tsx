@@ -52,7 +52,11 @@ export function AuthPage() {
             Abandoned Cart Tracker
           </Typography>
         </Stack>
-        <Typography variant="h3" component="h2" sx={{ fontWeight: 800, fontSize: { xs: 28, md: 40 }, mb: 2, maxWidth: 520 }}>
+        <Typography
+          variant="h3"
+          component="h2"
+          sx={{ fontWeight: 800, fontSize: { xs: 28, md: 40 }, mb: 2, maxWidth: 520 }}
+        >
           Recover the sales your funnels almost made.
         </Typography>
         <Typography sx={{ color: 'rgba(255,255,255,0.75)', mb: { xs: 3, md: 5 }, maxWidth: 520 }}>

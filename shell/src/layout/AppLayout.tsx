@@ -48,7 +48,10 @@ export default function AppLayout() {
           </Drawer>
         </>
       )}
-      <Box component="main" sx={{ flex: 1, minWidth: 0, px: { xs: 2, sm: 3, md: 5 }, py: { xs: 3, md: 4 }, mt: wide ? 0 : 7 }}>
+      <Box
+        component="main"
+        sx={{ flex: 1, minWidth: 0, px: { xs: 2, sm: 3, md: 5 }, py: { xs: 3, md: 4 }, mt: wide ? 0 : 7 }}
+      >
         <RequireAuth>
           <Outlet />
         </RequireAuth>

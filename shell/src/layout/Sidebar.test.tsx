@@ -32,7 +32,12 @@ describe('sidebar (spec §2 Shared shell)', () => {
     mockApi({ 'GET /api/user': { json: { ...ADMIN, authenticated: true } } });
     renderWithProviders(<Sidebar />);
     await screen.findByRole('navigation', { name: 'Main navigation' });
-    expect(entries().map(([label]) => label)).toEqual([...USER_ENTRIES, 'User Management', 'Unsubscribe Management', 'Settings']);
+    expect(entries().map(([label]) => label)).toEqual([
+      ...USER_ENTRIES,
+      'User Management',
+      'Unsubscribe Management',
+      'Settings',
+    ]);
     expect(entries()).toContainEqual(['SMS Statistics', '/sms-stats']);
     expect(entries()).toContainEqual(['Legacy Templates', '/resend-templates']);
     expect(entries()).toContainEqual(['User Management', '/users']);
@@ -60,7 +65,10 @@ describe('sidebar (spec §2 Shared shell)', () => {
   });
 
   it('the logout button signs out', async () => {
-    const api = mockApi({ 'GET /api/user': { json: { ...ADMIN, authenticated: true } }, 'POST /api/logout': { json: { message: 'ok' } } });
+    const api = mockApi({
+      'GET /api/user': { json: { ...ADMIN, authenticated: true } },
+      'POST /api/logout': { json: { message: 'ok' } },
+    });
     renderWithProviders(<Sidebar />);
     await screen.findByRole('navigation', { name: 'Main navigation' });
     fireEvent.click(screen.getByRole('button', { name: 'Logout' }));

@@ -1,5 +1,17 @@
 import { NavLink } from 'react-router';
-import { Avatar, Box, Button, Chip, Divider, List, ListItemButton, ListItemIcon, ListItemText, Stack, Typography } from '@mui/material';
+import {
+  Avatar,
+  Box,
+  Button,
+  Chip,
+  Divider,
+  List,
+  ListItemButton,
+  ListItemIcon,
+  ListItemText,
+  Stack,
+  Typography,
+} from '@mui/material';
 import LogoutIcon from '@mui/icons-material/Logout';
 import CartIcon from '@mui/icons-material/ShoppingCartOutlined';
 import { roleLabel, useAuth } from '@act/ui-kit';
@@ -68,7 +80,11 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
                 size="small"
                 label={roleLabel(user?.role)}
                 color={user?.role === 'admin' ? 'primary' : 'default'}
-                sx={{ height: 20, fontSize: 11, ...(user?.role === 'admin' ? {} : { bgcolor: '#334155', color: '#e2e8f0' }) }}
+                sx={{
+                  height: 20,
+                  fontSize: 11,
+                  ...(user?.role === 'admin' ? {} : { bgcolor: '#334155', color: '#e2e8f0' }),
+                }}
               />
             </Stack>
           </Box>

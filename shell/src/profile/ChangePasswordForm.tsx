@@ -15,7 +15,10 @@ export function ChangePasswordForm() {
     onSubmit: async (values, helpers) => {
       try {
         const result = await apiRequest<{ message?: string }>('POST', '/api/profile/change-password', values);
-        toast({ title: 'Password Changed', description: result?.message ?? 'Your password has been changed successfully.' });
+        toast({
+          title: 'Password Changed',
+          description: result?.message ?? 'Your password has been changed successfully.',
+        });
         helpers.resetForm();
       } catch (error) {
         toast({
@@ -29,9 +32,24 @@ export function ChangePasswordForm() {
 
   return (
     <Stack component="form" noValidate onSubmit={form.handleSubmit} spacing={2.5} aria-label="Change password">
-      <TextField label="Current Password" type="password" autoComplete="current-password" {...fieldProps(form, 'currentPassword')} />
-      <TextField label="New Password" type="password" autoComplete="new-password" {...fieldProps(form, 'newPassword')} />
-      <TextField label="Confirm New Password" type="password" autoComplete="new-password" {...fieldProps(form, 'confirmPassword')} />
+      <TextField
+        label="Current Password"
+        type="password"
+        autoComplete="current-password"
+        {...fieldProps(form, 'currentPassword')}
+      />
+      <TextField
+        label="New Password"
+        type="password"
+        autoComplete="new-password"
+        {...fieldProps(form, 'newPassword')}
+      />
+      <TextField
+        label="Confirm New Password"
+        type="password"
+        autoComplete="new-password"
+        {...fieldProps(form, 'confirmPassword')}
+      />
       <Stack direction="row" sx={{ justifyContent: 'flex-end' }}>
         <Button type="submit" variant="contained" disabled={form.isSubmitting}>
           Change Password

@@ -19,7 +19,11 @@ export function ProfileForm({ user }: { user: CurrentUser }) {
         await refresh();
         toast({ title: 'Profile Updated', description: 'Your profile has been updated successfully.' });
       } catch (error) {
-        toast({ title: 'Update Failed', description: serverMessage(error, 'Failed to update profile'), variant: 'destructive' });
+        toast({
+          title: 'Update Failed',
+          description: serverMessage(error, 'Failed to update profile'),
+          variant: 'destructive',
+        });
       }
     },
   });

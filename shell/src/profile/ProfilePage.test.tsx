@@ -46,7 +46,13 @@ describe('/profile (spec §2, §5, §8)', () => {
   });
 
   it("update failure: 'Update Failed' with the server's error, else 'Failed to update profile'", async () => {
-    mockApi({ ...signedIn, 'PATCH /api/profile': [{ status: 400, json: { error: 'Email already in use' } }, { status: 500, text: '' }] });
+    mockApi({
+      ...signedIn,
+      'PATCH /api/profile': [
+        { status: 400, json: { error: 'Email already in use' } },
+        { status: 500, text: '' },
+      ],
+    });
     await openProfile();
     fireEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
     expect(await screen.findByText('Update Failed')).toBeTruthy();

@@ -43,7 +43,15 @@ export default function ProfilePage() {
 
 function AccountInformation({ user }: { user: CurrentUser }) {
   const rows: [string, React.ReactNode][] = [
-    ['Role', <Chip key="role" size="small" label={roleLabel(user.role)} color={user.role === 'admin' ? 'primary' : 'default'} />],
+    [
+      'Role',
+      <Chip
+        key="role"
+        size="small"
+        label={roleLabel(user.role)}
+        color={user.role === 'admin' ? 'primary' : 'default'}
+      />,
+    ],
     ['User ID', user.id],
     ['Created', formatDateTime(user.created_at)],
     ['Last Updated', formatDateTime(user.updated_at)],

@@ -23,7 +23,15 @@ export const REMOTE_ROUTES = {
   },
   mfe_sms: {
     label: 'SMS',
-    paths: ['/sms-webhooks', '/sms-campaigns', '/sms-contacts', '/sms-stats', '/sms-logs', '/sms-webhook-events', '/twilio-settings'],
+    paths: [
+      '/sms-webhooks',
+      '/sms-campaigns',
+      '/sms-contacts',
+      '/sms-stats',
+      '/sms-logs',
+      '/sms-webhook-events',
+      '/twilio-settings',
+    ],
   },
 } as const;
 

@@ -1,4 +1,13 @@
-import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Stack, TextField } from '@mui/material';
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  Stack,
+  TextField,
+} from '@mui/material';
 import { useFormik } from 'formik';
 import { resetPasswordFormSchema, type User } from '@act/contracts/src/auth';
 import { fieldProps } from '../forms/fieldProps';
@@ -33,8 +42,18 @@ export function ResetPasswordDialog({
         <DialogContent>
           <DialogContentText sx={{ mb: 2 }}>Set a new password for {user?.username}.</DialogContentText>
           <Stack spacing={2.5}>
-            <TextField label="New Password" type="password" autoComplete="new-password" {...fieldProps(form, 'password')} />
-            <TextField label="Confirm Password" type="password" autoComplete="new-password" {...fieldProps(form, 'confirmPassword')} />
+            <TextField
+              label="New Password"
+              type="password"
+              autoComplete="new-password"
+              {...fieldProps(form, 'password')}
+            />
+            <TextField
+              label="Confirm Password"
+              type="password"
+              autoComplete="new-password"
+              {...fieldProps(form, 'confirmPassword')}
+            />
           </Stack>
         </DialogContent>
         <DialogActions sx={{ px: 3, pb: 2 }}>

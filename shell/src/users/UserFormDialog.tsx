@@ -50,7 +50,11 @@ export function UserFormDialog({
     enableReinitialize: true,
     validationSchema: editing ? updateUserSchema : createUserSchema,
     onSubmit: async (values, helpers) => {
-      const common = { full_name: optional(values.full_name), email: optional(values.email), role: values.role as UserRole };
+      const common = {
+        full_name: optional(values.full_name),
+        email: optional(values.email),
+        role: values.role as UserRole,
+      };
       const ok = await onSubmit(
         editing
           ? { mode: 'edit', body: common }
@@ -77,7 +81,13 @@ export function UserFormDialog({
             ) : (
               <>
                 <TextField label="Username" autoComplete="off" required {...fieldProps(form, 'username')} />
-                <TextField label="Password" type="password" autoComplete="new-password" required {...fieldProps(form, 'password')} />
+                <TextField
+                  label="Password"
+                  type="password"
+                  autoComplete="new-password"
+                  required
+                  {...fieldProps(form, 'password')}
+                />
               </>
             )}
             <TextField label="Full Name" {...fieldProps(form, 'full_name')} />
@@ -88,7 +98,9 @@ export function UserFormDialog({
               required
               {...fieldProps(form, 'role')}
               disabled={isSelf}
-              helperText={fieldProps(form, 'role').helperText ?? (isSelf ? 'You cannot change your own role' : undefined)}
+              helperText={
+                fieldProps(form, 'role').helperText ?? (isSelf ? 'You cannot change your own role' : undefined)
+              }
             >
               <MenuItem value="user">User</MenuItem>
               <MenuItem value="admin">Administrator</MenuItem>

@@ -13,7 +13,9 @@ describe('/users (spec §2, §4, §5, §6, §8)', () => {
     const api = mockApi({ 'GET /api/user': { json: { ...PLAIN_USER, authenticated: true } } });
     await openUsers();
     expect(await screen.findByText('Access Denied')).toBeTruthy();
-    expect(screen.getByText('You do not have permission to access this page. Only administrators can manage users.')).toBeTruthy();
+    expect(
+      screen.getByText('You do not have permission to access this page. Only administrators can manage users.'),
+    ).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Return to Dashboard' })).toBeTruthy();
     expect(api.callsTo('GET', '/api/users')).toHaveLength(0);
   });
@@ -22,18 +24,19 @@ describe('/users (spec §2, §4, §5, §6, §8)', () => {
     mockApi({ ...asAdmin, 'GET /api/users': { json: [ADMIN, PLAIN_USER] } });
     await openUsers();
     const table = await screen.findByRole('table', { name: 'Users' });
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
-      'Username',
-      'Full Name',
-      'Email',
-      'Role',
-      'Created',
-      'Actions',
-    ]);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Username', 'Full Name', 'Email', 'Role', 'Created', 'Actions']);
     await screen.findByText('bob');
     fireEvent.click(screen.getByRole('button', { name: 'Actions for admin' }));
     const menu = await screen.findByRole('menu');
-    expect(within(menu).getAllByRole('menuitem').map((m) => m.textContent)).toEqual(['Edit user', 'Reset password', 'Delete user']);
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((m) => m.textContent),
+    ).toEqual(['Edit user', 'Reset password', 'Delete user']);
     expect(within(menu).getByRole('menuitem', { name: 'Delete user' }).getAttribute('aria-disabled')).toBe('true');
   });
 
@@ -44,7 +47,10 @@ describe('/users (spec §2, §4, §5, §6, §8)', () => {
   });
 
   it("load failure: 'Error Loading Users' with Retry", async () => {
-    const api = mockApi({ ...asAdmin, 'GET /api/users': [{ status: 500, json: { error: 'boom' } }, { json: [ADMIN] }] });
+    const api = mockApi({
+      ...asAdmin,
+      'GET /api/users': [{ status: 500, json: { error: 'boom' } }, { json: [ADMIN] }],
+    });
     await openUsers();
     expect(await screen.findByText('Error Loading Users')).toBeTruthy();
     expect(screen.getByText('500: {"error":"boom"}')).toBeTruthy();
@@ -57,7 +63,10 @@ describe('/users (spec §2, §4, §5, §6, §8)', () => {
     const api = mockApi({
       ...asAdmin,
       'GET /api/users': { json: [ADMIN] },
-      'POST /api/users': [{ status: 409, json: { error: 'Username already exists' } }, { status: 201, json: { ...PLAIN_USER, id: 3 } }],
+      'POST /api/users': [
+        { status: 409, json: { error: 'Username already exists' } },
+        { status: 201, json: { ...PLAIN_USER, id: 3 } },
+      ],
     });
     await openUsers();
     fireEvent.click(await screen.findByRole('button', { name: 'Add User' }));
@@ -95,7 +104,11 @@ describe('/users (spec §2, §4, §5, §6, §8)', () => {
   });
 
   it('edit user: own role cannot be changed; PATCH and User Updated', async () => {
-    const api = mockApi({ ...asAdmin, 'GET /api/users': { json: [ADMIN, PLAIN_USER] }, 'PATCH /api/users/2': { json: PLAIN_USER } });
+    const api = mockApi({
+      ...asAdmin,
+      'GET /api/users': { json: [ADMIN, PLAIN_USER] },
+      'PATCH /api/users/2': { json: PLAIN_USER },
+    });
     await openUsers();
     fireEvent.click(await screen.findByRole('button', { name: 'Actions for admin' }));
     fireEvent.click(await screen.findByRole('menuitem', { name: 'Edit user' }));
@@ -114,7 +127,11 @@ describe('/users (spec §2, §4, §5, §6, §8)', () => {
     fireEvent.change(within(dialog).getByLabelText('Email'), { target: { value: 'bob@new.example' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
     expect(await screen.findByText('User Updated')).toBeTruthy();
-    expect(api.callsTo('PATCH', '/api/users/2')[0].body).toEqual({ email: 'bob@new.example', full_name: 'Bob Builder', role: 'user' });
+    expect(api.callsTo('PATCH', '/api/users/2')[0].body).toEqual({
+      email: 'bob@new.example',
+      full_name: 'Bob Builder',
+      role: 'user',
+    });
   });
 
   it('reset password: messages, then only { password } is sent', async () => {
@@ -157,7 +174,9 @@ describe('/users (spec §2, §4, §5, §6, §8)', () => {
     };
     await remove();
     expect(await screen.findByText('Deletion Failed')).toBeTruthy();
-    fireEvent.click(within(screen.getByRole('dialog', { name: 'Delete User' })).getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(
+      within(screen.getByRole('dialog', { name: 'Delete User' })).getByRole('button', { name: 'Cancel' }),
+    );
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Delete User' })).toBeNull());
     await remove();
     expect(await screen.findByText('User Deleted')).toBeTruthy();

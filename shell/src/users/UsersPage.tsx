@@ -24,7 +24,17 @@ import EditIcon from '@mui/icons-material/EditOutlined';
 import ResetIcon from '@mui/icons-material/LockResetOutlined';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import type { User } from '@act/contracts/src/auth';
-import { apiRequest, ConfirmDialog, ErrorCard, Loading, PageHeader, roleLabel, serverMessage, useAuth, useToast } from '@act/ui-kit';
+import {
+  apiRequest,
+  ConfirmDialog,
+  ErrorCard,
+  Loading,
+  PageHeader,
+  roleLabel,
+  serverMessage,
+  useAuth,
+  useToast,
+} from '@act/ui-kit';
 import { formatDate } from '../forms/fieldProps';
 import { UserFormDialog, type UserFormResult } from './UserFormDialog';
 import { ResetPasswordDialog } from './ResetPasswordDialog';
@@ -77,8 +87,16 @@ function UserManagement({ selfId }: { selfId: number }) {
     } catch (err) {
       toast(
         result.mode === 'create'
-          ? { title: 'User Creation Failed', description: serverMessage(err, 'Failed to create user'), variant: 'destructive' }
-          : { title: 'Update Failed', description: serverMessage(err, 'Failed to update user'), variant: 'destructive' },
+          ? {
+              title: 'User Creation Failed',
+              description: serverMessage(err, 'Failed to create user'),
+              variant: 'destructive',
+            }
+          : {
+              title: 'Update Failed',
+              description: serverMessage(err, 'Failed to update user'),
+              variant: 'destructive',
+            },
       );
       return false;
     }
@@ -92,7 +110,11 @@ function UserManagement({ selfId }: { selfId: number }) {
       setResetFor(null);
       return true;
     } catch (err) {
-      toast({ title: 'Password Reset Failed', description: serverMessage(err, 'Failed to reset password'), variant: 'destructive' });
+      toast({
+        title: 'Password Reset Failed',
+        description: serverMessage(err, 'Failed to reset password'),
+        variant: 'destructive',
+      });
       return false;
     }
   };
@@ -106,7 +128,11 @@ function UserManagement({ selfId }: { selfId: number }) {
       setDeleteFor(null);
       await mutate();
     } catch (err) {
-      toast({ title: 'Deletion Failed', description: serverMessage(err, 'Failed to delete user'), variant: 'destructive' });
+      toast({
+        title: 'Deletion Failed',
+        description: serverMessage(err, 'Failed to delete user'),
+        variant: 'destructive',
+      });
     } finally {
       setDeleting(false);
     }
@@ -122,7 +148,9 @@ function UserManagement({ selfId }: { selfId: number }) {
     content = (
       <ErrorCard
         title="Error Loading Users"
-        message={error instanceof Error && error.message ? error.message : 'An unexpected error occurred while loading users.'}
+        message={
+          error instanceof Error && error.message ? error.message : 'An unexpected error occurred while loading users.'
+        }
         onRetry={() => void mutate()}
       />
     );
@@ -244,7 +272,8 @@ function UserManagement({ selfId }: { selfId: number }) {
         title="Delete User"
         description={
           <>
-            Are you sure you want to delete the user <strong>{deleteFor?.username}</strong>? This action cannot be undone.
+            Are you sure you want to delete the user <strong>{deleteFor?.username}</strong>? This action cannot be
+            undone.
           </>
         }
         confirmLabel="Delete"

@@ -10,7 +10,13 @@ import { AuthProvider } from '../Auth';
  * Theme, data-loading defaults, the single toast provider and the auth context, in the order they
  * depend on each other. Rendered once by the shell, and by each remote's standalone dev page.
  */
-export function AppProviders({ children, swrProvider }: { children: ReactNode; swrProvider?: SWRConfiguration['provider'] }) {
+export function AppProviders({
+  children,
+  swrProvider,
+}: {
+  children: ReactNode;
+  swrProvider?: SWRConfiguration['provider'];
+}) {
   return (
     <ThemeProvider theme={theme}>
       <CssBaseline />

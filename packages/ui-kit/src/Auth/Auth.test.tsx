@@ -77,7 +77,10 @@ describe('auth context (spec §4 user request rules, §8 toasts)', () => {
   });
 
   it("logout clears the user: 'Logout successful' / 'You have been logged out.'", async () => {
-    mockApi({ 'GET /api/user': { json: { ...ADMIN, authenticated: true } }, 'POST /api/logout': { json: { message: 'ok' } } });
+    mockApi({
+      'GET /api/user': { json: { ...ADMIN, authenticated: true } },
+      'POST /api/logout': { json: { message: 'ok' } },
+    });
     renderWithProviders(<Probe />);
     await waitFor(() => expect(state()).toBe('user:admin'));
     fireEvent.click(screen.getByText('logout'));
@@ -88,7 +91,10 @@ describe('auth context (spec §4 user request rules, §8 toasts)', () => {
   });
 
   it("logout failure: 'Logout failed'", async () => {
-    mockApi({ 'GET /api/user': { json: { ...ADMIN, authenticated: true } }, 'POST /api/logout': { status: 500, json: { error: 'x' } } });
+    mockApi({
+      'GET /api/user': { json: { ...ADMIN, authenticated: true } },
+      'POST /api/logout': { status: 500, json: { error: 'x' } },
+    });
     renderWithProviders(<Probe />);
     await waitFor(() => expect(state()).toBe('user:admin'));
     fireEvent.click(screen.getByText('logout'));

@@ -36,8 +36,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const loadUser = useCallback(
     async (key: string): Promise<CurrentUser | null> => {
       try {
-        const data = await fetcherNullOn401<(CurrentUser & { authenticated?: boolean }) | { authenticated: false } | null>(key);
-        if (!data || typeof data !== 'object' || (data as { authenticated?: unknown }).authenticated === false) return null;
+        const data = await fetcherNullOn401<
+          (CurrentUser & { authenticated?: boolean }) | { authenticated: false } | null
+        >(key);
+        if (!data || typeof data !== 'object' || (data as { authenticated?: unknown }).authenticated === false)
+          return null;
         if (!('id' in data) || !('username' in data)) return null;
         return data as CurrentUser;
       } catch (error) {
@@ -83,7 +86,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       await mutate(null, { revalidate: false });
       toast({ title: 'Logout successful', description: 'You have been logged out.' });
     } catch (error) {
-      toast({ title: 'Logout failed', description: serverMessage(error, error instanceof Error ? error.message : ''), variant: 'destructive' });
+      toast({
+        title: 'Logout failed',
+        description: serverMessage(error, error instanceof Error ? error.message : ''),
+        variant: 'destructive',
+      });
     }
   }, [mutate, mutateGlobal, toast]);
 

@@ -1,5 +1,13 @@
 import type { ReactNode } from 'react';
-import { Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
+import {
+  Button,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+} from '@mui/material';
 
 export interface ConfirmDialogProps {
   open: boolean;
@@ -29,7 +37,13 @@ export function ConfirmDialog({
   children,
 }: ConfirmDialogProps) {
   return (
-    <Dialog open={open} onClose={loading ? undefined : onClose} maxWidth="xs" fullWidth aria-labelledby="confirm-dialog-title">
+    <Dialog
+      open={open}
+      onClose={loading ? undefined : onClose}
+      maxWidth="xs"
+      fullWidth
+      aria-labelledby="confirm-dialog-title"
+    >
       <DialogTitle id="confirm-dialog-title">{title}</DialogTitle>
       <DialogContent>
         {description && <DialogContentText component="div">{description}</DialogContentText>}

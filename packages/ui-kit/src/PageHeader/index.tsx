@@ -2,7 +2,15 @@ import type { ReactNode } from 'react';
 import { Box, Stack, Typography } from '@mui/material';
 
 /** The title block every page starts with, so all remotes look alike. */
-export function PageHeader({ title, subtitle, actions }: { title: ReactNode; subtitle?: ReactNode; actions?: ReactNode }) {
+export function PageHeader({
+  title,
+  subtitle,
+  actions,
+}: {
+  title: ReactNode;
+  subtitle?: ReactNode;
+  actions?: ReactNode;
+}) {
   return (
     <Stack
       direction={{ xs: 'column', sm: 'row' }}
@@ -19,7 +27,11 @@ export function PageHeader({ title, subtitle, actions }: { title: ReactNode; sub
           </Typography>
         )}
       </Box>
-      {actions && <Stack direction="row" spacing={1}>{actions}</Stack>}
+      {actions && (
+        <Stack direction="row" spacing={1}>
+          {actions}
+        </Stack>
+      )}
     </Stack>
   );
 }

@@ -41,23 +41,45 @@ describe('<Pagination>', () => {
     render(<Harness total={95} />);
     const nav = screen.getByRole('navigation', { name: 'Pagination' });
     expect(within(nav).getByText('Showing 1 to 10 of 95 results')).toBeTruthy();
-    expect(within(nav).getAllByRole('button', { name: /^Page / }).map((b) => b.textContent)).toEqual(['1', '2', '3']);
+    expect(
+      within(nav)
+        .getAllByRole('button', { name: /^Page / })
+        .map((b) => b.textContent),
+    ).toEqual(['1', '2', '3']);
     expect((screen.getByRole('button', { name: 'Previous page' }) as HTMLButtonElement).disabled).toBe(true);
 
     fireEvent.click(screen.getByRole('button', { name: 'Page 3' }));
     expect(screen.getByText('Showing 21 to 30 of 95 results')).toBeTruthy();
-    expect(screen.getAllByRole('button', { name: /^Page / }).map((b) => b.textContent)).toEqual(['1', '2', '3', '4', '5']);
+    expect(screen.getAllByRole('button', { name: /^Page / }).map((b) => b.textContent)).toEqual([
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+    ]);
     expect(screen.getByRole('button', { name: 'Page 3' }).getAttribute('aria-current')).toBe('page');
 
     fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
     expect(screen.getByLabelText('items').textContent).toBe('31,32,33,34,35,36,37,38,39,40');
-    expect(screen.getAllByRole('button', { name: /^Page / }).map((b) => b.textContent)).toEqual(['2', '3', '4', '5', '6']);
+    expect(screen.getAllByRole('button', { name: /^Page / }).map((b) => b.textContent)).toEqual([
+      '2',
+      '3',
+      '4',
+      '5',
+      '6',
+    ]);
   });
 
   it('sliding variant never shows more than five page buttons', () => {
     render(<Harness total={200} variant="sliding" />);
     fireEvent.click(screen.getByRole('button', { name: 'Page 5' }));
-    expect(screen.getAllByRole('button', { name: /^Page / }).map((b) => b.textContent)).toEqual(['3', '4', '5', '6', '7']);
+    expect(screen.getAllByRole('button', { name: /^Page / }).map((b) => b.textContent)).toEqual([
+      '3',
+      '4',
+      '5',
+      '6',
+      '7',
+    ]);
   });
 
   it('the page-size choice offers the given sizes and returns to page 1', () => {
@@ -74,9 +96,12 @@ describe('<Pagination>', () => {
 describe('usePagination', () => {
   it('returns to page 1 when a filter changes', () => {
     const items = Array.from({ length: 100 }, (_, i) => i);
-    const { result, rerender } = renderHook(({ filter }) => usePagination(items, { defaultPageSize: 25, resetOn: [filter] }), {
-      initialProps: { filter: 'all' },
-    });
+    const { result, rerender } = renderHook(
+      ({ filter }) => usePagination(items, { defaultPageSize: 25, resetOn: [filter] }),
+      {
+        initialProps: { filter: 'all' },
+      },
+    );
     act(() => result.current.setPage(3));
     expect(result.current.page).toBe(3);
     rerender({ filter: 'pending' });

@@ -91,7 +91,12 @@ export function Pagination({
       <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
         <Tooltip title="Previous page">
           <span>
-            <IconButton aria-label="Previous page" size="small" disabled={page <= 1} onClick={() => onPageChange(page - 1)}>
+            <IconButton
+              aria-label="Previous page"
+              size="small"
+              disabled={page <= 1}
+              onClick={() => onPageChange(page - 1)}
+            >
               <ChevronIcon direction="left" />
             </IconButton>
           </span>
@@ -111,7 +116,12 @@ export function Pagination({
         ))}
         <Tooltip title="Next page">
           <span>
-            <IconButton aria-label="Next page" size="small" disabled={page >= totalPages} onClick={() => onPageChange(page + 1)}>
+            <IconButton
+              aria-label="Next page"
+              size="small"
+              disabled={page >= totalPages}
+              onClick={() => onPageChange(page + 1)}
+            >
               <ChevronIcon direction="right" />
             </IconButton>
           </span>
@@ -125,7 +135,13 @@ export function Pagination({
 function ChevronIcon({ direction }: { direction: 'left' | 'right' }) {
   return (
     <Box component="svg" viewBox="0 0 24 24" sx={{ width: 20, height: 20, fill: 'currentColor' }} aria-hidden>
-      <path d={direction === 'left' ? 'M15.41 7.41 14 6l-6 6 6 6 1.41-1.41L10.83 12z' : 'M10 6 8.59 7.41 13.17 12l-4.58 4.59L10 18l6-6z'} />
+      <path
+        d={
+          direction === 'left'
+            ? 'M15.41 7.41 14 6l-6 6 6 6 1.41-1.41L10.83 12z'
+            : 'M10 6 8.59 7.41 13.17 12l-4.58 4.59L10 18l6-6z'
+        }
+      />
     </Box>
   );
 }
@@ -149,7 +165,10 @@ export interface PaginationState<T> {
 }
 
 /** Client-side paging of a list loaded once (spec §1): page 1 again on a size or filter change. */
-export function usePagination<T>(items: readonly T[], { defaultPageSize = EMAIL_DEFAULT_PAGE_SIZE, resetOn = [] }: UsePaginationOptions = {}): PaginationState<T> {
+export function usePagination<T>(
+  items: readonly T[],
+  { defaultPageSize = EMAIL_DEFAULT_PAGE_SIZE, resetOn = [] }: UsePaginationOptions = {},
+): PaginationState<T> {
   const [page, setPageState] = useState(1);
   const [pageSize, setPageSizeState] = useState(defaultPageSize);
 
@@ -166,7 +185,10 @@ export function usePagination<T>(items: readonly T[], { defaultPageSize = EMAIL_
   // A shrinking list (a delete, a filter) must not leave the user on a page that no longer exists.
   const current = Math.min(page, totalPages);
 
-  const pageItems = useMemo(() => items.slice((current - 1) * pageSize, current * pageSize), [items, current, pageSize]);
+  const pageItems = useMemo(
+    () => items.slice((current - 1) * pageSize, current * pageSize),
+    [items, current, pageSize],
+  );
   const setPage = (p: number) => setPageState(Math.max(1, Math.min(p, totalPages)));
   const setPageSize = (size: number) => {
     setPageSizeState(size);

@@ -14,7 +14,15 @@ export interface StandaloneLink {
  * The bare frame of a remote's standalone dev page (`npm start -w mfe-email`): sign-in through
  * the proxied API when needed, and plain links to the remote's pages. The real layout is the shell's.
  */
-export function StandaloneFrame({ title, links, children }: { title: string; links: StandaloneLink[]; children: ReactNode }) {
+export function StandaloneFrame({
+  title,
+  links,
+  children,
+}: {
+  title: string;
+  links: StandaloneLink[];
+  children: ReactNode;
+}) {
   const { user, isLoading, logout } = useAuth();
   return (
     <Box sx={{ minHeight: '100vh' }}>

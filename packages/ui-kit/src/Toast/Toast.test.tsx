@@ -6,7 +6,11 @@ function Buttons() {
   return (
     <>
       <button onClick={() => toast({ title: 'Profile Updated', description: 'Saved.' })}>first</button>
-      <button onClick={() => toast({ title: 'Update Failed', description: 'Failed to update profile', variant: 'destructive' })}>
+      <button
+        onClick={() =>
+          toast({ title: 'Update Failed', description: 'Failed to update profile', variant: 'destructive' })
+        }
+      >
         second
       </button>
     </>

@@ -31,13 +31,24 @@ export interface RecordedCall {
 
 type Handler = FakeReply | ((call: RecordedCall) => FakeReply | Promise<FakeReply>);
 
-const STATUS_TEXT: Record<number, string> = { 200: 'OK', 201: 'Created', 204: 'No Content', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 500: 'Internal Server Error', 503: 'Service Unavailable' };
+const STATUS_TEXT: Record<number, string> = {
+  200: 'OK',
+  201: 'Created',
+  204: 'No Content',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
 
 /** A Response-shaped object: what request.ts reads (ok, status, statusText, headers.get, text). */
 export function fakeResponse(reply: FakeReply): Response {
   const status = reply.status ?? 200;
   const body = reply.text ?? (reply.json === undefined ? '' : JSON.stringify(reply.json));
-  const contentType = reply.contentType ?? (reply.text === undefined ? 'application/json; charset=utf-8' : 'text/plain');
+  const contentType =
+    reply.contentType ?? (reply.text === undefined ? 'application/json; charset=utf-8' : 'text/plain');
   return {
     ok: status >= 200 && status < 300,
     status,
@@ -66,12 +77,16 @@ export function mockApi(routes: Record<string, Handler | Handler[]>) {
     };
     calls.push(call);
     const queue = queues.get(`${method} ${path}`);
-    if (!queue || queue.length === 0) return fakeResponse({ status: 404, json: { error: `no mock for ${method} ${path}` } });
+    if (!queue || queue.length === 0)
+      return fakeResponse({ status: 404, json: { error: `no mock for ${method} ${path}` } });
     const handler = queue.length > 1 ? queue.shift()! : queue[0];
     return fakeResponse(typeof handler === 'function' ? await handler(call) : handler);
   };
   globalThis.fetch = fetchImpl as typeof fetch;
-  return { calls, callsTo: (method: string, path: string) => calls.filter((c) => c.method === method && c.path === path) };
+  return {
+    calls,
+    callsTo: (method: string, path: string) => calls.filter((c) => c.method === method && c.path === path),
+  };
 }
 
 export const ADMIN = {
@@ -85,7 +100,15 @@ export const ADMIN = {
   updated_at: '2026-01-03T10:00:00.000Z',
 };
 
-export const PLAIN_USER = { ...ADMIN, id: 2, username: 'bob', full_name: 'Bob Builder', email: 'bob@example.com', role: 'user' as const, created_by: 1 };
+export const PLAIN_USER = {
+  ...ADMIN,
+  id: 2,
+  username: 'bob',
+  full_name: 'Bob Builder',
+  email: 'bob@example.com',
+  role: 'user' as const,
+  created_by: 1,
+};
 
 /** Render inside the app's providers at `route`. */
 export function renderWithProviders(ui: ReactElement, { route = '/' }: { route?: string } = {}) {
