@@ -8,6 +8,25 @@ import type { ReminderJobs, ReminderService } from './service';
 export const SEND_REMINDER = 'send-reminder';
 export const REMINDER_SWEEP = 'reminder-sweep';
 const COLLECTION = 'agendaJobs';
+/** Fields Agenda's own save writes as null on a new job (MongoJobRepository.saveJob). */
+const AGENDA_NULLS = {
+  lockedAt: null,
+  lastFinishedAt: null,
+  failedAt: null,
+  failCount: null,
+  failReason: null,
+  repeatTimezone: null,
+  lastRunAt: null,
+  repeatInterval: null,
+  repeatAt: null,
+  disabled: null,
+  progress: null,
+  debounceStartedAt: null,
+  fork: null,
+  startDate: null,
+  endDate: null,
+  skipDays: null,
+};
 
 export interface AgendaJobs extends ReminderJobs {
   stop(): Promise<void>;
@@ -65,25 +84,33 @@ export async function startAgendaJobs({
   await agenda.start();
   await agenda.every(sweepIntervalMs, REMINDER_SWEEP);
 
+  // Job documents are made by Agenda (its defaults, its format) and written in one bulk upsert per batch,
+  // keyed like Agenda's own `unique({ 'data.contactId' })` + insertOnly save: at thousands of webhooks per
+  // second, one round trip per contact here would cost as much as the webhook itself.
   const queue: { id: number; remind_at: Date }[] = [];
   let draining = false;
   let stopped = false;
+  function jobDocument(it: { id: number; remind_at: Date }) {
+    const { _id, unique, uniqueOpts, ...props } = agenda.create(SEND_REMINDER, { contactId: it.id }).schedule(it.remind_at).toJson() as unknown as Record<string, unknown>;
+    void _id;
+    void unique;
+    void uniqueOpts;
+    return { ...AGENDA_NULLS, ...props, lastModifiedBy: null };
+  }
   async function drain() {
     if (draining) return;
     draining = true;
     try {
       while (queue.length && !stopped) {
-        const batch = queue.splice(0, 8);
-        await Promise.all(
-          batch.map((it) =>
-            agenda
-              .create(SEND_REMINDER, { contactId: it.id })
-              .unique({ 'data.contactId': it.id }, { insertOnly: true })
-              .schedule(it.remind_at)
-              .save()
-              .catch((err) => logger.warn({ err: (err as Error).message, contact: it.id }, 'scheduling reminder job failed; the sweep covers it')),
-          ),
-        );
+        const batch = queue.splice(0, 500);
+        try {
+          await jobs.bulkWrite(
+            batch.map((it) => ({ updateOne: { filter: { name: SEND_REMINDER, 'data.contactId': it.id }, update: { $setOnInsert: jobDocument(it) }, upsert: true } })),
+            { ordered: false },
+          );
+        } catch (err) {
+          logger.warn({ err: (err as Error).message, contacts: batch.length }, 'scheduling reminder jobs failed; the due ticker and the sweep cover them');
+        }
       }
     } finally {
       draining = false;
@@ -93,13 +120,15 @@ export async function startAgendaJobs({
   return {
     schedule(items) {
       queue.push(...items);
-      void drain();
+      // Coalesce a burst of webhooks into one write.
+      if (!draining) setImmediate(() => void drain());
     },
     async cancel(ids) {
       if (ids.length === 0) return;
       const set = new Set(ids);
       for (let i = queue.length - 1; i >= 0; i--) if (set.has(queue[i]!.id)) queue.splice(i, 1);
-      await jobs.deleteMany({ name: SEND_REMINDER, 'data.contactId': ids.length === 1 ? ids[0] : { $in: ids } });
+      // Deletes by exactly the unique index's keys: an index hit each, also on the stand-in ($in would scan).
+      await jobs.bulkWrite(ids.map((id) => ({ deleteOne: { filter: { name: SEND_REMINDER, 'data.contactId': id } } })), { ordered: false });
     },
     async cancelAll() {
       queue.length = 0;

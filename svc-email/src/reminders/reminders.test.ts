@@ -1,4 +1,5 @@
-import { contactCreated, dropDb, sleep, startEmail, waitFor, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
+import { MongoClient } from 'mongodb';
+import { MONGODB_URI, contactCreated, dropDb, sleep, startEmail, waitFor, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
 
 // REMINDER_DELAY_UNIT_MS=1000 in tests: an integration delay of N "minutes" lasts N seconds.
 let email: EmailUnderTest;
@@ -78,5 +79,47 @@ describe('Process Missed Emails (POST /api/test/check-abandoned-carts)', () => {
     expect((await idle.api('POST', '/api/test/check-abandoned-carts')).body.processed).toBe(0);
     const sent = (await idle.api('GET', '/api/email-logs')).body as Log[];
     expect(sent.map((l) => l.contact_id).sort()).toEqual(['m-1', 'm-2', 'm-3', 'm-4']);
+  });
+});
+
+describe("Agenda's per-contact send-reminder jobs", () => {
+  // Due ticker and sweep out of the way: only Agenda (polling every 300 ms here) can send.
+  let agendaOnly: EmailUnderTest;
+  let client: MongoClient;
+  beforeAll(async () => {
+    agendaOnly = await startEmail('agenda', { REMINDER_DUE_SCAN_MS: '600000', AGENDA_PROCESS_EVERY_MS: '300' });
+    await agendaOnly.api('POST', '/api/webhook-integrations', { body: { name: 'Fast', funnel_id: 'fast', reminder_delay: 2 } });
+    client = await MongoClient.connect(MONGODB_URI);
+  }, HOOK_TIMEOUT_MS);
+  afterAll(async () => {
+    await client?.close();
+    await agendaOnly?.svc.stop();
+    if (agendaOnly) await dropDb(agendaOnly.db);
+  });
+
+  const jobsFor = (contactId: number) => client.db(agendaOnly.db).collection('agendaJobs').find({ name: 'send-reminder', 'data.contactId': contactId }).toArray();
+  const row = async (cid: string) => ((await agendaOnly.api('GET', '/api/contacts')).body as (Row & { id: number })[]).find((c) => c.contact_id === cid)!;
+
+  it('schedules one job per contact at remind_at, cancels it on purchase, runs it otherwise', async () => {
+    await agendaOnly.api('POST', '/api/webhook', { body: contactCreated('a-1', 'a1@example.com', 'fast'), user: null });
+    await agendaOnly.api('POST', '/api/webhook', { body: contactCreated('a-2', 'a2@example.com', 'fast'), user: null });
+    await agendaOnly.api('POST', '/api/webhook', { body: contactCreated('a-1', 'a1@example.com', 'fast'), user: null });
+    const [c1, c2] = [await row('a-1'), await row('a-2')];
+    const jobs = await waitFor(async () => {
+      const j = await jobsFor(c1.id);
+      return j.length ? j : null;
+    }, { what: 'the job of a-1' });
+    expect(jobs).toHaveLength(1);
+    expect(new Date(jobs[0]!.nextRunAt).toISOString()).toBe(c1.remind_at);
+    await waitFor(async () => (await jobsFor(c2.id)).length === 1, { what: 'the job of a-2' });
+    await agendaOnly.api('POST', '/api/contacts/mark-purchased', { body: { contact_id: c2.id } });
+    await waitFor(async () => (await jobsFor(c2.id)).length === 0, { what: 'the job of a-2 to be cancelled' });
+    const log = await waitFor(async () => ((await agendaOnly.api('GET', '/api/email-logs')).body as Log[]).find((l) => l.contact_id === 'a-1'), { timeoutMs: 10_000, what: 'the reminder via Agenda' });
+    expect(Date.parse(log.timestamp)).toBeGreaterThanOrEqual(Date.parse(c1.remind_at));
+    expect((await row('a-1')).status).toBe('sent');
+    await waitFor(async () => (await jobsFor(c1.id)).length === 0, { what: 'the finished job to be removed' });
+    await sleep(1_000);
+    const logs = (await agendaOnly.api('GET', '/api/email-logs')).body as Log[];
+    expect(logs.map((l) => l.contact_id)).toEqual(['a-1']);
   });
 });
