@@ -1,25 +1,19 @@
-/** Request and response shapes of svc-auth's calls (spec section 7), shared by the shell, the gateway and svc-auth. */
+/**
+ * Server-side view of svc-auth's calls (spec section 7) for svc-auth and the gateway. Request types here are what
+ * the server accepts (email/full_name may be omitted: unchanged, or null on create).
+ */
+import { USER_ROLES, type User, type UserRole } from './auth';
 
 /** Name of the session cookie set by svc-auth (koa-session also sets `act.sid.sig`, its signature). */
 export const SESSION_COOKIE = 'act.sid';
 
-export type Role = 'user' | 'admin';
-export const ROLES: readonly Role[] = ['user', 'admin'];
+// The user shape and roles are defined once, in ./auth (shared with the shell's forms).
+
+export type Role = UserRole;
+export const ROLES = USER_ROLES;
 
 /** A user as every svc-auth call returns it; passwords never leave the service. */
-export interface UserDto {
-  id: number;
-  username: string;
-  email: string | null;
-  full_name: string | null;
-  role: Role;
-  /** Id of the admin who created the account; null for the bootstrap admin. */
-  created_by: number | null;
-  /** ISO 8601 */
-  created_at: string;
-  /** ISO 8601 */
-  updated_at: string;
-}
+export type UserDto = User;
 
 /** GET /api/user, POST /api/login and PATCH /api/profile. */
 export type CurrentUserDto = UserDto & { authenticated: true };
