@@ -48,7 +48,7 @@ export function ErrorCard({ title, message, onRetry, retryLabel = 'Retry', actio
               {title}
             </Typography>
             {message && (
-              <Typography color="text.secondary" component="div">
+              <Typography color="textSecondary" component="div">
                 {message}
               </Typography>
             )}

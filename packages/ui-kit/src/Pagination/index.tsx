@@ -69,7 +69,7 @@ export function Pagination({
       sx={{ alignItems: { xs: 'flex-start', sm: 'center' }, justifyContent: 'space-between', py: 1.5 }}
     >
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           {rangeText(page, pageSize, total)}
         </Typography>
         <TextField
