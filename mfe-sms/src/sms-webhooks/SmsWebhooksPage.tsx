@@ -1,6 +1,161 @@
-import { PageHeader } from '@act/ui-kit';
+import { useState } from 'react';
+import useSWR, { mutate } from 'swr';
+import { Alert, Box, Button, Card, CardContent, Skeleton, Stack, Typography } from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import WebhookIcon from '@mui/icons-material/WebhookOutlined';
+import { apiRequest, ConfirmDialog, ErrorCard, errorMessage, PageHeader, serverMessage } from '@act/ui-kit';
+import type { SmsCampaign, SmsIntegration } from '@act/contracts/src/sms-api';
+import { SMS_KEYS } from '../shared/keys';
+import { EmptyState } from '../shared/ui';
+import { useNotify } from '../shared/notify';
+import { IntegrationCard } from './IntegrationCard';
+import { IntegrationDialog } from './IntegrationDialog';
 
-// Placeholder: the SMS Webhook Integrations screen is filled in by its own issue.
+const GRID = {
+  display: 'grid',
+  gap: 2.5,
+  gridTemplateColumns: { xs: '1fr', md: 'repeat(2, minmax(0, 1fr))', xl: 'repeat(3, minmax(0, 1fr))' },
+} as const;
+
+function CardSkeleton() {
+  return (
+    <Card data-testid="integration-skeleton">
+      <CardContent>
+        <Stack direction="row" sx={{ justifyContent: 'space-between', mb: 2 }}>
+          <Skeleton width="50%" height={32} />
+          <Skeleton variant="rounded" width={64} height={24} />
+        </Stack>
+        <Box sx={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 2 }}>
+          {[0, 1, 2, 3].map((n) => (
+            <Box key={n}>
+              <Skeleton width="40%" />
+              <Skeleton width="70%" />
+            </Box>
+          ))}
+        </Box>
+        <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end', mt: 2 }}>
+          <Skeleton variant="rounded" width={72} height={30} />
+          <Skeleton variant="rounded" width={80} height={30} />
+        </Stack>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** /sms-webhooks: SMS webhook integrations tie a funnel to an SMS campaign (spec section 2). */
 export default function SmsWebhooksPage() {
-  return <PageHeader title="SMS Webhook Integrations" />;
+  const notify = useNotify();
+  const integrations = useSWR<SmsIntegration[]>(SMS_KEYS.integrations);
+  const campaigns = useSWR<SmsCampaign[]>(SMS_KEYS.campaigns);
+  const [dialog, setDialog] = useState<{ open: boolean; integration: SmsIntegration | null; key: number }>({
+    open: false,
+    integration: null,
+    key: 0,
+  });
+  const [toDelete, setToDelete] = useState<SmsIntegration | null>(null);
+  const [deleting, setDeleting] = useState(false);
+
+  // A new key per opening gives the form fresh values (Formik keeps its state while the dialog is mounted).
+  const openDialog = (integration: SmsIntegration | null) =>
+    setDialog((d) => ({ open: true, integration, key: d.key + 1 }));
+  const openNew = () => openDialog(null);
+
+  const confirmDelete = async () => {
+    if (!toDelete) return;
+    setDeleting(true);
+    try {
+      await apiRequest('DELETE', `${SMS_KEYS.integrations}/${toDelete.id}`);
+      notify.success('SMS webhook integration deleted successfully');
+      await Promise.all([mutate(SMS_KEYS.integrations), mutate(SMS_KEYS.campaigns)]);
+      setToDelete(null);
+    } catch (err) {
+      notify.error(serverMessage(err, 'Failed to delete SMS webhook integration'));
+    } finally {
+      setDeleting(false);
+    }
+  };
+
+  const webhookUrl = `${window.location.origin}/api/sms/webhook`;
+  const list = integrations.data;
+
+  let body;
+  if (integrations.error && !list) {
+    body = (
+      <ErrorCard
+        title="Could not load SMS integrations"
+        message={errorMessage(integrations.error)}
+        onRetry={() => integrations.mutate()}
+      />
+    );
+  } else if (!list) {
+    body = (
+      <Box sx={GRID} aria-busy="true">
+        {[0, 1, 2].map((n) => (
+          <CardSkeleton key={n} />
+        ))}
+      </Box>
+    );
+  } else if (list.length === 0) {
+    body = (
+      <EmptyState
+        icon={<WebhookIcon />}
+        title="No SMS Integrations"
+        description="Add an integration to send SMS reminders to the contacts a funnel posts to the SMS webhook."
+        action={
+          <Button variant="contained" startIcon={<AddIcon />} onClick={openNew}>
+            Add Integration
+          </Button>
+        }
+      />
+    );
+  } else {
+    body = (
+      <Box sx={GRID}>
+        {list.map((i) => (
+          <IntegrationCard key={i.id} integration={i} onEdit={() => openDialog(i)} onDelete={() => setToDelete(i)} />
+        ))}
+      </Box>
+    );
+  }
+
+  return (
+    <Box>
+      <PageHeader
+        title="SMS Webhook Integrations"
+        subtitle="Connect funnels to SMS campaigns and choose when the first reminder goes out."
+        actions={
+          <Button variant="contained" startIcon={<AddIcon />} onClick={openNew}>
+            Add Integration
+          </Button>
+        }
+      />
+      <Alert severity="info" variant="outlined" sx={{ mb: 3, bgcolor: 'background.paper' }}>
+        <Typography variant="body2">
+          Funnels post contact and purchase events to{' '}
+          <Box component="code" sx={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontWeight: 600 }}>
+            {webhookUrl}
+          </Box>
+          ; the funnel ID picks the integration.
+        </Typography>
+      </Alert>
+      {body}
+      <IntegrationDialog
+        key={dialog.key}
+        open={dialog.open}
+        integration={dialog.integration}
+        campaigns={campaigns.data ?? []}
+        onClose={() => setDialog((d) => ({ ...d, open: false }))}
+      />
+      <ConfirmDialog
+        open={toDelete !== null}
+        title="Delete SMS Integration"
+        description="Are you sure you want to delete this SMS webhook integration?"
+        confirmLabel="Delete"
+        destructive
+        loading={deleting}
+        onConfirm={confirmDelete}
+        onClose={() => setToDelete(null)}
+      />
+    </Box>
+  );
 }

@@ -1,0 +1,52 @@
+import { Box, Button, Card, CardActions, CardContent, Divider, Stack, Typography } from '@mui/material';
+import EditIcon from '@mui/icons-material/EditOutlined';
+import DeleteIcon from '@mui/icons-material/DeleteOutlined';
+import type { SmsIntegration } from '@act/contracts/src/sms-api';
+import { ActiveBadge, Field } from '../shared/ui';
+import { formatDate } from '../shared/format';
+
+export interface IntegrationCardProps {
+  integration: SmsIntegration;
+  onEdit: () => void;
+  onDelete: () => void;
+}
+
+export function IntegrationCard({ integration: i, onEdit, onDelete }: IntegrationCardProps) {
+  return (
+    <Card component="article" aria-label={i.name} sx={{ height: '100%', display: 'flex', flexDirection: 'column' }}>
+      <CardContent sx={{ flex: 1 }}>
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start', justifyContent: 'space-between', mb: 2 }}>
+          <Typography variant="h6" component="h2" sx={{ fontWeight: 700, lineHeight: 1.3, overflowWrap: 'anywhere' }}>
+            {i.name}
+          </Typography>
+          <ActiveBadge active={i.active} />
+        </Stack>
+        <Box sx={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 2 }}>
+          <Field label="Funnel ID">
+            <Box component="code" sx={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 13 }}>
+              {i.funnel_id}
+            </Box>
+          </Field>
+          <Field label="Campaign">
+            {i.campaign_name ?? (
+              <Box component="span" sx={{ color: 'text.secondary', fontStyle: 'italic' }}>
+                No Campaign
+              </Box>
+            )}
+          </Field>
+          <Field label="Reminder Delay">{`${i.reminder_delay} ${i.reminder_delay === 1 ? 'minute' : 'minutes'}`}</Field>
+          <Field label="Created">{formatDate(i.created_at)}</Field>
+        </Box>
+      </CardContent>
+      <Divider />
+      <CardActions sx={{ px: 2, py: 1.25, justifyContent: 'flex-end' }}>
+        <Button size="small" variant="outlined" startIcon={<EditIcon />} onClick={onEdit}>
+          Edit
+        </Button>
+        <Button size="small" color="error" startIcon={<DeleteIcon />} onClick={onDelete}>
+          Delete
+        </Button>
+      </CardActions>
+    </Card>
+  );
+}

@@ -1,0 +1,182 @@
+import { useFormik } from 'formik';
+import { mutate } from 'swr';
+import {
+  Button,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControlLabel,
+  InputAdornment,
+  MenuItem,
+  Stack,
+  Switch,
+  TextField,
+} from '@mui/material';
+import { apiRequest, serverMessage } from '@act/ui-kit';
+import {
+  DEFAULT_REMINDER_DELAY,
+  smsIntegrationSchema,
+  type SmsCampaign,
+  type SmsIntegration,
+} from '@act/contracts/src/sms-api';
+import { SMS_KEYS } from '../shared/keys';
+import { parseReminderDelay } from '../shared/format';
+import { useNotify } from '../shared/notify';
+
+interface FormValues {
+  name: string;
+  funnel_id: string;
+  /** '' is 'No Campaign'. */
+  sms_campaign_id: string;
+  reminder_delay: string;
+  active: boolean;
+}
+
+function initialValues(integration: SmsIntegration | null): FormValues {
+  return {
+    name: integration?.name ?? '',
+    funnel_id: integration?.funnel_id ?? '',
+    sms_campaign_id: integration?.sms_campaign_id ? String(integration.sms_campaign_id) : '',
+    reminder_delay: String(integration?.reminder_delay ?? DEFAULT_REMINDER_DELAY),
+    active: integration?.active ?? true,
+  };
+}
+
+export interface IntegrationDialogProps {
+  open: boolean;
+  /** null: a new integration. */
+  integration: SmsIntegration | null;
+  campaigns: SmsCampaign[];
+  onClose: () => void;
+}
+
+export function IntegrationDialog({ open, integration, campaigns, onClose }: IntegrationDialogProps) {
+  const notify = useNotify();
+  const editing = integration !== null;
+
+  const form = useFormik<FormValues>({
+    initialValues: initialValues(integration),
+    validationSchema: smsIntegrationSchema,
+    onSubmit: async (values) => {
+      const body = {
+        name: values.name.trim(),
+        funnel_id: values.funnel_id.trim(),
+        // 'No Campaign' clears the link (section 5).
+        sms_campaign_id: values.sms_campaign_id ? Number(values.sms_campaign_id) : null,
+        reminder_delay: parseReminderDelay(values.reminder_delay),
+        active: values.active,
+      };
+      try {
+        if (editing) await apiRequest('PATCH', `${SMS_KEYS.integrations}/${integration.id}`, body);
+        else await apiRequest('POST', SMS_KEYS.integrations, body);
+        notify.success(
+          editing ? 'SMS webhook integration updated successfully' : 'SMS webhook integration created successfully',
+        );
+        // Campaign cards show the integration's name, contacts are matched to integrations by funnel.
+        await Promise.all([mutate(SMS_KEYS.integrations), mutate(SMS_KEYS.campaigns)]);
+        onClose();
+      } catch (err) {
+        notify.error(serverMessage(err, 'Failed to save SMS webhook integration'));
+      }
+    },
+  });
+
+  const fieldError = (name: keyof FormValues) =>
+    form.touched[name] || form.submitCount > 0 ? (form.errors[name] as string | undefined) : undefined;
+  const busy = form.isSubmitting;
+
+  return (
+    <Dialog
+      open={open}
+      onClose={busy ? undefined : onClose}
+      maxWidth="sm"
+      fullWidth
+      aria-labelledby="integration-dialog-title"
+    >
+      <form onSubmit={form.handleSubmit} noValidate>
+        <DialogTitle id="integration-dialog-title">
+          {editing ? 'Edit SMS Integration' : 'Add SMS Integration'}
+        </DialogTitle>
+        <DialogContent>
+          <Stack spacing={2.5} sx={{ pt: 1 }}>
+            <TextField
+              label="Name"
+              name="name"
+              required
+              autoFocus
+              value={form.values.name}
+              onChange={form.handleChange}
+              onBlur={form.handleBlur}
+              error={!!fieldError('name')}
+              helperText={fieldError('name') ?? 'Shown on the cards and in statistics.'}
+            />
+            <TextField
+              label="Funnel ID"
+              name="funnel_id"
+              required
+              value={form.values.funnel_id}
+              onChange={form.handleChange}
+              onBlur={form.handleBlur}
+              error={!!fieldError('funnel_id')}
+              helperText={fieldError('funnel_id') ?? 'The funnel whose webhooks start this SMS sequence.'}
+              slotProps={{ htmlInput: { style: { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace' } } }}
+            />
+            <TextField
+              select
+              label="Campaign"
+              name="sms_campaign_id"
+              value={form.values.sms_campaign_id}
+              onChange={form.handleChange}
+              helperText="The SMS campaign whose templates are sent to this funnel's contacts."
+              slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+            >
+              <MenuItem value="">
+                <em>No Campaign</em>
+              </MenuItem>
+              {campaigns.map((c) => (
+                <MenuItem key={c.id} value={String(c.id)}>
+                  {c.name}
+                </MenuItem>
+              ))}
+            </TextField>
+            <TextField
+              label="Reminder Delay"
+              name="reminder_delay"
+              type="number"
+              value={form.values.reminder_delay}
+              onChange={form.handleChange}
+              onBlur={form.handleBlur}
+              error={!!fieldError('reminder_delay')}
+              helperText={
+                fieldError('reminder_delay') ?? 'How long after the contact arrives the first SMS is due (default 30).'
+              }
+              slotProps={{
+                htmlInput: { min: 1, step: 1 },
+                input: { endAdornment: <InputAdornment position="end">minutes</InputAdornment> },
+              }}
+            />
+            <FormControlLabel
+              control={<Switch name="active" checked={form.values.active} onChange={form.handleChange} />}
+              label="Active"
+            />
+          </Stack>
+        </DialogContent>
+        <DialogActions sx={{ px: 3, pb: 2 }}>
+          <Button onClick={onClose} disabled={busy} color="inherit">
+            Cancel
+          </Button>
+          <Button
+            type="submit"
+            variant="contained"
+            disabled={busy}
+            startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}
+          >
+            {editing ? 'Update' : 'Create'}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}
