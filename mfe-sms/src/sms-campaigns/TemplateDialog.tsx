@@ -1,0 +1,309 @@
+import { useRef } from 'react';
+import { useFormik } from 'formik';
+import * as yup from 'yup';
+import { mutate } from 'swr';
+import {
+  Box,
+  Button,
+  Chip,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControlLabel,
+  InputAdornment,
+  Stack,
+  Switch,
+  TextField,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import { apiRequest, errorMessage } from '@act/ui-kit';
+import {
+  renderSmsTemplate,
+  SAMPLE_PLACEHOLDER_VALUES,
+  SMS_MAX_LENGTH,
+  SMS_PLACEHOLDERS,
+  smsMessages,
+  smsTemplateSchema,
+  type SmsTemplate,
+} from '@act/contracts/src/sms-api';
+import { SMS_KEYS } from '../shared/keys';
+import { smsCounter } from '../shared/format';
+import { useNotify } from '../shared/notify';
+
+/**
+ * The contract's template rules, with two form-side differences: the order is asked for (the dialog
+ * proposes highest + 1), and the 160 limit counts exactly what the live counter shows.
+ */
+export const templateFormSchema = smsTemplateSchema.shape({
+  message: yup
+    .string()
+    .test('required', smsMessages.messageRequired, (v) => !!v && v.trim() !== '')
+    .test('max', smsMessages.messageMax, (v) => (v ?? '').length <= SMS_MAX_LENGTH),
+  sequence_order: yup
+    .number()
+    .typeError(smsMessages.sequenceOrderMin)
+    .integer(smsMessages.sequenceOrderInteger)
+    .min(1, smsMessages.sequenceOrderMin)
+    .required(smsMessages.sequenceOrderMin),
+});
+
+interface FormValues {
+  campaign_id: number;
+  name: string;
+  message: string;
+  sequence_order: string;
+  delay_minutes: string;
+  active: boolean;
+}
+
+/** A new template's order: the campaign's highest order plus 1 (section 5). */
+export function nextSequenceOrder(templates: readonly Pick<SmsTemplate, 'sequence_order'>[]): number {
+  return templates.reduce((max, t) => Math.max(max, t.sequence_order), 0) + 1;
+}
+
+export function MessageCounter({ message }: { message: string }) {
+  const { text, over } = smsCounter(message);
+  return (
+    <Typography
+      component="span"
+      variant="caption"
+      data-testid="sms-counter"
+      sx={{ fontWeight: 600, color: over ? 'error.main' : 'text.secondary', whiteSpace: 'nowrap' }}
+    >
+      {text}
+    </Typography>
+  );
+}
+
+export interface TemplateDialogProps {
+  open: boolean;
+  campaignId: number;
+  campaignName: string;
+  /** null: a new template. */
+  template: SmsTemplate | null;
+  /** Order proposed for a new template. */
+  defaultOrder: number;
+  onClose: () => void;
+  /** Edit mode only: asks the page to confirm and delete. */
+  onDelete?: (template: SmsTemplate) => void;
+}
+
+export function TemplateDialog({
+  open,
+  campaignId,
+  campaignName,
+  template,
+  defaultOrder,
+  onClose,
+  onDelete,
+}: TemplateDialogProps) {
+  const notify = useNotify();
+  const editing = template !== null;
+  const messageRef = useRef<HTMLTextAreaElement | null>(null);
+
+  const form = useFormik<FormValues>({
+    initialValues: {
+      campaign_id: campaignId,
+      name: template?.name ?? '',
+      message: template?.message ?? '',
+      sequence_order: String(template?.sequence_order ?? defaultOrder),
+      delay_minutes: String(template?.delay_minutes ?? 0),
+      active: template?.active ?? true,
+    },
+    validationSchema: templateFormSchema,
+    onSubmit: async (values) => {
+      const body = {
+        campaign_id: campaignId,
+        name: values.name.trim(),
+        message: values.message.trim(),
+        sequence_order: Number(values.sequence_order),
+        delay_minutes: values.delay_minutes === '' ? 0 : Number(values.delay_minutes),
+        active: values.active,
+      };
+      try {
+        if (editing) await apiRequest('PATCH', `${SMS_KEYS.templates}/${template.id}`, body);
+        else await apiRequest('POST', SMS_KEYS.templates, body);
+        notify.success(editing ? 'Template updated successfully' : 'Template created successfully');
+        // Campaign cards show the template count.
+        await Promise.all([mutate(SMS_KEYS.templates), mutate(SMS_KEYS.campaigns)]);
+        onClose();
+      } catch (err) {
+        notify.error(`${editing ? 'Failed to update template' : 'Failed to create template'}: ${errorMessage(err)}`);
+      }
+    },
+  });
+
+  const show = (name: keyof FormValues) => form.touched[name] || form.submitCount > 0;
+  const err = (name: keyof FormValues) => (show(name) ? (form.errors[name] as string | undefined) : undefined);
+  // The 160 rule shows as soon as it is broken, without waiting for blur: the counter already went red.
+  const messageError = form.errors.message === smsMessages.messageMax ? form.errors.message : err('message');
+  const busy = form.isSubmitting;
+
+  const insertPlaceholder = (token: string) => {
+    const el = messageRef.current;
+    const value = form.values.message;
+    const start = el?.selectionStart ?? value.length;
+    const end = el?.selectionEnd ?? value.length;
+    const next = value.slice(0, start) + token + value.slice(end);
+    void form.setFieldValue('message', next);
+    requestAnimationFrame(() => {
+      el?.focus();
+      el?.setSelectionRange(start + token.length, start + token.length);
+    });
+  };
+
+  const preview = form.values.message.trim() ? renderSmsTemplate(form.values.message, SAMPLE_PLACEHOLDER_VALUES) : '';
+
+  return (
+    <Dialog
+      open={open}
+      onClose={busy ? undefined : onClose}
+      maxWidth="sm"
+      fullWidth
+      aria-labelledby="template-dialog-title"
+    >
+      <form onSubmit={form.handleSubmit} noValidate>
+        <DialogTitle id="template-dialog-title" sx={{ pb: 0.5 }}>
+          {editing ? 'Edit SMS Template' : 'New SMS Template'}
+        </DialogTitle>
+        <Typography variant="body2" color="text.secondary" sx={{ px: 3, pb: 1 }}>
+          {campaignName}
+        </Typography>
+        <DialogContent>
+          <Stack spacing={2.5} sx={{ pt: 1 }}>
+            <TextField
+              label="Template Name"
+              name="name"
+              required
+              autoFocus
+              value={form.values.name}
+              onChange={form.handleChange}
+              onBlur={form.handleBlur}
+              error={!!err('name')}
+              helperText={err('name') ?? ' '}
+            />
+            <Box>
+              <TextField
+                label="Message"
+                name="message"
+                required
+                multiline
+                minRows={4}
+                value={form.values.message}
+                onChange={form.handleChange}
+                onBlur={form.handleBlur}
+                inputRef={messageRef}
+                error={!!messageError}
+                helperText={
+                  <Box component="span" sx={{ display: 'flex', justifyContent: 'space-between', gap: 2 }}>
+                    <span>{messageError ?? 'One SMS holds at most 160 characters.'}</span>
+                    <MessageCounter message={form.values.message} />
+                  </Box>
+                }
+                slotProps={{ formHelperText: { component: 'div' } as object }}
+              />
+              <Stack
+                direction="row"
+                spacing={1}
+                sx={{ mt: 1, alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}
+                data-testid="placeholder-hint"
+              >
+                <Typography variant="caption" color="text.secondary">
+                  Placeholders (click to insert):
+                </Typography>
+                {SMS_PLACEHOLDERS.map((p) => (
+                  <Tooltip key={p.key} title={`Replaced by the contact's ${p.label.toLowerCase()}`}>
+                    <Chip
+                      size="small"
+                      variant="outlined"
+                      onClick={() => insertPlaceholder(p.token)}
+                      aria-label={`Insert ${p.token}`}
+                      label={
+                        <>
+                          {p.label}{' '}
+                          <Box
+                            component="code"
+                            sx={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', color: 'primary.main' }}
+                          >
+                            {p.token}
+                          </Box>
+                        </>
+                      }
+                      sx={{ fontWeight: 500 }}
+                    />
+                  </Tooltip>
+                ))}
+              </Stack>
+              {preview && (
+                <Box sx={{ mt: 1.5, p: 1.5, borderRadius: 2, bgcolor: '#f1f5f9', border: 1, borderColor: 'divider' }}>
+                  <Typography
+                    variant="caption"
+                    color="text.secondary"
+                    sx={{ display: 'block', fontWeight: 600, mb: 0.5 }}
+                  >
+                    Preview with sample values
+                  </Typography>
+                  <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                    {preview}
+                  </Typography>
+                </Box>
+              )}
+            </Box>
+            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+              <TextField
+                label="Sequence Order"
+                name="sequence_order"
+                type="number"
+                value={form.values.sequence_order}
+                onChange={form.handleChange}
+                onBlur={form.handleBlur}
+                error={!!err('sequence_order')}
+                helperText={err('sequence_order') ?? 'Templates are sent in this order.'}
+                slotProps={{ htmlInput: { min: 1, step: 1 } }}
+              />
+              <TextField
+                label="Delay"
+                name="delay_minutes"
+                type="number"
+                value={form.values.delay_minutes}
+                onChange={form.handleChange}
+                onBlur={form.handleBlur}
+                error={!!err('delay_minutes')}
+                helperText={err('delay_minutes') ?? 'Wait after the previous message.'}
+                slotProps={{
+                  htmlInput: { min: 0, step: 1 },
+                  input: { endAdornment: <InputAdornment position="end">minutes</InputAdornment> },
+                }}
+              />
+            </Stack>
+            <FormControlLabel
+              control={<Switch name="active" checked={form.values.active} onChange={form.handleChange} />}
+              label="Active"
+            />
+          </Stack>
+        </DialogContent>
+        <DialogActions sx={{ px: 3, pb: 2 }}>
+          {editing && onDelete && (
+            <Button color="error" onClick={() => onDelete(template)} disabled={busy} sx={{ mr: 'auto' }}>
+              Delete
+            </Button>
+          )}
+          <Button onClick={onClose} disabled={busy} color="inherit">
+            Cancel
+          </Button>
+          <Button
+            type="submit"
+            variant="contained"
+            disabled={busy}
+            startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}
+          >
+            {editing ? 'Update' : 'Create'}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,107 @@
+import { useFormik } from 'formik';
+import { mutate } from 'swr';
+import {
+  Box,
+  Button,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
+import SendIcon from '@mui/icons-material/SendOutlined';
+import { apiRequest, errorMessage } from '@act/ui-kit';
+import {
+  renderSmsTemplate,
+  SAMPLE_PLACEHOLDER_VALUES,
+  templateTestSchema,
+  type SmsTemplate,
+} from '@act/contracts/src/sms-api';
+import { SMS_KEYS } from '../shared/keys';
+import { useNotify } from '../shared/notify';
+
+export interface TestSmsDialogProps {
+  open: boolean;
+  template: SmsTemplate | null;
+  onClose: () => void;
+}
+
+export function TestSmsDialog({ open, template, onClose }: TestSmsDialogProps) {
+  const notify = useNotify();
+  const form = useFormik({
+    initialValues: { testPhone: '' },
+    validationSchema: templateTestSchema,
+    onSubmit: async ({ testPhone }) => {
+      if (!template) {
+        notify.error('No template selected for testing');
+        return;
+      }
+      try {
+        await apiRequest('POST', `${SMS_KEYS.templates}/${template.id}/test`, { testPhone: testPhone.trim() });
+        notify.success('Test SMS sent successfully');
+        // A test send is logged like any other message.
+        await mutate(SMS_KEYS.logs);
+        onClose();
+      } catch (err) {
+        notify.error(`Failed to send test SMS: ${errorMessage(err)}`);
+      }
+    },
+  });
+  const phoneError = form.touched.testPhone || form.submitCount > 0 ? form.errors.testPhone : undefined;
+  const busy = form.isSubmitting;
+
+  return (
+    <Dialog open={open} onClose={busy ? undefined : onClose} maxWidth="xs" fullWidth aria-labelledby="test-sms-title">
+      <form onSubmit={form.handleSubmit} noValidate>
+        <DialogTitle id="test-sms-title">Send Test SMS</DialogTitle>
+        <DialogContent>
+          <Stack spacing={2} sx={{ pt: 1 }}>
+            {template && (
+              <Box sx={{ p: 1.5, borderRadius: 2, bgcolor: '#f1f5f9', border: 1, borderColor: 'divider' }}>
+                <Typography
+                  variant="caption"
+                  color="text.secondary"
+                  sx={{ display: 'block', fontWeight: 600, mb: 0.5 }}
+                >
+                  {template.name}
+                </Typography>
+                <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                  {renderSmsTemplate(template.message, SAMPLE_PLACEHOLDER_VALUES)}
+                </Typography>
+              </Box>
+            )}
+            <TextField
+              label="Phone Number"
+              name="testPhone"
+              type="tel"
+              required
+              autoFocus
+              placeholder="+15551234567"
+              value={form.values.testPhone}
+              onChange={form.handleChange}
+              onBlur={form.handleBlur}
+              error={!!phoneError}
+              helperText={phoneError ?? 'Placeholders are filled with sample values.'}
+            />
+          </Stack>
+        </DialogContent>
+        <DialogActions sx={{ px: 3, pb: 2 }}>
+          <Button onClick={onClose} disabled={busy} color="inherit">
+            Cancel
+          </Button>
+          <Button
+            type="submit"
+            variant="contained"
+            disabled={busy}
+            startIcon={busy ? <CircularProgress size={16} color="inherit" /> : <SendIcon />}
+          >
+            Send Test
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}
