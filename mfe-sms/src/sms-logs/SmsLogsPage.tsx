@@ -1,6 +1,209 @@
-import { PageHeader } from '@act/ui-kit';
+import { useMemo, useState } from 'react';
+import useSWR from 'swr';
+import {
+  Box,
+  MenuItem,
+  Paper,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  TextField,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import SmsIcon from '@mui/icons-material/SmsOutlined';
+import SendIcon from '@mui/icons-material/SendOutlined';
+import DoneAllIcon from '@mui/icons-material/DoneAll';
+import ErrorIcon from '@mui/icons-material/ErrorOutlineOutlined';
+import HourglassIcon from '@mui/icons-material/HourglassTopOutlined';
+import {
+  ErrorCard,
+  errorMessage,
+  PageHeader,
+  Pagination,
+  SMS_DEFAULT_PAGE_SIZE,
+  SMS_PAGE_SIZES,
+  usePagination,
+} from '@act/ui-kit';
+import { smsLogStatusGroup, type SmsLog } from '@act/contracts/src/sms-api';
+import { SMS_KEYS } from '../shared/keys';
+import { formatDateTime, LOG_ERROR_PREVIEW, LOG_MESSAGE_PREVIEW, matchesSearch, truncate } from '../shared/format';
+import { EmptyState, FilterBar, SearchField, SummaryCard, SummaryRow, TableSkeleton } from '../shared/ui';
+import { LogStatusBadge } from '../shared/status';
 
-// Placeholder: the SMS Logs screen is filled in by its own issue.
+const MONO = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 13 } as const;
+
+/**
+ * Status filter choices. 'failed' covers undelivered and 'pending' covers queued, as the cards count them
+ * (spec section 4); the two skip statuses of the sequence can be picked on their own.
+ */
+const STATUS_FILTERS = [
+  { value: 'all', label: 'All Statuses' },
+  { value: 'sent', label: 'Sent' },
+  { value: 'delivered', label: 'Delivered' },
+  { value: 'failed', label: 'Failed' },
+  { value: 'queued', label: 'Pending' },
+  { value: 'skipped_duplicate', label: 'Duplicate Blocked' },
+  { value: 'blocked_toll_free', label: 'Toll-free Blocked' },
+] as const;
+
+/** The five summary figures: failed + undelivered count as Failed, pending + queued as Pending. */
+export function logSummary(logs: readonly Pick<SmsLog, 'status'>[]) {
+  const s = { total: logs.length, sent: 0, delivered: 0, failed: 0, pending: 0 };
+  for (const l of logs) {
+    const g = smsLogStatusGroup(l.status);
+    if (g === 'sent') s.sent++;
+    else if (g === 'delivered') s.delivered++;
+    else if (g === 'failed') s.failed++;
+    else if (g === 'queued') s.pending++;
+  }
+  return s;
+}
+
+/** /sms-logs: every message the SMS side sent or held back (spec section 2). */
 export default function SmsLogsPage() {
-  return <PageHeader title="SMS Logs" />;
+  const logs = useSWR<SmsLog[]>(SMS_KEYS.logs);
+  const [search, setSearch] = useState('');
+  const [status, setStatus] = useState('all');
+
+  const all = logs.data ?? [];
+  const summary = useMemo(() => logSummary(all), [all]);
+  const filtered = useMemo(
+    () =>
+      all.filter(
+        (l) =>
+          (status === 'all' || smsLogStatusGroup(l.status) === status) &&
+          matchesSearch(search, [l.phone, l.contact_id, l.message, l.message_sid, l.error_message]),
+      ),
+    [all, status, search],
+  );
+  const paging = usePagination(filtered, { defaultPageSize: SMS_DEFAULT_PAGE_SIZE, resetOn: [search, status] });
+  const filtersActive = search.trim() !== '' || status !== 'all';
+
+  let table;
+  if (logs.error && !logs.data) {
+    table = (
+      <ErrorCard title="Could not load SMS logs" message={errorMessage(logs.error)} onRetry={() => logs.mutate()} />
+    );
+  } else if (!logs.data) {
+    table = <TableSkeleton />;
+  } else if (filtered.length === 0) {
+    table = (
+      <Box sx={{ p: 2 }}>
+        <EmptyState
+          icon={<SmsIcon />}
+          title={filtersActive ? 'No messages match these filters' : 'No SMS sent yet'}
+          description={
+            filtersActive
+              ? 'Change the search or the status filter.'
+              : 'Messages appear here when a sequence or a test sends them.'
+          }
+        />
+      </Box>
+    );
+  } else {
+    table = (
+      <>
+        <TableContainer>
+          <Table size="small" aria-label="SMS logs" sx={{ '& td, & th': { whiteSpace: 'nowrap' } }}>
+            <TableHead>
+              <TableRow>
+                <TableCell>Time</TableCell>
+                <TableCell>Phone</TableCell>
+                <TableCell>Contact</TableCell>
+                <TableCell align="center">Step</TableCell>
+                <TableCell>Message</TableCell>
+                <TableCell>Status</TableCell>
+                <TableCell>Message SID</TableCell>
+                <TableCell>Error</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {paging.pageItems.map((l) => (
+                <TableRow key={l.id} hover data-testid="log-row">
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(l.timestamp)}</TableCell>
+                  <TableCell sx={{ ...MONO, whiteSpace: 'nowrap' }}>{l.phone}</TableCell>
+                  <TableCell sx={MONO}>
+                    {l.contact_id ?? (
+                      <Typography variant="caption" color="text.secondary">
+                        test
+                      </Typography>
+                    )}
+                  </TableCell>
+                  <TableCell align="center">{l.sequence_order ?? '—'}</TableCell>
+                  <TableCell>
+                    <Tooltip title={l.message.length > LOG_MESSAGE_PREVIEW ? l.message : ''}>
+                      <span>{truncate(l.message, LOG_MESSAGE_PREVIEW)}</span>
+                    </Tooltip>
+                  </TableCell>
+                  <TableCell>
+                    <LogStatusBadge status={l.status} />
+                  </TableCell>
+                  <TableCell sx={{ ...MONO, fontSize: 12, color: 'text.secondary' }}>
+                    {l.message_sid ? (
+                      <Tooltip title={l.message_sid}>
+                        <span>{truncate(l.message_sid, 12)}</span>
+                      </Tooltip>
+                    ) : (
+                      '—'
+                    )}
+                  </TableCell>
+                  <TableCell sx={{ color: 'error.main' }}>
+                    {l.error_message ? (
+                      <Tooltip title={l.error_message.length > LOG_ERROR_PREVIEW ? l.error_message : ''}>
+                        <span>{truncate(l.error_message, LOG_ERROR_PREVIEW)}</span>
+                      </Tooltip>
+                    ) : (
+                      <Typography component="span" variant="body2" color="text.secondary">
+                        —
+                      </Typography>
+                    )}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+        <Box sx={{ px: 2, borderTop: 1, borderColor: 'divider' }}>
+          <Pagination {...paging.paginationProps} pageSizeOptions={SMS_PAGE_SIZES} variant="sliding" />
+        </Box>
+      </>
+    );
+  }
+
+  return (
+    <Box>
+      <PageHeader title="SMS Logs" subtitle="Every text message sent, delivered, failed or held back." />
+      <SummaryRow columns={5}>
+        <SummaryCard label="Total" value={summary.total} icon={<SmsIcon />} tone="primary" />
+        <SummaryCard label="Sent" value={summary.sent} icon={<SendIcon />} tone="info" />
+        <SummaryCard label="Delivered" value={summary.delivered} icon={<DoneAllIcon />} tone="success" />
+        <SummaryCard label="Failed" value={summary.failed} icon={<ErrorIcon />} tone="error" />
+        <SummaryCard label="Pending" value={summary.pending} icon={<HourglassIcon />} tone="warning" />
+      </SummaryRow>
+      <Paper variant="outlined">
+        <FilterBar>
+          <SearchField value={search} onChange={setSearch} placeholder="Phone, contact, message or SID" />
+          <TextField
+            select
+            size="small"
+            label="Status"
+            value={status}
+            onChange={(e) => setStatus(e.target.value)}
+            sx={{ flex: 1, minWidth: 180 }}
+          >
+            {STATUS_FILTERS.map((f) => (
+              <MenuItem key={f.value} value={f.value}>
+                {f.label}
+              </MenuItem>
+            ))}
+          </TextField>
+        </FilterBar>
+        {table}
+      </Paper>
+    </Box>
+  );
 }

@@ -1,6 +1,183 @@
-import { PageHeader } from '@act/ui-kit';
+import { useMemo, useState } from 'react';
+import useSWR from 'swr';
+import {
+  Box,
+  Button,
+  MenuItem,
+  Paper,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  TextField,
+} from '@mui/material';
+import InboxIcon from '@mui/icons-material/InboxOutlined';
+import PersonAddIcon from '@mui/icons-material/PersonAddAltOutlined';
+import CartIcon from '@mui/icons-material/ShoppingCartCheckoutOutlined';
+import DoneAllIcon from '@mui/icons-material/DoneAll';
+import ReplyIcon from '@mui/icons-material/ReplyOutlined';
+import VisibilityIcon from '@mui/icons-material/VisibilityOutlined';
+import {
+  ErrorCard,
+  errorMessage,
+  PageHeader,
+  Pagination,
+  SMS_DEFAULT_PAGE_SIZE,
+  SMS_PAGE_SIZES,
+  usePagination,
+} from '@act/ui-kit';
+import type { SmsWebhookEvent } from '@act/contracts/src/sms-api';
+import { SMS_KEYS } from '../shared/keys';
+import { EVENT_PAYLOAD_PREVIEW, formatDateTime, matchesSearch, truncate } from '../shared/format';
+import { EmptyState, FilterBar, SearchField, SummaryCard, SummaryRow, TableSkeleton } from '../shared/ui';
+import { EventTypeBadge, eventTypeLabel, KNOWN_EVENT_TYPES } from '../shared/status';
+import { PayloadDialog } from './PayloadDialog';
 
-// Placeholder: the SMS Webhook Events screen is filled in by its own issue.
+/** /sms-webhook-events: every inbound delivery (funnel and Twilio) as received (spec section 2). */
 export default function SmsWebhookEventsPage() {
-  return <PageHeader title="SMS Webhook Events" />;
+  const events = useSWR<SmsWebhookEvent[]>(SMS_KEYS.events);
+  const [search, setSearch] = useState('');
+  const [type, setType] = useState('all');
+  const [viewing, setViewing] = useState<SmsWebhookEvent | null>(null);
+
+  const all = events.data ?? [];
+  const counts = useMemo(() => {
+    const c: Record<string, number> = {};
+    for (const e of all) c[e.type] = (c[e.type] ?? 0) + 1;
+    return c;
+  }, [all]);
+  // Known types first, then any other type seen (handshake, invalid, ...), so every event can be filtered.
+  const typeOptions = useMemo(
+    () => [
+      ...KNOWN_EVENT_TYPES,
+      ...Object.keys(counts)
+        .filter((t) => !KNOWN_EVENT_TYPES.includes(t))
+        .sort(),
+    ],
+    [counts],
+  );
+
+  const filtered = useMemo(
+    () => all.filter((e) => (type === 'all' || e.type === type) && matchesSearch(search, [e.type, e.payload])),
+    [all, type, search],
+  );
+  const paging = usePagination(filtered, { defaultPageSize: SMS_DEFAULT_PAGE_SIZE, resetOn: [search, type] });
+  const filtersActive = search.trim() !== '' || type !== 'all';
+
+  let table;
+  if (events.error && !events.data) {
+    table = (
+      <ErrorCard
+        title="Could not load SMS webhook events"
+        message={errorMessage(events.error)}
+        onRetry={() => events.mutate()}
+      />
+    );
+  } else if (!events.data) {
+    table = <TableSkeleton />;
+  } else if (filtered.length === 0) {
+    table = (
+      <Box sx={{ p: 2 }}>
+        <EmptyState
+          icon={<InboxIcon />}
+          title={filtersActive ? 'No events match these filters' : 'No SMS webhook events yet'}
+          description={
+            filtersActive
+              ? 'Change the search or the type filter.'
+              : 'Funnel webhooks and Twilio callbacks appear here as they arrive.'
+          }
+        />
+      </Box>
+    );
+  } else {
+    table = (
+      <>
+        <TableContainer>
+          <Table size="small" aria-label="SMS webhook events">
+            <TableHead>
+              <TableRow>
+                <TableCell>ID</TableCell>
+                <TableCell>Type</TableCell>
+                <TableCell>Payload</TableCell>
+                <TableCell>Received</TableCell>
+                <TableCell align="right">Actions</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {paging.pageItems.map((e) => (
+                <TableRow key={e.id} hover data-testid="event-row">
+                  <TableCell sx={{ color: 'text.secondary' }}>{e.id}</TableCell>
+                  <TableCell>
+                    <EventTypeBadge type={e.type} />
+                  </TableCell>
+                  <TableCell
+                    sx={{
+                      fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace',
+                      fontSize: 12,
+                      color: 'text.secondary',
+                      maxWidth: 520,
+                      overflowWrap: 'anywhere',
+                    }}
+                  >
+                    {truncate(e.payload, EVENT_PAYLOAD_PREVIEW)}
+                  </TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(e.timestamp)}</TableCell>
+                  <TableCell align="right">
+                    <Button
+                      size="small"
+                      startIcon={<VisibilityIcon />}
+                      onClick={() => setViewing(e)}
+                      aria-label={`View event ${e.id}`}
+                    >
+                      View
+                    </Button>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+        <Box sx={{ px: 2, borderTop: 1, borderColor: 'divider' }}>
+          <Pagination {...paging.paginationProps} pageSizeOptions={SMS_PAGE_SIZES} variant="sliding" />
+        </Box>
+      </>
+    );
+  }
+
+  return (
+    <Box>
+      <PageHeader title="SMS Webhook Events" subtitle="Funnel webhooks and Twilio callbacks exactly as they arrived." />
+      <SummaryRow columns={5}>
+        <SummaryCard label="Total" value={all.length} icon={<InboxIcon />} tone="primary" />
+        <SummaryCard label="Contact" value={counts.contact ?? 0} icon={<PersonAddIcon />} tone="primary" />
+        <SummaryCard label="Purchase" value={counts.purchase ?? 0} icon={<CartIcon />} tone="success" />
+        <SummaryCard label="SMS Delivery" value={counts.sms_delivery ?? 0} icon={<DoneAllIcon />} tone="info" />
+        <SummaryCard label="SMS Reply" value={counts.sms_reply ?? 0} icon={<ReplyIcon />} tone="secondary" />
+      </SummaryRow>
+      <Paper variant="outlined">
+        <FilterBar>
+          <SearchField value={search} onChange={setSearch} placeholder="Search the payloads" />
+          <TextField
+            select
+            size="small"
+            label="Type"
+            value={type}
+            onChange={(e) => setType(e.target.value)}
+            sx={{ flex: 1, minWidth: 180 }}
+          >
+            <MenuItem value="all">All Types</MenuItem>
+            {typeOptions.map((t) => (
+              <MenuItem key={t} value={t}>
+                {eventTypeLabel(t)}
+              </MenuItem>
+            ))}
+          </TextField>
+        </FilterBar>
+        {table}
+      </Paper>
+      <PayloadDialog event={viewing} onClose={() => setViewing(null)} />
+    </Box>
+  );
 }
