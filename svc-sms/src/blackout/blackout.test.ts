@@ -38,7 +38,8 @@ describe('blackout window across midnight (22 -> 8)', () => {
       ['Pacific/Honolulu', '2026-01-16T09:00:00Z', '2026-01-16T18:00:00.000Z'],
       ['UTC', '2026-01-16T23:00:00Z', '2026-01-17T08:00:00.000Z'],
     ];
-    for (const [timezone, now, end] of zones) expect(blackoutEnd(at(now), { ...ny, timezone })?.toISOString()).toBe(end);
+    for (const [timezone, now, end] of zones)
+      expect(blackoutEnd(at(now), { ...ny, timezone })?.toISOString()).toBe(end);
   });
 });
 

@@ -2,12 +2,28 @@
  * Cross-channel over NATS JetStream, with this file's own subject prefix: facts published by the email side
  * (source 'svc-email') reach svc-sms's durable consumer; svc-sms's own facts go out through its outbox.
  */
+import type { SmsContact } from '@act/contracts/src/sms-api';
 import { randomUUID } from 'node:crypto';
 import { connect, type NatsConnection } from 'nats';
 import { call, type ServiceProcess } from '@act/service-kit/testing';
 import { Subjects } from '@act/contracts';
 import { startFakeTwilio, type FakeTwilio } from '../test/fake-twilio';
-import { configureSending, createFunnel, dropDb, dropStream, postContact, publishEvent, sleep, smsTestEnv, startSms, waitFor, type SmsTestEnv } from '../test/helpers';
+import {
+  configureSending,
+  createFunnel,
+  dropDb,
+  dropStream,
+  postContact,
+  publishEvent,
+  sleep,
+  smsTestEnv,
+  startSms,
+  waitFor,
+  type SmsTestEnv,
+} from '../test/helpers';
+
+// Starting the service takes a while on a loaded machine (tsx, the twilio SDK, Agenda).
+jest.setTimeout(120_000);
 
 let twilio: FakeTwilio;
 let svc: ServiceProcess;
@@ -29,7 +45,7 @@ afterAll(async () => {
   await dropDb(t.db);
 });
 
-const contacts = async () => (await call(svc.url, 'GET', '/api/sms-contacts')).body as any[];
+const contacts = async () => (await call(svc.url, 'GET', '/api/sms-contacts')).body as SmsContact[];
 const sentTo = (phone: string) => twilio.messages.filter((m) => m.to === phone);
 const envelope = () => ({ eventId: randomUUID(), source: 'svc-email', occurredAt: new Date().toISOString() });
 
@@ -40,22 +56,45 @@ describe('purchase seen by the email side', () => {
     await waitFor(async () => sentTo('+15552030001').length === 1, 10_000);
 
     const js = nc.jetstream();
-    const evt = { ...envelope(), funnelId: 'x-buy', contactId: 'xb-1', email: 'jane@example.com', phone: null, amount: 49, currency: 'USD', purchasedAt: new Date().toISOString() };
+    const evt = {
+      ...envelope(),
+      funnelId: 'x-buy',
+      contactId: 'xb-1',
+      email: 'jane@example.com',
+      phone: null,
+      amount: 49,
+      currency: 'USD',
+      purchasedAt: new Date().toISOString(),
+    };
     const published = Date.now();
     await js.publish(`${t.natsPrefix}${Subjects.purchaseCreated}`, JSON.stringify(evt), { msgID: evt.eventId });
-    await waitFor(async () => (await contacts()).find((c) => c.contact_id === 'xb-1')?.status === 'purchased', 2_000, 10);
+    await waitFor(
+      async () => (await contacts()).find((c) => c.contact_id === 'xb-1')?.status === 'purchased',
+      2_000,
+      10,
+    );
     const took = Date.now() - published;
     expect(took).toBeLessThan(500);
 
     await sleep(4_000);
     expect(sentTo('+15552030001').map((m) => m.body)).toEqual(['First']);
-    expect((await contacts()).find((c) => c.contact_id === 'xb-1')).toMatchObject({ status: 'purchased', next_send_at: null });
+    expect((await contacts()).find((c) => c.contact_id === 'xb-1')).toMatchObject({
+      status: 'purchased',
+      next_send_at: null,
+    });
   });
 
   it('matches by phone when the contact id is the email side’s own', async () => {
     await createFunnel(svc.url, 'x-phone', [{ message: 'Never' }], 3);
     await postContact(svc.url, 'x-phone', 'xp-1', '+15552030002');
-    await publishEvent(t.natsPrefix, Subjects.purchaseCreated, { ...envelope(), funnelId: 'x-phone', contactId: 'email-99', email: null, phone: '+1 (555) 203-0002', purchasedAt: new Date().toISOString() });
+    await publishEvent(t.natsPrefix, Subjects.purchaseCreated, {
+      ...envelope(),
+      funnelId: 'x-phone',
+      contactId: 'email-99',
+      email: null,
+      phone: '+1 (555) 203-0002',
+      purchasedAt: new Date().toISOString(),
+    });
     await waitFor(async () => (await contacts()).find((c) => c.contact_id === 'xp-1')?.status === 'purchased', 2_000);
     await sleep(3_500);
     expect(sentTo('+15552030002')).toEqual([]);
@@ -64,7 +103,15 @@ describe('purchase seen by the email side', () => {
   it('ignores svc-sms’s own events', async () => {
     await createFunnel(svc.url, 'x-own', [{ message: 'Hello' }], 2);
     await postContact(svc.url, 'x-own', 'xo-1', '+15552030003');
-    await publishEvent(t.natsPrefix, Subjects.purchaseCreated, { ...envelope(), source: 'svc-sms', funnelId: 'x-own', contactId: 'xo-1', email: null, phone: null, purchasedAt: new Date().toISOString() });
+    await publishEvent(t.natsPrefix, Subjects.purchaseCreated, {
+      ...envelope(),
+      source: 'svc-sms',
+      funnelId: 'x-own',
+      contactId: 'xo-1',
+      email: null,
+      phone: null,
+      purchasedAt: new Date().toISOString(),
+    });
     await waitFor(async () => sentTo('+15552030003').length === 1, 10_000);
     expect((await contacts()).find((c) => c.contact_id === 'xo-1')?.status).toBe('sent');
   });
@@ -73,7 +120,15 @@ describe('purchase seen by the email side', () => {
 describe('contact seen by the email side', () => {
   it('creates the SMS contact for a funnel with an active SMS integration, once even when the funnel posted to both', async () => {
     await createFunnel(svc.url, 'x-both', [{ message: 'Hi {first_name}' }], 2);
-    const evt = { ...envelope(), funnelId: 'x-both', contactId: 'xc-1', email: 'jane@example.com', phone: '+15552030004', firstName: 'Jane', createdAt: new Date().toISOString() };
+    const evt = {
+      ...envelope(),
+      funnelId: 'x-both',
+      contactId: 'xc-1',
+      email: 'jane@example.com',
+      phone: '+15552030004',
+      firstName: 'Jane',
+      createdAt: new Date().toISOString(),
+    };
     await publishEvent(t.natsPrefix, Subjects.contactCreated, evt);
     await postContact(svc.url, 'x-both', 'xc-1', '+15552030004');
     await waitFor(async () => (await contacts()).some((c) => c.contact_id === 'xc-1'), 3_000);
@@ -85,8 +140,22 @@ describe('contact seen by the email side', () => {
 
   it('does nothing without a phone or without an active SMS integration', async () => {
     await createFunnel(svc.url, 'x-nophone', [{ message: 'x' }], 60);
-    await publishEvent(t.natsPrefix, Subjects.contactCreated, { ...envelope(), funnelId: 'x-nophone', contactId: 'xn-1', email: 'a@b.c', phone: null, createdAt: new Date().toISOString() });
-    await publishEvent(t.natsPrefix, Subjects.contactCreated, { ...envelope(), funnelId: 'x-unknown', contactId: 'xn-2', email: 'a@b.c', phone: '+15552030005', createdAt: new Date().toISOString() });
+    await publishEvent(t.natsPrefix, Subjects.contactCreated, {
+      ...envelope(),
+      funnelId: 'x-nophone',
+      contactId: 'xn-1',
+      email: 'a@b.c',
+      phone: null,
+      createdAt: new Date().toISOString(),
+    });
+    await publishEvent(t.natsPrefix, Subjects.contactCreated, {
+      ...envelope(),
+      funnelId: 'x-unknown',
+      contactId: 'xn-2',
+      email: 'a@b.c',
+      phone: '+15552030005',
+      createdAt: new Date().toISOString(),
+    });
     await sleep(1_000);
     expect((await contacts()).filter((c) => c.contact_id.startsWith('xn-'))).toEqual([]);
   });
@@ -94,19 +163,56 @@ describe('contact seen by the email side', () => {
 
 describe('facts published by svc-sms', () => {
   it('publishes contact and purchase events (with email) through the outbox', async () => {
-    const received: any[] = [];
+    const received: { subject: string; data: Record<string, unknown> }[] = [];
     const sub = nc.subscribe(`${t.natsPrefix}funnel.>`);
     (async () => {
       for await (const m of sub) received.push({ subject: m.subject, data: JSON.parse(m.string()) });
     })();
-    await call(svc.url, 'POST', '/api/sms/webhook', { user: null, body: { event: 'contact_created', funnel_id: 'x-pub', contact: { id: 'pub-1', email: 'jane@example.com', phone: '+1 555 203 0006', first_name: 'Jane' } } });
-    await call(svc.url, 'POST', '/api/sms/webhook', { user: null, body: { event_type: 'purchase_created', funnel_id: 'x-pub', contact_id: 'pub-1', email: 'jane@example.com', amount: 49.0, currency: 'USD' } });
+    await call(svc.url, 'POST', '/api/sms/webhook', {
+      user: null,
+      body: {
+        event: 'contact_created',
+        funnel_id: 'x-pub',
+        contact: { id: 'pub-1', email: 'jane@example.com', phone: '+1 555 203 0006', first_name: 'Jane' },
+      },
+    });
+    await call(svc.url, 'POST', '/api/sms/webhook', {
+      user: null,
+      body: {
+        event_type: 'purchase_created',
+        funnel_id: 'x-pub',
+        contact_id: 'pub-1',
+        email: 'jane@example.com',
+        amount: 49.0,
+        currency: 'USD',
+      },
+    });
     await waitFor(async () => received.length >= 2, 5_000);
     sub.unsubscribe();
     expect(received[0]).toEqual({
       subject: `${t.natsPrefix}funnel.contact.created`,
-      data: { eventId: expect.any(String), source: 'svc-sms', occurredAt: expect.any(String), funnelId: 'x-pub', contactId: 'pub-1', email: 'jane@example.com', phone: '+15552030006', firstName: 'Jane', createdAt: expect.any(String) },
+      data: {
+        eventId: expect.any(String),
+        source: 'svc-sms',
+        occurredAt: expect.any(String),
+        funnelId: 'x-pub',
+        contactId: 'pub-1',
+        email: 'jane@example.com',
+        phone: '+15552030006',
+        firstName: 'Jane',
+        createdAt: expect.any(String),
+      },
     });
-    expect(received[1]).toMatchObject({ subject: `${t.natsPrefix}funnel.purchase.created`, data: { source: 'svc-sms', funnelId: 'x-pub', contactId: 'pub-1', email: 'jane@example.com', amount: 49, currency: 'USD' } });
+    expect(received[1]).toMatchObject({
+      subject: `${t.natsPrefix}funnel.purchase.created`,
+      data: {
+        source: 'svc-sms',
+        funnelId: 'x-pub',
+        contactId: 'pub-1',
+        email: 'jane@example.com',
+        amount: 49,
+        currency: 'USD',
+      },
+    });
   });
 });

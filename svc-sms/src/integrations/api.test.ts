@@ -5,6 +5,9 @@
 import { call, type ServiceProcess } from '@act/service-kit/testing';
 import { dropDb, dropStream, smsTestEnv, startSms, type SmsTestEnv } from '../test/helpers';
 
+// Starting the service takes a while on a loaded machine (tsx, the twilio SDK, Agenda).
+jest.setTimeout(120_000);
+
 let svc: ServiceProcess;
 let t: SmsTestEnv;
 
@@ -88,7 +91,12 @@ describe('integrations', () => {
   });
 
   it('takes 30 for a non-numeric reminder delay, like the form', async () => {
-    const r = await post('/api/sms-webhook-integrations', { name: 'NaN', funnel_id: 'nan-funnel', reminder_delay: 'abc', active: false });
+    const r = await post('/api/sms-webhook-integrations', {
+      name: 'NaN',
+      funnel_id: 'nan-funnel',
+      reminder_delay: 'abc',
+      active: false,
+    });
     expect(r.status).toBe(201);
     expect(r.body.reminder_delay).toBe(30);
   });
@@ -98,18 +106,37 @@ describe('integrations', () => {
     const r = await post('/api/sms-webhook-integrations', { name: 'Two', funnel_id: 'dup-funnel' });
     expect(r.status).toBe(409);
     expect(r.body.error).toMatch(/already exists for funnel dup-funnel/);
-    expect((await post('/api/sms-webhook-integrations', { name: 'Two', funnel_id: 'dup-funnel', active: false })).status).toBe(201);
+    expect(
+      (await post('/api/sms-webhook-integrations', { name: 'Two', funnel_id: 'dup-funnel', active: false })).status,
+    ).toBe(201);
   });
 
   it('updates, links a campaign, clears it with null, and deletes', async () => {
     const c = await post('/api/sms-campaigns', { name: 'Linked', integration_id: null, active: true });
-    const i = await post('/api/sms-webhook-integrations', { name: 'Edit me', funnel_id: 'edit-funnel', reminder_delay: 10 });
-    const u = await patch(`/api/sms-webhook-integrations/${i.body.id}`, { name: 'Edited', funnel_id: 'edit-funnel', sms_campaign_id: c.body.id, reminder_delay: 45, active: true });
+    const i = await post('/api/sms-webhook-integrations', {
+      name: 'Edit me',
+      funnel_id: 'edit-funnel',
+      reminder_delay: 10,
+    });
+    const u = await patch(`/api/sms-webhook-integrations/${i.body.id}`, {
+      name: 'Edited',
+      funnel_id: 'edit-funnel',
+      sms_campaign_id: c.body.id,
+      reminder_delay: 45,
+      active: true,
+    });
     expect(u.status).toBe(200);
-    expect(u.body).toMatchObject({ name: 'Edited', sms_campaign_id: c.body.id, campaign_name: 'Linked', reminder_delay: 45 });
+    expect(u.body).toMatchObject({
+      name: 'Edited',
+      sms_campaign_id: c.body.id,
+      campaign_name: 'Linked',
+      reminder_delay: 45,
+    });
     const cleared = await patch(`/api/sms-webhook-integrations/${i.body.id}`, { sms_campaign_id: null });
     expect(cleared.body).toMatchObject({ sms_campaign_id: null, campaign_name: null, name: 'Edited' });
-    expect((await patch(`/api/sms-webhook-integrations/${i.body.id}`, { reminder_delay: 0 })).body).toEqual({ error: 'Reminder delay must be at least 1 minute' });
+    expect((await patch(`/api/sms-webhook-integrations/${i.body.id}`, { reminder_delay: 0 })).body).toEqual({
+      error: 'Reminder delay must be at least 1 minute',
+    });
     const d = await call(svc.url, 'DELETE', `/api/sms-webhook-integrations/${i.body.id}`);
     expect(d.body).toEqual({ success: true, message: 'SMS webhook integration deleted successfully' });
     expect((await call(svc.url, 'DELETE', `/api/sms-webhook-integrations/${i.body.id}`)).status).toBe(404);
@@ -126,7 +153,9 @@ describe('integrations', () => {
 describe('campaigns and templates', () => {
   it('validates campaigns', async () => {
     expect((await post('/api/sms-campaigns', { name: '' })).body).toEqual({ error: 'Campaign name is required' });
-    expect((await post('/api/sms-campaigns', { name: 'X', integration_id: 424242 })).body).toEqual({ error: 'Integration not found' });
+    expect((await post('/api/sms-campaigns', { name: 'X', integration_id: 424242 })).body).toEqual({
+      error: 'Integration not found',
+    });
   });
 
   it.each([
@@ -146,27 +175,68 @@ describe('campaigns and templates', () => {
     const i = await post('/api/sms-webhook-integrations', { name: 'Camp int', funnel_id: 'camp-funnel' });
     const c = await post('/api/sms-campaigns', { name: 'Seq', integration_id: i.body.id, active: true });
     expect(c.status).toBe(201);
-    expect(c.body).toEqual({ id: expect.any(Number), name: 'Seq', integration_id: i.body.id, active: true, created_at: expect.any(String), integration_name: 'Camp int', template_count: 0 });
-    const a = await post('/api/sms-templates', { campaign_id: c.body.id, name: 'A', message: 'x'.repeat(160), sequence_order: 4, delay_minutes: 5, active: true });
+    expect(c.body).toEqual({
+      id: expect.any(Number),
+      name: 'Seq',
+      integration_id: i.body.id,
+      active: true,
+      created_at: expect.any(String),
+      integration_name: 'Camp int',
+      template_count: 0,
+    });
+    const a = await post('/api/sms-templates', {
+      campaign_id: c.body.id,
+      name: 'A',
+      message: 'x'.repeat(160),
+      sequence_order: 4,
+      delay_minutes: 5,
+      active: true,
+    });
     expect(a.status).toBe(201);
     const b = await post('/api/sms-templates', { campaign_id: c.body.id, name: 'B', message: 'Hi {first_name}' });
-    expect(b.body).toEqual({ id: expect.any(Number), campaign_id: c.body.id, name: 'B', message: 'Hi {first_name}', sequence_order: 5, delay_minutes: 0, active: true, created_at: expect.any(String) });
-    const u = await patch(`/api/sms-templates/${b.body.id}`, { name: 'B2', message: 'Bye', sequence_order: 1, delay_minutes: 3, active: false, campaign_id: c.body.id });
+    expect(b.body).toEqual({
+      id: expect.any(Number),
+      campaign_id: c.body.id,
+      name: 'B',
+      message: 'Hi {first_name}',
+      sequence_order: 5,
+      delay_minutes: 0,
+      active: true,
+      created_at: expect.any(String),
+    });
+    const u = await patch(`/api/sms-templates/${b.body.id}`, {
+      name: 'B2',
+      message: 'Bye',
+      sequence_order: 1,
+      delay_minutes: 3,
+      active: false,
+      campaign_id: c.body.id,
+    });
     expect(u.body).toMatchObject({ name: 'B2', sequence_order: 1, delay_minutes: 3, active: false });
-    expect((await patch(`/api/sms-templates/${b.body.id}`, { message: 'y'.repeat(161) })).body).toEqual({ error: 'SMS messages must be 160 characters or less' });
+    expect((await patch(`/api/sms-templates/${b.body.id}`, { message: 'y'.repeat(161) })).body).toEqual({
+      error: 'SMS messages must be 160 characters or less',
+    });
 
     const list = await call(svc.url, 'GET', '/api/sms-campaigns');
     expect(list.body.find((x: { id: number }) => x.id === c.body.id).template_count).toBe(2);
 
     const d = await call(svc.url, 'DELETE', `/api/sms-campaigns/${c.body.id}`);
-    expect(d.body).toEqual({ success: true, message: 'Campaign and associated templates deleted successfully', templates_deleted: 2 });
+    expect(d.body).toEqual({
+      success: true,
+      message: 'Campaign and associated templates deleted successfully',
+      templates_deleted: 2,
+    });
     const templates = await call(svc.url, 'GET', '/api/sms-templates');
     expect(templates.body.filter((x: { campaign_id: number }) => x.campaign_id === c.body.id)).toEqual([]);
   });
 
   it('needs an existing campaign for a template', async () => {
-    expect((await post('/api/sms-templates', { name: 'T', message: 'Hi' })).body).toEqual({ error: 'Campaign is required' });
-    expect((await post('/api/sms-templates', { campaign_id: 999999, name: 'T', message: 'Hi' })).body).toEqual({ error: 'Campaign not found' });
+    expect((await post('/api/sms-templates', { name: 'T', message: 'Hi' })).body).toEqual({
+      error: 'Campaign is required',
+    });
+    expect((await post('/api/sms-templates', { campaign_id: 999999, name: 'T', message: 'Hi' })).body).toEqual({
+      error: 'Campaign not found',
+    });
   });
 });
 
@@ -187,7 +257,9 @@ describe('provider settings without credentials', () => {
   });
 
   it('validates and saves the config, never taking credentials', async () => {
-    expect((await post('/api/twilio/config', { webhook_url: 'not a url' })).body).toEqual({ error: 'Must be a valid URL' });
+    expect((await post('/api/twilio/config', { webhook_url: 'not a url' })).body).toEqual({
+      error: 'Must be a valid URL',
+    });
     expect((await post('/api/twilio/config', { blackout_start_hour: 24 })).status).toBe(400);
     expect((await post('/api/twilio/config', { blackout_end_hour: 7.5 })).status).toBe(400);
     expect((await post('/api/twilio/config', { blackout_timezone: 'Europe/Paris' })).status).toBe(400);
@@ -222,8 +294,14 @@ describe('provider settings without credentials', () => {
   it('sends nothing and says why', async () => {
     const msg = 'Twilio is not configured: set TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN';
     expect(await post('/api/twilio/test-connection', {})).toMatchObject({ status: 400, body: { error: msg } });
-    expect(await post('/api/twilio/test-sms', { test_phone: '+15551234567', test_message: 'Hi' })).toMatchObject({ status: 400, body: { error: msg } });
-    expect(await call(svc.url, 'GET', '/api/twilio/messaging-services')).toMatchObject({ status: 200, body: { services: [], message: msg } });
+    expect(await post('/api/twilio/test-sms', { test_phone: '+15551234567', test_message: 'Hi' })).toMatchObject({
+      status: 400,
+      body: { error: msg },
+    });
+    expect(await call(svc.url, 'GET', '/api/twilio/messaging-services')).toMatchObject({
+      status: 200,
+      body: { services: [], message: msg },
+    });
   });
 
   it.each([
@@ -238,8 +316,12 @@ describe('provider settings without credentials', () => {
   it('validates a template test phone', async () => {
     const c = await post('/api/sms-campaigns', { name: 'T', integration_id: null, active: true });
     const tpl = await post('/api/sms-templates', { campaign_id: c.body.id, name: 'T', message: 'Hi' });
-    expect((await post(`/api/sms-templates/${tpl.body.id}/test`, {})).body).toEqual({ error: 'Phone number is required' });
-    expect((await post(`/api/sms-templates/${tpl.body.id}/test`, { testPhone: 'abc' })).body).toEqual({ error: 'Invalid phone number format' });
+    expect((await post(`/api/sms-templates/${tpl.body.id}/test`, {})).body).toEqual({
+      error: 'Phone number is required',
+    });
+    expect((await post(`/api/sms-templates/${tpl.body.id}/test`, { testPhone: 'abc' })).body).toEqual({
+      error: 'Invalid phone number format',
+    });
   });
 });
 
@@ -248,6 +330,11 @@ describe('stats query', () => {
     expect((await call(svc.url, 'GET', '/api/sms-stats-simple?date_range=forever')).status).toBe(400);
     const r = await call(svc.url, 'GET', '/api/sms-stats-simple');
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ stats: expect.any(Array), integrations: expect.any(Array), daily: [{ date: expect.any(String), sent: 0, delivered: 0 }], date_range: 'today' });
+    expect(r.body).toMatchObject({
+      stats: expect.any(Array),
+      integrations: expect.any(Array),
+      daily: [{ date: expect.any(String), sent: 0, delivered: 0 }],
+      date_range: 'today',
+    });
   });
 });

@@ -2,11 +2,26 @@
  * Reminder sequences end to end: the real service (tsx child process) sending through the real twilio SDK to a
  * local fake Twilio. One test "minute" is one second (SMS_DELAY_UNIT_MS=1000).
  */
+import type { SmsContact, SmsLog, SmsWebhookEvent } from '@act/contracts/src/sms-api';
 import { DateTime } from 'luxon';
 import { call, type ServiceProcess } from '@act/service-kit/testing';
 import { SMS_TIMEZONES } from '@act/contracts/src/sms-api';
 import { startFakeTwilio, type FakeTwilio } from '../test/fake-twilio';
-import { configureSending, createFunnel, dropDb, dropStream, postContact, sleep, smsTestEnv, startSms, waitFor, type SmsTestEnv } from '../test/helpers';
+import {
+  configureSending,
+  createFunnel,
+  dropDb,
+  dropStream,
+  postContact,
+  sleep,
+  smsTestEnv,
+  startSms,
+  waitFor,
+  type SmsTestEnv,
+} from '../test/helpers';
+
+// Starting the service takes a while on a loaded machine (tsx, the twilio SDK, Agenda).
+jest.setTimeout(120_000);
 
 let twilio: FakeTwilio;
 let svc: ServiceProcess;
@@ -25,9 +40,12 @@ afterAll(async () => {
   await dropDb(t.db);
 });
 
-const contacts = async () => (await call(svc.url, 'GET', '/api/sms-contacts')).body as any[];
-const contactOf = async (contactId: string) => (await contacts()).find((c) => c.contact_id === contactId);
-const logsFor = async (contactId: string) => ((await call(svc.url, 'GET', '/api/sms-logs')).body as any[]).filter((l) => l.contact_id === contactId).sort((a, b) => a.sequence_order - b.sequence_order);
+const contacts = async () => (await call(svc.url, 'GET', '/api/sms-contacts')).body as SmsContact[];
+const contactOf = async (contactId: string) => (await contacts()).find((c) => c.contact_id === contactId)!;
+const logsFor = async (contactId: string) =>
+  ((await call(svc.url, 'GET', '/api/sms-logs')).body as SmsLog[])
+    .filter((l) => l.contact_id === contactId)
+    .sort((a, b) => (a.sequence_order ?? 0) - (b.sequence_order ?? 0));
 const sentTo = (phone: string) => twilio.messages.filter((m) => m.to === phone);
 
 describe('sequence order and delays', () => {
@@ -40,19 +58,40 @@ describe('sequence order and delays', () => {
       { message: 'Second reminder', sequence_order: 2, delay_minutes: 2 },
     ]);
     const posted = Date.now();
-    const r = await postContact(svc.url, 'order-funnel', 'ord-1', '(555) 201-0001', { checkout_url: 'https://shop.example/c/1' });
+    const r = await postContact(svc.url, 'order-funnel', 'ord-1', '(555) 201-0001', {
+      checkout_url: 'https://shop.example/c/1',
+    });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ status: 'ok', message: 'SMS contact created' });
 
     const c0 = await contactOf('ord-1');
-    expect(c0).toMatchObject({ phone: '+15552010001', status: 'pending', funnel_id: 'order-funnel', first_name: 'Jane', opted_out: false, messages_sent: 0 });
+    expect(c0).toMatchObject({
+      phone: '+15552010001',
+      status: 'pending',
+      funnel_id: 'order-funnel',
+      first_name: 'Jane',
+      opted_out: false,
+      messages_sent: 0,
+    });
     expect(new Date(c0.remind_at).getTime() - new Date(c0.created_at).getTime()).toBe(1000);
 
     await waitFor(async () => sentTo('+15552010001').length >= 3, 15_000);
     await sleep(1500);
     const msgs = sentTo('+15552010001');
-    expect(msgs.map((m) => m.body)).toEqual(['Hi Jane, your cart: https://shop.example/c/1', 'Second reminder', 'Third: still there, Jane?']);
-    expect(msgs.every((m) => m.from === '+15005550006' && m.messagingServiceSid === null && m.statusCallback === null && m.host === 'api.twilio.com')).toBe(true);
+    expect(msgs.map((m) => m.body)).toEqual([
+      'Hi Jane, your cart: https://shop.example/c/1',
+      'Second reminder',
+      'Third: still there, Jane?',
+    ]);
+    expect(
+      msgs.every(
+        (m) =>
+          m.from === '+15005550006' &&
+          m.messagingServiceSid === null &&
+          m.statusCallback === null &&
+          m.host === 'api.twilio.com',
+      ),
+    ).toBe(true);
     // First at remind_at (1 s), then +2 s, then +1 s; the due scan runs every 100 ms.
     const gaps = [msgs[0]!.at - posted, msgs[1]!.at - msgs[0]!.at, msgs[2]!.at - msgs[1]!.at];
     expect(gaps[0]).toBeGreaterThanOrEqual(900);
@@ -61,7 +100,9 @@ describe('sequence order and delays', () => {
     for (const [i, base] of [1000, 2000, 1000].entries()) expect(gaps[i]).toBeLessThan(base + 1200);
 
     const logs = await logsFor('ord-1');
-    expect(logs.map((l) => [l.sequence_order, l.status, l.message_sid])).toEqual(msgs.map((m, i) => [i + 1, 'queued', m.sid]));
+    expect(logs.map((l) => [l.sequence_order, l.status, l.message_sid])).toEqual(
+      msgs.map((m, i) => [i + 1, 'queued', m.sid]),
+    );
     expect(logs[0]).toEqual({
       id: expect.any(Number),
       phone: '+15552010001',
@@ -79,14 +120,34 @@ describe('sequence order and delays', () => {
   });
 
   it('takes the campaign that points at the integration when none is chosen, and the messaging service when set', async () => {
-    const i = await call(svc.url, 'POST', '/api/sms-webhook-integrations', { body: { name: 'Back-linked', funnel_id: 'backlink-funnel', reminder_delay: 1 } });
-    const c = await call(svc.url, 'POST', '/api/sms-campaigns', { body: { name: 'Points here', integration_id: i.body.id, active: true } });
-    await call(svc.url, 'POST', '/api/sms-templates', { body: { campaign_id: c.body.id, name: 'Only', message: 'Hello {first_name}', sequence_order: 1, delay_minutes: 0 } });
-    await configureSending(svc.url, { messaging_service_sid: 'MG00000000000000000000000000000001', delivery_webhooks_enabled: true });
+    const i = await call(svc.url, 'POST', '/api/sms-webhook-integrations', {
+      body: { name: 'Back-linked', funnel_id: 'backlink-funnel', reminder_delay: 1 },
+    });
+    const c = await call(svc.url, 'POST', '/api/sms-campaigns', {
+      body: { name: 'Points here', integration_id: i.body.id, active: true },
+    });
+    await call(svc.url, 'POST', '/api/sms-templates', {
+      body: {
+        campaign_id: c.body.id,
+        name: 'Only',
+        message: 'Hello {first_name}',
+        sequence_order: 1,
+        delay_minutes: 0,
+      },
+    });
+    await configureSending(svc.url, {
+      messaging_service_sid: 'MG00000000000000000000000000000001',
+      delivery_webhooks_enabled: true,
+    });
     try {
       await postContact(svc.url, 'backlink-funnel', 'bl-1', '+1 555 201 0002', { first_name: undefined });
       const [m] = await waitFor(async () => (sentTo('+15552010002').length ? sentTo('+15552010002') : null));
-      expect(m).toMatchObject({ messagingServiceSid: 'MG00000000000000000000000000000001', from: null, body: 'Hello there', statusCallback: 'http://sms.test.local/api/twilio/webhooks' });
+      expect(m).toMatchObject({
+        messagingServiceSid: 'MG00000000000000000000000000000001',
+        from: null,
+        body: 'Hello there',
+        statusCallback: 'http://sms.test.local/api/twilio/webhooks',
+      });
       await waitFor(async () => (await logsFor('bl-1'))[0]);
       expect((await logsFor('bl-1'))[0].status).toBe('queued'); // Twilio answers "accepted" for a messaging service
     } finally {
@@ -107,16 +168,31 @@ describe('skipping', () => {
     await waitFor(async () => sentTo('+15552010003').length >= 3, 10_000);
     await sleep(1500);
     // dup-a gets both steps, dup-c (another integration) its own, dup-b nothing.
-    expect(sentTo('+15552010003').map((m) => m.body).sort()).toEqual(['One', 'Other', 'Two']);
+    expect(
+      sentTo('+15552010003')
+        .map((m) => m.body)
+        .sort(),
+    ).toEqual(['One', 'Other', 'Two']);
     const logs = await logsFor('dup-b');
-    expect(logs).toEqual([expect.objectContaining({ status: 'skipped_duplicate', sequence_order: 1, message: 'One', message_sid: null })]);
-    expect(await contactOf('dup-b')).toMatchObject({ status: 'skipped_duplicate', next_send_at: null, messages_sent: 0 });
+    expect(logs).toEqual([
+      expect.objectContaining({ status: 'skipped_duplicate', sequence_order: 1, message: 'One', message_sid: null }),
+    ]);
+    expect(await contactOf('dup-b')).toMatchObject({
+      status: 'skipped_duplicate',
+      next_send_at: null,
+      messages_sent: 0,
+    });
   });
 
   it('never sends to a toll-free number and logs it as blocked', async () => {
     await createFunnel(svc.url, 'tollfree-funnel', [{ message: 'Hi' }, { message: 'Again', delay_minutes: 1 }]);
-    for (const [i, prefix] of ['800', '833', '844', '855', '866', '877', '888'].entries()) await postContact(svc.url, 'tollfree-funnel', `tf-${i}`, `+1${prefix}5550100`);
-    await waitFor(async () => (await contacts()).filter((c) => c.contact_id.startsWith('tf-') && c.status === 'abandoned').length === 7, 10_000);
+    for (const [i, prefix] of ['800', '833', '844', '855', '866', '877', '888'].entries())
+      await postContact(svc.url, 'tollfree-funnel', `tf-${i}`, `+1${prefix}5550100`);
+    await waitFor(
+      async () =>
+        (await contacts()).filter((c) => c.contact_id.startsWith('tf-') && c.status === 'abandoned').length === 7,
+      10_000,
+    );
     await sleep(1500);
     expect(twilio.messages.filter((m) => /^\+1(800|833|844|855|866|877|888)/.test(m.to))).toEqual([]);
     const logs = await logsFor('tf-0');
@@ -130,7 +206,13 @@ describe('skipping', () => {
     await waitFor(async () => (await contactOf('fail-1')).status === 'error', 10_000);
     await sleep(1500);
     const logs = await logsFor('fail-1');
-    expect(logs).toEqual([expect.objectContaining({ status: 'failed', error_message: "The 'To' number +15552010009 is not a valid phone number.", message_sid: null })]);
+    expect(logs).toEqual([
+      expect.objectContaining({
+        status: 'failed',
+        error_message: "The 'To' number +15552010009 is not a valid phone number.",
+        message_sid: null,
+      }),
+    ]);
     expect(await contactOf('fail-1')).toMatchObject({ status: 'error', next_send_at: null });
   });
 });
@@ -140,9 +222,22 @@ describe('purchase through the webhook', () => {
     await createFunnel(svc.url, 'buy-funnel', [{ message: 'First' }, { message: 'Second', delay_minutes: 2 }]);
     await postContact(svc.url, 'buy-funnel', 'buy-1', '+15552010010');
     await waitFor(async () => sentTo('+15552010010').length === 1, 10_000);
-    const r = await call(svc.url, 'POST', '/api/sms/webhook', { user: null, body: { event_type: 'purchase_created', funnel_id: 'buy-funnel', contact_id: 'buy-1', amount: 49, currency: 'USD' } });
+    const r = await call(svc.url, 'POST', '/api/sms/webhook', {
+      user: null,
+      body: {
+        event_type: 'purchase_created',
+        funnel_id: 'buy-funnel',
+        contact_id: 'buy-1',
+        amount: 49,
+        currency: 'USD',
+      },
+    });
     expect(r.body).toMatchObject({ status: 'ok', updated: 1 });
-    expect(await contactOf('buy-1')).toMatchObject({ status: 'purchased', next_send_at: null, purchased_at: expect.any(String) });
+    expect(await contactOf('buy-1')).toMatchObject({
+      status: 'purchased',
+      next_send_at: null,
+      purchased_at: expect.any(String),
+    });
     await sleep(3000);
     expect(sentTo('+15552010010').map((m) => m.body)).toEqual(['First']);
   });
@@ -150,7 +245,14 @@ describe('purchase through the webhook', () => {
   it('matches by phone within the integration when the contact id differs', async () => {
     await createFunnel(svc.url, 'buy-phone-funnel', [{ message: 'Never' }], 3);
     await postContact(svc.url, 'buy-phone-funnel', 'bp-1', '+15552010011');
-    const r = await call(svc.url, 'POST', '/api/sms/webhook', { user: null, body: { event: 'purchase_created', funnel_id: 'buy-phone-funnel', contact: { id: 'order-77', phone: '555-201-0011' } } });
+    const r = await call(svc.url, 'POST', '/api/sms/webhook', {
+      user: null,
+      body: {
+        event: 'purchase_created',
+        funnel_id: 'buy-phone-funnel',
+        contact: { id: 'order-77', phone: '555-201-0011' },
+      },
+    });
     expect(r.body).toMatchObject({ updated: 1 });
     await sleep(3500);
     expect(sentTo('+15552010011')).toEqual([]);
@@ -162,8 +264,12 @@ describe('purchase through the webhook', () => {
     const c = await contactOf('man-1');
     const r = await call(svc.url, 'POST', '/api/sms-contacts/mark-purchased', { body: { contact_id: c.id } });
     expect(r.body).toEqual({ success: true, message: 'Contact marked as purchased', updated: 1 });
-    expect((await call(svc.url, 'POST', '/api/sms-contacts/mark-purchased', { body: { contact_id: 999999 } })).status).toBe(404);
-    expect((await call(svc.url, 'POST', '/api/sms-contacts/mark-purchased', { body: {} })).body).toEqual({ error: 'contact_id is required' });
+    expect(
+      (await call(svc.url, 'POST', '/api/sms-contacts/mark-purchased', { body: { contact_id: 999999 } })).status,
+    ).toBe(404);
+    expect((await call(svc.url, 'POST', '/api/sms-contacts/mark-purchased', { body: {} })).body).toEqual({
+      error: 'contact_id is required',
+    });
     await sleep(2500);
     expect(sentTo('+15552010012')).toEqual([]);
     expect(await contactOf('man-1')).toMatchObject({ status: 'purchased' });
@@ -172,12 +278,21 @@ describe('purchase through the webhook', () => {
 
 describe('template test SMS', () => {
   it('sends the template with sample values and logs it', async () => {
-    const { templates } = await createFunnel(svc.url, 'test-tpl-funnel', [{ message: 'Hi {first_name}: {checkout_url}' }], 60);
-    const r = await call(svc.url, 'POST', `/api/sms-templates/${templates[0].id}/test`, { body: { testPhone: '+15552010020' } });
+    const { templates } = await createFunnel(
+      svc.url,
+      'test-tpl-funnel',
+      [{ message: 'Hi {first_name}: {checkout_url}' }],
+      60,
+    );
+    const r = await call(svc.url, 'POST', `/api/sms-templates/${templates[0].id}/test`, {
+      body: { testPhone: '+15552010020' },
+    });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ success: true, message: 'Test SMS sent successfully', sid: expect.stringMatching(/^SM/) });
     expect(sentTo('+15552010020').map((m) => m.body)).toEqual(['Hi Jane: https://example.com/checkout']);
-    const t2 = await call(svc.url, 'POST', '/api/twilio/test-sms', { body: { test_phone: '15552010021', test_message: 'This is a test message from your SMS system.' } });
+    const t2 = await call(svc.url, 'POST', '/api/twilio/test-sms', {
+      body: { test_phone: '15552010021', test_message: 'This is a test message from your SMS system.' },
+    });
     expect(t2.body).toMatchObject({ success: true, message: 'Test SMS sent successfully' });
     expect(sentTo('+15552010021')).toHaveLength(1);
   });
@@ -187,18 +302,28 @@ describe('blackout', () => {
   it('holds a due message until the end of a window that spans midnight, in the configured timezone', async () => {
     // Pick a zone where the local hour is not 0, and a window from this hour to the hour before it: it spans
     // midnight and we are inside it now.
-    const zone = SMS_TIMEZONES.find((z) => DateTime.now().setZone(z).hour !== 0 && DateTime.now().setZone(z).minute < 58)!;
+    const zone = SMS_TIMEZONES.find(
+      (z) => DateTime.now().setZone(z).hour !== 0 && DateTime.now().setZone(z).minute < 58,
+    )!;
     const hour = DateTime.now().setZone(zone).hour;
-    await configureSending(svc.url, { blackout_enabled: true, blackout_start_hour: hour, blackout_end_hour: hour - 1, blackout_timezone: zone });
+    await configureSending(svc.url, {
+      blackout_enabled: true,
+      blackout_start_hour: hour,
+      blackout_end_hour: hour - 1,
+      blackout_timezone: zone,
+    });
     try {
       await createFunnel(svc.url, 'night-funnel', [{ message: 'Held' }]);
       await postContact(svc.url, 'night-funnel', 'night-1', '+15552010030');
-      const expectedEnd = DateTime.now().setZone(zone).plus({ days: 1 }).set({ hour: hour - 1, minute: 0, second: 0, millisecond: 0 });
+      const expectedEnd = DateTime.now()
+        .setZone(zone)
+        .plus({ days: 1 })
+        .set({ hour: hour - 1, minute: 0, second: 0, millisecond: 0 });
       const held = await waitFor(async () => {
         const c = await contactOf('night-1');
         return c.next_send_at && new Date(c.next_send_at).getTime() > Date.now() + 60_000 ? c : null;
       });
-      expect(new Date(held.next_send_at).toISOString()).toBe(expectedEnd.toUTC().toISO());
+      expect(new Date(held.next_send_at!).toISOString()).toBe(expectedEnd.toUTC().toISO());
       expect(held.status).toBe('pending');
       await sleep(1500);
       expect(sentTo('+15552010030')).toEqual([]);
@@ -213,7 +338,16 @@ describe('funnel webhook', () => {
   it('upserts one contact per funnel contact and refreshes its details', async () => {
     await createFunnel(svc.url, 'upsert-funnel', [{ message: 'x' }], 60);
     const a = await postContact(svc.url, 'upsert-funnel', 'up-1', '+15552010040');
-    const b = await call(svc.url, 'POST', '/api/sms/webhook', { user: null, body: { event_type: 'contact_created', funnel_id: 'upsert-funnel', contact_id: 'up-1', phone: '+15552010040', first_name: 'Janet' } });
+    const b = await call(svc.url, 'POST', '/api/sms/webhook', {
+      user: null,
+      body: {
+        event_type: 'contact_created',
+        funnel_id: 'upsert-funnel',
+        contact_id: 'up-1',
+        phone: '+15552010040',
+        first_name: 'Janet',
+      },
+    });
     expect(a.body.message).toBe('SMS contact created');
     expect(b.body.message).toBe('SMS contact updated');
     const matching = (await contacts()).filter((c) => c.contact_id === 'up-1');
@@ -225,21 +359,38 @@ describe('funnel webhook', () => {
     const hs = await call(svc.url, 'POST', '/api/sms/webhook', { user: null, body: { event: 'handshake' } });
     expect(hs).toMatchObject({ status: 200, body: { status: 'ok', message: 'Handshake received' } });
     const none = await postContact(svc.url, 'no-such-funnel', 'x-1', '+15552010050');
-    expect(none).toMatchObject({ status: 202, body: { status: 'ignored', message: 'No active SMS integration for funnel no-such-funnel' } });
+    expect(none).toMatchObject({
+      status: 202,
+      body: { status: 'ignored', message: 'No active SMS integration for funnel no-such-funnel' },
+    });
     const bad = [
       [{ raw: '{not json' }, 'Invalid JSON body'],
       [{ body: { event: 'order_shipped', funnel_id: 'f' } }, 'Unknown event type: order_shipped'],
       [{ body: { event: 'contact_created', contact: { id: 'c', phone: '+15552010051' } } }, 'Funnel ID is required'],
-      [{ body: { event: 'contact_created', funnel_id: 'upsert-funnel', contact: { phone: '+15552010051' } } }, 'contact_id is required'],
-      [{ body: { event: 'contact_created', funnel_id: 'upsert-funnel', contact: { id: 'c', email: 'a@b.c' } } }, 'Phone number is required'],
-      [{ body: { event: 'contact_created', funnel_id: 'upsert-funnel', contact: { id: 'c', phone: '12' } } }, 'Invalid phone number format'],
+      [
+        { body: { event: 'contact_created', funnel_id: 'upsert-funnel', contact: { phone: '+15552010051' } } },
+        'contact_id is required',
+      ],
+      [
+        { body: { event: 'contact_created', funnel_id: 'upsert-funnel', contact: { id: 'c', email: 'a@b.c' } } },
+        'Phone number is required',
+      ],
+      [
+        { body: { event: 'contact_created', funnel_id: 'upsert-funnel', contact: { id: 'c', phone: '12' } } },
+        'Invalid phone number format',
+      ],
     ] as const;
     for (const [opts, error] of bad) {
       const r = await call(svc.url, 'POST', '/api/sms/webhook', { user: null, ...opts });
       expect([r.status, r.body]).toEqual([400, { error }]);
     }
-    const events = (await call(svc.url, 'GET', '/api/sms-webhook-events')).body as any[];
-    expect(events[0]).toEqual({ id: expect.any(Number), type: 'invalid', payload: expect.stringContaining('"12"'), timestamp: expect.any(String) });
+    const events = (await call(svc.url, 'GET', '/api/sms-webhook-events')).body as SmsWebhookEvent[];
+    expect(events[0]).toEqual({
+      id: expect.any(Number),
+      type: 'invalid',
+      payload: expect.stringContaining('"12"'),
+      timestamp: expect.any(String),
+    });
     expect(events.filter((e) => e.type === 'invalid').map((e) => e.payload)).toContain('{not json');
     expect(events.some((e) => e.type === 'handshake')).toBe(true);
     expect(events.some((e) => e.type === 'contact' && e.payload.includes('no-such-funnel'))).toBe(true);

@@ -2,9 +2,23 @@
  * Two svc-sms instances on one database (and one NATS prefix, one durable consumer): every (contact, template)
  * goes out exactly once, whichever instance's scan, job or sweep reaches it first.
  */
+import type { SmsContact, SmsLog } from '@act/contracts/src/sms-api';
 import { call, type ServiceProcess } from '@act/service-kit/testing';
 import { startFakeTwilio, type FakeTwilio } from '../test/fake-twilio';
-import { configureSending, createFunnel, dropDb, dropStream, postContact, sleep, smsTestEnv, startSms, waitFor, type SmsTestEnv } from '../test/helpers';
+import {
+  configureSending,
+  createFunnel,
+  dropDb,
+  dropStream,
+  postContact,
+  sleep,
+  smsTestEnv,
+  startSms,
+  type SmsTestEnv,
+} from '../test/helpers';
+
+// Starting the service takes a while on a loaded machine (tsx, the twilio SDK, Agenda).
+jest.setTimeout(120_000);
 
 let twilio: FakeTwilio;
 let a: ServiceProcess;
@@ -14,7 +28,11 @@ let t: SmsTestEnv;
 beforeAll(async () => {
   twilio = await startFakeTwilio();
   // Scans every 20 ms on both instances to make them collide as often as possible.
-  t = smsTestEnv('two', twilio, { SMS_DUE_SCAN_MS: '20', SMS_AGENDA_PROCESS_EVERY_MS: '200', SMS_SWEEP_EVERY_MS: '1000' });
+  t = smsTestEnv('two', twilio, {
+    SMS_DUE_SCAN_MS: '20',
+    SMS_AGENDA_PROCESS_EVERY_MS: '200',
+    SMS_SWEEP_EVERY_MS: '1000',
+  });
   [a, b] = await Promise.all([startSms(t), startSms(t)]);
   await configureSending(a.url);
 });
@@ -26,7 +44,11 @@ afterAll(async () => {
 });
 
 it('never double-sends', async () => {
-  await createFunnel(a.url, 'two-funnel', [{ message: 'One' }, { message: 'Two', delay_minutes: 1 }, { message: 'Three', delay_minutes: 0 }]);
+  await createFunnel(a.url, 'two-funnel', [
+    { message: 'One' },
+    { message: 'Two', delay_minutes: 1 },
+    { message: 'Three', delay_minutes: 0 },
+  ]);
   const N = 20;
   // Contacts arrive through both instances, some twice (a funnel retrying).
   for (let i = 0; i < N; i++) {
@@ -41,9 +63,9 @@ it('never double-sends', async () => {
   for (const m of twilio.messages) byPhone.set(m.to, [...(byPhone.get(m.to) ?? []), m.body]);
   expect(byPhone.size).toBe(N);
   for (const bodies of byPhone.values()) expect(bodies).toEqual(['One', 'Two', 'Three']);
-  const logs = (await call(b.url, 'GET', '/api/sms-logs')).body as any[];
+  const logs = (await call(b.url, 'GET', '/api/sms-logs')).body as SmsLog[];
   expect(logs).toHaveLength(N * 3);
-  const contacts = (await call(b.url, 'GET', '/api/sms-contacts')).body as any[];
+  const contacts = (await call(b.url, 'GET', '/api/sms-contacts')).body as SmsContact[];
   expect(contacts).toHaveLength(N);
   expect(contacts.every((c) => c.status === 'sent' && c.messages_sent === 3)).toBe(true);
 });

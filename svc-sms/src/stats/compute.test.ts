@@ -2,7 +2,13 @@ import { computeIntegrationStats, dailySeries, type StatsLog } from './compute';
 import { statsRange } from './ranges';
 
 const t = (iso: string) => new Date(iso);
-const log = (phone: string, contact_id: string, status: string, at = '2026-01-16T15:00:00Z'): StatsLog => ({ phone, contact_id, status, integration_id: 1, timestamp: t(at) });
+const log = (phone: string, contact_id: string, status: string, at = '2026-01-16T15:00:00Z'): StatsLog => ({
+  phone,
+  contact_id,
+  status,
+  integration_id: 1,
+  timestamp: t(at),
+});
 
 describe('SMS stats figures', () => {
   const logs = [

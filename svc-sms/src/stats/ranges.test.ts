@@ -18,7 +18,15 @@ describe('stats date ranges', () => {
   });
   it('the last N days include today', () => {
     const r = statsRange('last_7_days', now, 'America/New_York');
-    expect(r.days).toEqual(['2026-03-03', '2026-03-04', '2026-03-05', '2026-03-06', '2026-03-07', '2026-03-08', '2026-03-09']);
+    expect(r.days).toEqual([
+      '2026-03-03',
+      '2026-03-04',
+      '2026-03-05',
+      '2026-03-06',
+      '2026-03-07',
+      '2026-03-08',
+      '2026-03-09',
+    ]);
     expect(statsRange('last_28_days', now, 'UTC').days).toHaveLength(28);
     expect(statsRange('last_90_days', now, 'UTC').days).toHaveLength(90);
   });

@@ -41,7 +41,10 @@ function readBody(req: IncomingMessage): Promise<string> {
  * A local stand-in for the parts of Twilio's REST API svc-sms calls, recording every message. The service runs the
  * real SDK against it through TWILIO_BASE_URL. Checks HTTP Basic auth like Twilio (401, code 20003).
  */
-export async function startFakeTwilio({ accountSid = `AC${randomBytes(16).toString('hex')}`, authToken = 'fake-auth-token' } = {}): Promise<FakeTwilio> {
+export async function startFakeTwilio({
+  accountSid = `AC${randomBytes(16).toString('hex')}`,
+  authToken = 'fake-auth-token',
+} = {}): Promise<FakeTwilio> {
   const messages: FakeMessage[] = [];
   const refuse = new Set<string>();
   const services = [
@@ -54,13 +57,25 @@ export async function startFakeTwilio({ accountSid = `AC${randomBytes(16).toStri
       res.end(JSON.stringify(body));
     };
     const auth = Buffer.from((req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString();
-    if (auth !== `${accountSid}:${authToken}`) return send(401, { code: 20003, message: 'Authenticate', more_info: 'https://www.twilio.com/docs/errors/20003', status: 401 });
+    if (auth !== `${accountSid}:${authToken}`)
+      return send(401, {
+        code: 20003,
+        message: 'Authenticate',
+        more_info: 'https://www.twilio.com/docs/errors/20003',
+        status: 401,
+      });
     const url = new URL(req.url ?? '/', 'http://fake');
     const body = await readBody(req);
     if (req.method === 'POST' && url.pathname === `/2010-04-01/Accounts/${accountSid}/Messages.json`) {
       const p = new URLSearchParams(body);
       const to = p.get('To') ?? '';
-      if (refuse.has(to)) return send(400, { code: 21211, message: `The 'To' number ${to} is not a valid phone number.`, more_info: 'https://www.twilio.com/docs/errors/21211', status: 400 });
+      if (refuse.has(to))
+        return send(400, {
+          code: 21211,
+          message: `The 'To' number ${to} is not a valid phone number.`,
+          more_info: 'https://www.twilio.com/docs/errors/21211',
+          status: 400,
+        });
       const m: FakeMessage = {
         sid: `SM${randomBytes(16).toString('hex')}`,
         accountSid,
@@ -90,7 +105,18 @@ export async function startFakeTwilio({ accountSid = `AC${randomBytes(16).toStri
       return send(200, { sid: accountSid, friendly_name: 'Fake Test Account', status: 'active', type: 'Full' });
     }
     if (req.method === 'GET' && url.pathname === '/v1/Services') {
-      return send(200, { services, meta: { key: 'services', page: 0, page_size: 50, first_page_url: null, previous_page_url: null, next_page_url: null, url: null } });
+      return send(200, {
+        services,
+        meta: {
+          key: 'services',
+          page: 0,
+          page_size: 50,
+          first_page_url: null,
+          previous_page_url: null,
+          next_page_url: null,
+          url: null,
+        },
+      });
     }
     send(404, { code: 20404, message: `The requested resource ${url.pathname} was not found`, status: 404 });
   });

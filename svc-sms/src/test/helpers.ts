@@ -47,7 +47,11 @@ export function startSms(t: SmsTestEnv, extra: Record<string, string> = {}): Pro
 }
 
 /** Polls `fn` until it returns a truthy value. */
-export async function waitFor<T>(fn: () => Promise<T | null | undefined | false>, timeoutMs = 10_000, everyMs = 50): Promise<T> {
+export async function waitFor<T>(
+  fn: () => Promise<T | null | undefined | false>,
+  timeoutMs = 10_000,
+  everyMs = 50,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
@@ -61,23 +65,45 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Blackout off and a sender set: the usual starting point of a sequence test. */
 export async function configureSending(url: string, extra: Record<string, unknown> = {}) {
-  const res = await call(url, 'POST', '/api/twilio/config', { body: { phone_number: '+15005550006', blackout_enabled: false, ...extra } });
+  const res = await call(url, 'POST', '/api/twilio/config', {
+    body: { phone_number: '+15005550006', blackout_enabled: false, ...extra },
+  });
   if (res.status !== 200) throw new Error(`config failed: ${res.status} ${res.text}`);
   return res.body;
 }
 
 /** An active integration for `funnel` with a campaign of the given templates (delays in test "minutes" = seconds). */
-export async function createFunnel(url: string, funnel: string, templates: { message: string; delay_minutes?: number; sequence_order?: number; active?: boolean }[], reminderDelay = 1) {
-  const campaign = await call(url, 'POST', '/api/sms-campaigns', { body: { name: `Campaign ${funnel}`, integration_id: null, active: true } });
+export async function createFunnel(
+  url: string,
+  funnel: string,
+  templates: { message: string; delay_minutes?: number; sequence_order?: number; active?: boolean }[],
+  reminderDelay = 1,
+) {
+  const campaign = await call(url, 'POST', '/api/sms-campaigns', {
+    body: { name: `Campaign ${funnel}`, integration_id: null, active: true },
+  });
   if (campaign.status !== 201) throw new Error(`campaign: ${campaign.text}`);
   const integration = await call(url, 'POST', '/api/sms-webhook-integrations', {
-    body: { name: `Integration ${funnel}`, funnel_id: funnel, sms_campaign_id: campaign.body.id, reminder_delay: reminderDelay, active: true },
+    body: {
+      name: `Integration ${funnel}`,
+      funnel_id: funnel,
+      sms_campaign_id: campaign.body.id,
+      reminder_delay: reminderDelay,
+      active: true,
+    },
   });
   if (integration.status !== 201) throw new Error(`integration: ${integration.text}`);
   const created = [];
   for (const [i, t] of templates.entries()) {
     const r = await call(url, 'POST', '/api/sms-templates', {
-      body: { campaign_id: campaign.body.id, name: `Step ${i + 1}`, message: t.message, sequence_order: t.sequence_order ?? i + 1, delay_minutes: t.delay_minutes ?? 0, active: t.active ?? true },
+      body: {
+        campaign_id: campaign.body.id,
+        name: `Step ${i + 1}`,
+        message: t.message,
+        sequence_order: t.sequence_order ?? i + 1,
+        delay_minutes: t.delay_minutes ?? 0,
+        active: t.active ?? true,
+      },
     });
     if (r.status !== 201) throw new Error(`template: ${r.text}`);
     created.push(r.body);
@@ -85,15 +111,30 @@ export async function createFunnel(url: string, funnel: string, templates: { mes
   return { campaign: campaign.body, integration: integration.body, templates: created };
 }
 
-export function postContact(url: string, funnel: string, contactId: string, phone: string, extra: Record<string, unknown> = {}) {
-  return call(url, 'POST', '/api/sms/webhook', { user: null, body: { event: 'contact_created', funnel_id: funnel, contact: { id: contactId, phone, first_name: 'Jane', ...extra } } });
+export function postContact(
+  url: string,
+  funnel: string,
+  contactId: string,
+  phone: string,
+  extra: Record<string, unknown> = {},
+) {
+  return call(url, 'POST', '/api/sms/webhook', {
+    user: null,
+    body: {
+      event: 'contact_created',
+      funnel_id: funnel,
+      contact: { id: contactId, phone, first_name: 'Jane', ...extra },
+    },
+  });
 }
 
 /** Publishes on the file's prefixed subject as another service would (a JetStream publish). */
 export async function publishEvent(natsPrefix: string, subject: string, payload: Record<string, unknown>) {
   const nc = await connect({ servers: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' });
   try {
-    await nc.jetstream().publish(`${natsPrefix}${subject}`, JSON.stringify(payload), { msgID: String(payload.eventId) });
+    await nc
+      .jetstream()
+      .publish(`${natsPrefix}${subject}`, JSON.stringify(payload), { msgID: String(payload.eventId) });
   } finally {
     await nc.close();
   }
@@ -116,7 +157,10 @@ export async function dropDb(db: string) {
   const mongoose = (await import('mongoose')).default;
   const url = new URL(process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017');
   url.pathname = `/${db}`;
-  const conn = await mongoose.createConnection(url.toString(), { serverSelectionTimeoutMS: 3_000 }).asPromise().catch(() => null);
+  const conn = await mongoose
+    .createConnection(url.toString(), { serverSelectionTimeoutMS: 3_000 })
+    .asPromise()
+    .catch(() => null);
   if (!conn) return;
   await conn.dropDatabase().catch(() => undefined);
   await conn.close();

@@ -2,10 +2,26 @@
  * POST /api/twilio/webhooks: Twilio's signature (X-Twilio-Signature over PUBLIC_URL + path and the form fields),
  * status callbacks updating the log, inbound replies, STOP / START.
  */
+import type { SmsContact, SmsLog, SmsWebhookEvent } from '@act/contracts/src/sms-api';
 import twilioSdk from 'twilio';
 import { call, gatewayHeaders, type ServiceProcess } from '@act/service-kit/testing';
 import { startFakeTwilio, type FakeTwilio } from '../test/fake-twilio';
-import { configureSending, createFunnel, dropDb, dropStream, postContact, PUBLIC_URL, sleep, smsTestEnv, startSms, waitFor, type SmsTestEnv } from '../test/helpers';
+import {
+  configureSending,
+  createFunnel,
+  dropDb,
+  dropStream,
+  postContact,
+  PUBLIC_URL,
+  sleep,
+  smsTestEnv,
+  startSms,
+  waitFor,
+  type SmsTestEnv,
+} from '../test/helpers';
+
+// Starting the service takes a while on a loaded machine (tsx, the twilio SDK, Agenda).
+jest.setTimeout(120_000);
 
 let twilio: FakeTwilio;
 let svc: ServiceProcess;
@@ -27,16 +43,25 @@ afterAll(async () => {
 
 /** Posts form fields as Twilio does (through the gateway, which forwards the signature header). */
 async function postCallback(url: string, params: Record<string, string>, signature?: string | null) {
-  const sig = signature === undefined ? twilioSdk.getExpectedTwilioSignature(twilio.authToken, CALLBACK_URL, params) : signature;
-  const headers: Record<string, string> = { ...gatewayHeaders(null), 'content-type': 'application/x-www-form-urlencoded' };
+  const sig =
+    signature === undefined ? twilioSdk.getExpectedTwilioSignature(twilio.authToken, CALLBACK_URL, params) : signature;
+  const headers: Record<string, string> = {
+    ...gatewayHeaders(null),
+    'content-type': 'application/x-www-form-urlencoded',
+  };
   if (sig !== null) headers['x-twilio-signature'] = sig;
-  const res = await fetch(`${url}/api/twilio/webhooks`, { method: 'POST', headers, body: new URLSearchParams(params).toString() });
+  const res = await fetch(`${url}/api/twilio/webhooks`, {
+    method: 'POST',
+    headers,
+    body: new URLSearchParams(params).toString(),
+  });
   return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
 }
 
-const contactOf = async (contactId: string) => ((await call(svc.url, 'GET', '/api/sms-contacts')).body as any[]).find((c) => c.contact_id === contactId);
-const logs = async () => (await call(svc.url, 'GET', '/api/sms-logs')).body as any[];
-const events = async () => (await call(svc.url, 'GET', '/api/sms-webhook-events')).body as any[];
+const contactOf = async (contactId: string) =>
+  ((await call(svc.url, 'GET', '/api/sms-contacts')).body as SmsContact[]).find((c) => c.contact_id === contactId);
+const logs = async () => (await call(svc.url, 'GET', '/api/sms-logs')).body as SmsLog[];
+const events = async () => (await call(svc.url, 'GET', '/api/sms-webhook-events')).body as SmsWebhookEvent[];
 const sentTo = (phone: string) => twilio.messages.filter((m) => m.to === phone);
 
 describe('signature', () => {
@@ -52,7 +77,10 @@ describe('signature', () => {
   it('refuses a missing, wrong or tampered signature with 403', async () => {
     expect((await postCallback(svc.url, params, null)).status).toBe(403);
     expect((await postCallback(svc.url, params, 'bm90IGEgc2lnbmF0dXJl')).status).toBe(403);
-    const signedForOther = twilioSdk.getExpectedTwilioSignature(twilio.authToken, CALLBACK_URL, { ...params, MessageStatus: 'failed' });
+    const signedForOther = twilioSdk.getExpectedTwilioSignature(twilio.authToken, CALLBACK_URL, {
+      ...params,
+      MessageStatus: 'failed',
+    });
     const r = await postCallback(svc.url, params, signedForOther);
     expect(r.status).toBe(403);
     expect(JSON.parse(r.text)).toEqual({ error: 'Invalid Twilio signature' });
@@ -78,7 +106,7 @@ describe('status callbacks', () => {
     await createFunnel(svc.url, 'status-funnel', [{ message: 'Track me' }]);
     await postContact(svc.url, 'status-funnel', 'st-1', '+15552020001');
     const [m] = await waitFor(async () => (sentTo('+15552020001').length ? sentTo('+15552020001') : null));
-    const logOf = async () => (await logs()).find((l) => l.message_sid === m!.sid);
+    const logOf = async () => (await logs()).find((l) => l.message_sid === m!.sid)!;
     await waitFor(logOf);
     expect((await logOf()).status).toBe('queued');
 
@@ -91,7 +119,7 @@ describe('status callbacks', () => {
     expect((await logOf()).status).toBe('delivered');
 
     const ev = (await events()).find((e) => e.type === 'sms_delivery' && e.payload.includes(m!.sid));
-    expect(JSON.parse(ev.payload)).toMatchObject({ MessageSid: m!.sid, MessageStatus: expect.any(String) });
+    expect(JSON.parse(ev!.payload)).toMatchObject({ MessageSid: m!.sid, MessageStatus: expect.any(String) });
   });
 
   it('records failures with the error code', async () => {
@@ -100,7 +128,10 @@ describe('status callbacks', () => {
     const [m] = await waitFor(async () => (sentTo('+15552020002').length ? sentTo('+15552020002') : null));
     await waitFor(async () => (await logs()).find((l) => l.message_sid === m!.sid));
     await postCallback(svc.url, { MessageSid: m!.sid, MessageStatus: 'undelivered', ErrorCode: '30003' });
-    expect((await logs()).find((l) => l.message_sid === m!.sid)).toMatchObject({ status: 'undelivered', error_message: 'Twilio error 30003' });
+    expect((await logs()).find((l) => l.message_sid === m!.sid)).toMatchObject({
+      status: 'undelivered',
+      error_message: 'Twilio error 30003',
+    });
   });
 
   it('refuses a callback that is neither a status nor a message', async () => {
@@ -115,12 +146,17 @@ describe('replies, STOP and START', () => {
     await postContact(svc.url, 'stop-funnel', 'stop-1', '+15552020003');
     await waitFor(async () => sentTo('+15552020003').length === 1);
 
-    const r = await postCallback(svc.url, { MessageSid: 'SMin1', From: '+15552020003', To: '+15005550006', Body: ' stop ' });
+    const r = await postCallback(svc.url, {
+      MessageSid: 'SMin1',
+      From: '+15552020003',
+      To: '+15005550006',
+      Body: ' stop ',
+    });
     expect(r.status).toBe(200);
     expect(r.text).toBe('<?xml version="1.0" encoding="UTF-8"?><Response/>');
     expect(await contactOf('stop-1')).toMatchObject({ opted_out: true, status: 'sent', next_send_at: null });
     const reply = (await events()).find((e) => e.type === 'sms_reply');
-    expect(JSON.parse(reply.payload)).toMatchObject({ From: '+15552020003', Body: ' stop ' });
+    expect(JSON.parse(reply!.payload)).toMatchObject({ From: '+15552020003', Body: ' stop ' });
 
     // A new contact with that phone is never messaged either.
     await postContact(svc.url, 'stop-funnel', 'stop-2', '555-202-0003');
@@ -129,7 +165,9 @@ describe('replies, STOP and START', () => {
     expect(await contactOf('stop-2')).toMatchObject({ status: 'abandoned', opted_out: true });
 
     // Nor is a test SMS.
-    const test = await call(svc.url, 'POST', '/api/twilio/test-sms', { body: { test_phone: '+15552020003', test_message: 'Hi' } });
+    const test = await call(svc.url, 'POST', '/api/twilio/test-sms', {
+      body: { test_phone: '+15552020003', test_message: 'Hi' },
+    });
     expect(test.status).toBe(400);
 
     await postCallback(svc.url, { MessageSid: 'SMin2', From: '+15552020003', To: '+15005550006', Body: 'START' });
@@ -148,7 +186,12 @@ describe('replies, STOP and START', () => {
   });
 
   it('an ordinary reply is stored and changes nothing', async () => {
-    await postCallback(svc.url, { MessageSid: 'SMin3', From: '+15552020009', To: '+15005550006', Body: 'stop it please' });
+    await postCallback(svc.url, {
+      MessageSid: 'SMin3',
+      From: '+15552020009',
+      To: '+15005550006',
+      Body: 'stop it please',
+    });
     expect((await events()).some((e) => e.type === 'sms_reply' && e.payload.includes('stop it please'))).toBe(true);
     await createFunnel(svc.url, 'reply-funnel', [{ message: 'Still sent' }]);
     await postContact(svc.url, 'reply-funnel', 'reply-1', '+15552020009');

@@ -7,21 +7,55 @@ describe('funnel webhook formats (docs/webhooks.md)', () => {
       funnel_id: 'summer-sale',
       contact: { id: 'c-1001', email: 'jane@example.com', phone: '+1 555 123 4567', first_name: 'Jane' },
     });
-    expect(p).toMatchObject({ kind: 'contact', event: 'contact_created', funnelId: 'summer-sale', contactId: 'c-1001', email: 'jane@example.com', phone: '+1 555 123 4567', firstName: 'Jane' });
+    expect(p).toMatchObject({
+      kind: 'contact',
+      event: 'contact_created',
+      funnelId: 'summer-sale',
+      contactId: 'c-1001',
+      email: 'jane@example.com',
+      phone: '+1 555 123 4567',
+      firstName: 'Jane',
+    });
   });
   it('takes funnel_id from inside contact', () => {
-    expect(parseFunnelWebhook({ event: 'contact_updated', contact: { id: 7, funnel_id: 'f', phone: '5551234567' } })).toMatchObject({ kind: 'contact', funnelId: 'f', contactId: '7' });
+    expect(
+      parseFunnelWebhook({ event: 'contact_updated', contact: { id: 7, funnel_id: 'f', phone: '5551234567' } }),
+    ).toMatchObject({ kind: 'contact', funnelId: 'f', contactId: '7' });
   });
   it('reads a new-format purchase with its amount', () => {
-    expect(parseFunnelWebhook({ event: 'purchase_created', funnel_id: 'f', contact: { id: 'c' }, purchase: { amount: 49, currency: 'USD' } })).toMatchObject({ kind: 'purchase', amount: 49, currency: 'USD' });
+    expect(
+      parseFunnelWebhook({
+        event: 'purchase_created',
+        funnel_id: 'f',
+        contact: { id: 'c' },
+        purchase: { amount: 49, currency: 'USD' },
+      }),
+    ).toMatchObject({ kind: 'purchase', amount: 49, currency: 'USD' });
   });
   it('reads the legacy formats', () => {
-    expect(parseFunnelWebhook({ event_type: 'contact_created', funnel_id: 'summer-sale', contact_id: 'c-1001', email: 'jane@example.com', phone: '+15551234567' })).toMatchObject({
+    expect(
+      parseFunnelWebhook({
+        event_type: 'contact_created',
+        funnel_id: 'summer-sale',
+        contact_id: 'c-1001',
+        email: 'jane@example.com',
+        phone: '+15551234567',
+      }),
+    ).toMatchObject({
       kind: 'contact',
       contactId: 'c-1001',
       phone: '+15551234567',
     });
-    expect(parseFunnelWebhook({ event_type: 'purchase_created', funnel_id: 'summer-sale', contact_id: 'c-1001', email: 'jane@example.com', amount: 49.0, currency: 'USD' })).toMatchObject({
+    expect(
+      parseFunnelWebhook({
+        event_type: 'purchase_created',
+        funnel_id: 'summer-sale',
+        contact_id: 'c-1001',
+        email: 'jane@example.com',
+        amount: 49.0,
+        currency: 'USD',
+      }),
+    ).toMatchObject({
       kind: 'purchase',
       amount: 49,
       currency: 'USD',
@@ -35,9 +69,14 @@ describe('funnel webhook formats (docs/webhooks.md)', () => {
     expect(parseFunnelWebhook(null)).toMatchObject({ kind: 'invalid' });
     expect(parseFunnelWebhook([1])).toMatchObject({ kind: 'invalid' });
     expect(parseFunnelWebhook({})).toEqual({ kind: 'invalid', error: 'event is required' });
-    expect(parseFunnelWebhook({ event: 'order_shipped' })).toEqual({ kind: 'invalid', error: 'Unknown event type: order_shipped' });
+    expect(parseFunnelWebhook({ event: 'order_shipped' })).toEqual({
+      kind: 'invalid',
+      error: 'Unknown event type: order_shipped',
+    });
   });
   it('never lets an operator object through as an id', () => {
-    expect(parseFunnelWebhook({ event: 'contact_created', funnel_id: { $ne: null }, contact: { id: { $gt: '' } } })).toMatchObject({ funnelId: null, contactId: null });
+    expect(
+      parseFunnelWebhook({ event: 'contact_created', funnel_id: { $ne: null }, contact: { id: { $gt: '' } } }),
+    ).toMatchObject({ funnelId: null, contactId: null });
   });
 });

@@ -1,0 +1,76 @@
+/**
+ * With the 1 s due scan turned off, Agenda alone drives the sequences: per-step jobs send on time, and the
+ * periodic sweep job sends what has no job (here: jobs deleted behind the service's back).
+ */
+import type { SmsContact } from '@act/contracts/src/sms-api';
+import mongoose from 'mongoose';
+import { call, type ServiceProcess } from '@act/service-kit/testing';
+import { startFakeTwilio, type FakeTwilio } from '../test/fake-twilio';
+import {
+  configureSending,
+  createFunnel,
+  dropDb,
+  dropStream,
+  postContact,
+  smsTestEnv,
+  startSms,
+  waitFor,
+  type SmsTestEnv,
+} from '../test/helpers';
+
+// Starting the service takes a while on a loaded machine (tsx, the twilio SDK, Agenda).
+jest.setTimeout(120_000);
+
+let twilio: FakeTwilio;
+let svc: ServiceProcess;
+let t: SmsTestEnv;
+let conn: mongoose.Connection;
+
+beforeAll(async () => {
+  twilio = await startFakeTwilio();
+  t = smsTestEnv('agenda', twilio, {
+    SMS_DUE_SCAN_MS: '0',
+    SMS_AGENDA_PROCESS_EVERY_MS: '200',
+    SMS_SWEEP_EVERY_MS: '10000',
+  });
+  svc = await startSms(t);
+  await configureSending(svc.url);
+  const url = new URL(t.env.MONGODB_URI!);
+  url.pathname = `/${t.db}`;
+  conn = await mongoose.createConnection(url.toString()).asPromise();
+});
+afterAll(async () => {
+  await conn?.close();
+  await svc?.stop();
+  await twilio?.stop();
+  await dropStream(t.natsPrefix);
+  await dropDb(t.db);
+});
+
+const sentTo = (phone: string) => twilio.messages.filter((m) => m.to === phone);
+
+it('sends each step from its Agenda job', async () => {
+  await createFunnel(svc.url, 'agenda-funnel', [{ message: 'A1' }, { message: 'A2', delay_minutes: 1 }]);
+  const posted = Date.now();
+  await postContact(svc.url, 'agenda-funnel', 'ag-1', '+15552050001');
+  await waitFor(async () => sentTo('+15552050001').length === 2, 10_000);
+  const [m1, m2] = sentTo('+15552050001');
+  expect(m1!.at - posted).toBeGreaterThanOrEqual(900);
+  // Agenda polls every 200 ms here; the bounds leave room for a loaded machine but not for the 10 s sweep twice.
+  expect(m1!.at - posted).toBeLessThan(4_000);
+  expect(m2!.at - m1!.at).toBeGreaterThanOrEqual(1_000);
+  expect(m2!.at - m1!.at).toBeLessThan(4_000);
+});
+
+it('the sweep sends what no job covers', async () => {
+  await createFunnel(svc.url, 'sweep-funnel', [{ message: 'S1' }]);
+  await postContact(svc.url, 'sweep-funnel', 'sw-1', '+15552050002');
+  const c = ((await call(svc.url, 'GET', '/api/sms-contacts')).body as SmsContact[]).find(
+    (x) => x.contact_id === 'sw-1',
+  );
+  const removed = await conn
+    .collection('agenda_jobs')
+    .deleteMany({ name: 'sms-contact-step', 'data.contactId': c!.id });
+  expect(removed.deletedCount).toBe(1);
+  await waitFor(async () => sentTo('+15552050002').length === 1, 25_000);
+});
