@@ -8,6 +8,7 @@ export function jsonObject(ctx: Context): Record<string, unknown> {
 }
 
 export function requireObject(body: unknown): Record<string, unknown> {
-  if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) throw new BadRequestError('Request body must be a JSON object');
+  if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body))
+    throw new BadRequestError('Request body must be a JSON object');
   return body as Record<string, unknown>;
 }

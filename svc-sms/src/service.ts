@@ -29,21 +29,62 @@ import { FunnelEventPublisher } from './events/publisher';
 import { startFunnelConsumers } from './events/consumers';
 
 /** Wires svc-sms from service-kit's dependencies: models, domain services, routers, scheduler, consumers. */
-export async function buildSmsService({ conn, bus, outbox, logger, publicUrl }: ServiceDeps, now: Clock = systemClock): Promise<ServiceParts> {
+export async function buildSmsService(
+  { conn, bus, outbox, logger, publicUrl }: ServiceDeps,
+  now: Clock = systemClock,
+): Promise<ServiceParts> {
   const settings = readSettings();
   const provider = createTwilioProvider(settings.twilio);
   const config = new ProviderConfigService(conn);
-  const scheduler = new AgendaScheduler({ conn, logger, processEveryMs: settings.agendaProcessEveryMs, sweepEveryMs: settings.sweepEveryMs });
+  const scheduler = new AgendaScheduler({
+    conn,
+    logger,
+    processEveryMs: settings.agendaProcessEveryMs,
+    sweepEveryMs: settings.sweepEveryMs,
+  });
   const publisher = new FunnelEventPublisher(outbox);
 
-  const contacts = new ContactService(conn, { now, delayUnitMs: settings.delayUnitMs, scheduler, logger, listLimit: settings.listLimit });
+  const contacts = new ContactService(conn, {
+    now,
+    delayUnitMs: settings.delayUnitMs,
+    scheduler,
+    logger,
+    listLimit: settings.listLimit,
+  });
   const events = new WebhookEventService(conn, { now, listLimit: settings.listLimit });
   const providerService = new ProviderService(conn, { provider, config, publicUrl, now });
-  const engine = new SequenceEngine({ conn, provider, config, scheduler, now, delayUnitMs: settings.delayUnitMs, publicUrl, logger });
-  const webhook = new FunnelWebhookService({ Integration: integrationModel(conn), contacts, events, publisher, now, logger });
-  const callbacks = new TwilioCallbackService({ conn, contacts, events, authToken: settings.twilio.authToken, publicUrl, now, logger });
+  const engine = new SequenceEngine({
+    conn,
+    provider,
+    config,
+    scheduler,
+    now,
+    delayUnitMs: settings.delayUnitMs,
+    publicUrl,
+    logger,
+  });
+  const webhook = new FunnelWebhookService({
+    Integration: integrationModel(conn),
+    contacts,
+    events,
+    publisher,
+    now,
+    logger,
+  });
+  const callbacks = new TwilioCallbackService({
+    conn,
+    contacts,
+    events,
+    authToken: settings.twilio.authToken,
+    publicUrl,
+    now,
+    logger,
+  });
 
-  if (!provider.configured) logger.warn('Twilio is not configured (TWILIO_ACCOUNT_SID / TWILIO_AUTH_TOKEN): nothing will be sent and callbacks are refused');
+  if (!provider.configured)
+    logger.warn(
+      'Twilio is not configured (TWILIO_ACCOUNT_SID / TWILIO_AUTH_TOKEN): nothing will be sent and callbacks are refused',
+    );
 
   // Unique indexes carry the idempotency rules (contact per funnel contact, one send per step): build them first.
   await Promise.all(Object.values(conn.models).map((m) => m.init()));

@@ -65,14 +65,20 @@ export type SmsPlaceholderKey = (typeof SMS_PLACEHOLDERS)[number]['key'];
 export const SMS_PLACEHOLDER_HINT = 'Placeholders: {first_name}, {checkout_url}';
 
 /** Replaces known placeholders; an unknown `{word}` is left as written so a typo shows in the test SMS. */
-export function renderSmsTemplate(message: string, values: Partial<Record<SmsPlaceholderKey, string | null | undefined>>): string {
-  return message.replace(/\{\{\s*([a-z_]+)\s*\}\}|\{\s*([a-z_]+)\s*\}/g, (whole, a: string | undefined, b: string | undefined) => {
-    const key = (a ?? b) as SmsPlaceholderKey;
-    const ph = SMS_PLACEHOLDERS.find((p) => p.key === key);
-    if (!ph) return whole;
-    const v = values[key];
-    return v === undefined || v === null || v === '' ? ph.fallback : v;
-  });
+export function renderSmsTemplate(
+  message: string,
+  values: Partial<Record<SmsPlaceholderKey, string | null | undefined>>,
+): string {
+  return message.replace(
+    /\{\{\s*([a-z_]+)\s*\}\}|\{\s*([a-z_]+)\s*\}/g,
+    (whole, a: string | undefined, b: string | undefined) => {
+      const key = (a ?? b) as SmsPlaceholderKey;
+      const ph = SMS_PLACEHOLDERS.find((p) => p.key === key);
+      if (!ph) return whole;
+      const v = values[key];
+      return v === undefined || v === null || v === '' ? ph.fallback : v;
+    },
+  );
 }
 
 /** Sample values for template test sends and previews. */
@@ -91,7 +97,14 @@ export const SAMPLE_PLACEHOLDER_VALUES: Record<SmsPlaceholderKey, string> = {
  * abandoned: the sequence ended before any message was sent (toll-free number, phone opted out, or no
  * campaign with active templates when it came due). error: the provider refused a send.
  */
-export const SMS_CONTACT_STATUSES = ['pending', 'sent', 'purchased', 'abandoned', 'skipped_duplicate', 'error'] as const;
+export const SMS_CONTACT_STATUSES = [
+  'pending',
+  'sent',
+  'purchased',
+  'abandoned',
+  'skipped_duplicate',
+  'error',
+] as const;
 export type SmsContactStatus = (typeof SMS_CONTACT_STATUSES)[number];
 export const SMS_CONTACT_STATUS_LABELS: Record<SmsContactStatus, string> = {
   pending: 'Pending',
@@ -103,17 +116,36 @@ export const SMS_CONTACT_STATUS_LABELS: Record<SmsContactStatus, string> = {
 };
 
 /** Provider statuses of section 4, plus the two the sequence writes when it does not send. */
-export const SMS_LOG_STATUSES = ['sent', 'delivered', 'failed', 'undelivered', 'pending', 'queued', 'skipped_duplicate', 'blocked_toll_free'] as const;
+export const SMS_LOG_STATUSES = [
+  'sent',
+  'delivered',
+  'failed',
+  'undelivered',
+  'pending',
+  'queued',
+  'skipped_duplicate',
+  'blocked_toll_free',
+] as const;
 export type SmsLogStatus = (typeof SMS_LOG_STATUSES)[number];
 /** Failed and undelivered are shown and counted together, as are pending and queued (section 4). */
-export function smsLogStatusGroup(status: string): 'sent' | 'delivered' | 'failed' | 'queued' | 'skipped_duplicate' | 'blocked_toll_free' | 'other' {
+export function smsLogStatusGroup(
+  status: string,
+): 'sent' | 'delivered' | 'failed' | 'queued' | 'skipped_duplicate' | 'blocked_toll_free' | 'other' {
   if (status === 'failed' || status === 'undelivered') return 'failed';
   if (status === 'pending' || status === 'queued') return 'queued';
-  if (status === 'sent' || status === 'delivered' || status === 'skipped_duplicate' || status === 'blocked_toll_free') return status;
+  if (status === 'sent' || status === 'delivered' || status === 'skipped_duplicate' || status === 'blocked_toll_free')
+    return status;
   return 'other';
 }
 
-export const SMS_WEBHOOK_EVENT_TYPES = ['contact', 'purchase', 'sms_delivery', 'sms_reply', 'handshake', 'invalid'] as const;
+export const SMS_WEBHOOK_EVENT_TYPES = [
+  'contact',
+  'purchase',
+  'sms_delivery',
+  'sms_reply',
+  'handshake',
+  'invalid',
+] as const;
 export type SmsWebhookEventType = (typeof SMS_WEBHOOK_EVENT_TYPES)[number];
 
 // ---------------------------------------------------------------------------------------------------------
@@ -312,7 +344,9 @@ const nullableId = (label: string) =>
 /** The UI falls back to 30 for a non-numeric entry; the server applies the same rule. */
 const reminderDelay = yup
   .number()
-  .transform((v: number, orig: unknown) => (orig === '' || orig === null || orig === undefined || Number.isNaN(v) ? DEFAULT_REMINDER_DELAY : v))
+  .transform((v: number, orig: unknown) =>
+    orig === '' || orig === null || orig === undefined || Number.isNaN(v) ? DEFAULT_REMINDER_DELAY : v,
+  )
   .integer(smsMessages.reminderDelayInteger)
   .min(MIN_REMINDER_DELAY, smsMessages.reminderDelayMin)
   .default(DEFAULT_REMINDER_DELAY);
@@ -335,23 +369,46 @@ export type SmsCampaignInput = yup.InferType<typeof smsCampaignSchema>;
 
 /** sequence_order may be left out on create: the server then takes the campaign's highest order plus 1. */
 export const smsTemplateSchema = yup.object({
-  campaign_id: yup.number().typeError(smsMessages.campaignRequired).integer(smsMessages.campaignRequired).positive(smsMessages.campaignRequired).required(smsMessages.campaignRequired),
+  campaign_id: yup
+    .number()
+    .typeError(smsMessages.campaignRequired)
+    .integer(smsMessages.campaignRequired)
+    .positive(smsMessages.campaignRequired)
+    .required(smsMessages.campaignRequired),
   name: yup.string().trim().required(smsMessages.templateNameRequired),
   message: yup.string().trim().required(smsMessages.messageRequired).max(SMS_MAX_LENGTH, smsMessages.messageMax),
-  sequence_order: yup.number().typeError(smsMessages.sequenceOrderMin).integer(smsMessages.sequenceOrderInteger).min(1, smsMessages.sequenceOrderMin).optional(),
-  delay_minutes: yup.number().typeError(smsMessages.delayMin).integer(smsMessages.delayInteger).min(0, smsMessages.delayMin).default(0),
+  sequence_order: yup
+    .number()
+    .typeError(smsMessages.sequenceOrderMin)
+    .integer(smsMessages.sequenceOrderInteger)
+    .min(1, smsMessages.sequenceOrderMin)
+    .optional(),
+  delay_minutes: yup
+    .number()
+    .typeError(smsMessages.delayMin)
+    .integer(smsMessages.delayInteger)
+    .min(0, smsMessages.delayMin)
+    .default(0),
   active: yup.boolean().default(true),
 });
 export type SmsTemplateInput = yup.InferType<typeof smsTemplateSchema>;
 
-const testPhone = yup.string().trim().required(smsMessages.phoneRequired).matches(TEST_PHONE_PATTERN, smsMessages.phoneInvalid);
+const testPhone = yup
+  .string()
+  .trim()
+  .required(smsMessages.phoneRequired)
+  .matches(TEST_PHONE_PATTERN, smsMessages.phoneInvalid);
 
 /** POST /api/sms-templates/{id}/test */
 export const templateTestSchema = yup.object({ testPhone });
 /** POST /api/twilio/test-sms */
 export const twilioTestSmsSchema = yup.object({
   test_phone: testPhone,
-  test_message: yup.string().trim().required(smsMessages.messageRequired).max(1600, 'Message must be 1600 characters or less'),
+  test_message: yup
+    .string()
+    .trim()
+    .required(smsMessages.messageRequired)
+    .max(1600, 'Message must be 1600 characters or less'),
 });
 
 const hour = (msg: string) => yup.number().typeError(msg).integer(msg).min(0, msg).max(23, msg);
@@ -376,7 +433,10 @@ export const twilioConfigSchema = yup.object({
   delivery_webhooks_enabled: yup.boolean().optional(),
   blackout_start_hour: hour(smsMessages.blackoutStartHour).optional(),
   blackout_end_hour: hour(smsMessages.blackoutEndHour).optional(),
-  blackout_timezone: yup.string().oneOf([...SMS_TIMEZONES], smsMessages.timezoneInvalid).optional(),
+  blackout_timezone: yup
+    .string()
+    .oneOf([...SMS_TIMEZONES], smsMessages.timezoneInvalid)
+    .optional(),
   blackout_enabled: yup.boolean().optional(),
 });
 export type TwilioConfigInput = yup.InferType<typeof twilioConfigSchema>;
@@ -389,10 +449,17 @@ export const markPurchasedSchema = yup.object({
   contact_id: yup
     .mixed<number | string>()
     .required(smsMessages.contactIdRequired)
-    .test('type', smsMessages.contactIdRequired, (v) => (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) || (typeof v === 'string' && v.trim() !== '')),
+    .test(
+      'type',
+      smsMessages.contactIdRequired,
+      (v) => (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) || (typeof v === 'string' && v.trim() !== ''),
+    ),
 });
 
 export const smsStatsQuerySchema = yup.object({
-  date_range: yup.string().oneOf([...SMS_DATE_RANGES], `date_range must be one of: ${SMS_DATE_RANGES.join(', ')}`).default(DEFAULT_SMS_DATE_RANGE),
+  date_range: yup
+    .string()
+    .oneOf([...SMS_DATE_RANGES], `date_range must be one of: ${SMS_DATE_RANGES.join(', ')}`)
+    .default(DEFAULT_SMS_DATE_RANGE),
   integration_id: nullableId('integration_id').optional(),
 });

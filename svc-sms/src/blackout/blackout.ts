@@ -31,7 +31,10 @@ export function blackoutEnd(now: Date, w: BlackoutWindow): Date | null {
   const local = DateTime.fromJSDate(now, { zone: w.timezone });
   // Before midnight in a window that spans it, the end is tomorrow; otherwise it is today.
   const day = w.startHour > w.endHour && local.hour >= w.startHour ? local.plus({ days: 1 }) : local;
-  const end = DateTime.fromObject({ year: day.year, month: day.month, day: day.day, hour: w.endHour }, { zone: w.timezone });
+  const end = DateTime.fromObject(
+    { year: day.year, month: day.month, day: day.day, hour: w.endHour },
+    { zone: w.timezone },
+  );
   return end.toJSDate();
 }
 

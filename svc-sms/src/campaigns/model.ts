@@ -22,5 +22,7 @@ const schema = new mongoose.Schema<CampaignDoc>(
 );
 
 export function campaignModel(conn: Connection): Model<CampaignDoc> {
-  return (conn.models.SmsCampaign as Model<CampaignDoc>) ?? conn.model<CampaignDoc>('SmsCampaign', schema, 'sms_campaigns');
+  return (
+    (conn.models.SmsCampaign as Model<CampaignDoc>) ?? conn.model<CampaignDoc>('SmsCampaign', schema, 'sms_campaigns')
+  );
 }

@@ -26,13 +26,18 @@ export class CampaignService {
     const names = new Map(integrations.map((i) => [i.id, i.name]));
     const counts = new Map<number, number>();
     for (const t of templates) counts.set(t.campaign_id, (counts.get(t.campaign_id) ?? 0) + 1);
-    return docs.map((d) => toApiCampaign(d, d.integration_id ? (names.get(d.integration_id) ?? null) : null, counts.get(d.id) ?? 0));
+    return docs.map((d) =>
+      toApiCampaign(d, d.integration_id ? (names.get(d.integration_id) ?? null) : null, counts.get(d.id) ?? 0),
+    );
   }
 
   async get(id: number): Promise<SmsCampaign> {
     const d = await this.Campaign.findOne({ id }).lean<CampaignDoc>();
     if (!d) throw new NotFoundError('Campaign not found');
-    const [integration, count] = await Promise.all([d.integration_id ? this.Integration.findOne({ id: d.integration_id }, { name: 1 }).lean() : null, this.Template.countDocuments({ campaign_id: id })]);
+    const [integration, count] = await Promise.all([
+      d.integration_id ? this.Integration.findOne({ id: d.integration_id }, { name: 1 }).lean() : null,
+      this.Template.countDocuments({ campaign_id: id }),
+    ]);
     return toApiCampaign(d, integration?.name ?? null, count);
   }
 
@@ -41,7 +46,14 @@ export class CampaignService {
     await this.checkIntegration(input.integration_id ?? null);
     const now = new Date();
     const id = await nextId(this.conn, 'sms_campaigns');
-    await this.Campaign.create({ id, name: input.name, integration_id: input.integration_id ?? null, active: input.active, created_at: now, updated_at: now });
+    await this.Campaign.create({
+      id,
+      name: input.name,
+      integration_id: input.integration_id ?? null,
+      active: input.active,
+      created_at: now,
+      updated_at: now,
+    });
     return this.get(id);
   }
 
@@ -50,7 +62,17 @@ export class CampaignService {
     if (!current) throw new NotFoundError('Campaign not found');
     const input = await validate(smsCampaignSchema, mergeBody(current, body));
     await this.checkIntegration(input.integration_id ?? null);
-    await this.Campaign.updateOne({ id }, { $set: { name: input.name, integration_id: input.integration_id ?? null, active: input.active, updated_at: new Date() } });
+    await this.Campaign.updateOne(
+      { id },
+      {
+        $set: {
+          name: input.name,
+          integration_id: input.integration_id ?? null,
+          active: input.active,
+          updated_at: new Date(),
+        },
+      },
+    );
     return this.get(id);
   }
 
@@ -59,12 +81,16 @@ export class CampaignService {
     const res = await this.Campaign.deleteOne({ id });
     if (res.deletedCount === 0) throw new NotFoundError('Campaign not found');
     const t = await this.Template.deleteMany({ campaign_id: id });
-    await this.Integration.updateMany({ sms_campaign_id: id }, { $set: { sms_campaign_id: null, updated_at: new Date() } });
+    await this.Integration.updateMany(
+      { sms_campaign_id: id },
+      { $set: { sms_campaign_id: null, updated_at: new Date() } },
+    );
     return { templates_deleted: t.deletedCount };
   }
 
   private async checkIntegration(integrationId: number | null) {
-    if (integrationId !== null && !(await this.Integration.exists({ id: integrationId }))) throw new BadRequestError('Integration not found');
+    if (integrationId !== null && !(await this.Integration.exists({ id: integrationId })))
+      throw new BadRequestError('Integration not found');
   }
 }
 

@@ -77,5 +77,7 @@ const optOutSchema = new mongoose.Schema<OptOutDoc>(
   { versionKey: false },
 );
 export function optOutModel(conn: Connection): Model<OptOutDoc> {
-  return (conn.models.SmsOptOut as Model<OptOutDoc>) ?? conn.model<OptOutDoc>('SmsOptOut', optOutSchema, 'sms_opt_outs');
+  return (
+    (conn.models.SmsOptOut as Model<OptOutDoc>) ?? conn.model<OptOutDoc>('SmsOptOut', optOutSchema, 'sms_opt_outs')
+  );
 }

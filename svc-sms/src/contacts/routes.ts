@@ -15,7 +15,15 @@ export function contactRouter(service: ContactService, publisher: FunnelEventPub
     const contacts = await service.markPurchasedManually(contact_id as number | string);
     // The person bought: the email side stops its reminders too.
     for (const c of contacts) {
-      await publisher.purchase({ funnelId: c.funnel_id, contactId: c.contact_id, email: c.email, phone: c.phone, amount: null, currency: null, purchasedAt: (c.purchased_at ?? new Date()).toISOString() });
+      await publisher.purchase({
+        funnelId: c.funnel_id,
+        contactId: c.contact_id,
+        email: c.email,
+        phone: c.phone,
+        amount: null,
+        currency: null,
+        purchasedAt: (c.purchased_at ?? new Date()).toISOString(),
+      });
     }
     ctx.body = { success: true, message: 'Contact marked as purchased', updated: contacts.length };
   });

@@ -44,7 +44,13 @@ export class ContactService {
 
   constructor(
     conn: Connection,
-    private readonly deps: { now: Clock; delayUnitMs: number; scheduler: SequenceScheduler; logger: Logger; listLimit: number },
+    private readonly deps: {
+      now: Clock;
+      delayUnitMs: number;
+      scheduler: SequenceScheduler;
+      logger: Logger;
+      listLimit: number;
+    },
   ) {
     this.Contact = contactModel(conn);
     this.OptOut = optOutModel(conn);
@@ -83,7 +89,11 @@ export class ContactService {
     const filter = { integration_id: input.integration.id, contact_id: input.contactId };
     let doc: ContactDoc | null;
     try {
-      doc = await this.Contact.findOneAndUpdate(filter, { $set: set, $setOnInsert: onInsert }, { upsert: true, new: true }).lean<ContactDoc>();
+      doc = await this.Contact.findOneAndUpdate(
+        filter,
+        { $set: set, $setOnInsert: onInsert },
+        { upsert: true, new: true },
+      ).lean<ContactDoc>();
     } catch (err) {
       // Two deliveries raced on the insert; the loser updates the winner's row.
       if (!isDuplicateKeyError(err)) throw err;
@@ -91,7 +101,15 @@ export class ContactService {
     }
     if (!doc) throw new Error('contact upsert returned nothing');
     const created = doc.id === id;
-    if (created) this.deps.scheduler.schedule(doc.id, remindAt).catch((err) => this.deps.logger.warn({ err: (err as Error).message }, 'could not schedule first SMS; the sweep will send it'));
+    if (created)
+      this.deps.scheduler
+        .schedule(doc.id, remindAt)
+        .catch((err) =>
+          this.deps.logger.warn(
+            { err: (err as Error).message },
+            'could not schedule first SMS; the sweep will send it',
+          ),
+        );
     return { contact: doc, created };
   }
 
@@ -100,7 +118,10 @@ export class ContactService {
     let filter: Record<string, unknown> | null = null;
     if (match.integrationId !== undefined) {
       // Webhook rule: by contact_id within the integration, else by phone within it.
-      if (match.contactId && (await this.Contact.exists({ integration_id: match.integrationId, contact_id: match.contactId }))) {
+      if (
+        match.contactId &&
+        (await this.Contact.exists({ integration_id: match.integrationId, contact_id: match.contactId }))
+      ) {
         filter = { integration_id: match.integrationId, contact_id: match.contactId };
       } else if (match.phone) {
         filter = { integration_id: match.integrationId, phone: match.phone };
@@ -127,28 +148,44 @@ export class ContactService {
 
   private async purchase(filter: Record<string, unknown>): Promise<number> {
     const now = this.deps.now();
-    const targets = await this.Contact.find({ ...filter, status: { $ne: 'purchased' } }, { id: 1 }).lean<{ id: number }[]>();
+    const targets = await this.Contact.find({ ...filter, status: { $ne: 'purchased' } }, { id: 1 }).lean<
+      { id: number }[]
+    >();
     if (targets.length === 0) return 0;
     const ids = targets.map((t) => t.id);
     // One conditional update: a step in flight re-reads the status before calling Twilio and stops.
-    const res = await this.Contact.updateMany({ id: { $in: ids }, status: { $ne: 'purchased' } }, { $set: { status: 'purchased', purchased_at: now, next_at: null, updated_at: now } });
-    await this.deps.scheduler.cancel(ids).catch((err) => this.deps.logger.warn({ err: (err as Error).message }, 'could not cancel SMS jobs'));
+    const res = await this.Contact.updateMany(
+      { id: { $in: ids }, status: { $ne: 'purchased' } },
+      { $set: { status: 'purchased', purchased_at: now, next_at: null, updated_at: now } },
+    );
+    await this.deps.scheduler
+      .cancel(ids)
+      .catch((err) => this.deps.logger.warn({ err: (err as Error).message }, 'could not cancel SMS jobs'));
     return res.modifiedCount;
   }
 
   /** STOP: no further sends to this phone, from any contact. */
   async stopSequencesForPhone(phone: string): Promise<void> {
     const now = this.deps.now();
-    const targets = await this.Contact.find({ phone, status: { $in: OPEN_STATUSES }, next_at: { $ne: null } }, { id: 1 }).lean<{ id: number }[]>();
+    const targets = await this.Contact.find(
+      { phone, status: { $in: OPEN_STATUSES }, next_at: { $ne: null } },
+      { id: 1 },
+    ).lean<{ id: number }[]>();
     if (targets.length === 0) return;
     const ids = targets.map((t) => t.id);
-    await this.Contact.updateMany({ id: { $in: ids }, status: 'pending' }, { $set: { status: 'abandoned', next_at: null, updated_at: now } });
+    await this.Contact.updateMany(
+      { id: { $in: ids }, status: 'pending' },
+      { $set: { status: 'abandoned', next_at: null, updated_at: now } },
+    );
     await this.Contact.updateMany({ id: { $in: ids }, status: 'sent' }, { $set: { next_at: null, updated_at: now } });
     await this.deps.scheduler.cancel(ids).catch(() => undefined);
   }
 
   async list(): Promise<SmsContact[]> {
-    const docs = await this.Contact.find({}).sort({ created_at: -1, id: -1 }).limit(this.deps.listLimit).lean<ContactDoc[]>();
+    const docs = await this.Contact.find({})
+      .sort({ created_at: -1, id: -1 })
+      .limit(this.deps.listLimit)
+      .lean<ContactDoc[]>();
     const phones = [...new Set(docs.map((d) => d.phone))];
     const [optedOut, integrations] = await Promise.all([
       this.OptOut.find({ phone: { $in: phones } }, { phone: 1 }).lean(),
@@ -156,13 +193,18 @@ export class ContactService {
     ]);
     const out = new Set(optedOut.map((o) => o.phone));
     const names = new Map(integrations.map((i) => [i.id, i.name]));
-    return docs.map((d) => toApiContact(d, out.has(d.phone), d.integration_id === null ? null : (names.get(d.integration_id) ?? null)));
+    return docs.map((d) =>
+      toApiContact(d, out.has(d.phone), d.integration_id === null ? null : (names.get(d.integration_id) ?? null)),
+    );
   }
 
   async get(id: number): Promise<SmsContact> {
     const d = await this.Contact.findOne({ id }).lean<ContactDoc>();
     if (!d) throw new NotFoundError('Contact not found');
-    const [opted, integration] = await Promise.all([this.OptOut.exists({ phone: d.phone }), d.integration_id ? this.Integration.findOne({ id: d.integration_id }).lean() : null]);
+    const [opted, integration] = await Promise.all([
+      this.OptOut.exists({ phone: d.phone }),
+      d.integration_id ? this.Integration.findOne({ id: d.integration_id }).lean() : null,
+    ]);
     return toApiContact(d, !!opted, integration?.name ?? null);
   }
 
@@ -176,7 +218,9 @@ export class ContactService {
 }
 
 export function toApiContact(d: ContactDoc, optedOut: boolean, integrationName: string | null): SmsContact {
-  const { next_at, step, sent_count, last_sent_at, checkout_url, updated_at, ...rest } = toApi(d as unknown as Record<string, unknown>) as unknown as ContactDoc;
+  const { next_at, step, sent_count, last_sent_at, checkout_url, updated_at, ...rest } = toApi(
+    d as unknown as Record<string, unknown>,
+  ) as unknown as ContactDoc;
   void step;
   void last_sent_at;
   void checkout_url;

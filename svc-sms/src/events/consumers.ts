@@ -22,14 +22,20 @@ export function createFunnelEventHandler(deps: { conn: Connection; contacts: Con
         contactId: typeof e.contactId === 'string' ? e.contactId : e.contactId != null ? String(e.contactId) : null,
         phone: toE164(e.phone),
       });
-      if (changed) deps.logger.info({ funnelId: e.funnelId, contactId: e.contactId, changed }, 'SMS contacts marked purchased from a funnel event');
+      if (changed)
+        deps.logger.info(
+          { funnelId: e.funnelId, contactId: e.contactId, changed },
+          'SMS contacts marked purchased from a funnel event',
+        );
       return;
     }
     if (subject === Subjects.contactCreated) {
       const e = payload as unknown as FunnelContactEvent;
       const phone = toE164(e.phone);
       if (!phone || typeof e.funnelId !== 'string' || !e.funnelId || e.contactId == null) return;
-      const integration = await Integration.findOne({ funnel_id: e.funnelId, active: true }).sort({ id: 1 }).lean<IntegrationDoc>();
+      const integration = await Integration.findOne({ funnel_id: e.funnelId, active: true })
+        .sort({ id: 1 })
+        .lean<IntegrationDoc>();
       if (!integration) return;
       await deps.contacts.upsertFromFunnel({
         integration,
@@ -38,7 +44,10 @@ export function createFunnelEventHandler(deps: { conn: Connection; contacts: Con
         phone,
         email: typeof e.email === 'string' ? e.email : null,
         firstName: typeof e.firstName === 'string' ? e.firstName : null,
-        checkoutUrl: typeof (e as { checkoutUrl?: unknown }).checkoutUrl === 'string' ? (e as { checkoutUrl?: string }).checkoutUrl : null,
+        checkoutUrl:
+          typeof (e as { checkoutUrl?: unknown }).checkoutUrl === 'string'
+            ? (e as { checkoutUrl?: string }).checkoutUrl
+            : null,
       });
     }
   };

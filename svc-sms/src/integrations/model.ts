@@ -29,5 +29,8 @@ const schema = new mongoose.Schema<IntegrationDoc>(
 );
 
 export function integrationModel(conn: Connection): Model<IntegrationDoc> {
-  return (conn.models.SmsIntegration as Model<IntegrationDoc>) ?? conn.model<IntegrationDoc>('SmsIntegration', schema, 'sms_integrations');
+  return (
+    (conn.models.SmsIntegration as Model<IntegrationDoc>) ??
+    conn.model<IntegrationDoc>('SmsIntegration', schema, 'sms_integrations')
+  );
 }

@@ -14,7 +14,10 @@ export class IntegrationService {
   }
 
   async list(): Promise<SmsIntegration[]> {
-    const [docs, campaigns] = await Promise.all([this.Integration.find({}).sort({ created_at: -1, id: -1 }).lean<IntegrationDoc[]>(), this.Campaign.find({}, { id: 1, name: 1 }).lean()]);
+    const [docs, campaigns] = await Promise.all([
+      this.Integration.find({}).sort({ created_at: -1, id: -1 }).lean<IntegrationDoc[]>(),
+      this.Campaign.find({}, { id: 1, name: 1 }).lean(),
+    ]);
     const names = new Map(campaigns.map((c) => [c.id, c.name]));
     return docs.map((d) => toApiIntegration(d, d.sms_campaign_id ? (names.get(d.sms_campaign_id) ?? null) : null));
   }
@@ -45,7 +48,16 @@ export class IntegrationService {
     await this.checkRefs(input.sms_campaign_id ?? null, input.funnel_id, input.active, id);
     await this.Integration.updateOne(
       { id },
-      { $set: { name: input.name, funnel_id: input.funnel_id, sms_campaign_id: input.sms_campaign_id ?? null, reminder_delay: input.reminder_delay, active: input.active, updated_at: new Date() } },
+      {
+        $set: {
+          name: input.name,
+          funnel_id: input.funnel_id,
+          sms_campaign_id: input.sms_campaign_id ?? null,
+          reminder_delay: input.reminder_delay,
+          active: input.active,
+          updated_at: new Date(),
+        },
+      },
     );
     return this.get(id);
   }
@@ -60,16 +72,23 @@ export class IntegrationService {
   async get(id: number): Promise<SmsIntegration> {
     const d = await this.Integration.findOne({ id }).lean<IntegrationDoc>();
     if (!d) throw new NotFoundError('SMS webhook integration not found');
-    const campaign = d.sms_campaign_id ? await this.Campaign.findOne({ id: d.sms_campaign_id }, { name: 1 }).lean() : null;
+    const campaign = d.sms_campaign_id
+      ? await this.Campaign.findOne({ id: d.sms_campaign_id }, { name: 1 }).lean()
+      : null;
     return toApiIntegration(d, campaign?.name ?? null);
   }
 
   private async checkRefs(campaignId: number | null, funnelId: string, active: boolean, selfId: number | null) {
-    if (campaignId !== null && !(await this.Campaign.exists({ id: campaignId }))) throw new BadRequestError('Campaign not found');
+    if (campaignId !== null && !(await this.Campaign.exists({ id: campaignId })))
+      throw new BadRequestError('Campaign not found');
     // Funnel deliveries go to the one active integration of the funnel, so two active ones would be ambiguous.
     if (active) {
-      const clash = await this.Integration.findOne({ funnel_id: funnelId, active: true, ...(selfId ? { id: { $ne: selfId } } : {}) }, { name: 1 }).lean();
-      if (clash) throw new ConflictError(`An active SMS integration already exists for funnel ${funnelId}: ${clash.name}`);
+      const clash = await this.Integration.findOne(
+        { funnel_id: funnelId, active: true, ...(selfId ? { id: { $ne: selfId } } : {}) },
+        { name: 1 },
+      ).lean();
+      if (clash)
+        throw new ConflictError(`An active SMS integration already exists for funnel ${funnelId}: ${clash.name}`);
     }
   }
 }

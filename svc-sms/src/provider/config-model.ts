@@ -32,5 +32,8 @@ const schema = new mongoose.Schema<ProviderConfigDoc>(
 );
 
 export function providerConfigModel(conn: Connection): Model<ProviderConfigDoc> {
-  return (conn.models.SmsProviderConfig as Model<ProviderConfigDoc>) ?? conn.model<ProviderConfigDoc>('SmsProviderConfig', schema, 'sms_provider_config');
+  return (
+    (conn.models.SmsProviderConfig as Model<ProviderConfigDoc>) ??
+    conn.model<ProviderConfigDoc>('SmsProviderConfig', schema, 'sms_provider_config')
+  );
 }

@@ -37,7 +37,12 @@ export class ProviderConfigService {
 }
 
 export function blackoutWindowOf(cfg: TwilioConfig): BlackoutWindow {
-  return { enabled: cfg.blackout_enabled, startHour: cfg.blackout_start_hour, endHour: cfg.blackout_end_hour, timezone: cfg.blackout_timezone };
+  return {
+    enabled: cfg.blackout_enabled,
+    startHour: cfg.blackout_start_hour,
+    endHour: cfg.blackout_end_hour,
+    timezone: cfg.blackout_timezone,
+  };
 }
 
 /** Where Twilio should post delivery updates, or undefined when delivery tracking is off. */

@@ -18,6 +18,10 @@ export class RedirectingRequestClient extends twilio.RequestClient {
     const target = new URL(this.base.href);
     target.pathname = this.base.pathname.replace(/\/$/, '') + original.pathname;
     target.search = original.search;
-    return super.request<TData>({ ...opts, uri: target.href, headers: { ...(opts.headers ?? {}), 'X-Twilio-Host': original.host } });
+    return super.request<TData>({
+      ...opts,
+      uri: target.href,
+      headers: { ...(opts.headers ?? {}), 'X-Twilio-Host': original.host },
+    });
   }
 }

@@ -1,6 +1,12 @@
 import type { Connection } from 'mongoose';
 import { BadRequestError, createIdAllocator, HttpError } from '@act/service-kit';
-import { smsMessages, type TwilioConfigInput, type MessagingServicesResponse, type TwilioConfigResponse, type TwilioTestResponse } from '@act/contracts/src/sms-api';
+import {
+  smsMessages,
+  type TwilioConfigInput,
+  type MessagingServicesResponse,
+  type TwilioConfigResponse,
+  type TwilioTestResponse,
+} from '@act/contracts/src/sms-api';
 import type { ProviderConfigService } from './config';
 import { statusCallbackUrl } from './config';
 import { logStatusFromTwilio } from './twilio';
@@ -54,20 +60,29 @@ export class ProviderService {
     if (!this.deps.provider.configured) throw new BadRequestError(smsMessages.notConfigured);
     try {
       const account = await this.deps.provider.testConnection();
-      return { success: true, message: `Twilio connection test successful: ${account.friendlyName} (${account.status})` };
+      return {
+        success: true,
+        message: `Twilio connection test successful: ${account.friendlyName} (${account.status})`,
+      };
     } catch (err) {
       return { success: false, message: (err as Error).message };
     }
   }
 
   /** Sends one message now (no blackout: an operator is testing), logged like any other so callbacks update it. */
-  async sendTest({ phone: raw, body, templateId = null, sequenceOrder = null }: TestSendInput): Promise<TwilioTestResponse> {
+  async sendTest({
+    phone: raw,
+    body,
+    templateId = null,
+    sequenceOrder = null,
+  }: TestSendInput): Promise<TwilioTestResponse> {
     if (!this.deps.provider.configured) throw new BadRequestError(smsMessages.notConfigured);
     const cfg = await this.deps.config.get();
     if (!cfg.messaging_service_sid && !cfg.phone_number) throw new BadRequestError(smsMessages.senderMissing);
     const phone = toE164(raw);
     if (!phone) throw new BadRequestError(smsMessages.phoneInvalid);
-    if (await this.OptOut.exists({ phone })) throw new BadRequestError('This phone number replied STOP and has opted out of SMS; it must reply START first');
+    if (await this.OptOut.exists({ phone }))
+      throw new BadRequestError('This phone number replied STOP and has opted out of SMS; it must reply START first');
     let sent;
     try {
       sent = await this.deps.provider.send({

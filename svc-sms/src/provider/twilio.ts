@@ -18,13 +18,20 @@ function toProviderError(err: unknown): ProviderError {
   return new ProviderError(e?.message || 'Twilio request failed', e?.code, e?.status);
 }
 
-export function createTwilioProvider({ accountSid, authToken, baseUrl, timeoutMs = 15_000 }: TwilioProviderOptions): SmsProvider {
+export function createTwilioProvider({
+  accountSid,
+  authToken,
+  baseUrl,
+  timeoutMs = 15_000,
+}: TwilioProviderOptions): SmsProvider {
   const configured = !!accountSid && !!authToken;
   let client: twilio.Twilio | null = null;
   const getClient = () => {
     if (!configured) throw new BadRequestError(smsMessages.notConfigured);
     client ??= twilio(accountSid, authToken, {
-      httpClient: baseUrl ? new RedirectingRequestClient(baseUrl, { timeout: timeoutMs }) : new twilio.RequestClient({ timeout: timeoutMs }),
+      httpClient: baseUrl
+        ? new RedirectingRequestClient(baseUrl, { timeout: timeoutMs })
+        : new twilio.RequestClient({ timeout: timeoutMs }),
     });
     return client;
   };
@@ -67,7 +74,9 @@ export function createTwilioProvider({ accountSid, authToken, baseUrl, timeoutMs
 }
 
 /** Twilio's status words folded onto the log statuses of the spec (section 4). */
-export function logStatusFromTwilio(status: string | undefined | null): 'queued' | 'sent' | 'delivered' | 'failed' | 'undelivered' | null {
+export function logStatusFromTwilio(
+  status: string | undefined | null,
+): 'queued' | 'sent' | 'delivered' | 'failed' | 'undelivered' | null {
   switch ((status ?? '').toLowerCase()) {
     case 'accepted':
     case 'scheduled':

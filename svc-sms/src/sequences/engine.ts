@@ -118,13 +118,22 @@ export class SequenceEngine {
     const t = Date.now();
     if (t - this.lastNotConfiguredWarning < 60_000) return;
     this.lastNotConfiguredWarning = t;
-    this.deps.logger.warn({ due: count }, 'SMS contacts are due but Twilio is not configured (TWILIO_ACCOUNT_SID / TWILIO_AUTH_TOKEN); they wait');
+    this.deps.logger.warn(
+      { due: count },
+      'SMS contacts are due but Twilio is not configured (TWILIO_ACCOUNT_SID / TWILIO_AUTH_TOKEN); they wait',
+    );
   }
 
   private async step(ref: number): Promise<StepOutcome> {
     const now = this.deps.now();
     const c = await this.Contact.findOne({ id: ref }).lean<ContactDoc>();
-    if (!c || !(OPEN_STATUSES as readonly string[]).includes(c.status) || !c.next_at || c.next_at.getTime() > now.getTime()) return 'not_due';
+    if (
+      !c ||
+      !(OPEN_STATUSES as readonly string[]).includes(c.status) ||
+      !c.next_at ||
+      c.next_at.getTime() > now.getTime()
+    )
+      return 'not_due';
     if (!this.deps.provider.configured) {
       this.warnNotConfigured(1);
       return 'not_configured';
@@ -138,7 +147,10 @@ export class SequenceEngine {
     // Quiet hours: move the step to the window's end (never drop it).
     const end = blackoutEnd(now, blackoutWindowOf(cfg));
     if (end) {
-      const moved = await this.Contact.updateOne({ id: ref, step: c.step, next_at: c.next_at, status: { $in: OPEN_STATUSES } }, { $set: { next_at: end, updated_at: now } });
+      const moved = await this.Contact.updateOne(
+        { id: ref, step: c.step, next_at: c.next_at, status: { $in: OPEN_STATUSES } },
+        { $set: { next_at: end, updated_at: now } },
+      );
       if (moved.modifiedCount === 0) return 'busy';
       await this.deps.scheduler.schedule(ref, end).catch(() => undefined);
       return 'held_for_blackout';
@@ -146,7 +158,10 @@ export class SequenceEngine {
 
     // Take the step: compare-and-set on what we read. A second instance reading the same row fails here.
     const lease = new Date(now.getTime() + LEASE_MS);
-    const taken = await this.Contact.updateOne({ id: ref, step: c.step, next_at: c.next_at, status: { $in: OPEN_STATUSES } }, { $set: { next_at: lease } });
+    const taken = await this.Contact.updateOne(
+      { id: ref, step: c.step, next_at: c.next_at, status: { $in: OPEN_STATUSES } },
+      { $set: { next_at: lease } },
+    );
     if (taken.modifiedCount === 0) return 'busy';
 
     const finish = async (set: Partial<ContactDoc>, sent = false) => {
@@ -157,18 +172,33 @@ export class SequenceEngine {
       );
       if (res.modifiedCount === 0) {
         // Purchased (or stopped) while we were sending: keep that status, only record the step.
-        await this.Contact.updateOne({ id: ref, step: c.step }, { $set: { step: c.step + 1, updated_at: at, ...(sent ? { last_sent_at: at } : {}) }, ...(sent ? { $inc: { sent_count: 1 } } : {}) });
+        await this.Contact.updateOne(
+          { id: ref, step: c.step },
+          {
+            $set: { step: c.step + 1, updated_at: at, ...(sent ? { last_sent_at: at } : {}) },
+            ...(sent ? { $inc: { sent_count: 1 } } : {}),
+          },
+        );
       }
     };
-    const endWithout = (reason: StepOutcome) => finish({ next_at: null, status: c.step === 0 && c.status === 'pending' ? 'abandoned' : c.status }).then(() => reason);
+    const endWithout = (reason: StepOutcome) =>
+      finish({ next_at: null, status: c.step === 0 && c.status === 'pending' ? 'abandoned' : c.status }).then(
+        () => reason,
+      );
 
-    const integration = c.integration_id ? await this.Integration.findOne({ id: c.integration_id }).lean<IntegrationDoc>() : null;
+    const integration = c.integration_id
+      ? await this.Integration.findOne({ id: c.integration_id }).lean<IntegrationDoc>()
+      : null;
     if (!integration || !integration.active) return endWithout('stopped');
     if (await this.OptOut.exists({ phone: c.phone })) return endWithout('stopped');
     const campaign = await this.campaignOf(integration);
     if (!campaign || !campaign.active) return endWithout('finished');
-    const templates = await this.Template.find({ campaign_id: campaign.id, active: true }).sort({ sequence_order: 1, id: 1 }).lean<TemplateDoc[]>();
-    const done = new Set((await this.SendClaim.find({ contact_ref: ref }, { template_id: 1 }).lean()).map((s) => s.template_id));
+    const templates = await this.Template.find({ campaign_id: campaign.id, active: true })
+      .sort({ sequence_order: 1, id: 1 })
+      .lean<TemplateDoc[]>();
+    const done = new Set(
+      (await this.SendClaim.find({ contact_ref: ref }, { template_id: 1 }).lean()).map((s) => s.template_id),
+    );
     const pending = templates.filter((t) => !done.has(t.id));
     const tpl = pending[0];
     if (!tpl) return endWithout('finished');
@@ -183,7 +213,8 @@ export class SequenceEngine {
     }
 
     const message = renderSmsTemplate(tpl.message, { first_name: c.first_name, checkout_url: c.checkout_url });
-    const log = (status: SmsLogStatus, extra: Partial<LogDoc> = {}) => this.writeLog({ c, tpl, message, status, ...extra });
+    const log = (status: SmsLogStatus, extra: Partial<LogDoc> = {}) =>
+      this.writeLog({ c, tpl, message, status, ...extra });
 
     if (isTollFree(c.phone)) {
       await log('blocked_toll_free', { error_message: 'Toll-free numbers cannot receive SMS' });
@@ -191,7 +222,9 @@ export class SequenceEngine {
     }
 
     if (!(await this.ownsPhone(integration.id, c))) {
-      await log('skipped_duplicate', { error_message: 'Phone already messaged for another contact of this integration' });
+      await log('skipped_duplicate', {
+        error_message: 'Phone already messaged for another contact of this integration',
+      });
       await finish({ next_at: null, status: 'skipped_duplicate' });
       return 'skipped_duplicate';
     }
@@ -236,7 +269,12 @@ export class SequenceEngine {
   /** The first contact of an integration to be messaged on a phone owns it (race-free through a unique index). */
   private async ownsPhone(integrationId: number, c: ContactDoc): Promise<boolean> {
     try {
-      await this.PhoneClaim.create({ integration_id: integrationId, phone: c.phone, contact_id: c.contact_id, claimed_at: this.deps.now() });
+      await this.PhoneClaim.create({
+        integration_id: integrationId,
+        phone: c.phone,
+        contact_id: c.contact_id,
+        claimed_at: this.deps.now(),
+      });
       return true;
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;
@@ -245,7 +283,13 @@ export class SequenceEngine {
     }
   }
 
-  private async writeLog({ c, tpl, message, status, ...extra }: { c: ContactDoc; tpl: TemplateDoc; message: string; status: SmsLogStatus } & Partial<LogDoc>) {
+  private async writeLog({
+    c,
+    tpl,
+    message,
+    status,
+    ...extra
+  }: { c: ContactDoc; tpl: TemplateDoc; message: string; status: SmsLogStatus } & Partial<LogDoc>) {
     const at = this.deps.now();
     await this.Log.create({
       id: await this.allocLogId(),

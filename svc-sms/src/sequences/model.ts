@@ -23,7 +23,10 @@ sendSchema.index({ contact_ref: 1, template_id: 1 }, { unique: true });
 sendSchema.index({ contact_ref: 1, step: 1 }, { unique: true });
 
 export function sendClaimModel(conn: Connection): Model<SendClaimDoc> {
-  return (conn.models.SmsSendClaim as Model<SendClaimDoc>) ?? conn.model<SendClaimDoc>('SmsSendClaim', sendSchema, 'sms_sends');
+  return (
+    (conn.models.SmsSendClaim as Model<SendClaimDoc>) ??
+    conn.model<SendClaimDoc>('SmsSendClaim', sendSchema, 'sms_sends')
+  );
 }
 
 /**
@@ -48,5 +51,8 @@ const phoneSchema = new mongoose.Schema<PhoneClaimDoc>(
 phoneSchema.index({ integration_id: 1, phone: 1 }, { unique: true });
 
 export function phoneClaimModel(conn: Connection): Model<PhoneClaimDoc> {
-  return (conn.models.SmsPhoneClaim as Model<PhoneClaimDoc>) ?? conn.model<PhoneClaimDoc>('SmsPhoneClaim', phoneSchema, 'sms_phone_claims');
+  return (
+    (conn.models.SmsPhoneClaim as Model<PhoneClaimDoc>) ??
+    conn.model<PhoneClaimDoc>('SmsPhoneClaim', phoneSchema, 'sms_phone_claims')
+  );
 }

@@ -28,7 +28,13 @@ export class AgendaScheduler implements SequenceScheduler {
   constructor(private readonly opts: AgendaSchedulerOptions) {
     const backend = new MongoBackend({ mongo: opts.conn.db as never, collection: 'agenda_jobs' });
     // processEvery as a number of ms: a string like '300 milliseconds' has been read as minutes.
-    this.agenda = new Agenda({ backend, name: `svc-sms-${process.pid}`, processEvery: opts.processEveryMs, removeOnComplete: true, defaultLockLifetime: 10 * 60_000 });
+    this.agenda = new Agenda({
+      backend,
+      name: `svc-sms-${process.pid}`,
+      processEvery: opts.processEveryMs,
+      removeOnComplete: true,
+      defaultLockLifetime: 10 * 60_000,
+    });
     this.agenda.on('error', (err) => opts.logger.warn({ err: err.message }, 'agenda error'));
   }
 

@@ -19,7 +19,11 @@ export interface StatsLog {
  * phone first messaged for another contact of the integration; duplicate_phones = phones with a duplicate sent
  * or blocked; purchases_recorded = contacts marked purchased in the range.
  */
-export function computeIntegrationStats(integration: { id: number; name: string }, logs: StatsLog[], purchases: number): SmsIntegrationStats {
+export function computeIntegrationStats(
+  integration: { id: number; name: string },
+  logs: StatsLog[],
+  purchases: number,
+): SmsIntegrationStats {
   const sorted = [...logs].sort((a, b) => a.timestamp.getTime() - b.timestamp.getTime());
   const owner = new Map<string, string | null>();
   const dupPhones = new Set<string>();

@@ -10,7 +10,13 @@ export interface StatsRange {
   days: string[];
 }
 
-const DAYS: Record<SmsDateRange, number> = { today: 1, yesterday: 1, last_7_days: 7, last_28_days: 28, last_90_days: 90 };
+const DAYS: Record<SmsDateRange, number> = {
+  today: 1,
+  yesterday: 1,
+  last_7_days: 7,
+  last_28_days: 28,
+  last_90_days: 90,
+};
 
 /**
  * Whole local days in `timezone` (the blackout timezone setting): today, yesterday, or the last N days including

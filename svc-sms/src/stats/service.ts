@@ -23,16 +23,27 @@ export class StatsService {
   }
 
   async stats(query: Record<string, unknown>): Promise<SmsStatsResponse> {
-    const q = await validate(smsStatsQuerySchema, { date_range: query.date_range || undefined, integration_id: query.integration_id || undefined });
+    const q = await validate(smsStatsQuerySchema, {
+      date_range: query.date_range || undefined,
+      integration_id: query.integration_id || undefined,
+    });
     const cfg = await this.deps.config.get();
     const range = statsRange(q.date_range as SmsDateRange, this.deps.now(), cfg.blackout_timezone);
-    const integrations = await this.Integration.find({}, { id: 1, name: 1 }).sort({ id: 1 }).lean<{ id: number; name: string }[]>();
+    const integrations = await this.Integration.find({}, { id: 1, name: 1 })
+      .sort({ id: 1 })
+      .lean<{ id: number; name: string }[]>();
     const selected = q.integration_id ? integrations.filter((i) => i.id === q.integration_id) : integrations;
     if (q.integration_id && selected.length === 0) throw new BadRequestError('Integration not found');
     const ids = selected.map((i) => i.id);
     const [logs, purchases] = await Promise.all([
-      this.Log.find({ integration_id: { $in: ids }, timestamp: { $gte: range.from, $lt: range.to } }, { phone: 1, contact_id: 1, integration_id: 1, status: 1, timestamp: 1 }).lean<StatsLog[]>(),
-      this.Contact.find({ integration_id: { $in: ids }, purchased_at: { $gte: range.from, $lt: range.to } }, { integration_id: 1 }).lean<{ integration_id: number }[]>(),
+      this.Log.find(
+        { integration_id: { $in: ids }, timestamp: { $gte: range.from, $lt: range.to } },
+        { phone: 1, contact_id: 1, integration_id: 1, status: 1, timestamp: 1 },
+      ).lean<StatsLog[]>(),
+      this.Contact.find(
+        { integration_id: { $in: ids }, purchased_at: { $gte: range.from, $lt: range.to } },
+        { integration_id: 1 },
+      ).lean<{ integration_id: number }[]>(),
     ]);
     const stats = selected.map((i) =>
       computeIntegrationStats(

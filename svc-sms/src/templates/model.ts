@@ -31,5 +31,7 @@ const schema = new mongoose.Schema<TemplateDoc>(
 );
 
 export function templateModel(conn: Connection): Model<TemplateDoc> {
-  return (conn.models.SmsTemplate as Model<TemplateDoc>) ?? conn.model<TemplateDoc>('SmsTemplate', schema, 'sms_templates');
+  return (
+    (conn.models.SmsTemplate as Model<TemplateDoc>) ?? conn.model<TemplateDoc>('SmsTemplate', schema, 'sms_templates')
+  );
 }

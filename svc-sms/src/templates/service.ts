@@ -1,6 +1,12 @@
 import type { Connection } from 'mongoose';
 import { BadRequestError, NotFoundError, nextId, validate } from '@act/service-kit';
-import { renderSmsTemplate, SAMPLE_PLACEHOLDER_VALUES, smsTemplateSchema, type SmsTemplate, type TwilioTestResponse } from '@act/contracts/src/sms-api';
+import {
+  renderSmsTemplate,
+  SAMPLE_PLACEHOLDER_VALUES,
+  smsTemplateSchema,
+  type SmsTemplate,
+  type TwilioTestResponse,
+} from '@act/contracts/src/sms-api';
 import { templateModel, type TemplateDoc } from './model';
 import { campaignModel } from '../campaigns/model';
 import { mergeBody } from '../integrations/service';
@@ -35,12 +41,24 @@ export class TemplateService {
     // Section 5: a new template defaults to the campaign's highest order plus 1.
     let order = input.sequence_order;
     if (order === undefined) {
-      const last = await this.Template.findOne({ campaign_id: input.campaign_id }).sort({ sequence_order: -1 }).lean<TemplateDoc>();
+      const last = await this.Template.findOne({ campaign_id: input.campaign_id })
+        .sort({ sequence_order: -1 })
+        .lean<TemplateDoc>();
       order = (last?.sequence_order ?? 0) + 1;
     }
     const now = new Date();
     const id = await nextId(this.conn, 'sms_templates');
-    await this.Template.create({ id, campaign_id: input.campaign_id, name: input.name, message: input.message, sequence_order: order, delay_minutes: input.delay_minutes, active: input.active, created_at: now, updated_at: now });
+    await this.Template.create({
+      id,
+      campaign_id: input.campaign_id,
+      name: input.name,
+      message: input.message,
+      sequence_order: order,
+      delay_minutes: input.delay_minutes,
+      active: input.active,
+      created_at: now,
+      updated_at: now,
+    });
     return this.get(id);
   }
 
@@ -51,7 +69,17 @@ export class TemplateService {
     await this.checkCampaign(input.campaign_id);
     await this.Template.updateOne(
       { id },
-      { $set: { campaign_id: input.campaign_id, name: input.name, message: input.message, sequence_order: input.sequence_order ?? current.sequence_order, delay_minutes: input.delay_minutes, active: input.active, updated_at: new Date() } },
+      {
+        $set: {
+          campaign_id: input.campaign_id,
+          name: input.name,
+          message: input.message,
+          sequence_order: input.sequence_order ?? current.sequence_order,
+          delay_minutes: input.delay_minutes,
+          active: input.active,
+          updated_at: new Date(),
+        },
+      },
     );
     return this.get(id);
   }
@@ -64,7 +92,12 @@ export class TemplateService {
   /** The Test button: the template with sample placeholder values, sent now to `phone`. */
   async sendTest(id: number, phone: string): Promise<TwilioTestResponse> {
     const t = await this.get(id);
-    return this.provider.sendTest({ phone, body: renderSmsTemplate(t.message, SAMPLE_PLACEHOLDER_VALUES), templateId: t.id, sequenceOrder: t.sequence_order });
+    return this.provider.sendTest({
+      phone,
+      body: renderSmsTemplate(t.message, SAMPLE_PLACEHOLDER_VALUES),
+      templateId: t.id,
+      sequenceOrder: t.sequence_order,
+    });
   }
 
   private async checkCampaign(campaignId: number) {

@@ -43,7 +43,10 @@ export class TwilioCallbackService {
   }
 
   verify(signature: string | undefined, querystring: string, params: Record<string, string>): void {
-    if (!this.deps.authToken) throw new ForbiddenError('Twilio callbacks are refused: TWILIO_AUTH_TOKEN is not set, so signatures cannot be verified');
+    if (!this.deps.authToken)
+      throw new ForbiddenError(
+        'Twilio callbacks are refused: TWILIO_AUTH_TOKEN is not set, so signatures cannot be verified',
+      );
     if (!signature || !twilio.validateRequest(this.deps.authToken, signature, this.signedUrl(querystring), params)) {
       throw new ForbiddenError('Invalid Twilio signature');
     }
@@ -71,7 +74,10 @@ export class TwilioCallbackService {
     if (!status) return;
     const lower = Object.keys(RANK).filter((s) => RANK[s]! < RANK[status]!);
     const set: Record<string, unknown> = { status, updated_at: this.deps.now() };
-    if (errorCode || errorMessage) set.error_message = errorMessage ? `${errorMessage}${errorCode ? ` (Twilio error ${errorCode})` : ''}` : `Twilio error ${errorCode}`;
+    if (errorCode || errorMessage)
+      set.error_message = errorMessage
+        ? `${errorMessage}${errorCode ? ` (Twilio error ${errorCode})` : ''}`
+        : `Twilio error ${errorCode}`;
     await this.Log.updateOne({ message_sid: sid, status: { $in: lower } }, { $set: set });
   }
 
@@ -79,7 +85,11 @@ export class TwilioCallbackService {
     const phone = toE164(from) ?? from;
     const word = body.trim().toUpperCase();
     if (OPT_OUT_KEYWORDS.includes(word)) {
-      await this.OptOut.updateOne({ phone }, { $set: { keyword: word, opted_out_at: this.deps.now() } }, { upsert: true });
+      await this.OptOut.updateOne(
+        { phone },
+        { $set: { keyword: word, opted_out_at: this.deps.now() } },
+        { upsert: true },
+      );
       await this.deps.contacts.stopSequencesForPhone(phone);
       this.deps.logger.info({ phone }, 'phone opted out of SMS');
     } else if (OPT_IN_KEYWORDS.includes(word)) {

@@ -20,5 +20,8 @@ const schema = new mongoose.Schema<WebhookEventDoc>(
 );
 
 export function webhookEventModel(conn: Connection): Model<WebhookEventDoc> {
-  return (conn.models.SmsWebhookEvent as Model<WebhookEventDoc>) ?? conn.model<WebhookEventDoc>('SmsWebhookEvent', schema, 'sms_webhook_events');
+  return (
+    (conn.models.SmsWebhookEvent as Model<WebhookEventDoc>) ??
+    conn.model<WebhookEventDoc>('SmsWebhookEvent', schema, 'sms_webhook_events')
+  );
 }

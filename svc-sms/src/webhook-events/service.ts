@@ -27,7 +27,10 @@ export class WebhookEventService {
   }
 
   async list(): Promise<SmsWebhookEvent[]> {
-    const docs = await this.Event.find({}).sort({ timestamp: -1, id: -1 }).limit(this.deps.listLimit).lean<WebhookEventDoc[]>();
+    const docs = await this.Event.find({})
+      .sort({ timestamp: -1, id: -1 })
+      .limit(this.deps.listLimit)
+      .lean<WebhookEventDoc[]>();
     return docs.map((d) => {
       const e = toApi(d as unknown as Record<string, unknown>) as unknown as WebhookEventDoc;
       return { id: e.id, type: e.type, payload: e.payload, timestamp: new Date(e.timestamp).toISOString() };

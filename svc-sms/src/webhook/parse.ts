@@ -46,7 +46,8 @@ export function parseFunnelWebhook(body: unknown): ParsedFunnelWebhook {
   const eventName = str(b.event) ?? str(b.event_type);
   if (!eventName) return { kind: 'invalid', error: 'event is required' };
   if (eventName === 'handshake') return { kind: 'handshake' };
-  if (!KNOWN.includes(eventName as FunnelEventKind)) return { kind: 'invalid', error: `Unknown event type: ${eventName}` };
+  if (!KNOWN.includes(eventName as FunnelEventKind))
+    return { kind: 'invalid', error: `Unknown event type: ${eventName}` };
   const event = eventName as FunnelEventKind;
   // New format nests the contact; the legacy one is flat. Read the nested value first, the flat one as fallback.
   const contact = obj(b.contact) ?? {};

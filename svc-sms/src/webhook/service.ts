@@ -71,12 +71,25 @@ export class FunnelWebhookService {
         createdAt: now,
       });
     } else {
-      await this.deps.publisher.purchase({ funnelId: p.funnelId, contactId: p.contactId, email: p.email, phone, amount: p.amount, currency: p.currency, purchasedAt: now });
+      await this.deps.publisher.purchase({
+        funnelId: p.funnelId,
+        contactId: p.contactId,
+        email: p.email,
+        phone,
+        amount: p.amount,
+        currency: p.currency,
+        purchasedAt: now,
+      });
     }
 
-    const integration = await this.deps.Integration.findOne({ funnel_id: p.funnelId, active: true }).sort({ id: 1 }).lean<IntegrationDoc>();
+    const integration = await this.deps.Integration.findOne({ funnel_id: p.funnelId, active: true })
+      .sort({ id: 1 })
+      .lean<IntegrationDoc>();
     if (!integration) {
-      return { status: 202, body: { status: 'ignored', message: `No active SMS integration for funnel ${p.funnelId}` } };
+      return {
+        status: 202,
+        body: { status: 'ignored', message: `No active SMS integration for funnel ${p.funnelId}` },
+      };
     }
 
     if (p.kind === 'contact') {
@@ -89,9 +102,29 @@ export class FunnelWebhookService {
         firstName: p.firstName,
         checkoutUrl: p.checkoutUrl,
       });
-      return { status: 200, body: { status: 'ok', message: created ? 'SMS contact created' : 'SMS contact updated', contact_id: contact.contact_id, id: contact.id } };
+      return {
+        status: 200,
+        body: {
+          status: 'ok',
+          message: created ? 'SMS contact created' : 'SMS contact updated',
+          contact_id: contact.contact_id,
+          id: contact.id,
+        },
+      };
     }
-    const updated = await this.deps.contacts.markPurchased({ integrationId: integration.id, contactId: p.contactId, phone });
-    return { status: 200, body: { status: 'ok', message: updated > 0 ? 'Purchase recorded; SMS sequence stopped' : 'Purchase recorded; no open SMS contact matched', updated } };
+    const updated = await this.deps.contacts.markPurchased({
+      integrationId: integration.id,
+      contactId: p.contactId,
+      phone,
+    });
+    return {
+      status: 200,
+      body: {
+        status: 'ok',
+        message:
+          updated > 0 ? 'Purchase recorded; SMS sequence stopped' : 'Purchase recorded; no open SMS contact matched',
+        updated,
+      },
+    };
   }
 }
