@@ -1,0 +1,188 @@
+// The shell through the gateway in Chromium: sign-in, sidebar by role, users, profile, 404, a dead remote.
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, readStack, signIn, startProcess, stopProcess } from '../../infra/e2e/browser';
+
+const ADMIN_MENU = [
+  'Dashboard',
+  'Contacts',
+  'Email Logs',
+  'Webhook Events',
+  'Webhook Integrations',
+  'Documentation',
+  'Resend Config',
+  'Email Campaigns',
+  'SMS Webhooks',
+  'SMS Campaigns',
+  'SMS Contacts',
+  'SMS Statistics',
+  'SMS Logs',
+  'SMS Webhook Events',
+  'Twilio Settings',
+  'Legacy Templates',
+  'Profile',
+  'User Management',
+  'Unsubscribe Management',
+  'Settings',
+];
+const USER_MENU = ADMIN_MENU.filter((e) => e !== 'User Management' && e !== 'Unsubscribe Management');
+
+let browser: Browser;
+const stack = readStack();
+const username = `op${Date.now().toString(36)}`;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function newPage(): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+  return context.newPage();
+}
+
+async function menuEntries(page: Page): Promise<string[]> {
+  const nav = page.getByRole('navigation', { name: 'Main navigation' });
+  await nav.getByRole('link').first().waitFor();
+  return (await nav.getByRole('link').allInnerTexts()).map((t) => t.trim());
+}
+
+async function toast(page: Page, text: string | RegExp) {
+  await page.getByRole('alert').filter({ hasText: text }).first().waitFor();
+}
+
+async function logout(page: Page) {
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await toast(page, 'Logout successful');
+  await page.waitForURL((u) => u.pathname === '/auth');
+}
+
+it('refuses a wrong password with "Login failed", then signs the admin in', async () => {
+  const page = await newPage();
+  await page.goto(`${stack.url}/`);
+  await page.waitForURL((u) => u.pathname === '/auth');
+  await expectValue(page.getByLabel(/^Username/), 'admin');
+  await page.getByLabel(/^Password/).fill('definitely-wrong');
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await toast(page, 'Login failed');
+  expect(new URL(page.url()).pathname).toBe('/auth');
+
+  await signIn(page, 'admin', stack.adminPassword, stack.url);
+  await toast(page, 'Login successful');
+  expect(await menuEntries(page)).toEqual(ADMIN_MENU);
+  await page.getByText('Administrator').first().waitFor();
+  await page.getByText('Status: Online').waitFor();
+  await page.context().close();
+});
+
+it('lets the admin create a user who then sees no admin entries and is denied /users', async () => {
+  const page = await newPage();
+  await signIn(page, 'admin', stack.adminPassword, stack.url);
+  await page.getByRole('link', { name: 'User Management' }).click();
+  await page.getByRole('table', { name: 'Users' }).waitFor();
+
+  await page.getByRole('button', { name: 'Add User' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create New User' });
+  await dialog.getByRole('button', { name: 'Create User' }).click();
+  await dialog.getByText('Username is required').waitFor();
+  await dialog.getByText('Password is required').waitFor();
+  await dialog.getByLabel(/^Username/).fill('ab');
+  await dialog.getByLabel(/^Password/).fill('123');
+  await dialog.getByLabel(/^Email/).fill('not-an-email');
+  await dialog.getByRole('button', { name: 'Create User' }).click();
+  await dialog.getByText('Username must be at least 3 characters').waitFor();
+  await dialog.getByText('Password must be at least 6 characters').waitFor();
+  await dialog.getByText('Please enter a valid email address').waitFor();
+  await dialog.getByLabel(/^Username/).fill(username);
+  await dialog.getByLabel(/^Password/).fill('secret12');
+  await dialog.getByLabel(/^Email/).fill(`${username}@example.com`);
+  await dialog.getByLabel(/^Full Name/).fill('Olive Operator');
+  await dialog.getByRole('button', { name: 'Create User' }).click();
+  await toast(page, 'User Created');
+  await page.getByRole('cell', { name: username, exact: true }).waitFor();
+  await logout(page);
+
+  await signIn(page, username, 'secret12', stack.url);
+  expect(await menuEntries(page)).toEqual(USER_MENU);
+  await page.getByRole('contentinfo').or(page.getByLabel('Signed-in user')).getByText(username).first().waitFor();
+  await page.goto(`${stack.url}/users`);
+  await page.getByText('Access Denied').waitFor();
+  await page.getByText('You do not have permission to access this page. Only administrators can manage users.').waitFor();
+  await page.getByRole('button', { name: 'Return to Dashboard' }).click();
+  await page.waitForURL((u) => u.pathname === '/');
+  await page.context().close();
+});
+
+it('updates the profile and changes the password with the spec messages', async () => {
+  const page = await newPage();
+  await signIn(page, username, 'secret12', stack.url);
+  await page.goto(`${stack.url}/profile`);
+  const profile = page.getByRole('form', { name: 'Profile' });
+  await profile.getByText('Your username cannot be changed').waitFor();
+  await profile.getByLabel(/^Email/).fill('broken@');
+  await profile.getByRole('button', { name: 'Save Changes' }).click();
+  await profile.getByText('Please enter a valid email address').waitFor();
+  await profile.getByLabel(/^Email/).fill(`${username}@example.org`);
+  await profile.getByLabel(/^Full Name/).fill('Olive O. Operator');
+  await profile.getByRole('button', { name: 'Save Changes' }).click();
+  await toast(page, 'Profile Updated');
+
+  await page.getByRole('tab', { name: 'Change Password' }).click();
+  const pw = page.getByRole('form', { name: 'Change password' });
+  await pw.getByRole('button', { name: /Change Password/ }).click();
+  await pw.getByText('Current password is required').waitFor();
+  await pw.getByText('New password is required').waitFor();
+  await pw.getByText('Please confirm your new password').waitFor();
+  await pw.getByLabel(/^Current Password/).fill('secret12');
+  await pw.getByLabel(/^New Password/).fill('abc');
+  await pw.getByLabel(/^Confirm New Password/).fill('abd');
+  await pw.getByRole('button', { name: /Change Password/ }).click();
+  await pw.getByText('Password must be at least 6 characters').waitFor();
+  await pw.getByText('Passwords do not match').waitFor();
+  await pw.getByLabel(/^New Password/).fill('newsecret34');
+  await pw.getByLabel(/^Confirm New Password/).fill('newsecret34');
+  await pw.getByRole('button', { name: /Change Password/ }).click();
+  await toast(page, 'Password Changed');
+  await page.context().close();
+
+  // The new password works, the old one no longer does.
+  const again = await newPage();
+  await signIn(again, username, 'newsecret34', stack.url);
+  await again.goto(`${stack.url}/profile`);
+  await expectValue(again.getByRole('form', { name: 'Profile' }).getByLabel(/^Email/), `${username}@example.org`);
+  await again.context().close();
+});
+
+it('shows the 404 card for an unknown path', async () => {
+  const page = await newPage();
+  await signIn(page, 'admin', stack.adminPassword, stack.url);
+  await page.goto(`${stack.url}/no-such-page/anywhere`);
+  await page.getByText('404 Page Not Found').waitFor();
+  await page.context().close();
+});
+
+it('shows the error card on SMS routes while mfe_sms is down, and /documentation still works', async () => {
+  await stopProcess('gateway');
+  await startProcess('gateway', { MFE_SMS_MANIFEST: 'http://127.0.0.1:1/mf-manifest.json' });
+  try {
+    const page = await newPage();
+    await signIn(page, 'admin', stack.adminPassword, stack.url);
+    await page.goto(`${stack.url}/sms-campaigns`);
+    await page.getByRole('alert').filter({ hasText: /module unavailable/ }).first().waitFor();
+    expect(await page.getByRole('heading', { name: 'SMS Campaigns', exact: true }).count()).toBe(0);
+
+    await page.getByRole('link', { name: 'Documentation' }).click();
+    await page.getByRole('tab', { name: 'ClickFunnels Setup' }).waitFor();
+    await page.getByRole('tab', { name: 'Testing' }).click();
+    await page.getByText('purchase_created').first().waitFor();
+    await page.context().close();
+  } finally {
+    await stopProcess('gateway');
+    await startProcess('gateway');
+  }
+});
+
+async function expectValue(locator: ReturnType<Page['locator']>, value: string) {
+  await expect(locator.inputValue()).resolves.toBe(value);
+}
