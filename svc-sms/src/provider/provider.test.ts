@@ -1,7 +1,19 @@
 /** Provider settings with credentials, against the fake Twilio through the real SDK. */
 import { call, type ServiceProcess } from '@act/service-kit/testing';
 import { startFakeTwilio, type FakeTwilio } from '../test/fake-twilio';
-import { dropDb, dropStream, smsTestEnv, startSms, type SmsTestEnv } from '../test/helpers';
+import {
+  configureSending,
+  createFunnel,
+  dropDb,
+  dropStream,
+  postContact,
+  sleep,
+  smsTestEnv,
+  startSms,
+  waitFor,
+  type SmsTestEnv,
+} from '../test/helpers';
+import type { SmsContact } from '@act/contracts/src/sms-api';
 
 // Starting the service takes a while on a loaded machine (tsx, the twilio SDK, Agenda).
 jest.setTimeout(120_000);
@@ -54,6 +66,21 @@ it('refuses a test SMS until a sender is configured', async () => {
     body: { error: 'Twilio sender is not configured: choose a messaging service or enter a phone number' },
   });
   expect(twilio.messages).toHaveLength(0);
+});
+
+it('keeps due contacts waiting while no sender is set, and sends once one is', async () => {
+  await createFunnel(svc.url, 'wait-funnel', [{ message: 'Finally' }]);
+  await call(svc.url, 'POST', '/api/twilio/config', { body: { blackout_enabled: false } });
+  await postContact(svc.url, 'wait-funnel', 'wait-1', '+15552070002');
+  await sleep(2_500);
+  expect(twilio.messages).toHaveLength(0);
+  const c = ((await call(svc.url, 'GET', '/api/sms-contacts')).body as SmsContact[]).find(
+    (x) => x.contact_id === 'wait-1',
+  )!;
+  expect(c.status).toBe('pending');
+  expect(new Date(c.next_send_at!).getTime()).toBeLessThan(Date.now());
+  await configureSending(svc.url);
+  await waitFor(async () => twilio.messages.some((m) => m.to === '+15552070002' && m.body === 'Finally'), 10_000);
 });
 
 it('reports a Twilio refusal of the credentials', async () => {

@@ -84,7 +84,9 @@ export class SequenceEngine {
       .limit(limit)
       .lean<{ id: number }[]>();
     if (due.length === 0) return 0;
-    if (!this.deps.provider.configured) {
+    // Held, not dropped: without credentials or a sender nothing can go out, and the contacts wait for them.
+    const cfg = this.deps.provider.configured ? await this.deps.config.get() : null;
+    if (!cfg || (!cfg.messaging_service_sid && !cfg.phone_number)) {
       this.warnNotConfigured(due.length);
       return 0;
     }
@@ -120,7 +122,7 @@ export class SequenceEngine {
     this.lastNotConfiguredWarning = t;
     this.deps.logger.warn(
       { due: count },
-      'SMS contacts are due but Twilio is not configured (TWILIO_ACCOUNT_SID / TWILIO_AUTH_TOKEN); they wait',
+      'SMS contacts are due but Twilio is not configured (TWILIO_ACCOUNT_SID / TWILIO_AUTH_TOKEN, and a messaging service or phone number); they wait',
     );
   }
 
