@@ -1,6 +1,46 @@
+import { Grid, Stack } from '@mui/material';
 import { PageHeader } from '@act/ui-kit';
+import type { Paged } from '@act/contracts/src/email-api';
+import { contactsCountKey, LoadError, useApi, useTestDataCounts } from '../shared';
+import { StatCards } from './StatCards';
+import { RecentActivity } from './RecentActivity';
+import { ConfigurationCard } from './ConfigurationCard';
+import { AdminToolsCard } from './AdminToolsCard';
 
-// Placeholder: the Dashboard screen is filled in by its own issue.
+/**
+ * Dashboard (section 2). The counts come from one-row pages of GET /api/contacts (their `total`) rather than
+ * the whole list, so the page stays light at 50,000 contacts. "Abandoned Carts" counts contacts whose
+ * reminder went out (status sent): their reminder time passed without a purchase, which is what the
+ * product calls an abandoned cart; a pending contact may still buy before its reminder time.
+ */
 export default function DashboardPage() {
-  return <PageHeader title="Dashboard" />;
+  const { contacts, logs, empty } = useTestDataCounts();
+  const purchased = useApi<Paged<unknown>>(contactsCountKey('purchased'));
+  const abandoned = useApi<Paged<unknown>>(contactsCountKey('sent'));
+
+  const failed = [contacts, purchased, abandoned].find((load) => load.error);
+  if (failed) return <LoadError what="contacts" error={failed.error} onRetry={() => void failed.mutate()} />;
+  if (logs.error) return <LoadError what="email logs" error={logs.error} onRetry={() => void logs.mutate()} />;
+
+  return (
+    <>
+      <PageHeader title="Dashboard" subtitle="Abandoned cart activity at a glance" />
+      <Stack spacing={3}>
+        <StatCards
+          stats={{ total: contacts.data?.total, purchased: purchased.data?.total, abandoned: abandoned.data?.total }}
+        />
+        <Grid container spacing={3}>
+          <Grid size={{ xs: 12, lg: 7 }}>
+            <RecentActivity logs={logs.data?.items} />
+          </Grid>
+          <Grid size={{ xs: 12, lg: 5 }}>
+            <Stack spacing={3}>
+              <ConfigurationCard />
+              <AdminToolsCard empty={empty} />
+            </Stack>
+          </Grid>
+        </Grid>
+      </Stack>
+    </>
+  );
 }

@@ -1,0 +1,11 @@
+export * from './keys';
+export * from './data';
+export * from './format';
+export * from './reminderDelay';
+export * from './adminTools';
+export { ClearTestDataButton, NoTestDataNote } from './ClearTestData';
+export { EmptyState, TableMessageRow } from './EmptyState';
+export { ReminderDelayField } from './ReminderDelayField';
+export { LoadError } from './LoadError';
+export { SectionHeader } from './SectionHeader';
+export { DateTime } from './DateTime';
