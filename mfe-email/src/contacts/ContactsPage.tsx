@@ -1,6 +1,276 @@
-import { PageHeader } from '@act/ui-kit';
+import { useState } from 'react';
+import {
+  Box,
+  Button,
+  Card,
+  CircularProgress,
+  LinearProgress,
+  MenuItem,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  TableSortLabel,
+  TextField,
+  Typography,
+} from '@mui/material';
+import PeopleIcon from '@mui/icons-material/PeopleAltOutlined';
+import CheckIcon from '@mui/icons-material/CheckCircleOutlined';
+import {
+  PageHeader,
+  Pagination,
+  EMAIL_DEFAULT_PAGE_SIZE,
+  EMAIL_PAGE_SIZES,
+  apiRequest,
+  errorMessage,
+  totalPagesOf,
+  useToast,
+} from '@act/ui-kit';
+import type {
+  Contact,
+  ContactStatus,
+  MarkPurchasedResponse,
+  Paged,
+  WebhookIntegration,
+} from '@act/contracts/src/email-api';
+import {
+  CONTACTS,
+  INTEGRATIONS,
+  LoadError,
+  TableMessageRow,
+  contactsPageKey,
+  DateTime,
+  useApi,
+  useRefetch,
+} from '../shared';
+import { DEFAULT_CONTACT_SORT, nextSort, sortParam, type ContactSort, type ContactSortField } from './sort';
+import { StatusChip } from './StatusChip';
 
-// Placeholder: the Contacts screen is filled in by its own issue.
+const COLUMNS: { field: ContactSortField; label: string }[] = [
+  { field: 'contact_id', label: 'ID' },
+  { field: 'email', label: 'Email' },
+  { field: 'created_at', label: 'Created At' },
+  { field: 'remind_at', label: 'Remind At' },
+  { field: 'purchased_at', label: 'Purchased At' },
+  { field: 'status', label: 'Status' },
+];
+
+type StatusFilter = '' | ContactStatus;
+/** '' all, 'none' contacts without integration, else an integration id. */
+type IntegrationFilter = '' | 'none' | number;
+
+/**
+ * Contacts (section 2). The spec's product loads the whole list and filters, sorts and pages in the
+ * browser; at 50,000 contacts that is megabytes of JSON and a re-sort on every click. So this page asks
+ * svc-email for one page at a time (`GET /api/contacts?page=&pageSize=&sort=&status=&integration_id=`,
+ * answering `{ items, total }`) and keeps everything the user sees as the spec has it: the same filters,
+ * the count line over the filtered list, the sort rules (sort.ts; nulls last is the server's order), the
+ * ±2 page window, 'Showing x to y of z results', sizes 10–250 with 25 by default, page 1 again on a size
+ * or filter change. The previous page stays on screen while the next one loads, so nothing flickers.
+ */
 export default function ContactsPage() {
-  return <PageHeader title="Contacts" />;
+  const { toast } = useToast();
+  const refetch = useRefetch();
+  const [status, setStatus] = useState<StatusFilter>('');
+  const [integration, setIntegration] = useState<IntegrationFilter>('');
+  const [sort, setSort] = useState<ContactSort>(DEFAULT_CONTACT_SORT);
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(EMAIL_DEFAULT_PAGE_SIZE);
+  const [marking, setMarking] = useState<number | null>(null);
+
+  const key = contactsPageKey({
+    page,
+    pageSize,
+    sort: sortParam(sort),
+    status: status || undefined,
+    integration: integration === '' ? undefined : integration,
+  });
+  const { data, error, isValidating, mutate } = useApi<Paged<Contact>>(key, { keepPreviousData: true });
+  const integrations = useApi<WebhookIntegration[]>(INTEGRATIONS);
+
+  const total = data?.total ?? 0;
+  // A list that shrank (a contact marked purchased under the Pending filter) must not strand the user past its end.
+  const lastPage = totalPagesOf(total, pageSize);
+  if (data && page > lastPage) setPage(lastPage);
+
+  const integrationName = new Map((integrations.data ?? []).map((i) => [i.id, i.name]));
+
+  async function markPurchased(contact: Contact) {
+    setMarking(contact.id);
+    try {
+      await apiRequest<MarkPurchasedResponse>('POST', `${CONTACTS}/mark-purchased`, { contact_id: contact.id });
+      toast({ title: 'Contact marked as purchased', description: contact.email });
+      await refetch('contacts');
+    } catch (err) {
+      toast({
+        title: 'Error',
+        description: `Failed to mark contact as purchased: ${errorMessage(err)}`,
+        variant: 'destructive',
+      });
+    } finally {
+      setMarking(null);
+    }
+  }
+
+  const rows = data?.items ?? [];
+  const loadingFirst = !data && !error;
+
+  return (
+    <>
+      <PageHeader title="Contacts" subtitle="Everyone your funnels sent in, and where their cart stands" />
+      <Card>
+        <Stack
+          direction={{ xs: 'column', md: 'row' }}
+          spacing={2}
+          sx={{ p: 2.5, alignItems: { xs: 'stretch', md: 'center' }, justifyContent: 'space-between' }}
+        >
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+            <TextField
+              select
+              size="small"
+              label="Status"
+              value={status}
+              onChange={(e) => {
+                setStatus(e.target.value as StatusFilter);
+                setPage(1);
+              }}
+              sx={{ minWidth: 180 }}
+              slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+            >
+              <MenuItem value="">All Statuses</MenuItem>
+              <MenuItem value="pending">Pending</MenuItem>
+              <MenuItem value="sent">Sent</MenuItem>
+              <MenuItem value="purchased">Purchased</MenuItem>
+            </TextField>
+            <TextField
+              select
+              size="small"
+              label="Integration"
+              value={integration}
+              onChange={(e) => {
+                const v = e.target.value as string | number;
+                setIntegration(v === '' || v === 'none' ? v : Number(v));
+                setPage(1);
+              }}
+              sx={{ minWidth: 220 }}
+              slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+            >
+              <MenuItem value="">All Integrations</MenuItem>
+              <MenuItem value="none">No Integration</MenuItem>
+              {(integrations.data ?? []).map((i) => (
+                <MenuItem key={i.id} value={i.id}>
+                  {i.name}
+                </MenuItem>
+              ))}
+            </TextField>
+          </Stack>
+          <Typography variant="body2" color="textSecondary" sx={{ fontWeight: 600 }} data-testid="contact-count">
+            {data ? `Showing ${total} contact(s)` : '\u00a0'}
+          </Typography>
+        </Stack>
+        <Box sx={{ height: 4 }}>{isValidating && data && <LinearProgress aria-label="Loading contacts" />}</Box>
+        {error && !data ? (
+          <LoadError what="contacts" error={error} onRetry={() => void mutate()} />
+        ) : (
+          <TableContainer>
+            <Table size="small" aria-label="Contacts" sx={{ minWidth: 980, '& td, & th': { py: 1.25 } }}>
+              <TableHead>
+                <TableRow>
+                  {COLUMNS.map(({ field, label }) => (
+                    <TableCell
+                      key={field}
+                      sortDirection={sort.field === field ? sort.dir : false}
+                      sx={{ whiteSpace: 'nowrap' }}
+                    >
+                      <TableSortLabel
+                        active={sort.field === field}
+                        direction={sort.field === field ? sort.dir : 'asc'}
+                        onClick={() => setSort((s) => nextSort(s, field))}
+                      >
+                        {label}
+                      </TableSortLabel>
+                    </TableCell>
+                  ))}
+                  <TableCell align="right">Actions</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody sx={{ opacity: isValidating && data ? 0.6 : 1, transition: 'opacity 120ms' }}>
+                {loadingFirst ? (
+                  <TableMessageRow colSpan={COLUMNS.length + 1} icon={<CircularProgress size={22} />}>
+                    Loading contacts...
+                  </TableMessageRow>
+                ) : rows.length === 0 ? (
+                  <TableMessageRow colSpan={COLUMNS.length + 1} icon={<PeopleIcon />}>
+                    No contacts found.
+                  </TableMessageRow>
+                ) : (
+                  rows.map((c) => (
+                    <TableRow key={c.id} hover data-contact-id={c.contact_id}>
+                      <TableCell sx={{ fontFamily: 'monospace', fontSize: 13 }}>{c.contact_id}</TableCell>
+                      <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                        <Typography variant="body2" sx={{ fontWeight: 500 }}>
+                          {c.email}
+                        </Typography>
+                        <Typography variant="caption" color="textSecondary" sx={{ display: 'block' }}>
+                          {c.integration_id === null
+                            ? 'No Integration'
+                            : (integrationName.get(c.integration_id) ?? `Integration ${c.integration_id}`)}
+                        </Typography>
+                      </TableCell>
+                      <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                        <DateTime value={c.created_at} />
+                      </TableCell>
+                      <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                        <DateTime value={c.remind_at} />
+                      </TableCell>
+                      <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                        <DateTime value={c.purchased_at} />
+                      </TableCell>
+                      <TableCell>
+                        <StatusChip status={c.status} />
+                      </TableCell>
+                      <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                        {c.status !== 'purchased' && (
+                          <Button
+                            size="small"
+                            variant="outlined"
+                            color="success"
+                            startIcon={
+                              marking === c.id ? <CircularProgress size={14} color="inherit" /> : <CheckIcon />
+                            }
+                            disabled={marking !== null}
+                            onClick={() => markPurchased(c)}
+                          >
+                            Mark as Purchased
+                          </Button>
+                        )}
+                      </TableCell>
+                    </TableRow>
+                  ))
+                )}
+              </TableBody>
+            </Table>
+          </TableContainer>
+        )}
+        {data && total > 0 && (
+          <Box sx={{ px: 2.5, borderTop: 1, borderColor: 'divider' }}>
+            <Pagination
+              page={Math.min(page, lastPage)}
+              pageSize={pageSize}
+              total={total}
+              pageSizeOptions={EMAIL_PAGE_SIZES}
+              onPageChange={setPage}
+              onPageSizeChange={(size) => {
+                setPageSize(size);
+                setPage(1);
+              }}
+            />
+          </Box>
+        )}
+      </Card>
+    </>
+  );
 }
