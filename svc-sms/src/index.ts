@@ -1,8 +1,13 @@
-import { runService } from '@act/service-kit';
+import { envInt, runService } from '@act/service-kit';
 import { buildSmsService } from './service';
 
 // svc-sms: SMS integrations, campaigns, contacts and reminder sequences (Twilio), port 4003, database act_sms.
-void runService({ name: 'svc-sms', defaultPort: 4003, defaultDb: 'act_sms', build: buildSmsService }).catch((err) => {
+void runService({
+  name: 'svc-sms',
+  defaultPort: envInt('SMS_PORT', 4003),
+  defaultDb: 'act_sms',
+  build: buildSmsService,
+}).catch((err) => {
   console.error('svc-sms failed to start', err);
   process.exit(1);
 });

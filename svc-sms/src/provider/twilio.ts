@@ -25,12 +25,14 @@ export function createTwilioProvider({
   timeoutMs = 15_000,
 }: TwilioProviderOptions): SmsProvider {
   const configured = !!accountSid && !!authToken;
+  // Pointing it at Twilio itself (as .env.example shows) means no redirection: each product keeps its own host.
+  const redirectTo = baseUrl && !/(^|\.)twilio\.com$/i.test(new URL(baseUrl).hostname) ? baseUrl : '';
   let client: twilio.Twilio | null = null;
   const getClient = () => {
     if (!configured) throw new BadRequestError(smsMessages.notConfigured);
     client ??= twilio(accountSid, authToken, {
-      httpClient: baseUrl
-        ? new RedirectingRequestClient(baseUrl, { timeout: timeoutMs })
+      httpClient: redirectTo
+        ? new RedirectingRequestClient(redirectTo, { timeout: timeoutMs })
         : new twilio.RequestClient({ timeout: timeoutMs }),
     });
     return client;
