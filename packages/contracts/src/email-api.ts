@@ -227,3 +227,257 @@ export const markPurchasedRequestSchema = yup.object({
     .required('contact_id is required')
     .test('contact-id', 'contact_id must be a contact id (number or string)', (v) => (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) || (typeof v === 'string' && v.trim().length > 0 && v.length <= 200)),
 });
+
+// =========================================================================================================
+// Email side, part 2: campaigns, templates, Resend, unsubscribe list (spec sections 2, 3, 5, 7, 9 and
+// sms-and-unsubscribe.md for the unsubscribe calls). Appended; the part 1 shapes above are unchanged.
+
+export const DEFAULT_TEMPLATE_SUBJECT = 'Your cart is waiting!';
+/** Default from name of the standalone (legacy) templates page. */
+export const DEFAULT_TEMPLATE_FROM_NAME = 'Cart Reminders';
+/** Default from name of the campaign templates page (section 9). */
+export const CAMPAIGN_TEMPLATE_FROM_NAME = 'Notification';
+/** Default delay of a campaign's first template, and of every later one (section 9). */
+export const FIRST_TEMPLATE_DELAY_HOURS = 0;
+export const LATER_TEMPLATE_DELAY_HOURS = 24;
+export const MAX_DELAY_HOURS = 8760;
+export const TEMPLATE_VARIABLES = ['contactEmail', 'recoveryUrl'] as const;
+export type TemplateVariable = (typeof TEMPLATE_VARIABLES)[number];
+
+/**
+ * Section 3's default template content: a heading, a greeting with the contact's email and a 'Complete Your
+ * Purchase' button to the recovery URL. The UIs use it as a new template's content; it passes the server's
+ * sanitiser unchanged in meaning (inline styles of the button are kept).
+ */
+export const DEFAULT_TEMPLATE_HTML = [
+  '<h1>You left something in your cart</h1>',
+  '<p>Hi {{contactEmail}},</p>',
+  '<p>We noticed you did not finish your order. Your items are still waiting for you, but we cannot hold them forever.</p>',
+  '<p><a href="{{recoveryUrl}}" style="display:inline-block;padding:12px 24px;background-color:#1976d2;color:#ffffff;text-decoration:none;border-radius:4px">Complete Your Purchase</a></p>',
+  '<p>Thank you!</p>',
+].join('\n');
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+}
+
+/**
+ * Replaces {{contactEmail}} and {{recoveryUrl}} (spaces inside the braces allowed). Values are HTML-escaped
+ * unless `escape` is false (plain-text fields such as the subject). Unknown placeholders stay as written.
+ */
+export function renderTemplateVariables(content: string, values: Partial<Record<TemplateVariable, string>>, { escape = true } = {}): string {
+  return content.replace(/\{\{\s*(contactEmail|recoveryUrl)\s*\}\}/g, (whole, name: TemplateVariable) => {
+    const v = values[name];
+    if (v === undefined) return whole;
+    return escape ? escapeHtml(v) : v;
+  });
+}
+
+export interface EmailCampaign {
+  id: number;
+  name: string;
+  description: string | null;
+  type: string;
+  active: boolean;
+  created_at: string;
+}
+
+export interface EmailTemplate {
+  id: number;
+  name: string;
+  subject: string;
+  from_name: string;
+  /** Sanitised HTML with {{contactEmail}} / {{recoveryUrl}} placeholders. */
+  html_content: string;
+  type: string;
+  active: boolean;
+  /** Kept when the campaign is deleted (the template is then orphaned). */
+  campaign_id: number | null;
+  template_order: number;
+  delay_hours: number;
+  created_at: string;
+}
+
+export interface CampaignRequest {
+  name: string;
+  description?: string | null;
+  type?: string;
+  active?: boolean;
+}
+
+export interface TemplateRequest {
+  name: string;
+  subject?: string;
+  from_name?: string;
+  html_content: string;
+  type?: string;
+  active?: boolean;
+  campaign_id?: number | null;
+  /** Default: 1, or the campaign's highest order + 1. */
+  template_order?: number;
+  /** Default: 0 for a campaign's first template, 24 for later ones. */
+  delay_hours?: number;
+}
+export type TemplatePatchRequest = Partial<TemplateRequest>;
+
+/** GET /api/resend/config: never the key itself. Environment values win over stored ones. */
+export interface ResendConfigStatus {
+  configured: boolean;
+  apiKeySource: 'env' | 'stored' | null;
+  from: string | null;
+  fromSource: 'env' | 'stored' | null;
+  /** EMAIL_LIVE_SENDING: campaign emails go out through Resend instead of `would_send` logs. */
+  liveSending: boolean;
+  message: string;
+}
+/** POST /api/resend/config (admin): stored values, used only where the environment gives none. null clears. */
+export interface ResendConfigRequest {
+  apiKey?: string | null;
+  from?: string | null;
+}
+export interface ResendConnectionResult {
+  success: boolean;
+  message: string;
+}
+export interface TestEmailRequest {
+  testEmail: string;
+}
+export interface TestEmailResponse {
+  success: boolean;
+  message: string;
+  messageId?: string;
+}
+
+export type UnsubscribeCheckStatus = 'subscribed' | 'already-unsubscribed';
+export type UnsubscribeResultStatus = 'unsubscribed' | 'already-unsubscribed';
+/** GET /api/unsubscribe?email= */
+export interface UnsubscribeCheckResponse {
+  status: UnsubscribeCheckStatus;
+  message: string;
+}
+/** POST /api/unsubscribe and POST /api/unsubscribe/one-click?token= */
+export interface UnsubscribeResponse {
+  status: UnsubscribeResultStatus;
+  message: string;
+}
+export interface UnsubscribeRequest {
+  email: string;
+  reason?: string | null;
+}
+export interface UnsubscribeEntry {
+  id: number;
+  email: string;
+  unsubscribed_at: string;
+  reason: string | null;
+}
+export interface QuickAddUnsubscribeRequest {
+  email: string;
+  reason?: string | null;
+}
+export interface QuickAddUnsubscribeResponse {
+  success: true;
+  status: UnsubscribeResultStatus;
+  message: string;
+  entry: UnsubscribeEntry;
+}
+export interface RemoveUnsubscribeRequest {
+  id: number;
+}
+export interface RemoveUnsubscribeResponse {
+  success: true;
+  message: string;
+  entry: UnsubscribeEntry;
+}
+export const UNSUBSCRIBE_ADMIN_REASON = 'Manually added by admin';
+
+// Rules of section 5 for part 2 (the same message set for form and request; request variants take numbers and
+// booleans only as JSON numbers and booleans).
+
+/** Trims strings; an empty string becomes undefined so a field's default applies. */
+const trimmedOrDefault = () => yup.string().transform((v: unknown) => (typeof v === 'string' ? v.trim() || undefined : v));
+/** Trims strings; an empty string becomes null (optional text such as a description). */
+const trimmedOrNull = () => yup.string().transform((v: unknown) => (typeof v === 'string' ? v.trim() || null : v));
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const INVALID_EMAIL_MESSAGE = 'Please enter a valid email address';
+
+function campaignFields(strict: boolean) {
+  const active = yup.boolean().typeError('active must be true or false').default(true);
+  return {
+    name: trimmed().typeError('Campaign name is required').required('Campaign name is required').max(200, 'Campaign name must be at most 200 characters'),
+    description: trimmedOrNull().typeError('Description must be text').nullable().default(null).max(2000, 'Description must be at most 2000 characters'),
+    type: trimmedOrDefault().typeError('Campaign type must be text').max(100, 'Campaign type must be at most 100 characters').default(DEFAULT_TEMPLATE_TYPE),
+    active: strict ? active.transform(onlyBoolean) : active,
+  };
+}
+/** Campaign dialog (name required; type default abandoned_cart; description optional; active default true). */
+export const campaignSchema = yup.object(campaignFields(false));
+export const campaignRequestSchema = yup.object(campaignFields(true));
+
+/** Which form a template comes from: the messages differ (section 5), the rules do not. */
+export type TemplateForm = 'standalone' | 'campaign';
+export const TEMPLATE_MESSAGES = {
+  standalone: { subject: 'Subject line is required', content: 'HTML content is required', fromName: DEFAULT_TEMPLATE_FROM_NAME },
+  campaign: { subject: 'Subject is required', content: 'Email content is required', fromName: CAMPAIGN_TEMPLATE_FROM_NAME },
+} as const;
+export const TEMPLATE_ORDER_MESSAGE = 'Template order must be a whole number of at least 1';
+export const DELAY_HOURS_MESSAGE = 'Delay must be a number of hours of at least 0';
+
+function templateFields(form: TemplateForm, strict: boolean, patch: boolean) {
+  const m = TEMPLATE_MESSAGES[form];
+  const num = (s: yup.NumberSchema<number | undefined>) => (strict ? s.transform(onlyNumber) : s);
+  const bool = (s: yup.BooleanSchema<boolean | undefined>) => (strict ? s.transform(onlyBoolean) : s);
+  const text = (msg: string, max: number, maxMsg: string, def?: string) => {
+    const s = trimmed().typeError(msg).max(max, maxMsg);
+    if (patch) return s.nonNullable(msg).min(1, msg);
+    return def === undefined ? s.required(msg) : s.default(def).required(msg);
+  };
+  return {
+    name: text('Template name is required', 200, 'Template name must be at most 200 characters'),
+    subject: text(m.subject, 500, 'Subject must be at most 500 characters', patch ? undefined : DEFAULT_TEMPLATE_SUBJECT),
+    from_name: text('From name is required', 200, 'From name must be at most 200 characters', patch ? undefined : m.fromName),
+    html_content: patch
+      ? yup.string().typeError(m.content).nonNullable(m.content).min(1, m.content).max(500_000, 'Content is too long')
+      : yup.string().typeError(m.content).required(m.content).max(500_000, 'Content is too long'),
+    type: patch ? trimmedOrDefault().typeError('type must be text').max(100, 'type must be at most 100 characters') : trimmedOrDefault().typeError('type must be text').max(100, 'type must be at most 100 characters').default(DEFAULT_TEMPLATE_TYPE),
+    active: patch ? bool(yup.boolean().typeError('active must be true or false')).nonNullable('active must be true or false') : bool(yup.boolean().typeError('active must be true or false')).default(true),
+    campaign_id: strict ? optionalId(strict, 'campaign_id').default(patch ? undefined : null) : optionalId(strict, 'campaign_id'),
+    template_order: num(yup.number().typeError(TEMPLATE_ORDER_MESSAGE).integer(TEMPLATE_ORDER_MESSAGE).min(1, TEMPLATE_ORDER_MESSAGE).max(100_000, TEMPLATE_ORDER_MESSAGE)),
+    delay_hours: num(yup.number().typeError(DELAY_HOURS_MESSAGE).min(0, DELAY_HOURS_MESSAGE).max(MAX_DELAY_HOURS, `Delay must be at most ${MAX_DELAY_HOURS} hours`)),
+  };
+}
+/** Legacy standalone page's dialog and campaign page's dialog (section 5's two message sets). */
+export const standaloneTemplateSchema = yup.object(templateFields('standalone', false, false));
+export const campaignTemplateSchema = yup.object(templateFields('campaign', false, false));
+/** POST /api/resend/templates: the campaign message set when a campaign_id is given. */
+export function templateRequestSchema(form: TemplateForm) {
+  return yup.object(templateFields(form, true, false));
+}
+/** PATCH /api/resend/templates/{id}: changed fields only, each by the same rule. */
+export function templatePatchRequestSchema(form: TemplateForm) {
+  return yup.object(templateFields(form, true, true));
+}
+
+export const TEST_EMAIL_REQUIRED_MESSAGE = 'Test email address is required';
+export const testEmailRequestSchema = yup.object({
+  testEmail: trimmed().typeError(TEST_EMAIL_REQUIRED_MESSAGE).required(TEST_EMAIL_REQUIRED_MESSAGE).max(320, INVALID_EMAIL_MESSAGE).matches(EMAIL_PATTERN, INVALID_EMAIL_MESSAGE),
+});
+
+export const resendConfigRequestSchema = yup.object({
+  apiKey: trimmedOrNull().typeError('apiKey must be text').nullable().max(500, 'apiKey is too long'),
+  from: trimmedOrNull().typeError('from must be text').nullable().max(320, 'from is too long'),
+});
+
+export const EMAIL_REQUIRED_MESSAGE = 'Email required';
+const emailField = () => trimmed().typeError(EMAIL_REQUIRED_MESSAGE).required(EMAIL_REQUIRED_MESSAGE).max(320, INVALID_EMAIL_MESSAGE).matches(EMAIL_PATTERN, INVALID_EMAIL_MESSAGE);
+const reasonField = () => trimmedOrNull().typeError('Reason must be text').nullable().max(500, 'Reason must be at most 500 characters');
+/** POST /api/unsubscribe (public page: email from the link, optional reason). */
+export const unsubscribeRequestSchema = yup.object({ email: emailField(), reason: reasonField().default(null) });
+/** POST /api/email-unsubscribes/quick-add (admin; reason defaults to 'Manually added by admin'). */
+export const quickAddUnsubscribeRequestSchema = yup.object({
+  email: emailField(),
+  reason: reasonField().transform((v: unknown) => (v === null ? undefined : v)).default(UNSUBSCRIBE_ADMIN_REASON),
+});
+export const removeUnsubscribeRequestSchema = yup.object({
+  id: yup.number().transform(onlyNumber).typeError('id must be a number').required('id is required').integer('id must be an integer').min(1, 'id must be a positive integer'),
+});
