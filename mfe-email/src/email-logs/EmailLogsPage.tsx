@@ -1,6 +1,81 @@
-import { PageHeader } from '@act/ui-kit';
+import {
+  Box,
+  Card,
+  Chip,
+  CircularProgress,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+} from '@mui/material';
+import MailIcon from '@mui/icons-material/MailOutlined';
+import { EMAIL_PAGE_SIZES, PageHeader, Pagination, usePagination } from '@act/ui-kit';
+import type { EmailLog } from '@act/contracts/src/email-api';
+import { EMAIL_LOGS, LoadError, TableMessageRow, useApi, DateTime } from '../shared';
 
-// Placeholder: the Email Logs screen is filled in by its own issue.
+const COLUMNS = ['ID', 'Contact ID', 'Email', 'Timestamp', 'Message'];
+const EMPTY: EmailLog[] = [];
+
+/** Email Logs (section 2): the whole list loaded once, paged in the browser, newest first as the server sends it. */
 export default function EmailLogsPage() {
-  return <PageHeader title="Email Logs" />;
+  const { data, error, mutate } = useApi<EmailLog[]>(EMAIL_LOGS);
+  const logs = data ?? EMPTY;
+  const { pageItems, paginationProps, total } = usePagination(logs);
+
+  if (error) return <LoadError what="email logs" error={error} onRetry={() => void mutate()} />;
+
+  return (
+    <>
+      <PageHeader
+        title="Email Logs"
+        subtitle="Every abandoned cart email the reminders produced"
+        actions={data && <Chip label={`${total} ${total === 1 ? 'entry' : 'entries'}`} variant="outlined" />}
+      />
+      <Card>
+        <TableContainer>
+          <Table aria-label="Email logs" sx={{ minWidth: 800 }}>
+            <TableHead>
+              <TableRow>
+                {COLUMNS.map((c) => (
+                  <TableCell key={c} sx={{ whiteSpace: 'nowrap' }}>
+                    {c}
+                  </TableCell>
+                ))}
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {!data ? (
+                <TableMessageRow colSpan={COLUMNS.length} icon={<CircularProgress size={22} />}>
+                  Loading email logs...
+                </TableMessageRow>
+              ) : logs.length === 0 ? (
+                <TableMessageRow colSpan={COLUMNS.length} icon={<MailIcon />}>
+                  No email logs found. Abandoned cart emails will appear here.
+                </TableMessageRow>
+              ) : (
+                pageItems.map((log) => (
+                  <TableRow key={log.id} hover>
+                    <TableCell sx={{ color: 'text.secondary' }}>{log.id}</TableCell>
+                    <TableCell sx={{ fontFamily: 'monospace', fontSize: 13 }}>{log.contact_id}</TableCell>
+                    <TableCell sx={{ overflowWrap: 'anywhere', fontWeight: 500 }}>{log.email}</TableCell>
+                    <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                      <DateTime value={log.timestamp} />
+                    </TableCell>
+                    <TableCell sx={{ overflowWrap: 'anywhere' }}>{log.message}</TableCell>
+                  </TableRow>
+                ))
+              )}
+            </TableBody>
+          </Table>
+        </TableContainer>
+        {total > 0 && (
+          <Box sx={{ px: 2.5, borderTop: 1, borderColor: 'divider' }}>
+            <Pagination {...paginationProps} pageSizeOptions={EMAIL_PAGE_SIZES} />
+          </Box>
+        )}
+      </Card>
+    </>
+  );
 }
