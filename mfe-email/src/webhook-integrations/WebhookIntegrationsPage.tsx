@@ -1,6 +1,221 @@
-import { PageHeader } from '@act/ui-kit';
+import { useState } from 'react';
+import { Box, Button, Card, Grid, Skeleton } from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import HubIcon from '@mui/icons-material/HubOutlined';
+import { ApiError, ConfirmDialog, PageHeader, apiRequest, errorMessage, useToast } from '@act/ui-kit';
+import type { EmailTemplateSummary, MessageResponse, WebhookIntegration } from '@act/contracts/src/email-api';
+import { EmptyState, INTEGRATIONS, LoadError, TEMPLATES, useApi, useRefetch } from '../shared';
+import { IntegrationCard } from './IntegrationCard';
+import { IntegrationDrawer } from './IntegrationDrawer';
+import { requestOf, templateLabel, type IntegrationFormValues } from './integrationForm';
 
-// Placeholder: the Webhook Integrations screen is filled in by its own issue.
+type Confirm = { kind: 'delete' | 'clear'; integration: WebhookIntegration } | null;
+
+/** Section 8: a refused delete that mentions contacts gets its own explanation. */
+export function mentionsContacts(err: unknown): boolean {
+  const text = `${errorMessage(err, '')} ${err instanceof ApiError ? err.message : ''}`.toLowerCase();
+  return text.includes('associated contacts') || text.includes('contacts');
+}
+
+/** Webhook Integrations (section 2): a card per integration and the side sheet to create or edit one. */
 export default function WebhookIntegrationsPage() {
-  return <PageHeader title="Webhook Integrations" />;
+  const { toast } = useToast();
+  const refetch = useRefetch();
+  const { data, error, mutate } = useApi<WebhookIntegration[]>(INTEGRATIONS);
+  const templates = useApi<EmailTemplateSummary[]>(TEMPLATES);
+
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const [editing, setEditing] = useState<WebhookIntegration | null>(null);
+  // The dialog's subject outlives its closing, so the text does not empty while it fades out.
+  const [confirm, setConfirmState] = useState<Confirm>(null);
+  const [confirmOpen, setConfirmOpen] = useState(false);
+  const setConfirm = (next: Confirm) => {
+    if (next) setConfirmState(next);
+    setConfirmOpen(next !== null);
+  };
+  const [confirmBusy, setConfirmBusy] = useState(false);
+  const [busyId, setBusyId] = useState<number | null>(null);
+
+  function openDrawer(integration: WebhookIntegration | null) {
+    setEditing(integration);
+    setDrawerOpen(true);
+  }
+
+  async function save(values: IntegrationFormValues): Promise<boolean> {
+    const body = requestOf(values, editing);
+    try {
+      if (editing) {
+        await apiRequest<WebhookIntegration>('PATCH', `${INTEGRATIONS}/${editing.id}`, body);
+        toast({ title: 'Integration updated', description: body.name });
+        // The default integration's delay is the global reminder delay.
+        await refetch('integrations', 'reminderDelay');
+      } else {
+        await apiRequest<WebhookIntegration>('POST', INTEGRATIONS, body);
+        toast({ title: 'Integration created', description: body.name });
+        await refetch('integrations');
+      }
+      return true;
+    } catch (err) {
+      toast({
+        title: editing ? 'Error updating integration' : 'Error creating integration',
+        description: errorMessage(err),
+        variant: 'destructive',
+      });
+      return false;
+    }
+  }
+
+  async function toggle(integration: WebhookIntegration) {
+    const active = !integration.active;
+    setBusyId(integration.id);
+    try {
+      // Section 4: the pause/activate button sends only the active flag.
+      await apiRequest<WebhookIntegration>('PATCH', `${INTEGRATIONS}/${integration.id}`, { active });
+      toast(
+        active
+          ? { title: 'Integration activated', description: 'The integration is now active.' }
+          : { title: 'Integration paused', description: 'The integration is now paused.' },
+      );
+      await refetch('integrations');
+    } catch (err) {
+      toast({ title: 'Error updating status', description: errorMessage(err), variant: 'destructive' });
+    } finally {
+      setBusyId(null);
+    }
+  }
+
+  async function remove(integration: WebhookIntegration) {
+    try {
+      await apiRequest<MessageResponse>('DELETE', `${INTEGRATIONS}/${integration.id}`);
+      toast({ title: 'Integration deleted', description: integration.name });
+      await refetch('integrations');
+    } catch (err) {
+      if (mentionsContacts(err)) {
+        toast({
+          title: 'Cannot delete integration',
+          description: 'This integration has contacts associated with it. Please clear the contacts first.',
+          variant: 'destructive',
+        });
+      } else {
+        toast({ title: 'Error deleting integration', description: errorMessage(err), variant: 'destructive' });
+      }
+    }
+  }
+
+  async function clearContacts(integration: WebhookIntegration) {
+    try {
+      const res = await apiRequest<Partial<MessageResponse>>(
+        'POST',
+        `${INTEGRATIONS}/${integration.id}/clear-contacts`,
+      );
+      toast({ title: 'Contacts cleared', description: res?.message || integration.name });
+      await refetch('contacts');
+    } catch (err) {
+      toast({ title: 'Error clearing contacts', description: errorMessage(err), variant: 'destructive' });
+    }
+  }
+
+  async function confirmed() {
+    if (!confirm) return;
+    setConfirmBusy(true);
+    if (confirm.kind === 'delete') await remove(confirm.integration);
+    else await clearContacts(confirm.integration);
+    setConfirmBusy(false);
+    setConfirm(null);
+  }
+
+  const addButton = (
+    <Button variant="contained" startIcon={<AddIcon />} onClick={() => openDrawer(null)}>
+      Add New Integration
+    </Button>
+  );
+
+  if (error) return <LoadError what="webhook integrations" error={error} onRetry={() => void mutate()} />;
+
+  return (
+    <>
+      <PageHeader
+        title="Webhook Integrations"
+        subtitle="One integration per funnel: its reminder delay and email template"
+        actions={addButton}
+      />
+      {!data ? (
+        <Grid container spacing={3}>
+          {[0, 1, 2].map((i) => (
+            <Grid key={i} size={{ xs: 12, md: 6, xl: 4 }}>
+              <Skeleton variant="rounded" height={300} />
+            </Grid>
+          ))}
+        </Grid>
+      ) : data.length === 0 ? (
+        <Card>
+          <EmptyState icon={<HubIcon />}>
+            No webhook integrations found. Click &quot;Add New Integration&quot; to create one.
+          </EmptyState>
+        </Card>
+      ) : (
+        <Grid container spacing={3}>
+          {data.map((integration) => (
+            <Grid key={integration.id} size={{ xs: 12, md: 6, xl: 4 }}>
+              <IntegrationCard
+                integration={integration}
+                templateLabel={templateLabel(integration.resend_template_id, templates.data)}
+                busy={busyId === integration.id}
+                onEdit={() => openDrawer(integration)}
+                onToggle={() => toggle(integration)}
+                onDelete={() => setConfirm({ kind: 'delete', integration })}
+                onClearContacts={() => setConfirm({ kind: 'clear', integration })}
+              />
+            </Grid>
+          ))}
+        </Grid>
+      )}
+
+      <IntegrationDrawer
+        open={drawerOpen}
+        editing={editing}
+        templates={templates.data}
+        templatesError={Boolean(templates.error)}
+        onClose={() => setDrawerOpen(false)}
+        onSubmit={save}
+      />
+
+      <ConfirmDialog
+        open={confirmOpen && confirm?.kind === 'delete'}
+        title="Delete Integration"
+        description={
+          <>
+            Are you sure you want to delete{' '}
+            <Box component="strong" sx={{ color: 'text.primary' }}>
+              {confirm?.integration.name}
+            </Box>
+            ?
+          </>
+        }
+        confirmLabel="Delete"
+        destructive
+        loading={confirmBusy}
+        onClose={() => setConfirm(null)}
+        onConfirm={confirmed}
+      />
+      <ConfirmDialog
+        open={confirmOpen && confirm?.kind === 'clear'}
+        title="Clear Associated Contacts"
+        description={
+          <>
+            This will permanently delete all contacts associated with{' '}
+            <Box component="strong" sx={{ color: 'text.primary' }}>
+              {confirm?.integration.name}
+            </Box>
+            . This action cannot be undone.
+          </>
+        }
+        confirmLabel="Clear Contacts"
+        destructive
+        loading={confirmBusy}
+        onClose={() => setConfirm(null)}
+        onConfirm={confirmed}
+      />
+    </>
+  );
 }
