@@ -99,7 +99,9 @@ describe('Dashboard (spec §2, §5, §8)', () => {
   });
 
   it('Process Missed Emails: the call, the toast, then contacts and logs reloaded', async () => {
-    const api = withData({ 'POST /api/test/check-abandoned-carts': { json: { success: true, message: 'ok', processed: 2 } } });
+    const api = withData({
+      'POST /api/test/check-abandoned-carts': { json: { success: true, message: 'ok', processed: 2 } },
+    });
     renderWithProviders(<DashboardPage />);
     await screen.findByRole('list', { name: 'Recent activity' });
     expect(screen.getByText(/pending contacts whose reminder time has passed/)).toBeTruthy();
@@ -138,7 +140,9 @@ describe('Dashboard (spec §2, §5, §8)', () => {
     renderWithProviders(<DashboardPage />);
     fireEvent.click(await screen.findByRole('button', { name: 'Clear All Test Data' }));
     fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Clear All Test Data' }));
-    expect((await screen.findByTestId('toast')).textContent).toContain('Failed to clear data: 503: Service Unavailable');
+    expect((await screen.findByTestId('toast')).textContent).toContain(
+      'Failed to clear data: 503: Service Unavailable',
+    );
   });
 
   it('a failed load shows the error card with the message', async () => {
