@@ -88,10 +88,41 @@ export function createOutbox({ conn, bus, source, logger, intervalMs = 500 }: { 
   const timer = setInterval(() => void flush(), intervalMs);
   timer.unref();
 
+  // Group commit: adds made while one insert is being prepared or in flight are written by the next single
+  // insertMany. A webhook adds one event per request; one round trip each was its largest remaining cost.
+  let queued: { doc: OutboxEntry; resolve: () => void; reject: (err: unknown) => void }[] = [];
+  let writing = false;
+  function writeQueued() {
+    if (writing || queued.length === 0) return;
+    writing = true;
+    const batch = queued;
+    queued = [];
+    Model.collection
+      .insertMany(
+        batch.map((b) => b.doc),
+        { ordered: false },
+      )
+      .then(
+        () => batch.forEach((b) => b.resolve()),
+        (err: { writeErrors?: { index: number }[] | { index: number } }) => {
+          const failed = new Set([err.writeErrors ?? []].flat().map((e) => e.index));
+          batch.forEach((b, i) => (failed.size === 0 || failed.has(i) ? b.reject(err) : b.resolve()));
+        },
+      )
+      .finally(() => {
+        writing = false;
+        void flush();
+        writeQueued();
+      });
+  }
+
   return {
     async add(subject, payload, eventId = randomUUID()) {
-      await Model.create({ eventId, subject, payload: { ...payload, eventId, source, occurredAt: new Date().toISOString() }, createdAt: new Date(), publishedAt: null });
-      void flush();
+      const doc: OutboxEntry = { eventId, subject, payload: { ...payload, eventId, source, occurredAt: new Date().toISOString() }, createdAt: new Date(), publishedAt: null };
+      await new Promise<void>((resolve, reject) => {
+        queued.push({ doc, resolve, reject });
+        if (!writing) setImmediate(writeQueued);
+      });
       return eventId;
     },
     flush,
