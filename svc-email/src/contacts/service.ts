@@ -1,9 +1,11 @@
 import type { Connection } from 'mongoose';
 import type { Collection, Filter } from 'mongodb';
+import { MongoBulkWriteError, type AnyBulkWriteOperation } from 'mongodb';
 import { NotFoundError, isDuplicateKeyError } from '@act/service-kit';
 import type { Contact, ContactStatus, Paged } from '@act/contracts/src/email-api';
 import { CONTACT_PROJECTION, contactModel, toContact, type ContactDoc } from './model';
 import { readList, type ListOptions, type ListQueryParsed } from '../lib/list';
+import { createBatcher } from '../lib/batcher';
 
 /** What contacts tell the reminder side (implemented by reminders; kept as a port so neither imports the other). */
 export interface ReminderHooks {
@@ -27,6 +29,12 @@ export interface PurchaseInput {
   contactId: string | null;
   email: string | null;
   purchasedAt: Date;
+}
+
+type NewContact = Omit<ContactDoc, 'contact_id' | 'integration_id'>;
+interface UpsertItem {
+  key: { integration_id: number; contact_id: string };
+  insert: NewContact;
 }
 
 export const CONTACT_LIST_OPTIONS: ListOptions = {
@@ -53,12 +61,13 @@ export class ContactsService {
 
   /**
    * contact_created: one upsert keyed by (integration, funnel contact id) with $setOnInsert, so a repeated
-   * delivery (or the same funnel posting to both services) never makes a second contact. One round trip.
+   * delivery (or the same funnel posting to both services) never makes a second contact. Concurrent
+   * deliveries share one bulkWrite (group commit); within it a repeat simply matches the first.
    */
   async createFromFunnel(input: FunnelContactInput): Promise<{ created: boolean; id: number | null; remind_at: Date }> {
     const id = await this.allocateId();
     const remind_at = this.remindAt(input.createdAt, input.integration.reminder_delay);
-    const insert = {
+    const insert: NewContact = {
       id,
       email: input.email,
       email_lower: input.email.toLowerCase(),
@@ -68,20 +77,40 @@ export class ContactsService {
       remind_at,
       purchased_at: null,
       sent_at: null,
-      status: 'pending' as const,
+      status: 'pending',
     };
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const r = await this.coll.updateOne({ integration_id: input.integration.id, contact_id: input.contactId }, { $setOnInsert: insert }, { upsert: true });
-        if (r.upsertedCount !== 1) return { created: false, id: null, remind_at };
-        this.hooks.scheduled([{ id, remind_at }]);
-        return { created: true, id, remind_at };
-      } catch (err) {
-        // Two identical deliveries racing: MongoDB lets one upsert fail on the unique key; the retry matches.
-        if (isDuplicateKeyError(err) && attempt === 0) continue;
-        throw err;
+    const created = await this.upsert({ key: { integration_id: input.integration.id, contact_id: input.contactId }, insert });
+    if (!created) return { created: false, id: null, remind_at };
+    this.hooks.scheduled([{ id, remind_at }]);
+    return { created: true, id, remind_at };
+  }
+
+  private readonly upsert = createBatcher((items: UpsertItem[]) => this.upsertMany(items));
+
+  private async upsertMany(items: UpsertItem[]): Promise<boolean[]> {
+    const ops: AnyBulkWriteOperation<ContactDoc>[] = items.map((it) => ({ updateOne: { filter: it.key, update: { $setOnInsert: it.insert }, upsert: true } }));
+    let upserted: Record<number, unknown>;
+    const retry = new Set<number>();
+    try {
+      upserted = (await this.coll.bulkWrite(ops, { ordered: false })).upsertedIds;
+    } catch (err) {
+      // Two deliveries of one contact racing in different writes: MongoDB lets one upsert fail on the unique
+      // key; that one is retried alone and matches the contact the other created.
+      if (!(err instanceof MongoBulkWriteError)) throw err;
+      const errors = Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors];
+      for (const we of errors) {
+        if (we.code !== 11000) throw err;
+        retry.add(we.index);
       }
+      upserted = err.result.upsertedIds;
     }
+    return Promise.all(
+      items.map(async (it, i) => {
+        if (!retry.has(i)) return upserted[i] !== undefined;
+        const r = await this.coll.updateOne(it.key, { $setOnInsert: it.insert }, { upsert: true });
+        return r.upsertedCount === 1;
+      }),
+    );
   }
 
   /** contact_updated: new email/phone for a known contact; an unknown one is created as contact_created would. */

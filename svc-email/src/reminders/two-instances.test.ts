@@ -45,3 +45,15 @@ it('sends each due reminder exactly once', async () => {
   const statuses = ((await b.api('GET', '/api/contacts?status=sent')).body as unknown[]).length;
   expect(statuses).toBe(N);
 }, 120_000);
+
+it('the same deliveries racing on both instances make one contact each', async () => {
+  await a.api('POST', '/api/webhook-integrations', { body: { name: 'Slow', funnel_id: 'slow', reminder_delay: 600 } });
+  await new Promise((r) => setTimeout(r, 1_200)); // B's integration cache
+  const M = 50;
+  const posts = Array.from({ length: M }, (_, i) => contactCreated(`dup-${i}`, `dup${i}@example.com`, 'slow'));
+  const answers = await Promise.all(posts.flatMap((body) => [a, b, a, b].map((svc) => svc.api('POST', '/api/webhook', { body, user: null }))));
+  expect(answers.every((r) => r.status === 200)).toBe(true);
+  expect(answers.filter((r) => r.body.message === 'Contact created')).toHaveLength(M);
+  const dups = ((await b.api('GET', '/api/contacts')).body as { contact_id: string }[]).filter((c) => c.contact_id.startsWith('dup-'));
+  expect(dups).toHaveLength(M);
+}, 60_000);

@@ -3,6 +3,7 @@ import type { Collection } from 'mongodb';
 import type { Paged, WebhookEvent, WebhookEventType } from '@act/contracts/src/email-api';
 import { WEBHOOK_EVENT_PROJECTION, toWebhookEvent, webhookEventModel, type WebhookEventDoc } from './model';
 import { readList, type ListOptions, type ListQueryParsed } from '../lib/list';
+import { createBatcher } from '../lib/batcher';
 
 export const WEBHOOK_EVENT_LIST_OPTIONS: ListOptions = {
   sortable: ['id', 'type', 'timestamp'],
@@ -19,10 +20,14 @@ export class WebhookEventsService {
     this.coll = webhookEventModel(conn).collection as unknown as Collection<WebhookEventDoc>;
   }
 
+  /** Every delivery is written on the hot path: concurrent ones share one insertMany. */
+  private readonly insert = createBatcher(async (docs: WebhookEventDoc[]) => {
+    await this.coll.insertMany(docs, { ordered: false });
+    return docs.map((d) => d.id);
+  });
+
   async record(type: WebhookEventType, payload: string, timestamp = new Date()): Promise<number> {
-    const id = await this.allocateId();
-    await this.coll.insertOne({ id, type, timestamp, payload });
-    return id;
+    return this.insert({ id: await this.allocateId(), type, timestamp, payload });
   }
 
   list(q: ListQueryParsed): Promise<WebhookEvent[] | Paged<WebhookEvent>> {
