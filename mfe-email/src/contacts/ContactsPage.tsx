@@ -18,7 +18,6 @@ import {
   Typography,
 } from '@mui/material';
 import PeopleIcon from '@mui/icons-material/PeopleAltOutlined';
-import CheckIcon from '@mui/icons-material/CheckCircleOutlined';
 import {
   PageHeader,
   Pagination,
@@ -176,7 +175,7 @@ export default function ContactsPage() {
           <LoadError what="contacts" error={error} onRetry={() => void mutate()} />
         ) : (
           <TableContainer>
-            <Table size="small" aria-label="Contacts" sx={{ minWidth: 980, '& td, & th': { py: 1.25 } }}>
+            <Table size="small" aria-label="Contacts" sx={{ minWidth: 900, '& td, & th': { py: 1.25 } }}>
               <TableHead>
                 <TableRow>
                   {COLUMNS.map(({ field, label }) => (
@@ -221,13 +220,13 @@ export default function ContactsPage() {
                         </Typography>
                       </TableCell>
                       <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                        <DateTime value={c.created_at} />
+                        <DateTime value={c.created_at} stacked />
                       </TableCell>
                       <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                        <DateTime value={c.remind_at} />
+                        <DateTime value={c.remind_at} stacked />
                       </TableCell>
                       <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                        <DateTime value={c.purchased_at} />
+                        <DateTime value={c.purchased_at} stacked />
                       </TableCell>
                       <TableCell>
                         <StatusChip status={c.status} />
@@ -238,9 +237,7 @@ export default function ContactsPage() {
                             size="small"
                             variant="outlined"
                             color="success"
-                            startIcon={
-                              marking === c.id ? <CircularProgress size={14} color="inherit" /> : <CheckIcon />
-                            }
+                            startIcon={marking === c.id ? <CircularProgress size={14} color="inherit" /> : undefined}
                             disabled={marking !== null}
                             onClick={() => markPurchased(c)}
                           >

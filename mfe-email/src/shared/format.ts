@@ -1,5 +1,7 @@
 /** Local date and time ("Nov 22, 2026, 10:15 AM"); a dash for no value. */
 const DATE_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const TIME = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
 /** With seconds, for the hover title. */
 const DATE_TIME_FULL = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'medium' });
 
@@ -12,6 +14,16 @@ function parse(value: string | null | undefined): Date | null {
 export function formatDateTime(value: string | null | undefined): string {
   const date = parse(value);
   return date ? DATE_TIME.format(date) : value || '—';
+}
+
+export function formatDate(value: string | null | undefined): string {
+  const date = parse(value);
+  return date ? DATE.format(date) : value || '—';
+}
+
+export function formatTime(value: string | null | undefined): string {
+  const date = parse(value);
+  return date ? TIME.format(date) : '';
 }
 
 export function formatDateTimeFull(value: string | null | undefined): string | undefined {
