@@ -1,0 +1,2 @@
+export * from './types';
+export { ResendProvider, resolveCredentials, type ResendSettings } from './resend';

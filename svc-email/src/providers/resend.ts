@@ -1,0 +1,112 @@
+import { Resend } from 'resend';
+import type { Connection } from 'mongoose';
+import { resendConfigModel } from './config-model';
+import { NOT_CONFIGURED_MESSAGE, type CredentialSource, type EmailProvider, type OutgoingEmail, type ProviderStatus, type SendResult } from './types';
+
+export interface ResendSettings {
+  /** RESEND_API_KEY / RESEND_FROM: win over stored values. */
+  envApiKey: string | null;
+  envFrom: string | null;
+  /** RESEND_BASE_URL (tests: the local fake). Unset: the SDK's own default. */
+  baseUrl: string | null;
+  /** Per provider call; the SDK itself has no timeout. */
+  timeoutMs: number;
+}
+
+interface Credentials {
+  apiKey: string | null;
+  apiKeySource: CredentialSource;
+  from: string | null;
+  fromSource: CredentialSource;
+}
+
+/** Environment first, then the stored document (spec: environment values take precedence). */
+export function resolveCredentials(settings: Pick<ResendSettings, 'envApiKey' | 'envFrom'>, stored: { api_key?: string | null; from?: string | null } | null): Credentials {
+  const apiKey = settings.envApiKey || stored?.api_key || null;
+  const from = settings.envFrom || stored?.from || null;
+  return {
+    apiKey,
+    apiKeySource: settings.envApiKey ? 'env' : stored?.api_key ? 'stored' : null,
+    from,
+    fromSource: settings.envFrom ? 'env' : stored?.from ? 'stored' : null,
+  };
+}
+
+/** Reads the stored document at most once per `ttlMs` (every send asks), and at once after a change. */
+const STORED_TTL_MS = 2_000;
+
+/** Resend through its real SDK. One client per key (the key may change in the stored config). */
+export class ResendProvider implements EmailProvider {
+  private client: { key: string; resend: Resend } | null = null;
+  private stored: { at: number; value: { api_key: string | null; from: string | null } | null } | null = null;
+
+  constructor(
+    private readonly conn: Connection,
+    private readonly settings: ResendSettings,
+  ) {}
+
+  /** Stores a key and/or from-address (null clears; undefined keeps). */
+  async saveStored(input: { apiKey?: string | null; from?: string | null }): Promise<void> {
+    const set: Record<string, unknown> = { updated_at: new Date() };
+    if (input.apiKey !== undefined) set.api_key = input.apiKey;
+    if (input.from !== undefined) set.from = input.from;
+    await resendConfigModel(this.conn).updateOne({ _id: 'default' }, { $set: set }, { upsert: true });
+    this.stored = null;
+  }
+
+  private async credentials(): Promise<Credentials> {
+    if (!this.stored || Date.now() - this.stored.at > STORED_TTL_MS) {
+      const doc = await resendConfigModel(this.conn).findById('default').lean();
+      this.stored = { at: Date.now(), value: doc ? { api_key: doc.api_key ?? null, from: doc.from ?? null } : null };
+    }
+    return resolveCredentials(this.settings, this.stored.value);
+  }
+
+  private resend(key: string): Resend {
+    if (this.client?.key !== key) this.client = { key, resend: new Resend(key, this.settings.baseUrl ? { baseUrl: this.settings.baseUrl } : undefined) };
+    return this.client.resend;
+  }
+
+  async status(): Promise<ProviderStatus> {
+    const c = await this.credentials();
+    return { configured: !!(c.apiKey && c.from), apiKeySource: c.apiKeySource, from: c.from, fromSource: c.fromSource };
+  }
+
+  /** The from-address as configured (it may carry a display name), with the template's from name in front. */
+  static fromHeader(fromName: string, configuredFrom: string): string {
+    const address = /<([^<>]+)>\s*$/.exec(configuredFrom)?.[1]?.trim() ?? configuredFrom.trim();
+    // A display name cannot be allowed to inject headers or a second address.
+    const name = fromName.replace(/[\r\n<>"\\]/g, '').trim();
+    return name ? `"${name}" <${address}>` : address;
+  }
+
+  async fromAddress(): Promise<string | null> {
+    return (await this.credentials()).from;
+  }
+
+  async send(email: OutgoingEmail): Promise<SendResult> {
+    const c = await this.credentials();
+    if (!c.apiKey || !c.from) return { ok: false, message: NOT_CONFIGURED_MESSAGE, statusCode: null };
+    const { data, error } = await this.resend(c.apiKey).emails.send(
+      { from: email.from, to: [email.to], subject: email.subject, html: email.html, headers: email.headers },
+      { idempotencyKey: email.idempotencyKey, signal: AbortSignal.timeout(this.settings.timeoutMs) },
+    );
+    if (error || !data?.id) return { ok: false, message: error?.message || 'Resend returned no message id', statusCode: (error as { statusCode?: number | null } | null)?.statusCode ?? null };
+    return { ok: true, id: data.id };
+  }
+
+  /** Lists the account's domains: proves the key works (and the base URL answers) without sending anything. */
+  async testConnection(): Promise<{ success: boolean; message: string }> {
+    const c = await this.credentials();
+    if (!c.apiKey || !c.from) return { success: false, message: NOT_CONFIGURED_MESSAGE };
+    const { data, error } = await this.resend(c.apiKey).domains.list({}, { signal: AbortSignal.timeout(this.settings.timeoutMs) });
+    if (error) {
+      // A sending-only key may not list domains, yet it is valid for everything this product does.
+      if ((error as { name?: string }).name === 'restricted_api_key') return { success: true, message: 'Connected to Resend (the API key has sending access only)' };
+      return { success: false, message: `Resend connection failed: ${error.message}` };
+    }
+    const domains = (data as { data?: { name: string; status?: string }[] } | null)?.data ?? [];
+    const names = domains.map((d) => (d.status ? `${d.name} (${d.status})` : d.name));
+    return { success: true, message: names.length ? `Connected to Resend. Domains: ${names.join(', ')}` : 'Connected to Resend (no domains set up yet)' };
+  }
+}
