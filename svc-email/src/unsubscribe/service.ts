@@ -1,0 +1,84 @@
+import type { Connection } from 'mongoose';
+import type { Collection } from 'mongodb';
+import { NotFoundError, createIdAllocator, isDuplicateKeyError, type Outbox } from '@act/service-kit';
+import { Subjects, type UnsubscribeEvent } from '@act/contracts';
+import type { UnsubscribeCheckResponse, UnsubscribeEntry, UnsubscribeResultStatus } from '@act/contracts/src/email-api';
+import { normaliseEmail, toUnsubscribeEntry, unsubscribeModel, type UnsubscribeDoc, type UnsubscribeSource } from './model';
+
+export const UNSUBSCRIBE_MESSAGES = {
+  subscribed: 'This email address is subscribed.',
+  already: 'This email address is already unsubscribed.',
+  unsubscribed: 'You have been unsubscribed and will no longer receive these emails.',
+  added: 'Email unsubscribed',
+  addedAlready: 'Email is already on the unsubscribe list',
+  removed: 'Email removed',
+} as const;
+
+/**
+ * The unsubscribe list (svc-email owns it). Addresses are stored lower-cased under a unique index: every
+ * comparison is case-insensitive and a race of two requests leaves one entry. Changes are published through
+ * the outbox (`unsubscribe.email.added|removed`).
+ */
+export class UnsubscribeService {
+  readonly coll: Collection<UnsubscribeDoc>;
+  private readonly allocateId: () => Promise<number>;
+
+  constructor(
+    conn: Connection,
+    private readonly outbox: Outbox,
+  ) {
+    this.coll = unsubscribeModel(conn).collection as unknown as Collection<UnsubscribeDoc>;
+    this.allocateId = createIdAllocator(conn, 'email_unsubscribes', 20);
+  }
+
+  async isUnsubscribed(email: string): Promise<boolean> {
+    return (await this.coll.countDocuments({ email: normaliseEmail(email) }, { limit: 1 })) > 0;
+  }
+
+  /** Of these addresses, the ones on the list (lower-cased). One query for a batch of reminders. */
+  async unsubscribedAmong(emails: string[]): Promise<Set<string>> {
+    const wanted = [...new Set(emails.map(normaliseEmail))];
+    if (wanted.length === 0) return new Set();
+    const docs = await this.coll.find({ email: { $in: wanted } }, { projection: { _id: 0, email: 1 } }).toArray();
+    return new Set(docs.map((d) => d.email));
+  }
+
+  /** GET /api/unsubscribe: only whether the address is on the list, nothing about when or why. */
+  async check(email: string): Promise<UnsubscribeCheckResponse> {
+    return (await this.isUnsubscribed(email)) ? { status: 'already-unsubscribed', message: UNSUBSCRIBE_MESSAGES.already } : { status: 'subscribed', message: UNSUBSCRIBE_MESSAGES.subscribed };
+  }
+
+  /** Adds the address unless it is there already (idempotent); publishes only for a new entry. */
+  async add(email: string, reason: string | null, source: UnsubscribeSource): Promise<{ status: UnsubscribeResultStatus; entry: UnsubscribeEntry }> {
+    const address = normaliseEmail(email);
+    const existing = await this.coll.findOne({ email: address }, { projection: { _id: 0 } });
+    if (existing) return { status: 'already-unsubscribed', entry: toUnsubscribeEntry(existing) };
+    const doc: UnsubscribeDoc = { id: await this.allocateId(), email: address, unsubscribed_at: new Date(), reason, source };
+    try {
+      await this.coll.insertOne({ ...doc });
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+      const winner = await this.coll.findOne({ email: address }, { projection: { _id: 0 } });
+      if (!winner) throw err;
+      return { status: 'already-unsubscribed', entry: toUnsubscribeEntry(winner) };
+    }
+    await this.publish(Subjects.unsubscribeAdded, { email: address, reason });
+    return { status: 'unsubscribed', entry: toUnsubscribeEntry(doc) };
+  }
+
+  async list(): Promise<UnsubscribeEntry[]> {
+    const docs = await this.coll.find({}, { projection: { _id: 0 } }).sort({ unsubscribed_at: -1, id: -1 }).toArray();
+    return docs.map(toUnsubscribeEntry);
+  }
+
+  async remove(id: number): Promise<UnsubscribeEntry> {
+    const doc = await this.coll.findOneAndDelete({ id }, { projection: { _id: 0 } });
+    if (!doc) throw new NotFoundError('Unsubscribe entry not found');
+    await this.publish(Subjects.unsubscribeRemoved, { email: doc.email, reason: null });
+    return toUnsubscribeEntry(doc as UnsubscribeDoc);
+  }
+
+  private async publish(subject: string, body: Omit<UnsubscribeEvent, 'eventId' | 'source' | 'occurredAt'>): Promise<void> {
+    await this.outbox.add(subject, { ...body });
+  }
+}
