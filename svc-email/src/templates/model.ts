@@ -1,7 +1,8 @@
 import mongoose, { type Connection } from 'mongoose';
-import type { EmailTemplateSummary } from '@act/contracts/src/email-api';
+import type { EmailTemplate, EmailTemplateSummary } from '@act/contracts/src/email-api';
+import { iso } from '../lib/list';
 
-/** An email template (spec section 3). Part 1 only lists them; part 2 adds the editor, campaigns and sends. */
+/** An email template (spec section 3): standalone (legacy page) or a step of a campaign's sequence. */
 export interface EmailTemplateDoc {
   id: number;
   name: string;
@@ -48,4 +49,20 @@ export function emailTemplateModel(conn: Connection) {
 
 export function toTemplateSummary(d: Pick<EmailTemplateDoc, 'id' | 'name' | 'active' | 'type'>): EmailTemplateSummary {
   return { id: d.id, name: d.name, active: d.active, type: d.type };
+}
+
+export function toTemplate(d: EmailTemplateDoc): EmailTemplate {
+  return {
+    id: d.id,
+    name: d.name,
+    subject: d.subject,
+    from_name: d.from_name,
+    html_content: d.html_content,
+    type: d.type,
+    active: d.active,
+    campaign_id: d.campaign_id ?? null,
+    template_order: d.template_order,
+    delay_hours: d.delay_hours,
+    created_at: iso(d.created_at)!,
+  };
 }

@@ -1,14 +1,67 @@
 import Router from '@koa/router';
-import type { Connection } from 'mongoose';
-import { requireUser } from '@act/service-kit';
-import { emailTemplateModel, toTemplateSummary } from './model';
+import type { Context } from 'koa';
+import { parseId, requireUser, validateBody } from '@act/service-kit';
+import { templatePatchRequestSchema, templateRequestSchema, testEmailRequestSchema, type TemplateForm, type TestEmailResponse } from '@act/contracts/src/email-api';
+import type { TemplateCreateInput, TemplatesService } from './service';
 
-export function templatesRouter(conn: Connection): Router {
+export interface TestSender {
+  /** Sends one template to an address; `status` is the HTTP status of the answer. */
+  sendTest(templateId: number, to: string): Promise<{ status: number; body: TestEmailResponse & { error?: string } }>;
+}
+
+function bodyField(ctx: Context, key: string): unknown {
+  const b = ctx.request.body;
+  return b && typeof b === 'object' && !Array.isArray(b) ? (b as Record<string, unknown>)[key] : undefined;
+}
+
+/** Which of section 5's two message sets applies: the campaign page's when the template belongs to a campaign. */
+function formOf(campaignId: unknown): TemplateForm {
+  return typeof campaignId === 'number' ? 'campaign' : 'standalone';
+}
+
+export function templatesRouter(templates: TemplatesService, tests: TestSender): Router {
   const router = new Router({ prefix: '/api/resend/templates' });
   router.use(requireUser());
+
   router.get('/', async (ctx) => {
-    const docs = await emailTemplateModel(conn).collection.find({}, { projection: { _id: 0, id: 1, name: 1, active: 1, type: 1 } }).sort({ id: 1 }).toArray();
-    ctx.body = docs.map((d) => toTemplateSummary(d as never));
+    ctx.body = await templates.list();
   });
+
+  router.get('/campaign/:campaignId', async (ctx) => {
+    ctx.body = await templates.listByCampaign(parseId(ctx.params.campaignId, 'campaign id'));
+  });
+
+  router.post('/', async (ctx) => {
+    const form = formOf(bodyField(ctx, 'campaign_id'));
+    const input = await validateBody(ctx, templateRequestSchema(form));
+    const typeGiven = typeof bodyField(ctx, 'type') === 'string' && (bodyField(ctx, 'type') as string).trim() !== '';
+    ctx.status = 201;
+    // The schema's defaults fill every field but the order and delay (those depend on the campaign).
+    const fields = input as Omit<TemplateCreateInput, 'campaign_id' | 'typeGiven'>;
+    ctx.body = await templates.create({ ...fields, campaign_id: input.campaign_id ?? null, typeGiven }, form);
+  });
+
+  router.patch('/:id', async (ctx) => {
+    const id = parseId(ctx.params.id, 'template id');
+    const existing = await templates.get(id);
+    const given = bodyField(ctx, 'campaign_id');
+    const form = formOf(given === undefined ? existing.campaign_id : given);
+    const patch = await validateBody(ctx, templatePatchRequestSchema(form));
+    ctx.body = await templates.update(id, patch, form);
+  });
+
+  router.delete('/:id', async (ctx) => {
+    await templates.remove(parseId(ctx.params.id, 'template id'));
+    ctx.body = { success: true, message: 'Template deleted' };
+  });
+
+  router.post('/:id/test', async (ctx) => {
+    const id = parseId(ctx.params.id, 'template id');
+    const { testEmail } = await validateBody(ctx, testEmailRequestSchema);
+    const { status, body } = await tests.sendTest(id, testEmail);
+    ctx.status = status;
+    ctx.body = body;
+  });
+
   return router;
 }
