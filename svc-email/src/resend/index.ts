@@ -1,0 +1,2 @@
+export { ResendService, UNSUBSCRIBED_TEST_WARNING } from './service';
+export { resendRouter } from './routes';

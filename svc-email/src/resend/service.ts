@@ -1,0 +1,56 @@
+import type { ResendConfigStatus, TestEmailResponse } from '@act/contracts/src/email-api';
+import type { ResendProvider } from '../providers/resend';
+import { NOT_CONFIGURED_MESSAGE } from '../providers/types';
+import type { TemplatesService } from '../templates/service';
+import type { TestSender } from '../templates/routes';
+import type { UnsubscribeService } from '../unsubscribe/service';
+import type { UnsubscribeLinkSettings } from '../unsubscribe/links';
+import type { RecoveryUrls } from '../live-sending/recovery-urls';
+import { composeEmail } from '../live-sending/compose';
+
+export const UNSUBSCRIBED_TEST_WARNING = 'Warning: this address is on the unsubscribe list, so reminder and campaign emails are never sent to it.';
+
+type TestAnswer = { status: number; body: TestEmailResponse & { error?: string } };
+
+/** Provider status, connection test and template test sends (which do go out, spec section 1). */
+export class ResendService implements TestSender {
+  constructor(
+    private readonly provider: ResendProvider,
+    private readonly templates: TemplatesService,
+    private readonly unsubscribes: UnsubscribeService,
+    private readonly recoveryUrls: RecoveryUrls,
+    private readonly links: UnsubscribeLinkSettings,
+    private readonly liveSending: boolean,
+  ) {}
+
+  async config(): Promise<ResendConfigStatus> {
+    const s = await this.provider.status();
+    const message = !s.configured
+      ? NOT_CONFIGURED_MESSAGE
+      : this.liveSending
+        ? 'Resend is configured; live sending is on: campaign emails are sent through Resend'
+        : 'Resend is configured; live sending is off (EMAIL_LIVE_SENDING): reminders are logged as would_send, test emails are sent';
+    return { ...s, liveSending: this.liveSending, message };
+  }
+
+  testConnection(): Promise<{ success: boolean; message: string }> {
+    return this.provider.testConnection();
+  }
+
+  /**
+   * A template to one address, with the variables of a sample contact (that address, the fallback recovery URL)
+   * and the same headers as a real send. An unsubscribed address may be tested, with a warning in the answer.
+   * Not configured → 400 and nothing sent; the provider refusing → 502 with its message.
+   */
+  async sendTest(templateId: number, to: string): Promise<TestAnswer> {
+    const template = await this.templates.get(templateId);
+    const status = await this.provider.status();
+    if (!status.configured || !status.from) return { status: 400, body: { success: false, message: NOT_CONFIGURED_MESSAGE, error: NOT_CONFIGURED_MESSAGE } };
+    const email = composeEmail(template, { to, recoveryUrl: this.recoveryUrls.fallback(), fromAddress: status.from, links: this.links });
+    const sent = await this.provider.send(email);
+    if (!sent.ok) return { status: 502, body: { success: false, message: sent.message, error: sent.message } };
+    const unsubscribed = await this.unsubscribes.isUnsubscribed(to);
+    const message = `Test email sent to ${to}` + (unsubscribed ? `. ${UNSUBSCRIBED_TEST_WARNING}` : '');
+    return { status: 200, body: { success: true, message, messageId: sent.id } };
+  }
+}
