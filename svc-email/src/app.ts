@@ -18,9 +18,9 @@ import { settingModel } from './settings/model';
 import { SettingsService } from './settings/service';
 import { settingsRouter } from './settings/routes';
 import { emailTemplateModel } from './templates/model';
-import { templatesRouter } from './templates/routes';
+import { buildSendingFeatures } from './live-sending';
 import { ReminderService, type ReminderJobs } from './reminders/service';
-import { WouldSendSender, type ReminderSender } from './reminders/sender';
+import type { ReminderSender } from './reminders/sender';
 import { testToolsRouter } from './test-tools/routes';
 import { WebhookService } from './webhook/service';
 import { webhookRouter } from './webhook/routes';
@@ -36,15 +36,17 @@ export interface EmailServiceOptions {
 }
 
 /** Wires svc-email's features over the kit's dependencies. */
-export async function buildEmailService({ conn, bus, outbox, logger }: ServiceDeps, { config, startJobs, sender }: EmailServiceOptions): Promise<ServiceParts> {
+export async function buildEmailService({ conn, bus, outbox, logger, app, publicUrl }: ServiceDeps, { config, startJobs, sender }: EmailServiceOptions): Promise<ServiceParts> {
   // Unique indexes carry the idempotency rules: build them before the first request.
   await Promise.all([contactModel, emailLogModel, webhookEventModel, integrationModel, settingModel, emailTemplateModel].map((m) => m(conn).init()));
 
   const logs = new EmailLogsService(conn, createIdAllocator(conn, 'email_logs'));
   const events = new WebhookEventsService(conn, createIdAllocator(conn, 'webhook_events'));
   const cache = new IntegrationCache(conn, config.integrationCacheMs);
+  // Part 2: campaigns, templates, Resend, unsubscribe list, live campaign sends (its own ReminderSender).
+  const sending = await buildSendingFeatures({ conn, outbox, logger, app, publicUrl, integrations: cache, config: config.sending });
   const contactsColl = contactModel(conn).collection as never;
-  const reminders = new ReminderService(contactsColl, sender ? sender(logs) : new WouldSendSender(logs), logger, { dueScanMs: config.dueScanMs });
+  const reminders = new ReminderService(contactsColl, sender ? sender(logs) : sending.sender(logs), logger, { dueScanMs: config.dueScanMs });
   const contacts = new ContactsService(conn, reminders, createIdAllocator(conn, 'contacts'), config.delayUnitMs);
   const integrations = new IntegrationsService(conn, cache, contacts);
   const settings = new SettingsService(conn, integrations);
@@ -64,7 +66,7 @@ export async function buildEmailService({ conn, bus, outbox, logger }: ServiceDe
       webhookEventsRouter(events),
       integrationsRouter(integrations),
       settingsRouter(settings),
-      templatesRouter(conn),
+      ...sending.routers,
       testToolsRouter({ contacts, logs, events, reminders }),
     ],
     async start() {
@@ -72,8 +74,10 @@ export async function buildEmailService({ conn, bus, outbox, logger }: ServiceDe
       reminders.attachJobs(jobs);
       await reminders.start();
       consumers = startEventConsumers({ conn, bus, logger, deps: { contacts, integrations: cache } });
+      await sending.start();
     },
     async stop() {
+      sending.stop();
       consumers?.stop();
       reminders.stop();
       await jobs?.stop();

@@ -1,4 +1,5 @@
 import { envInt } from '@act/service-kit';
+import { loadSendingConfig, type SendingConfig } from './live-sending/config';
 
 /** svc-email's own settings (service-kit reads the shared ones: PORT, MONGODB_*, NATS_*, IDENTITY_SECRET...). */
 export interface EmailConfig {
@@ -12,6 +13,8 @@ export interface EmailConfig {
   agendaProcessEveryMs: number;
   /** How long the webhook path may use its cached integrations before re-reading them. */
   integrationCacheMs: number;
+  /** Part 2: Resend, live campaign sends, unsubscribe links (live-sending/config.ts). */
+  sending: SendingConfig;
 }
 
 export function loadConfig(): EmailConfig {
@@ -21,5 +24,6 @@ export function loadConfig(): EmailConfig {
     sweepIntervalMs: envInt('REMINDER_SWEEP_INTERVAL_MS', 60_000),
     agendaProcessEveryMs: envInt('AGENDA_PROCESS_EVERY_MS', 5_000),
     integrationCacheMs: envInt('INTEGRATION_CACHE_MS', 1_000),
+    sending: loadSendingConfig(),
   };
 }

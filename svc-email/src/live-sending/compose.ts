@@ -1,0 +1,26 @@
+import { renderTemplateVariables } from '@act/contracts/src/email-api';
+import { ResendProvider } from '../providers/resend';
+import type { OutgoingEmail } from '../providers/types';
+import type { EmailTemplateDoc } from '../templates/model';
+import { sanitizeTemplateHtml } from '../templates/sanitize';
+import { listUnsubscribeHeaders, type UnsubscribeLinkSettings } from '../unsubscribe/links';
+
+/**
+ * One email from a template for one address: HTML sanitised again (stored content may predate a rule), then
+ * the variables filled in with HTML-escaped values; the subject gets them as plain text. Every email carries
+ * List-Unsubscribe and List-Unsubscribe-Post (RFC 8058).
+ */
+export function composeEmail(
+  template: Pick<EmailTemplateDoc, 'subject' | 'from_name' | 'html_content'>,
+  { to, recoveryUrl, fromAddress, links, idempotencyKey }: { to: string; recoveryUrl: string; fromAddress: string; links: UnsubscribeLinkSettings; idempotencyKey?: string },
+): OutgoingEmail {
+  const values = { contactEmail: to, recoveryUrl };
+  return {
+    from: ResendProvider.fromHeader(template.from_name, fromAddress),
+    to,
+    subject: renderTemplateVariables(template.subject, values, { escape: false }).replace(/[\r\n]+/g, ' '),
+    html: renderTemplateVariables(sanitizeTemplateHtml(template.html_content), values),
+    headers: listUnsubscribeHeaders(to, links),
+    idempotencyKey,
+  };
+}

@@ -1,0 +1,45 @@
+import { env, envBool, envInt, identitySecret } from '@act/service-kit';
+import type { ResendSettings } from '../providers/resend';
+import { unsubscribeSecret } from '../unsubscribe/token';
+
+/** Settings of part 2 (campaign sends, Resend, unsubscribe links); every one from the environment. */
+export interface SendingConfig {
+  /** EMAIL_LIVE_SENDING: campaign templates go out through Resend; off → part 1's `would_send` logs. */
+  liveSending: boolean;
+  /** EMAIL_DELAY_HOUR_MS: length of one hour of a template's delay_hours (tests shorten it). */
+  delayHourMs: number;
+  /** EMAIL_SEQUENCE_SCAN_MS: how often each instance looks for sequence steps that came due. */
+  sequenceScanMs: number;
+  resend: ResendSettings;
+  /** UNSUBSCRIBE_SECRET, else derived from IDENTITY_SECRET. */
+  unsubscribeSecret: string;
+  /** UNSUBSCRIBE_MAILTO: an address for the mailto: part of List-Unsubscribe; unset → https link only. */
+  unsubscribeMailto: string | null;
+  /** UNSUBSCRIBE_RATE_LIMIT: public unsubscribe calls per client address per minute. */
+  unsubscribePerMinute: number;
+  /** RECOVERY_URL_FALLBACK: {{recoveryUrl}} when the funnel sent none (default PUBLIC_URL). */
+  recoveryUrlFallback: string | null;
+}
+
+function optional(name: string): string | null {
+  const v = process.env[name];
+  return v !== undefined && v.trim() !== '' ? v.trim() : null;
+}
+
+export function loadSendingConfig(): SendingConfig {
+  return {
+    liveSending: envBool('EMAIL_LIVE_SENDING', false),
+    delayHourMs: envInt('EMAIL_DELAY_HOUR_MS', 3_600_000),
+    sequenceScanMs: envInt('EMAIL_SEQUENCE_SCAN_MS', 1_000),
+    resend: {
+      envApiKey: optional('RESEND_API_KEY'),
+      envFrom: optional('RESEND_FROM'),
+      baseUrl: optional('RESEND_BASE_URL'),
+      timeoutMs: envInt('RESEND_TIMEOUT_MS', 15_000),
+    },
+    unsubscribeSecret: unsubscribeSecret(optional('UNSUBSCRIBE_SECRET') ?? undefined, identitySecret()),
+    unsubscribeMailto: optional('UNSUBSCRIBE_MAILTO'),
+    unsubscribePerMinute: envInt('UNSUBSCRIBE_RATE_LIMIT', 30),
+    recoveryUrlFallback: optional('RECOVERY_URL_FALLBACK') ?? (env('PUBLIC_URL', '') || null),
+  };
+}

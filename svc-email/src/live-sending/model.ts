@@ -1,0 +1,90 @@
+import mongoose, { type Connection } from 'mongoose';
+
+export type SequenceState = 'waiting' | 'finished' | 'stopped';
+
+/**
+ * A contact's campaign sequence: one row per contact holding where it is and when its next step is due. Every
+ * instance scans `{ state: 'waiting', due_at <= now }`; a step is taken by a compare-and-set that moves due_at
+ * to a lease and writes a lease id, so one instance works a contact at a time and a crashed one's step comes
+ * back after the lease.
+ */
+export interface SequenceStepDoc {
+  /** Numeric contact id (unique: one sequence per contact). */
+  contact_ref: number;
+  contact_id: string;
+  integration_id: number | null;
+  campaign_id: number;
+  /** Position: template_order and id of the last template handled (0, 0 before the first). */
+  last_order: number;
+  last_template_id: number;
+  /** When the previous step went out (remind_at for the first): the next one is delay_hours after it. */
+  base_at: Date;
+  /** When to look at this contact next (a lease while a step is being worked); null once finished or stopped. */
+  due_at: Date | null;
+  lease_id: string | null;
+  state: SequenceState;
+  /** Emails accepted by the provider so far. */
+  sent: number;
+  /** purchased, unsubscribed, contact_deleted, campaign_unavailable. */
+  stop_reason: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const stepSchema = new mongoose.Schema<SequenceStepDoc>(
+  {
+    contact_ref: { type: Number, required: true },
+    contact_id: { type: String, required: true },
+    integration_id: { type: Number, default: null },
+    campaign_id: { type: Number, required: true },
+    last_order: { type: Number, required: true },
+    last_template_id: { type: Number, required: true },
+    base_at: { type: Date, required: true },
+    due_at: { type: Date, default: null },
+    lease_id: { type: String, default: null },
+    state: { type: String, required: true },
+    sent: { type: Number, default: 0 },
+    stop_reason: { type: String, default: null },
+    created_at: { type: Date, required: true },
+    updated_at: { type: Date, required: true },
+  },
+  { versionKey: false, collection: 'email_sequence_steps' },
+);
+stepSchema.index({ contact_ref: 1 }, { unique: true });
+// Exactly the due scan's keys (the MongoDB stand-in only uses an index whose keys equal the query's).
+stepSchema.index({ state: 1, due_at: 1 });
+
+export function sequenceStepModel(conn: Connection) {
+  return (conn.models.EmailSequenceStep as mongoose.Model<SequenceStepDoc>) ?? conn.model<SequenceStepDoc>('EmailSequenceStep', stepSchema);
+}
+
+/**
+ * One row per (contact, template), inserted before the provider is called: the unique index makes a second
+ * send of the same template to the same contact impossible, whatever the scheduler or the instances do.
+ */
+export interface SendClaimDoc {
+  contact_ref: number;
+  template_id: number;
+  claimed_at: Date;
+  /** claimed (provider call in flight, or the instance died during it), sent, failed. */
+  status: 'claimed' | 'sent' | 'failed';
+  message_id: string | null;
+  error: string | null;
+}
+
+const claimSchema = new mongoose.Schema<SendClaimDoc>(
+  {
+    contact_ref: { type: Number, required: true },
+    template_id: { type: Number, required: true },
+    claimed_at: { type: Date, required: true },
+    status: { type: String, required: true },
+    message_id: { type: String, default: null },
+    error: { type: String, default: null },
+  },
+  { versionKey: false, collection: 'email_send_claims' },
+);
+claimSchema.index({ contact_ref: 1, template_id: 1 }, { unique: true });
+
+export function sendClaimModel(conn: Connection) {
+  return (conn.models.EmailSendClaim as mongoose.Model<SendClaimDoc>) ?? conn.model<SendClaimDoc>('EmailSendClaim', claimSchema);
+}

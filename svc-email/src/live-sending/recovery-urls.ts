@@ -1,0 +1,100 @@
+import mongoose, { type Connection } from 'mongoose';
+import type { Collection } from 'mongodb';
+import type { Context, Next } from 'koa';
+import type { Logger } from '@act/service-kit';
+
+/** The checkout link the funnel sent for a contact (its {{recoveryUrl}}), by (integration, funnel contact id). */
+export interface RecoveryUrlDoc {
+  integration_id: number;
+  contact_id: string;
+  url: string;
+  updated_at: Date;
+}
+
+const schema = new mongoose.Schema<RecoveryUrlDoc>(
+  {
+    integration_id: { type: Number, required: true },
+    contact_id: { type: String, required: true },
+    url: { type: String, required: true },
+    updated_at: { type: Date, required: true },
+  },
+  { versionKey: false, collection: 'contact_recovery_urls' },
+);
+schema.index({ integration_id: 1, contact_id: 1 }, { unique: true });
+
+export function recoveryUrlModel(conn: Connection) {
+  return (conn.models.ContactRecoveryUrl as mongoose.Model<RecoveryUrlDoc>) ?? conn.model<RecoveryUrlDoc>('ContactRecoveryUrl', schema);
+}
+
+/** Field names funnels use for the link back to an abandoned checkout, most specific first. */
+const URL_FIELDS = ['recovery_url', 'checkout_url', 'cart_url', 'abandoned_checkout_url', 'cart_recovery_url'];
+
+function httpUrl(v: unknown): string | null {
+  if (typeof v !== 'string' || v.length > 2048) return null;
+  try {
+    const u = new URL(v.trim());
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.toString() : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The recovery link of a webhook body (`contact.<field>` of the new format, else top-level), http(s) only. */
+export function extractRecoveryUrl(body: unknown): string | null {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
+  const b = body as Record<string, unknown>;
+  const contact = b.contact && typeof b.contact === 'object' && !Array.isArray(b.contact) ? (b.contact as Record<string, unknown>) : {};
+  for (const src of [contact, b]) {
+    for (const f of URL_FIELDS) {
+      const url = httpUrl(src[f]);
+      if (url) return url;
+    }
+  }
+  return null;
+}
+
+export class RecoveryUrls {
+  readonly coll: Collection<RecoveryUrlDoc>;
+
+  constructor(
+    conn: Connection,
+    private readonly fallbackBase: string | null,
+  ) {
+    this.coll = recoveryUrlModel(conn).collection as unknown as Collection<RecoveryUrlDoc>;
+  }
+
+  async remember(integrationId: number, contactId: string, url: string): Promise<void> {
+    await this.coll.updateOne({ integration_id: integrationId, contact_id: contactId }, { $set: { url, updated_at: new Date() } }, { upsert: true });
+  }
+
+  /** The funnel's link for this contact, else the fallback with the funnel contact id as `contact_id`. */
+  async forContact(integrationId: number | null, contactId: string): Promise<string> {
+    if (integrationId !== null) {
+      const doc = await this.coll.findOne({ integration_id: integrationId, contact_id: contactId }, { projection: { _id: 0, url: 1 } });
+      if (doc) return doc.url;
+    }
+    return this.fallback(contactId);
+  }
+
+  fallback(contactId?: string): string {
+    const base = this.fallbackBase ?? '';
+    if (!contactId) return base;
+    return `${base}${base.includes('?') ? '&' : '?'}contact_id=${encodeURIComponent(contactId)}`;
+  }
+
+  /**
+   * Watches POST /api/webhook (part 1's route, left as it is): after a contact_created/updated it answered
+   * with 200 and the contact's integration and funnel id, the link in the body is kept for that contact.
+   */
+  middleware(logger: Logger) {
+    return async (ctx: Context, next: Next) => {
+      await next();
+      if (ctx.method !== 'POST' || ctx.path !== '/api/webhook' || ctx.status !== 200) return;
+      const answer = ctx.body as { contact_id?: unknown; integration_id?: unknown; matched?: unknown } | undefined;
+      if (!answer || typeof answer.contact_id !== 'string' || typeof answer.integration_id !== 'number' || answer.matched !== undefined) return;
+      const url = extractRecoveryUrl(ctx.request.body);
+      if (!url) return;
+      await this.remember(answer.integration_id, answer.contact_id, url).catch((err) => logger.warn({ err: (err as Error).message }, 'storing a recovery URL failed'));
+    };
+  }
+}
