@@ -36,5 +36,12 @@ export function campaignModel(conn: Connection) {
 }
 
 export function toCampaign(d: CampaignDoc): EmailCampaign {
-  return { id: d.id, name: d.name, description: d.description ?? null, type: d.type, active: d.active, created_at: iso(d.created_at)! };
+  return {
+    id: d.id,
+    name: d.name,
+    description: d.description ?? null,
+    type: d.type,
+    active: d.active,
+    created_at: iso(d.created_at)!,
+  };
 }

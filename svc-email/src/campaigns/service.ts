@@ -4,7 +4,11 @@ import { NotFoundError, nextId } from '@act/service-kit';
 import type { CampaignRequest, EmailCampaign } from '@act/contracts/src/email-api';
 import { campaignModel, toCampaign, type CampaignDoc } from './model';
 
-export type CampaignInput = Required<Pick<CampaignRequest, 'name'>> & { description: string | null; type: string; active: boolean };
+export type CampaignInput = Required<Pick<CampaignRequest, 'name'>> & {
+  description: string | null;
+  type: string;
+  active: boolean;
+};
 export type CampaignUpdate = Pick<CampaignRequest, 'name'> & Partial<Omit<CampaignRequest, 'name'>>;
 
 export class CampaignsService {
@@ -15,7 +19,10 @@ export class CampaignsService {
   }
 
   async list(): Promise<EmailCampaign[]> {
-    const docs = await this.coll.find({}, { projection: { _id: 0 } }).sort({ created_at: -1, id: -1 }).toArray();
+    const docs = await this.coll
+      .find({}, { projection: { _id: 0 } })
+      .sort({ created_at: -1, id: -1 })
+      .toArray();
     return docs.map(toCampaign);
   }
 
@@ -31,7 +38,15 @@ export class CampaignsService {
 
   async create(input: CampaignInput): Promise<EmailCampaign> {
     const now = new Date();
-    const doc: CampaignDoc = { id: await nextId(this.conn, 'email_campaigns'), name: input.name, description: input.description, type: input.type, active: input.active, created_at: now, updated_at: now };
+    const doc: CampaignDoc = {
+      id: await nextId(this.conn, 'email_campaigns'),
+      name: input.name,
+      description: input.description,
+      type: input.type,
+      active: input.active,
+      created_at: now,
+      updated_at: now,
+    };
     await this.coll.insertOne({ ...doc });
     return toCampaign(doc);
   }
@@ -42,7 +57,11 @@ export class CampaignsService {
     if (input.description !== undefined) set.description = input.description;
     if (input.type !== undefined) set.type = input.type;
     if (input.active !== undefined) set.active = input.active;
-    const doc = await this.coll.findOneAndUpdate({ id }, { $set: set }, { returnDocument: 'after', projection: { _id: 0 } });
+    const doc = await this.coll.findOneAndUpdate(
+      { id },
+      { $set: set },
+      { returnDocument: 'after', projection: { _id: 0 } },
+    );
     if (!doc) throw new NotFoundError('Campaign not found');
     return toCampaign(doc as CampaignDoc);
   }

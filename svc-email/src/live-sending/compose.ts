@@ -12,7 +12,13 @@ import { listUnsubscribeHeaders, type UnsubscribeLinkSettings } from '../unsubsc
  */
 export function composeEmail(
   template: Pick<EmailTemplateDoc, 'subject' | 'from_name' | 'html_content'>,
-  { to, recoveryUrl, fromAddress, links, idempotencyKey }: { to: string; recoveryUrl: string; fromAddress: string; links: UnsubscribeLinkSettings; idempotencyKey?: string },
+  {
+    to,
+    recoveryUrl,
+    fromAddress,
+    links,
+    idempotencyKey,
+  }: { to: string; recoveryUrl: string; fromAddress: string; links: UnsubscribeLinkSettings; idempotencyKey?: string },
 ): OutgoingEmail {
   const values = { contactEmail: to, recoveryUrl };
   return {

@@ -23,7 +23,8 @@ const ERROR_RETRY_MS = 10_000;
 /** Steps of one contact worked back to back when they are due at once (delay 0). */
 const MAX_STEPS_AT_ONCE = 50;
 
-export type StepOutcome = 'not_due' | 'busy' | 'waiting' | 'not_configured' | 'sent' | 'failed' | 'skipped' | 'finished' | 'stopped';
+export type StepOutcome =
+  'not_due' | 'busy' | 'waiting' | 'not_configured' | 'sent' | 'failed' | 'skipped' | 'finished' | 'stopped';
 
 export interface SequenceEngineDeps {
   conn: Connection;
@@ -50,7 +51,11 @@ export interface SequenceStart {
 export function sentMessage(t: Pick<EmailTemplateDoc, 'name' | 'template_order'>, email: string, id: string): string {
   return `Sent "${t.name}" (step ${t.template_order}) to ${email}; Resend id ${id}`;
 }
-export function failedMessage(t: Pick<EmailTemplateDoc, 'name' | 'template_order'>, email: string, error: string): string {
+export function failedMessage(
+  t: Pick<EmailTemplateDoc, 'name' | 'template_order'>,
+  email: string,
+  error: string,
+): string {
   return `Failed to send "${t.name}" (step ${t.template_order}) to ${email}: ${error}`;
 }
 export function unsubscribedMessage(email: string): string {
@@ -186,8 +191,16 @@ export class SequenceEngine {
   }
 
   /** Writes the row's new state if this lease still owns it. */
-  private async release(ref: number, leaseId: string, set: Partial<SequenceStepDoc>, inc?: Partial<Record<'sent', number>>): Promise<void> {
-    await this.steps.updateOne({ contact_ref: ref, lease_id: leaseId }, { $set: { lease_id: null, updated_at: new Date(), ...set }, ...(inc ? { $inc: inc } : {}) });
+  private async release(
+    ref: number,
+    leaseId: string,
+    set: Partial<SequenceStepDoc>,
+    inc?: Partial<Record<'sent', number>>,
+  ): Promise<void> {
+    await this.steps.updateOne(
+      { contact_ref: ref, lease_id: leaseId },
+      { $set: { lease_id: null, updated_at: new Date(), ...set }, ...(inc ? { $inc: inc } : {}) },
+    );
   }
 
   private async stopSequence(ref: number, leaseId: string, reason: string): Promise<StepOutcome> {
@@ -197,14 +210,18 @@ export class SequenceEngine {
 
   private async step(row: SequenceStepDoc, leaseId: string, now: Date): Promise<StepOutcome> {
     const ref = row.contact_ref;
-    const contact = await this.contacts.findOne({ id: ref }, { projection: { _id: 0, id: 1, contact_id: 1, email: 1, status: 1, integration_id: 1 } });
+    const contact = await this.contacts.findOne(
+      { id: ref },
+      { projection: { _id: 0, id: 1, contact_id: 1, email: 1, status: 1, integration_id: 1 } },
+    );
     if (!contact) return this.stopSequence(ref, leaseId, 'contact_deleted');
     if (contact.status === 'purchased') return this.stopSequence(ref, leaseId, 'purchased');
     const campaign = await this.deps.campaigns.find(row.campaign_id);
     if (!campaign || !campaign.active) return this.stopSequence(ref, leaseId, 'campaign_unavailable');
 
     const templates = await this.deps.templates.activeOfCampaign(row.campaign_id);
-    const after = (t: EmailTemplateDoc, order: number, id: number) => t.template_order > order || (t.template_order === order && t.id > id);
+    const after = (t: EmailTemplateDoc, order: number, id: number) =>
+      t.template_order > order || (t.template_order === order && t.id > id);
     const next = templates.find((t) => after(t, row.last_order, row.last_template_id));
     if (!next) {
       await this.release(ref, leaseId, { state: 'finished', due_at: null });
@@ -246,7 +263,14 @@ export class SequenceEngine {
 
     // The (contact, template) claim comes before the provider call: never twice, even across instances.
     try {
-      await this.claims.insertOne({ contact_ref: ref, template_id: next.id, claimed_at: now, status: 'claimed', message_id: null, error: null });
+      await this.claims.insertOne({
+        contact_ref: ref,
+        template_id: next.id,
+        claimed_at: now,
+        status: 'claimed',
+        message_id: null,
+        error: null,
+      });
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;
       const earlier = await this.claims.findOne({ contact_ref: ref, template_id: next.id });
@@ -255,29 +279,53 @@ export class SequenceEngine {
     }
 
     const recoveryUrl = await this.deps.recoveryUrls.forContact(contact.integration_id ?? null, contact.contact_id);
-    const email = composeEmail(next, { to: contact.email, recoveryUrl, fromAddress: status.from, links: this.deps.links, idempotencyKey: `act-email-${ref}-${next.id}` });
+    const email = composeEmail(next, {
+      to: contact.email,
+      recoveryUrl,
+      fromAddress: status.from,
+      links: this.deps.links,
+      idempotencyKey: `act-email-${ref}-${next.id}`,
+    });
     const result = await this.deps.provider.send(email);
     const sentAt = new Date();
     if (result.ok) {
-      await this.claims.updateOne({ contact_ref: ref, template_id: next.id }, { $set: { status: 'sent', message_id: result.id } });
+      await this.claims.updateOne(
+        { contact_ref: ref, template_id: next.id },
+        { $set: { status: 'sent', message_id: result.id } },
+      );
       await this.log(contact, sentMessage(next, contact.email, result.id), 'sent');
     } else {
-      await this.claims.updateOne({ contact_ref: ref, template_id: next.id }, { $set: { status: 'failed', error: result.message } });
+      await this.claims.updateOne(
+        { contact_ref: ref, template_id: next.id },
+        { $set: { status: 'failed', error: result.message } },
+      );
       await this.log(contact, failedMessage(next, contact.email, result.message), 'failed');
     }
     await advance(sentAt, result.ok);
     return result.ok ? 'sent' : 'failed';
   }
 
-  private log(contact: Pick<ContactDoc, 'id' | 'contact_id' | 'email'>, message: string, status: string): Promise<void> {
-    const entry: NewEmailLog = { contact_id: contact.contact_id, contact_ref: contact.id, email: contact.email, message, status };
+  private log(
+    contact: Pick<ContactDoc, 'id' | 'contact_id' | 'email'>,
+    message: string,
+    status: string,
+  ): Promise<void> {
+    const entry: NewEmailLog = {
+      contact_id: contact.contact_id,
+      contact_ref: contact.id,
+      email: contact.email,
+      message,
+      status,
+    };
     return this.deps.logs.addMany([entry]);
   }
 
   private warnNotConfigured() {
     if (Date.now() - this.lastNotConfiguredWarning < 60_000) return;
     this.lastNotConfiguredWarning = Date.now();
-    this.deps.logger.warn('campaign emails are due but Resend is not configured (RESEND_API_KEY / RESEND_FROM); they wait');
+    this.deps.logger.warn(
+      'campaign emails are due but Resend is not configured (RESEND_API_KEY / RESEND_FROM); they wait',
+    );
   }
 
   start(): void {

@@ -9,7 +9,13 @@ import { CampaignsService, campaignModel, campaignsRouter } from '../campaigns';
 import { TemplatesService, emailTemplateModel, templatesRouter } from '../templates';
 import { ResendProvider } from '../providers/resend';
 import { ResendService, resendRouter } from '../resend';
-import { UnsubscribeService, unsubscribeAdminRouter, unsubscribeModel, unsubscribePublicRouter, type UnsubscribeLinkSettings } from '../unsubscribe';
+import {
+  UnsubscribeService,
+  unsubscribeAdminRouter,
+  unsubscribeModel,
+  unsubscribePublicRouter,
+  type UnsubscribeLinkSettings,
+} from '../unsubscribe';
 import type { SendingConfig } from './config';
 import { RecoveryUrls, recoveryUrlModel } from './recovery-urls';
 import { SequenceEngine } from './engine';
@@ -46,9 +52,19 @@ export async function buildSendingFeatures({
   integrations: IntegrationCache;
   config: SendingConfig;
 }): Promise<SendingFeatures> {
-  await Promise.all([campaignModel(conn).init(), emailTemplateModel(conn).init(), unsubscribeModel(conn).init(), recoveryUrlModel(conn).init(), SequenceEngine.init(conn)]);
+  await Promise.all([
+    campaignModel(conn).init(),
+    emailTemplateModel(conn).init(),
+    unsubscribeModel(conn).init(),
+    recoveryUrlModel(conn).init(),
+    SequenceEngine.init(conn),
+  ]);
 
-  const links: UnsubscribeLinkSettings = { publicUrl, secret: config.unsubscribeSecret, mailto: config.unsubscribeMailto };
+  const links: UnsubscribeLinkSettings = {
+    publicUrl,
+    secret: config.unsubscribeSecret,
+    mailto: config.unsubscribeMailto,
+  };
   const campaigns = new CampaignsService(conn);
   const templates = new TemplatesService(conn, campaigns);
   const unsubscribes = new UnsubscribeService(conn, outbox);
@@ -58,19 +74,48 @@ export async function buildSendingFeatures({
   app.use(recoveryUrls.middleware(logger));
 
   let engine: SequenceEngine | null = null;
-  if (config.liveSending && !/^https:/i.test(publicUrl)) logger.warn({ publicUrl }, 'live sending with a non-https PUBLIC_URL: mail clients may ignore the one-click unsubscribe link');
+  if (config.liveSending && !/^https:/i.test(publicUrl))
+    logger.warn(
+      { publicUrl },
+      'live sending with a non-https PUBLIC_URL: mail clients may ignore the one-click unsubscribe link',
+    );
 
   return {
     routers: [
       campaignsRouter(campaigns),
       templatesRouter(templates, resend),
       resendRouter(resend, provider),
-      unsubscribePublicRouter(unsubscribes, { secret: config.unsubscribeSecret, publicUrl, publicPerMinute: config.unsubscribePerMinute }),
+      unsubscribePublicRouter(unsubscribes, {
+        secret: config.unsubscribeSecret,
+        publicUrl,
+        publicPerMinute: config.unsubscribePerMinute,
+      }),
       unsubscribeAdminRouter(unsubscribes),
     ],
     sender(logs) {
-      engine = new SequenceEngine({ conn, campaigns, templates, unsubscribes, provider, recoveryUrls, logs, links, hourMs: config.delayHourMs, scanMs: config.sequenceScanMs, logger });
-      return new CampaignReminderSender({ logs, unsubscribes, integrations, campaigns, templates, engine, liveSending: config.liveSending, logger });
+      engine = new SequenceEngine({
+        conn,
+        campaigns,
+        templates,
+        unsubscribes,
+        provider,
+        recoveryUrls,
+        logs,
+        links,
+        hourMs: config.delayHourMs,
+        scanMs: config.sequenceScanMs,
+        logger,
+      });
+      return new CampaignReminderSender({
+        logs,
+        unsubscribes,
+        integrations,
+        campaigns,
+        templates,
+        engine,
+        liveSending: config.liveSending,
+        logger,
+      });
     },
     async start() {
       // EMAIL_LIVE_SENDING is also the kill switch: off, sequences already running wait where they are.

@@ -1,6 +1,14 @@
 import { call } from '@act/service-kit/testing';
 import { startFakeResend, type FakeResend, type SentEmail } from '../providers/fake-resend';
-import { contactCreated, dropDb, sleep, startEmail, waitFor, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
+import {
+  contactCreated,
+  dropDb,
+  sleep,
+  startEmail,
+  waitFor,
+  type EmailUnderTest,
+  HOOK_TIMEOUT_MS,
+} from '../test/helpers';
 import { verifyUnsubscribeToken } from '../unsubscribe/token';
 
 const HOUR_MS = 1_000;
@@ -23,15 +31,31 @@ function liveEnv(fake: FakeResend): Record<string, string> {
 
 type Log = { contact_id: string; email: string; status: string; message: string };
 
-async function setUpCampaign(email: EmailUnderTest, funnelId: string, templates: { name: string; template_order: number; delay_hours: number; active?: boolean }[]) {
-  const campaign = (await email.api('POST', '/api/email/campaigns', { body: { name: `Campaign ${funnelId}` } })).body as { id: number };
+async function setUpCampaign(
+  email: EmailUnderTest,
+  funnelId: string,
+  templates: { name: string; template_order: number; delay_hours: number; active?: boolean }[],
+) {
+  const campaign = (await email.api('POST', '/api/email/campaigns', { body: { name: `Campaign ${funnelId}` } }))
+    .body as { id: number };
   for (const t of templates) {
     const r = await email.api('POST', '/api/resend/templates', {
-      body: { campaign_id: campaign.id, name: t.name, subject: `${t.name} for {{contactEmail}}`, from_name: 'Cart Team', html_content: `<h1>${t.name}</h1><p><a href="{{recoveryUrl}}">Complete Your Purchase</a></p>`, template_order: t.template_order, delay_hours: t.delay_hours, active: t.active ?? true },
+      body: {
+        campaign_id: campaign.id,
+        name: t.name,
+        subject: `${t.name} for {{contactEmail}}`,
+        from_name: 'Cart Team',
+        html_content: `<h1>${t.name}</h1><p><a href="{{recoveryUrl}}">Complete Your Purchase</a></p>`,
+        template_order: t.template_order,
+        delay_hours: t.delay_hours,
+        active: t.active ?? true,
+      },
     });
     expect(r.status).toBe(201);
   }
-  const integration = await email.api('POST', '/api/webhook-integrations', { body: { name: funnelId, funnel_id: funnelId, reminder_delay: 1, campaign_id: campaign.id } });
+  const integration = await email.api('POST', '/api/webhook-integrations', {
+    body: { name: funnelId, funnel_id: funnelId, reminder_delay: 1, campaign_id: campaign.id },
+  });
   expect(integration.status).toBe(201);
   return campaign.id;
 }
@@ -55,14 +79,23 @@ describe('live campaign sending', () => {
     await fake?.close();
   });
 
-  const logsFor = async (contactId: string) => ((await email.api('GET', '/api/email-logs')).body as Log[]).filter((l) => l.contact_id === contactId);
+  const logsFor = async (contactId: string) =>
+    ((await email.api('GET', '/api/email-logs')).body as Log[]).filter((l) => l.contact_id === contactId);
   const subjects = (sent: SentEmail[]) => sent.map((e) => e.subject.split(' for ')[0]);
 
   it('sends the active templates in template_order, the first at remind_at, each next delay_hours after the previous', async () => {
     const start = Date.now();
-    const r = await email.api('POST', '/api/webhook', { body: contactCreated('L-1', 'Buyer.One@example.com', 'seq-funnel', { checkout_url: 'https://shop.example.com/checkout/abc?x=1&y=2' }), user: null });
+    const r = await email.api('POST', '/api/webhook', {
+      body: contactCreated('L-1', 'Buyer.One@example.com', 'seq-funnel', {
+        checkout_url: 'https://shop.example.com/checkout/abc?x=1&y=2',
+      }),
+      user: null,
+    });
     expect(r.status).toBe(200);
-    const sent = await waitFor(async () => (fake.emailsTo('Buyer.One@example.com').length >= 3 ? fake.emailsTo('Buyer.One@example.com') : null), { timeoutMs: 15_000, what: 'three emails' });
+    const sent = await waitFor(
+      async () => (fake.emailsTo('Buyer.One@example.com').length >= 3 ? fake.emailsTo('Buyer.One@example.com') : null),
+      { timeoutMs: 15_000, what: 'three emails' },
+    );
     expect(subjects(sent)).toEqual(['First', 'Second', 'Fourth']);
     // remind_at is 1 s (reminder delay 1 minute at 1 s a minute) after the webhook; then +1 h and +2 h (1 s an hour).
     const [a, b, d] = sent.map((e) => e.at);
@@ -76,9 +109,13 @@ describe('live campaign sending', () => {
     const first = sent[0]!;
     expect(first.from).toBe('"Cart Team" <shop@example.com>');
     expect(first.subject).toBe('First for Buyer.One@example.com');
-    expect(first.html).toBe('<h1>First</h1><p><a href="https://shop.example.com/checkout/abc?x=1&amp;y=2">Complete Your Purchase</a></p>');
+    expect(first.html).toBe(
+      '<h1>First</h1><p><a href="https://shop.example.com/checkout/abc?x=1&amp;y=2">Complete Your Purchase</a></p>',
+    );
     expect(first.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
-    const link = /^<(https:\/\/carts\.example\.com\/api\/unsubscribe\/one-click\?token=([^>]+))>$/.exec(first.headers['List-Unsubscribe']!);
+    const link = /^<(https:\/\/carts\.example\.com\/api\/unsubscribe\/one-click\?token=([^>]+))>$/.exec(
+      first.headers['List-Unsubscribe']!,
+    );
     expect(link).not.toBeNull();
     expect(verifyUnsubscribeToken(decodeURIComponent(link![2]!), SECRET)).toBe('buyer.one@example.com');
     expect(first.idempotencyKey).toMatch(/^act-email-\d+-\d+$/);
@@ -87,50 +124,87 @@ describe('live campaign sending', () => {
     expect(fake.emailsTo('Buyer.One@example.com')).toHaveLength(3);
     const logs = await logsFor('L-1');
     expect(logs.map((l) => l.status)).toEqual(['sent', 'sent', 'sent']);
-    for (const e of sent) expect(logs.some((l) => l.message.includes(e.id) && l.message.includes(`"${subjects([e])[0]}"`))).toBe(true);
+    for (const e of sent)
+      expect(logs.some((l) => l.message.includes(e.id) && l.message.includes(`"${subjects([e])[0]}"`))).toBe(true);
   });
 
   it('stops at purchase', async () => {
-    await email.api('POST', '/api/webhook', { body: contactCreated('L-2', 'buyer.two@example.com', 'seq-funnel'), user: null });
-    const [first] = await waitFor(async () => (fake.emailsTo('buyer.two@example.com').length >= 1 ? fake.emailsTo('buyer.two@example.com') : null), { what: 'first email' });
+    await email.api('POST', '/api/webhook', {
+      body: contactCreated('L-2', 'buyer.two@example.com', 'seq-funnel'),
+      user: null,
+    });
+    const [first] = await waitFor(
+      async () => (fake.emailsTo('buyer.two@example.com').length >= 1 ? fake.emailsTo('buyer.two@example.com') : null),
+      { what: 'first email' },
+    );
     // No recovery URL from the funnel: PUBLIC_URL with the funnel contact id.
     expect(first!.html).toContain(`href="${PUBLIC_URL}?contact_id=L-2"`);
-    const p = await email.api('POST', '/api/webhook', { body: { event: 'purchase_created', funnel_id: 'seq-funnel', contact: { id: 'L-2' } }, user: null });
+    const p = await email.api('POST', '/api/webhook', {
+      body: { event: 'purchase_created', funnel_id: 'seq-funnel', contact: { id: 'L-2' } },
+      user: null,
+    });
     expect(p.body.matched).toBe(1);
     await sleep(3 * HOUR_MS + 1_000);
     expect(subjects(fake.emailsTo('buyer.two@example.com'))).toEqual(['First']);
   });
 
   it('stops at unsubscribe through the List-Unsubscribe one-click POST', async () => {
-    await email.api('POST', '/api/webhook', { body: contactCreated('L-3', 'buyer.three@example.com', 'seq-funnel'), user: null });
-    const [first] = await waitFor(async () => (fake.emailsTo('buyer.three@example.com').length >= 1 ? fake.emailsTo('buyer.three@example.com') : null), { what: 'first email' });
+    await email.api('POST', '/api/webhook', {
+      body: contactCreated('L-3', 'buyer.three@example.com', 'seq-funnel'),
+      user: null,
+    });
+    const [first] = await waitFor(
+      async () =>
+        fake.emailsTo('buyer.three@example.com').length >= 1 ? fake.emailsTo('buyer.three@example.com') : null,
+      { what: 'first email' },
+    );
     const url = new URL(/^<([^>]+)>/.exec(first!.headers['List-Unsubscribe']!)![1]!);
     expect(`${url.origin}`).toBe(PUBLIC_URL);
     // The mail client's POST, as the gateway forwards it (anonymous).
-    const r = await call(email.svc.url, 'POST', url.pathname + url.search, { user: null, raw: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-    expect(r.body).toEqual({ status: 'unsubscribed', message: 'You have been unsubscribed and will no longer receive these emails.' });
+    const r = await call(email.svc.url, 'POST', url.pathname + url.search, {
+      user: null,
+      raw: 'List-Unsubscribe=One-Click',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(r.body).toEqual({
+      status: 'unsubscribed',
+      message: 'You have been unsubscribed and will no longer receive these emails.',
+    });
     await sleep(3 * HOUR_MS + 1_000);
     expect(subjects(fake.emailsTo('buyer.three@example.com'))).toEqual(['First']);
     const logs = await logsFor('L-3');
     expect(logs.map((l) => l.status).sort()).toEqual(['sent', 'unsubscribed']);
-    expect(logs.find((l) => l.status === 'unsubscribed')?.message).toBe('Not sent: buyer.three@example.com is on the unsubscribe list');
+    expect(logs.find((l) => l.status === 'unsubscribed')?.message).toBe(
+      'Not sent: buyer.three@example.com is on the unsubscribe list',
+    );
   });
 
   it('an address unsubscribed before its reminder gets nothing (any case)', async () => {
     await email.api('POST', '/api/email-unsubscribes/quick-add', { body: { email: 'already.gone@example.com' } });
-    await email.api('POST', '/api/webhook', { body: contactCreated('L-4', 'Already.Gone@Example.com', 'seq-funnel'), user: null });
-    const logs = await waitFor(async () => ((await logsFor('L-4')).length ? logsFor('L-4') : null), { what: 'the reminder log' });
+    await email.api('POST', '/api/webhook', {
+      body: contactCreated('L-4', 'Already.Gone@Example.com', 'seq-funnel'),
+      user: null,
+    });
+    const logs = await waitFor(async () => ((await logsFor('L-4')).length ? logsFor('L-4') : null), {
+      what: 'the reminder log',
+    });
     expect(logs.map((l) => l.status)).toEqual(['unsubscribed']);
     await sleep(1_000);
     expect(fake.emailsTo('Already.Gone@Example.com')).toHaveLength(0);
   });
 
   it('provider failures are logged with the provider message; the sequence goes on', async () => {
-    await email.api('POST', '/api/webhook', { body: contactCreated('L-5', 'reject.me@example.com', 'seq-funnel'), user: null });
-    const logs = await waitFor(async () => {
-      const l = await logsFor('L-5');
-      return l.length >= 3 ? l : null;
-    }, { timeoutMs: 15_000, what: 'three failed logs' });
+    await email.api('POST', '/api/webhook', {
+      body: contactCreated('L-5', 'reject.me@example.com', 'seq-funnel'),
+      user: null,
+    });
+    const logs = await waitFor(
+      async () => {
+        const l = await logsFor('L-5');
+        return l.length >= 3 ? l : null;
+      },
+      { timeoutMs: 15_000, what: 'three failed logs' },
+    );
     expect(logs.map((l) => l.status)).toEqual(['failed', 'failed', 'failed']);
     expect(logs.map((l) => l.message).sort()).toEqual([
       'Failed to send "First" (step 1) to reject.me@example.com: Invalid `to` field: reject.me@example.com',
@@ -140,15 +214,37 @@ describe('live campaign sending', () => {
   });
 
   it('an integration without a campaign (or with an inactive one) keeps the would_send log', async () => {
-    await email.api('POST', '/api/webhook-integrations', { body: { name: 'plain', funnel_id: 'plain-funnel', reminder_delay: 1 } });
-    const paused = (await email.api('POST', '/api/email/campaigns', { body: { name: 'Paused campaign', active: false } })).body as { id: number };
-    await email.api('POST', '/api/resend/templates', { body: { campaign_id: paused.id, name: 'T', html_content: '<p>t</p>' } });
-    await email.api('POST', '/api/webhook-integrations', { body: { name: 'paused', funnel_id: 'paused-funnel', reminder_delay: 1, campaign_id: paused.id } });
-    await email.api('POST', '/api/webhook', { body: contactCreated('L-6', 'plain@example.com', 'plain-funnel'), user: null });
-    await email.api('POST', '/api/webhook', { body: contactCreated('L-7', 'paused@example.com', 'paused-funnel'), user: null });
-    for (const [id, address] of [['L-6', 'plain@example.com'], ['L-7', 'paused@example.com']] as const) {
+    await email.api('POST', '/api/webhook-integrations', {
+      body: { name: 'plain', funnel_id: 'plain-funnel', reminder_delay: 1 },
+    });
+    const paused = (
+      await email.api('POST', '/api/email/campaigns', { body: { name: 'Paused campaign', active: false } })
+    ).body as { id: number };
+    await email.api('POST', '/api/resend/templates', {
+      body: { campaign_id: paused.id, name: 'T', html_content: '<p>t</p>' },
+    });
+    await email.api('POST', '/api/webhook-integrations', {
+      body: { name: 'paused', funnel_id: 'paused-funnel', reminder_delay: 1, campaign_id: paused.id },
+    });
+    await email.api('POST', '/api/webhook', {
+      body: contactCreated('L-6', 'plain@example.com', 'plain-funnel'),
+      user: null,
+    });
+    await email.api('POST', '/api/webhook', {
+      body: contactCreated('L-7', 'paused@example.com', 'paused-funnel'),
+      user: null,
+    });
+    for (const [id, address] of [
+      ['L-6', 'plain@example.com'],
+      ['L-7', 'paused@example.com'],
+    ] as const) {
       const logs = await waitFor(async () => ((await logsFor(id)).length ? logsFor(id) : null), { what: `${id} log` });
-      expect(logs).toEqual([expect.objectContaining({ status: 'would_send', message: `Abandoned cart reminder would be sent to ${address}` })]);
+      expect(logs).toEqual([
+        expect.objectContaining({
+          status: 'would_send',
+          message: `Abandoned cart reminder would be sent to ${address}`,
+        }),
+      ]);
       expect(fake.emailsTo(address)).toHaveLength(0);
     }
   });
@@ -176,14 +272,25 @@ describe('live campaign sending with two instances', () => {
 
   it('each (contact, template) is sent exactly once', async () => {
     const n = 12;
-    await Promise.all(Array.from({ length: n }, (_, i) => (i % 2 ? a : b).api('POST', '/api/webhook', { body: contactCreated(`P-${i}`, `pair${i}@example.com`, 'pair-funnel'), user: null })));
+    await Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        (i % 2 ? a : b).api('POST', '/api/webhook', {
+          body: contactCreated(`P-${i}`, `pair${i}@example.com`, 'pair-funnel'),
+          user: null,
+        }),
+      ),
+    );
     // Both instances sweep too: "Process Missed Emails" on both at once must not double anything.
     await sleep(1_200);
-    await Promise.all([a.api('POST', '/api/test/check-abandoned-carts'), b.api('POST', '/api/test/check-abandoned-carts')]);
+    await Promise.all([
+      a.api('POST', '/api/test/check-abandoned-carts'),
+      b.api('POST', '/api/test/check-abandoned-carts'),
+    ]);
     await waitFor(async () => fake.emails.length >= 2 * n, { timeoutMs: 20_000, what: 'every email' });
     await sleep(1_500);
     const posts = fake.requests.filter((r) => r.method === 'POST' && r.path === '/emails');
     expect(posts).toHaveLength(2 * n);
-    for (let i = 0; i < n; i++) expect(fake.emailsTo(`pair${i}@example.com`).map((e) => e.subject.split(' for ')[0])).toEqual(['One', 'Two']);
+    for (let i = 0; i < n; i++)
+      expect(fake.emailsTo(`pair${i}@example.com`).map((e) => e.subject.split(' for ')[0])).toEqual(['One', 'Two']);
   });
 });

@@ -55,7 +55,10 @@ stepSchema.index({ contact_ref: 1 }, { unique: true });
 stepSchema.index({ state: 1, due_at: 1 });
 
 export function sequenceStepModel(conn: Connection) {
-  return (conn.models.EmailSequenceStep as mongoose.Model<SequenceStepDoc>) ?? conn.model<SequenceStepDoc>('EmailSequenceStep', stepSchema);
+  return (
+    (conn.models.EmailSequenceStep as mongoose.Model<SequenceStepDoc>) ??
+    conn.model<SequenceStepDoc>('EmailSequenceStep', stepSchema)
+  );
 }
 
 /**
@@ -86,5 +89,8 @@ const claimSchema = new mongoose.Schema<SendClaimDoc>(
 claimSchema.index({ contact_ref: 1, template_id: 1 }, { unique: true });
 
 export function sendClaimModel(conn: Connection) {
-  return (conn.models.EmailSendClaim as mongoose.Model<SendClaimDoc>) ?? conn.model<SendClaimDoc>('EmailSendClaim', claimSchema);
+  return (
+    (conn.models.EmailSendClaim as mongoose.Model<SendClaimDoc>) ??
+    conn.model<SendClaimDoc>('EmailSendClaim', claimSchema)
+  );
 }

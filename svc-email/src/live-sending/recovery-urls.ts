@@ -23,7 +23,10 @@ const schema = new mongoose.Schema<RecoveryUrlDoc>(
 schema.index({ integration_id: 1, contact_id: 1 }, { unique: true });
 
 export function recoveryUrlModel(conn: Connection) {
-  return (conn.models.ContactRecoveryUrl as mongoose.Model<RecoveryUrlDoc>) ?? conn.model<RecoveryUrlDoc>('ContactRecoveryUrl', schema);
+  return (
+    (conn.models.ContactRecoveryUrl as mongoose.Model<RecoveryUrlDoc>) ??
+    conn.model<RecoveryUrlDoc>('ContactRecoveryUrl', schema)
+  );
 }
 
 /** Field names funnels use for the link back to an abandoned checkout, most specific first. */
@@ -43,7 +46,10 @@ function httpUrl(v: unknown): string | null {
 export function extractRecoveryUrl(body: unknown): string | null {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
   const b = body as Record<string, unknown>;
-  const contact = b.contact && typeof b.contact === 'object' && !Array.isArray(b.contact) ? (b.contact as Record<string, unknown>) : {};
+  const contact =
+    b.contact && typeof b.contact === 'object' && !Array.isArray(b.contact)
+      ? (b.contact as Record<string, unknown>)
+      : {};
   for (const src of [contact, b]) {
     for (const f of URL_FIELDS) {
       const url = httpUrl(src[f]);
@@ -64,13 +70,20 @@ export class RecoveryUrls {
   }
 
   async remember(integrationId: number, contactId: string, url: string): Promise<void> {
-    await this.coll.updateOne({ integration_id: integrationId, contact_id: contactId }, { $set: { url, updated_at: new Date() } }, { upsert: true });
+    await this.coll.updateOne(
+      { integration_id: integrationId, contact_id: contactId },
+      { $set: { url, updated_at: new Date() } },
+      { upsert: true },
+    );
   }
 
   /** The funnel's link for this contact, else the fallback with the funnel contact id as `contact_id`. */
   async forContact(integrationId: number | null, contactId: string): Promise<string> {
     if (integrationId !== null) {
-      const doc = await this.coll.findOne({ integration_id: integrationId, contact_id: contactId }, { projection: { _id: 0, url: 1 } });
+      const doc = await this.coll.findOne(
+        { integration_id: integrationId, contact_id: contactId },
+        { projection: { _id: 0, url: 1 } },
+      );
       if (doc) return doc.url;
     }
     return this.fallback(contactId);
@@ -91,10 +104,18 @@ export class RecoveryUrls {
       await next();
       if (ctx.method !== 'POST' || ctx.path !== '/api/webhook' || ctx.status !== 200) return;
       const answer = ctx.body as { contact_id?: unknown; integration_id?: unknown; matched?: unknown } | undefined;
-      if (!answer || typeof answer.contact_id !== 'string' || typeof answer.integration_id !== 'number' || answer.matched !== undefined) return;
+      if (
+        !answer ||
+        typeof answer.contact_id !== 'string' ||
+        typeof answer.integration_id !== 'number' ||
+        answer.matched !== undefined
+      )
+        return;
       const url = extractRecoveryUrl(ctx.request.body);
       if (!url) return;
-      await this.remember(answer.integration_id, answer.contact_id, url).catch((err) => logger.warn({ err: (err as Error).message }, 'storing a recovery URL failed'));
+      await this.remember(answer.integration_id, answer.contact_id, url).catch((err) =>
+        logger.warn({ err: (err as Error).message }, 'storing a recovery URL failed'),
+      );
     };
   }
 }

@@ -38,12 +38,31 @@ export class CampaignReminderSender implements ReminderSender {
     const sendable = new Map<number, boolean>();
     for (const c of contacts) {
       if (unsubscribed.has(c.email.trim().toLowerCase())) {
-        entries.push({ contact_id: c.contact_id, contact_ref: c.id, email: c.email, message: unsubscribedMessage(c.email), status: 'unsubscribed' });
+        entries.push({
+          contact_id: c.contact_id,
+          contact_ref: c.id,
+          email: c.email,
+          message: unsubscribedMessage(c.email),
+          status: 'unsubscribed',
+        });
         continue;
       }
       const campaignId = this.deps.liveSending ? await this.campaignFor(c, sendable) : null;
-      if (campaignId !== null) sequences.push({ id: c.id, contact_id: c.contact_id, integration_id: c.integration_id, campaign_id: campaignId });
-      else entries.push({ contact_id: c.contact_id, contact_ref: c.id, email: c.email, message: wouldSendMessage(c.email), status: 'would_send' });
+      if (campaignId !== null)
+        sequences.push({
+          id: c.id,
+          contact_id: c.contact_id,
+          integration_id: c.integration_id,
+          campaign_id: campaignId,
+        });
+      else
+        entries.push({
+          contact_id: c.contact_id,
+          contact_ref: c.id,
+          email: c.email,
+          message: wouldSendMessage(c.email),
+          status: 'would_send',
+        });
     }
     await logs.addMany(entries);
     await this.deps.engine.begin(sequences);

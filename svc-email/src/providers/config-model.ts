@@ -22,5 +22,8 @@ const schema = new mongoose.Schema<ResendConfigDoc>(
 );
 
 export function resendConfigModel(conn: Connection): Model<ResendConfigDoc> {
-  return (conn.models.ResendConfig as Model<ResendConfigDoc>) ?? conn.model<ResendConfigDoc>('ResendConfig', schema, 'resend_config');
+  return (
+    (conn.models.ResendConfig as Model<ResendConfigDoc>) ??
+    conn.model<ResendConfigDoc>('ResendConfig', schema, 'resend_config')
+  );
 }

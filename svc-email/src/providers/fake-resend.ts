@@ -10,7 +10,7 @@ export interface RecordedRequest {
   method: string;
   path: string;
   headers: Record<string, string>;
-  body: any;
+  body: unknown;
   at: number;
 }
 
@@ -50,35 +50,68 @@ export async function startFakeResend(): Promise<FakeResend> {
   let n = 0;
   const server: Server = createServer(async (req, res) => {
     const text = await readBody(req);
-    let body: any;
+    let parsed: unknown;
     try {
-      body = text ? JSON.parse(text) : undefined;
+      parsed = text ? JSON.parse(text) : undefined;
     } catch {
-      body = text;
+      parsed = text;
     }
-    const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
+    const body = (parsed ?? {}) as {
+      to?: unknown;
+      from?: string;
+      subject?: string;
+      html?: string;
+      headers?: Record<string, string>;
+    };
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]),
+    );
     const path = (req.url ?? '/').split('?')[0]!;
-    requests.push({ method: req.method ?? '', path, headers, body, at: Date.now() });
+    requests.push({ method: req.method ?? '', path, headers, body: parsed, at: Date.now() });
     const answer = (status: number, json: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(json));
     };
     const key = (headers.authorization ?? '').replace(/^Bearer /, '');
-    if (!key || key === 're_bad') return answer(401, { statusCode: 401, name: 'validation_error', message: 'API key is invalid' });
+    if (!key || key === 're_bad')
+      return answer(401, { statusCode: 401, name: 'validation_error', message: 'API key is invalid' });
 
     if (req.method === 'POST' && path === '/emails') {
-      const to: string[] = Array.isArray(body?.to) ? body.to : [body?.to];
-      if (to.some((t) => String(t).startsWith('reject'))) return answer(422, { statusCode: 422, name: 'validation_error', message: `Invalid \`to\` field: ${to.join(', ')}` });
+      const to: string[] = (Array.isArray(body.to) ? body.to : [body.to]).map(String);
+      if (to.some((t) => String(t).startsWith('reject')))
+        return answer(422, {
+          statusCode: 422,
+          name: 'validation_error',
+          message: `Invalid \`to\` field: ${to.join(', ')}`,
+        });
       const idem = headers['idempotency-key'] || null;
       if (idem && byKey.has(idem)) return answer(200, { id: byKey.get(idem) });
       const id = `fake-${++n}`;
       if (idem) byKey.set(idem, id);
-      emails.push({ id, from: body.from, to, subject: body.subject, html: body.html, headers: body.headers ?? {}, idempotencyKey: idem, at: Date.now() });
+      emails.push({
+        id,
+        from: body.from ?? '',
+        to,
+        subject: body.subject ?? '',
+        html: body.html ?? '',
+        headers: body.headers ?? {},
+        idempotencyKey: idem,
+        at: Date.now(),
+      });
       return answer(200, { id });
     }
     if (req.method === 'GET' && path === '/domains') {
-      if (key === 're_restricted') return answer(401, { statusCode: 401, name: 'restricted_api_key', message: 'This API key is restricted to only send emails' });
-      return answer(200, { object: 'list', has_more: false, data: [{ id: 'd1', name: 'example.com', status: 'verified' }] });
+      if (key === 're_restricted')
+        return answer(401, {
+          statusCode: 401,
+          name: 'restricted_api_key',
+          message: 'This API key is restricted to only send emails',
+        });
+      return answer(200, {
+        object: 'list',
+        has_more: false,
+        data: [{ id: 'd1', name: 'example.com', status: 'verified' }],
+      });
     }
     return answer(404, { statusCode: 404, name: 'not_found', message: 'Route not found' });
   });

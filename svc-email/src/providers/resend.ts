@@ -1,7 +1,14 @@
 import { Resend } from 'resend';
 import type { Connection } from 'mongoose';
 import { resendConfigModel } from './config-model';
-import { NOT_CONFIGURED_MESSAGE, type CredentialSource, type EmailProvider, type OutgoingEmail, type ProviderStatus, type SendResult } from './types';
+import {
+  NOT_CONFIGURED_MESSAGE,
+  type CredentialSource,
+  type EmailProvider,
+  type OutgoingEmail,
+  type ProviderStatus,
+  type SendResult,
+} from './types';
 
 export interface ResendSettings {
   /** RESEND_API_KEY / RESEND_FROM: win over stored values. */
@@ -21,7 +28,10 @@ interface Credentials {
 }
 
 /** Environment first, then the stored document (spec: environment values take precedence). */
-export function resolveCredentials(settings: Pick<ResendSettings, 'envApiKey' | 'envFrom'>, stored: { api_key?: string | null; from?: string | null } | null): Credentials {
+export function resolveCredentials(
+  settings: Pick<ResendSettings, 'envApiKey' | 'envFrom'>,
+  stored: { api_key?: string | null; from?: string | null } | null,
+): Credentials {
   const apiKey = settings.envApiKey || stored?.api_key || null;
   const from = settings.envFrom || stored?.from || null;
   return {
@@ -63,7 +73,11 @@ export class ResendProvider implements EmailProvider {
   }
 
   private resend(key: string): Resend {
-    if (this.client?.key !== key) this.client = { key, resend: new Resend(key, this.settings.baseUrl ? { baseUrl: this.settings.baseUrl } : undefined) };
+    if (this.client?.key !== key)
+      this.client = {
+        key,
+        resend: new Resend(key, this.settings.baseUrl ? { baseUrl: this.settings.baseUrl } : undefined),
+      };
     return this.client.resend;
   }
 
@@ -91,7 +105,12 @@ export class ResendProvider implements EmailProvider {
       { from: email.from, to: [email.to], subject: email.subject, html: email.html, headers: email.headers },
       { idempotencyKey: email.idempotencyKey, signal: AbortSignal.timeout(this.settings.timeoutMs) },
     );
-    if (error || !data?.id) return { ok: false, message: error?.message || 'Resend returned no message id', statusCode: (error as { statusCode?: number | null } | null)?.statusCode ?? null };
+    if (error || !data?.id)
+      return {
+        ok: false,
+        message: error?.message || 'Resend returned no message id',
+        statusCode: (error as { statusCode?: number | null } | null)?.statusCode ?? null,
+      };
     return { ok: true, id: data.id };
   }
 
@@ -99,14 +118,23 @@ export class ResendProvider implements EmailProvider {
   async testConnection(): Promise<{ success: boolean; message: string }> {
     const c = await this.credentials();
     if (!c.apiKey || !c.from) return { success: false, message: NOT_CONFIGURED_MESSAGE };
-    const { data, error } = await this.resend(c.apiKey).domains.list({}, { signal: AbortSignal.timeout(this.settings.timeoutMs) });
+    const { data, error } = await this.resend(c.apiKey).domains.list(
+      {},
+      { signal: AbortSignal.timeout(this.settings.timeoutMs) },
+    );
     if (error) {
       // A sending-only key may not list domains, yet it is valid for everything this product does.
-      if ((error as { name?: string }).name === 'restricted_api_key') return { success: true, message: 'Connected to Resend (the API key has sending access only)' };
+      if ((error as { name?: string }).name === 'restricted_api_key')
+        return { success: true, message: 'Connected to Resend (the API key has sending access only)' };
       return { success: false, message: `Resend connection failed: ${error.message}` };
     }
     const domains = (data as { data?: { name: string; status?: string }[] } | null)?.data ?? [];
     const names = domains.map((d) => (d.status ? `${d.name} (${d.status})` : d.name));
-    return { success: true, message: names.length ? `Connected to Resend. Domains: ${names.join(', ')}` : 'Connected to Resend (no domains set up yet)' };
+    return {
+      success: true,
+      message: names.length
+        ? `Connected to Resend. Domains: ${names.join(', ')}`
+        : 'Connected to Resend (no domains set up yet)',
+    };
   }
 }

@@ -8,7 +8,8 @@ import type { UnsubscribeLinkSettings } from '../unsubscribe/links';
 import type { RecoveryUrls } from '../live-sending/recovery-urls';
 import { composeEmail } from '../live-sending/compose';
 
-export const UNSUBSCRIBED_TEST_WARNING = 'Warning: this address is on the unsubscribe list, so reminder and campaign emails are never sent to it.';
+export const UNSUBSCRIBED_TEST_WARNING =
+  'Warning: this address is on the unsubscribe list, so reminder and campaign emails are never sent to it.';
 
 type TestAnswer = { status: number; body: TestEmailResponse & { error?: string } };
 
@@ -45,8 +46,14 @@ export class ResendService implements TestSender {
   async sendTest(templateId: number, to: string): Promise<TestAnswer> {
     const template = await this.templates.get(templateId);
     const status = await this.provider.status();
-    if (!status.configured || !status.from) return { status: 400, body: { success: false, message: NOT_CONFIGURED_MESSAGE, error: NOT_CONFIGURED_MESSAGE } };
-    const email = composeEmail(template, { to, recoveryUrl: this.recoveryUrls.fallback(), fromAddress: status.from, links: this.links });
+    if (!status.configured || !status.from)
+      return { status: 400, body: { success: false, message: NOT_CONFIGURED_MESSAGE, error: NOT_CONFIGURED_MESSAGE } };
+    const email = composeEmail(template, {
+      to,
+      recoveryUrl: this.recoveryUrls.fallback(),
+      fromAddress: status.from,
+      links: this.links,
+    });
     const sent = await this.provider.send(email);
     if (!sent.ok) return { status: 502, body: { success: false, message: sent.message, error: sent.message } };
     const unsubscribed = await this.unsubscribes.isUnsubscribed(to);

@@ -1,7 +1,13 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { parseId, requireUser, validateBody } from '@act/service-kit';
-import { templatePatchRequestSchema, templateRequestSchema, testEmailRequestSchema, type TemplateForm, type TestEmailResponse } from '@act/contracts/src/email-api';
+import {
+  templatePatchRequestSchema,
+  templateRequestSchema,
+  testEmailRequestSchema,
+  type TemplateForm,
+  type TestEmailResponse,
+} from '@act/contracts/src/email-api';
 import type { TemplateCreateInput, TemplatesService } from './service';
 
 export interface TestSender {

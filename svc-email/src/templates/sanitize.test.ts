@@ -33,12 +33,17 @@ describe('template HTML sanitiser', () => {
     expect(clean).toContain('Complete Your Purchase');
     expect(clean).toMatch(/<h1>/);
     expect(clean).toContain('background-color:#1976d2');
-    const rendered = renderTemplateVariables(clean, { contactEmail: '<b>x</b>@example.com', recoveryUrl: 'https://shop.example.com/c?id=1&x="y"' });
+    const rendered = renderTemplateVariables(clean, {
+      contactEmail: '<b>x</b>@example.com',
+      recoveryUrl: 'https://shop.example.com/c?id=1&x="y"',
+    });
     expect(rendered).toContain('Hi &lt;b&gt;x&lt;/b&gt;@example.com,');
     expect(rendered).toContain('href="https://shop.example.com/c?id=1&amp;x=&quot;y&quot;"');
   });
 
   it('adds rel=noopener to links opening a new tab', () => {
-    expect(sanitizeTemplateHtml('<a href="https://x.example" target="_blank">x</a>')).toBe('<a href="https://x.example" target="_blank" rel="noopener noreferrer">x</a>');
+    expect(sanitizeTemplateHtml('<a href="https://x.example" target="_blank">x</a>')).toBe(
+      '<a href="https://x.example" target="_blank" rel="noopener noreferrer">x</a>',
+    );
   });
 });

@@ -4,9 +4,11 @@ import sanitizeHtml from 'sanitize-html';
 // style attribute cannot load anything or break out of itself.
 const LENGTH = /^-?\d+(\.\d+)?(px|em|rem|%|pt)?$/;
 const LENGTHS = /^(-?\d+(\.\d+)?(px|em|rem|%|pt)?)(\s+-?\d+(\.\d+)?(px|em|rem|%|pt)?){0,3}$/;
-const COLOR = /^(#[0-9a-fA-F]{3,8}|rgba?\(\s*\d{1,3}%?\s*,\s*\d{1,3}%?\s*,\s*\d{1,3}%?\s*(,\s*(0|1|0?\.\d+)\s*)?\)|[a-zA-Z]{3,20})$/;
+const COLOR =
+  /^(#[0-9a-fA-F]{3,8}|rgba?\(\s*\d{1,3}%?\s*,\s*\d{1,3}%?\s*,\s*\d{1,3}%?\s*(,\s*(0|1|0?\.\d+)\s*)?\)|[a-zA-Z]{3,20})$/;
 const KEYWORD = /^[a-zA-Z-]{1,30}$/;
-const BORDER = /^(\d+(\.\d+)?(px|em)?\s+)?(solid|dashed|dotted|none)(\s+(#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,20}))?$|^none$|^0$/;
+const BORDER =
+  /^(\d+(\.\d+)?(px|em)?\s+)?(solid|dashed|dotted|none)(\s+(#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,20}))?$|^none$|^0$/;
 const FONT_FAMILY = /^[a-zA-Z0-9 ,'-]{1,100}$/;
 
 const STYLES: Record<string, RegExp[]> = {
@@ -66,7 +68,8 @@ const OPTIONS: sanitizeHtml.IOptions = {
   allowedStyles: { '*': STYLES },
   // Links that open a new tab must not hand the opener to the target page.
   transformTags: {
-    a: (tagName, attribs) => (attribs.target ? { tagName, attribs: { ...attribs, rel: 'noopener noreferrer' } } : { tagName, attribs }),
+    a: (tagName, attribs) =>
+      attribs.target ? { tagName, attribs: { ...attribs, rel: 'noopener noreferrer' } } : { tagName, attribs },
   },
 };
 

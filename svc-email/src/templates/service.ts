@@ -1,7 +1,14 @@
 import type { Connection } from 'mongoose';
 import type { Collection } from 'mongodb';
 import { BadRequestError, NotFoundError, nextId } from '@act/service-kit';
-import { FIRST_TEMPLATE_DELAY_HOURS, LATER_TEMPLATE_DELAY_HOURS, TEMPLATE_MESSAGES, type EmailTemplate, type TemplateForm, type TemplateRequest } from '@act/contracts/src/email-api';
+import {
+  FIRST_TEMPLATE_DELAY_HOURS,
+  LATER_TEMPLATE_DELAY_HOURS,
+  TEMPLATE_MESSAGES,
+  type EmailTemplate,
+  type TemplateForm,
+  type TemplateRequest,
+} from '@act/contracts/src/email-api';
 import type { CampaignsService } from '../campaigns/service';
 import { emailTemplateModel, toTemplate, type EmailTemplateDoc } from './model';
 import { sanitizeTemplateHtml } from './sanitize';
@@ -24,14 +31,20 @@ export class TemplatesService {
   }
 
   async list(): Promise<EmailTemplate[]> {
-    const docs = await this.coll.find({}, { projection: { _id: 0 } }).sort({ id: 1 }).toArray();
+    const docs = await this.coll
+      .find({}, { projection: { _id: 0 } })
+      .sort({ id: 1 })
+      .toArray();
     return docs.map(toTemplate);
   }
 
   /** A campaign's templates in sequence order; a deleted campaign's orphans are not listed (404). */
   async listByCampaign(campaignId: number): Promise<EmailTemplate[]> {
     if (!(await this.campaigns.find(campaignId))) throw new NotFoundError('Campaign not found');
-    const docs = await this.coll.find({ campaign_id: campaignId }, { projection: { _id: 0 } }).sort(TEMPLATE_SEQUENCE_SORT).toArray();
+    const docs = await this.coll
+      .find({ campaign_id: campaignId }, { projection: { _id: 0 } })
+      .sort(TEMPLATE_SEQUENCE_SORT)
+      .toArray();
     return docs.map(toTemplate);
   }
 
@@ -47,7 +60,10 @@ export class TemplatesService {
 
   /** The campaign's active templates in sequence order (what live sending sends). */
   async activeOfCampaign(campaignId: number): Promise<EmailTemplateDoc[]> {
-    return this.coll.find({ campaign_id: campaignId, active: true }, { projection: { _id: 0 } }).sort(TEMPLATE_SEQUENCE_SORT).toArray();
+    return this.coll
+      .find({ campaign_id: campaignId, active: true }, { projection: { _id: 0 } })
+      .sort(TEMPLATE_SEQUENCE_SORT)
+      .toArray();
   }
 
   async create(input: TemplateCreateInput, form: TemplateForm): Promise<EmailTemplate> {
@@ -60,9 +76,14 @@ export class TemplatesService {
       if (!campaign) throw new BadRequestError('Campaign not found');
       if (!input.typeGiven) type = campaign.type;
       // Section 9: order 1 or the highest + 1; delay 0 h for the first template, 24 h for later ones.
-      const last = await this.coll.find({ campaign_id: input.campaign_id }, { projection: { _id: 0, template_order: 1 } }).sort({ template_order: -1 }).limit(1).toArray();
+      const last = await this.coll
+        .find({ campaign_id: input.campaign_id }, { projection: { _id: 0, template_order: 1 } })
+        .sort({ template_order: -1 })
+        .limit(1)
+        .toArray();
       if (input.template_order === undefined) template_order = last.length ? last[0]!.template_order + 1 : 1;
-      if (input.delay_hours === undefined) delay_hours = last.length ? LATER_TEMPLATE_DELAY_HOURS : FIRST_TEMPLATE_DELAY_HOURS;
+      if (input.delay_hours === undefined)
+        delay_hours = last.length ? LATER_TEMPLATE_DELAY_HOURS : FIRST_TEMPLATE_DELAY_HOURS;
     }
     const now = new Date();
     const doc: EmailTemplateDoc = {
@@ -83,12 +104,21 @@ export class TemplatesService {
     return toTemplate(doc);
   }
 
-  async update(id: number, patch: Partial<Omit<EmailTemplateDoc, 'id' | 'created_at' | 'updated_at'>>, form: TemplateForm): Promise<EmailTemplate> {
+  async update(
+    id: number,
+    patch: Partial<Omit<EmailTemplateDoc, 'id' | 'created_at' | 'updated_at'>>,
+    form: TemplateForm,
+  ): Promise<EmailTemplate> {
     const set: Partial<EmailTemplateDoc> = { updated_at: new Date() };
     for (const [k, v] of Object.entries(patch)) if (v !== undefined) (set as Record<string, unknown>)[k] = v;
     if (set.html_content !== undefined) set.html_content = this.cleanHtml(set.html_content, form);
-    if (typeof set.campaign_id === 'number' && !(await this.campaigns.find(set.campaign_id))) throw new BadRequestError('Campaign not found');
-    const doc = await this.coll.findOneAndUpdate({ id }, { $set: set }, { returnDocument: 'after', projection: { _id: 0 } });
+    if (typeof set.campaign_id === 'number' && !(await this.campaigns.find(set.campaign_id)))
+      throw new BadRequestError('Campaign not found');
+    const doc = await this.coll.findOneAndUpdate(
+      { id },
+      { $set: set },
+      { returnDocument: 'after', projection: { _id: 0 } },
+    );
     if (!doc) throw new NotFoundError('Template not found');
     return toTemplate(doc as EmailTemplateDoc);
   }

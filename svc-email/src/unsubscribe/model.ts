@@ -30,7 +30,10 @@ schema.index({ id: 1 }, { unique: true });
 schema.index({ email: 1 }, { unique: true });
 
 export function unsubscribeModel(conn: Connection) {
-  return (conn.models.EmailUnsubscribe as mongoose.Model<UnsubscribeDoc>) ?? conn.model<UnsubscribeDoc>('EmailUnsubscribe', schema);
+  return (
+    (conn.models.EmailUnsubscribe as mongoose.Model<UnsubscribeDoc>) ??
+    conn.model<UnsubscribeDoc>('EmailUnsubscribe', schema)
+  );
 }
 
 export function toUnsubscribeEntry(d: UnsubscribeDoc): UnsubscribeEntry {

@@ -1,7 +1,11 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { BadRequestError, rateLimit, requireAdmin, validate, validateBody } from '@act/service-kit';
-import { quickAddUnsubscribeRequestSchema, removeUnsubscribeRequestSchema, unsubscribeRequestSchema } from '@act/contracts/src/email-api';
+import {
+  quickAddUnsubscribeRequestSchema,
+  removeUnsubscribeRequestSchema,
+  unsubscribeRequestSchema,
+} from '@act/contracts/src/email-api';
 import { UNSUBSCRIBE_MESSAGES, type UnsubscribeService } from './service';
 import { verifyUnsubscribeToken } from './token';
 
@@ -32,7 +36,10 @@ export function unsubscribePublicRouter(service: UnsubscribeService, opts: Unsub
   router.post('/', limit, async (ctx) => {
     const { email, reason } = await validateBody(ctx, unsubscribeRequestSchema);
     const { status } = await service.add(email, reason ?? null, 'page');
-    ctx.body = { status, message: status === 'unsubscribed' ? UNSUBSCRIBE_MESSAGES.unsubscribed : UNSUBSCRIBE_MESSAGES.already };
+    ctx.body = {
+      status,
+      message: status === 'unsubscribed' ? UNSUBSCRIBE_MESSAGES.unsubscribed : UNSUBSCRIBE_MESSAGES.already,
+    };
   });
 
   // The mail client's one-click button: POST with body `List-Unsubscribe=One-Click` (form-encoded, so the JSON
@@ -41,7 +48,10 @@ export function unsubscribePublicRouter(service: UnsubscribeService, opts: Unsub
     const email = verifyUnsubscribeToken(ctx.query.token, opts.secret);
     if (!email) throw new BadRequestError(INVALID_LINK);
     const { status } = await service.add(email, 'One-click unsubscribe from an email', 'one_click');
-    ctx.body = { status, message: status === 'unsubscribed' ? UNSUBSCRIBE_MESSAGES.unsubscribed : UNSUBSCRIBE_MESSAGES.already };
+    ctx.body = {
+      status,
+      message: status === 'unsubscribed' ? UNSUBSCRIBE_MESSAGES.unsubscribed : UNSUBSCRIBE_MESSAGES.already,
+    };
   });
 
   // A client without one-click support opens the link: never unsubscribe on a GET (link scanners prefetch
@@ -65,7 +75,12 @@ export function unsubscribeAdminRouter(service: UnsubscribeService): Router {
     const { email, reason } = await validateBody(ctx, quickAddUnsubscribeRequestSchema);
     const { status, entry } = await service.add(email, reason ?? null, 'admin');
     ctx.status = status === 'unsubscribed' ? 201 : 200;
-    ctx.body = { success: true, status, message: status === 'unsubscribed' ? UNSUBSCRIBE_MESSAGES.added : UNSUBSCRIBE_MESSAGES.addedAlready, entry };
+    ctx.body = {
+      success: true,
+      status,
+      message: status === 'unsubscribed' ? UNSUBSCRIBE_MESSAGES.added : UNSUBSCRIBE_MESSAGES.addedAlready,
+      entry,
+    };
   });
   router.post('/api/email-unsubscribes/remove', requireAdmin(), async (ctx) => {
     const { id } = await validateBody(ctx, removeUnsubscribeRequestSchema);

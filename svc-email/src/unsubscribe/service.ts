@@ -3,7 +3,13 @@ import type { Collection } from 'mongodb';
 import { NotFoundError, createIdAllocator, isDuplicateKeyError, type Outbox } from '@act/service-kit';
 import { Subjects, type UnsubscribeEvent } from '@act/contracts';
 import type { UnsubscribeCheckResponse, UnsubscribeEntry, UnsubscribeResultStatus } from '@act/contracts/src/email-api';
-import { normaliseEmail, toUnsubscribeEntry, unsubscribeModel, type UnsubscribeDoc, type UnsubscribeSource } from './model';
+import {
+  normaliseEmail,
+  toUnsubscribeEntry,
+  unsubscribeModel,
+  type UnsubscribeDoc,
+  type UnsubscribeSource,
+} from './model';
 
 export const UNSUBSCRIBE_MESSAGES = {
   subscribed: 'This email address is subscribed.',
@@ -45,15 +51,27 @@ export class UnsubscribeService {
 
   /** GET /api/unsubscribe: only whether the address is on the list, nothing about when or why. */
   async check(email: string): Promise<UnsubscribeCheckResponse> {
-    return (await this.isUnsubscribed(email)) ? { status: 'already-unsubscribed', message: UNSUBSCRIBE_MESSAGES.already } : { status: 'subscribed', message: UNSUBSCRIBE_MESSAGES.subscribed };
+    return (await this.isUnsubscribed(email))
+      ? { status: 'already-unsubscribed', message: UNSUBSCRIBE_MESSAGES.already }
+      : { status: 'subscribed', message: UNSUBSCRIBE_MESSAGES.subscribed };
   }
 
   /** Adds the address unless it is there already (idempotent); publishes only for a new entry. */
-  async add(email: string, reason: string | null, source: UnsubscribeSource): Promise<{ status: UnsubscribeResultStatus; entry: UnsubscribeEntry }> {
+  async add(
+    email: string,
+    reason: string | null,
+    source: UnsubscribeSource,
+  ): Promise<{ status: UnsubscribeResultStatus; entry: UnsubscribeEntry }> {
     const address = normaliseEmail(email);
     const existing = await this.coll.findOne({ email: address }, { projection: { _id: 0 } });
     if (existing) return { status: 'already-unsubscribed', entry: toUnsubscribeEntry(existing) };
-    const doc: UnsubscribeDoc = { id: await this.allocateId(), email: address, unsubscribed_at: new Date(), reason, source };
+    const doc: UnsubscribeDoc = {
+      id: await this.allocateId(),
+      email: address,
+      unsubscribed_at: new Date(),
+      reason,
+      source,
+    };
     try {
       await this.coll.insertOne({ ...doc });
     } catch (err) {
@@ -67,7 +85,10 @@ export class UnsubscribeService {
   }
 
   async list(): Promise<UnsubscribeEntry[]> {
-    const docs = await this.coll.find({}, { projection: { _id: 0 } }).sort({ unsubscribed_at: -1, id: -1 }).toArray();
+    const docs = await this.coll
+      .find({}, { projection: { _id: 0 } })
+      .sort({ unsubscribed_at: -1, id: -1 })
+      .toArray();
     return docs.map(toUnsubscribeEntry);
   }
 
@@ -78,7 +99,10 @@ export class UnsubscribeService {
     return toUnsubscribeEntry(doc as UnsubscribeDoc);
   }
 
-  private async publish(subject: string, body: Omit<UnsubscribeEvent, 'eventId' | 'source' | 'occurredAt'>): Promise<void> {
+  private async publish(
+    subject: string,
+    body: Omit<UnsubscribeEvent, 'eventId' | 'source' | 'occurredAt'>,
+  ): Promise<void> {
     await this.outbox.add(subject, { ...body });
   }
 }
