@@ -119,8 +119,11 @@ export class SequenceEngine {
       })),
       { ordered: false },
     );
-    // Off the reminder path: the claim answered already, sends take as long as Resend takes.
-    void this.work(items.map((c) => c.id));
+    // Off the reminder path: the claim answered already, sends take as long as Resend takes. Whatever fails
+    // here is picked up by the due scan.
+    void this.work(items.map((c) => c.id)).catch((err) =>
+      this.deps.logger.error({ err: (err as Error).message }, 'starting sequences failed; the scan retries'),
+    );
   }
 
   /** Every waiting step that came due (all instances scan; the compare-and-set decides who works it). */
@@ -262,8 +265,9 @@ export class SequenceEngine {
     };
 
     // The (contact, template) claim comes before the provider call: never twice, even across instances.
+    let claimId: string;
     try {
-      await this.claims.insertOne({
+      const inserted = await this.claims.insertOne({
         contact_ref: ref,
         template_id: next.id,
         claimed_at: now,
@@ -271,6 +275,7 @@ export class SequenceEngine {
         message_id: null,
         error: null,
       });
+      claimId = String(inserted.insertedId);
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;
       const earlier = await this.claims.findOne({ contact_ref: ref, template_id: next.id });
@@ -284,7 +289,8 @@ export class SequenceEngine {
       recoveryUrl,
       fromAddress: status.from,
       links: this.deps.links,
-      idempotencyKey: `act-email-${ref}-${next.id}`,
+      // The claim's id: stable for this (contact, template), unique across deployments sharing a Resend account.
+      idempotencyKey: `act-email-${claimId}`,
     });
     const result = await this.deps.provider.send(email);
     const sentAt = new Date();

@@ -118,7 +118,7 @@ describe('live campaign sending', () => {
     );
     expect(link).not.toBeNull();
     expect(verifyUnsubscribeToken(decodeURIComponent(link![2]!), SECRET)).toBe('buyer.one@example.com');
-    expect(first.idempotencyKey).toMatch(/^act-email-\d+-\d+$/);
+    expect(first.idempotencyKey).toMatch(/^act-email-[0-9a-f]{24}$/);
 
     await sleep(1_500);
     expect(fake.emailsTo('Buyer.One@example.com')).toHaveLength(3);
