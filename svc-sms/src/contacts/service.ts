@@ -148,16 +148,16 @@ export class ContactService {
 
   private async purchase(filter: Record<string, unknown>): Promise<number> {
     const now = this.deps.now();
-    const targets = await this.Contact.find({ ...filter, status: { $ne: 'purchased' } }, { id: 1 }).lean<
-      { id: number }[]
-    >();
-    if (targets.length === 0) return 0;
-    const ids = targets.map((t) => t.id);
-    // One conditional update: a step in flight re-reads the status before calling Twilio and stops.
+    // The stop itself is this one conditional update (a step in flight re-reads the status before calling
+    // Twilio, and its own write is conditional on the lease this clears); job clean-up comes after.
     const res = await this.Contact.updateMany(
-      { id: { $in: ids }, status: { $ne: 'purchased' } },
+      { ...filter, status: { $ne: 'purchased' } },
       { $set: { status: 'purchased', purchased_at: now, next_at: null, updated_at: now } },
     );
+    if (res.modifiedCount === 0) return 0;
+    const ids = (
+      await this.Contact.find({ ...filter, status: 'purchased', purchased_at: now }, { id: 1 }).lean<{ id: number }[]>()
+    ).map((t) => t.id);
     await this.deps.scheduler
       .cancel(ids)
       .catch((err) => this.deps.logger.warn({ err: (err as Error).message }, 'could not cancel SMS jobs'));

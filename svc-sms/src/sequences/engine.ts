@@ -168,12 +168,13 @@ export class SequenceEngine {
 
     const finish = async (set: Partial<ContactDoc>, sent = false) => {
       const at = this.deps.now();
+      // Still ours only while next_at is our lease: a purchase or STOP meanwhile cleared it, and wins.
       const res = await this.Contact.updateOne(
-        { id: ref, step: c.step, status: { $in: OPEN_STATUSES } },
+        { id: ref, step: c.step, next_at: lease, status: { $in: OPEN_STATUSES } },
         { $set: { ...set, step: c.step + 1, updated_at: at }, ...(sent ? { $inc: { sent_count: 1 } } : {}) },
       );
       if (res.modifiedCount === 0) {
-        // Purchased (or stopped) while we were sending: keep that status, only record the step.
+        // Stopped while we were sending: keep that status and next_at, only record the step (and the message).
         await this.Contact.updateOne(
           { id: ref, step: c.step },
           {
@@ -181,6 +182,8 @@ export class SequenceEngine {
             ...(sent ? { $inc: { sent_count: 1 } } : {}),
           },
         );
+        // A STOP during the first send marked it abandoned, yet the message went out.
+        if (sent) await this.Contact.updateOne({ id: ref, status: 'abandoned' }, { $set: { status: 'sent' } });
       }
     };
     const endWithout = (reason: StepOutcome) =>
