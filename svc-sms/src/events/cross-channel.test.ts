@@ -68,13 +68,12 @@ describe('purchase seen by the email side', () => {
     };
     const published = Date.now();
     await js.publish(`${t.natsPrefix}${Subjects.purchaseCreated}`, JSON.stringify(evt), { msgID: evt.eventId });
-    await waitFor(
-      async () => (await contacts()).find((c) => c.contact_id === 'xb-1')?.status === 'purchased',
-      2_000,
-      10,
-    );
-    const took = Date.now() - published;
-    expect(took).toBeLessThan(500);
+    const bought = await waitFor(async () => {
+      const c = (await contacts()).find((x) => x.contact_id === 'xb-1');
+      return c?.status === 'purchased' ? c : null;
+    }, 5_000);
+    // The stop is the contact's write (purchased_at is stamped by it): measured there, not by our polling.
+    expect(new Date(bought.purchased_at!).getTime() - published).toBeLessThan(500);
 
     await sleep(4_000);
     expect(sentTo('+15552030001').map((m) => m.body)).toEqual(['First']);
@@ -113,7 +112,8 @@ describe('purchase seen by the email side', () => {
       purchasedAt: new Date().toISOString(),
     });
     await waitFor(async () => sentTo('+15552030003').length === 1, 10_000);
-    expect((await contacts()).find((c) => c.contact_id === 'xo-1')?.status).toBe('sent');
+    // The contact is updated right after Twilio answers, so wait for that rather than for the message.
+    await waitFor(async () => (await contacts()).find((c) => c.contact_id === 'xo-1')?.status === 'sent', 5_000);
   });
 });
 

@@ -97,7 +97,8 @@ describe('sequence order and delays', () => {
     expect(gaps[0]).toBeGreaterThanOrEqual(900);
     expect(gaps[1]).toBeGreaterThanOrEqual(2000);
     expect(gaps[2]).toBeGreaterThanOrEqual(1000);
-    for (const [i, base] of [1000, 2000, 1000].entries()) expect(gaps[i]).toBeLessThan(base + 1200);
+    // Upper bounds leave room for a loaded CI machine (the scan runs every 100 ms; the sweep would take 5 s).
+    for (const [i, base] of [1000, 2000, 1000].entries()) expect(gaps[i]).toBeLessThan(base + 2500);
 
     const logs = await logsFor('ord-1');
     expect(logs.map((l) => [l.sequence_order, l.status, l.message_sid])).toEqual(
@@ -302,10 +303,11 @@ describe('blackout', () => {
   it('holds a due message until the end of a window that spans midnight, in the configured timezone', async () => {
     // Pick a zone where the local hour is not 0, and a window from this hour to the hour before it: it spans
     // midnight and we are inside it now.
-    const zone = SMS_TIMEZONES.find(
-      (z) => DateTime.now().setZone(z).hour !== 0 && DateTime.now().setZone(z).minute < 58,
-    )!;
-    const hour = DateTime.now().setZone(zone).hour;
+    // An hour rolling over meanwhile keeps us inside the window and does not move its end.
+    const zone = SMS_TIMEZONES.find((z) => DateTime.now().setZone(z).hour !== 0)!;
+    const local = DateTime.now().setZone(zone);
+    const hour = local.hour;
+    const expectedEnd = local.plus({ days: 1 }).set({ hour: hour - 1, minute: 0, second: 0, millisecond: 0 });
     await configureSending(svc.url, {
       blackout_enabled: true,
       blackout_start_hour: hour,
@@ -315,10 +317,6 @@ describe('blackout', () => {
     try {
       await createFunnel(svc.url, 'night-funnel', [{ message: 'Held' }]);
       await postContact(svc.url, 'night-funnel', 'night-1', '+15552010030');
-      const expectedEnd = DateTime.now()
-        .setZone(zone)
-        .plus({ days: 1 })
-        .set({ hour: hour - 1, minute: 0, second: 0, millisecond: 0 });
       const held = await waitFor(async () => {
         const c = await contactOf('night-1');
         return c.next_send_at && new Date(c.next_send_at).getTime() > Date.now() + 60_000 ? c : null;
