@@ -13,7 +13,14 @@ void runService({
     buildEmailService(deps, {
       config,
       startJobs: (reminders) =>
-        startAgendaJobs({ conn: deps.conn, reminders, logger: deps.logger, processEveryMs: config.agendaProcessEveryMs, sweepIntervalMs: config.sweepIntervalMs }),
+        startAgendaJobs({
+          conn: deps.conn,
+          reminders,
+          logger: deps.logger,
+          processEveryMs: config.agendaProcessEveryMs,
+          sweepIntervalMs: config.sweepIntervalMs,
+          graceMs: envInt('REMINDER_JOB_GRACE_MS', 15_000),
+        }),
     }),
 }).catch((err) => {
   console.error('svc-email failed to start', err);

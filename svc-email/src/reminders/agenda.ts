@@ -33,7 +33,7 @@ export interface AgendaJobs extends ReminderJobs {
 }
 
 /**
- * Agenda on svc-email's own database: one `send-reminder` job per contact at remind_at (unique by contact id)
+ * Agenda on svc-email's own database: one `send-reminder` job per contact at remind_at + grace (unique by contact id)
  * and `reminder-sweep` every minute. Job creation runs off the webhook's answer path, a few at a time.
  */
 export async function startAgendaJobs({
@@ -42,12 +42,19 @@ export async function startAgendaJobs({
   logger,
   processEveryMs,
   sweepIntervalMs,
+  graceMs,
 }: {
   conn: Connection;
   reminders: ReminderService;
   logger: Logger;
   processEveryMs: number;
   sweepIntervalMs: number;
+  /**
+   * The job runs this long after remind_at. The due ticker sends on time and removes the job; the job is the
+   * persistent backstop (an instance gone before remind_at). Without the grace, Agenda would lock jobs up to
+   * one poll ahead and race the ticker for every contact: harmless (the claim is conditional) but twice the work.
+   */
+  graceMs: number;
 }): Promise<AgendaJobs> {
   const db = conn.db!;
   const jobs = db.collection(COLLECTION);
@@ -71,7 +78,8 @@ export async function startAgendaJobs({
       const id = job.attrs.data?.contactId;
       if (typeof id === 'number') await reminders.sendDue([id]);
     },
-    { concurrency: 20, removeOnComplete: true },
+    // lockLimit: a poll does not grab thousands of jobs at once (each lock is a query of its own).
+    { concurrency: 20, lockLimit: 100, removeOnComplete: true },
   );
   agenda.define(
     REMINDER_SWEEP,
@@ -91,7 +99,7 @@ export async function startAgendaJobs({
   let draining = false;
   let stopped = false;
   function jobDocument(it: { id: number; remind_at: Date }) {
-    const { _id, unique, uniqueOpts, ...props } = agenda.create(SEND_REMINDER, { contactId: it.id }).schedule(it.remind_at).toJson() as unknown as Record<string, unknown>;
+    const { _id, unique, uniqueOpts, ...props } = agenda.create(SEND_REMINDER, { contactId: it.id }).schedule(new Date(it.remind_at.getTime() + graceMs)).toJson() as unknown as Record<string, unknown>;
     void _id;
     void unique;
     void uniqueOpts;
