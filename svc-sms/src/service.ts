@@ -75,6 +75,7 @@ export async function buildSmsService(
     conn,
     contacts,
     events,
+    config,
     authToken: settings.twilio.authToken,
     publicUrl,
     now,

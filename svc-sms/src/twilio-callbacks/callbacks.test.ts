@@ -88,6 +88,19 @@ describe('signature', () => {
     expect((await postCallback(svc.url, params, wrongToken)).status).toBe(403);
   });
 
+  it('also accepts a signature over the delivery webhook URL an admin entered', async () => {
+    const custom = 'https://hooks.example.com/twilio/status';
+    await call(svc.url, 'POST', '/api/twilio/config', { body: { webhook_url: custom } });
+    try {
+      const sig = twilioSdk.getExpectedTwilioSignature(twilio.authToken, custom, params);
+      expect((await postCallback(svc.url, params, sig)).status).toBe(200);
+      const elsewhere = twilioSdk.getExpectedTwilioSignature(twilio.authToken, 'https://evil.example/x', params);
+      expect((await postCallback(svc.url, params, elsewhere)).status).toBe(403);
+    } finally {
+      await call(svc.url, 'POST', '/api/twilio/config', { body: { webhook_url: '' } });
+    }
+  });
+
   it('refuses everything when no auth token is configured', async () => {
     const bare = await startSms(t, { TWILIO_AUTH_TOKEN: '', TWILIO_ACCOUNT_SID: '', MONGODB_DB: `${t.db}_bare` });
     try {

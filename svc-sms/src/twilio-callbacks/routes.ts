@@ -8,7 +8,7 @@ export function twilioCallbackRouter(service: TwilioCallbackService): Router {
     // service-kit reads every body as text and tries JSON; Twilio sends application/x-www-form-urlencoded.
     // fromEntries defines own properties, so a `__proto__` field stays a plain field.
     const params: Record<string, string> = Object.fromEntries(new URLSearchParams(ctx.request.rawBody ?? ''));
-    service.verify(ctx.get('x-twilio-signature') || undefined, ctx.querystring, params);
+    await service.verify(ctx.get('x-twilio-signature') || undefined, ctx.querystring, params);
     await service.handle(params);
     ctx.type = 'text/xml';
     ctx.body = EMPTY_TWIML;

@@ -6,6 +6,7 @@ import { optOutModel } from '../contacts/model';
 import type { ContactService } from '../contacts/service';
 import type { WebhookEventService } from '../webhook-events/service';
 import { logStatusFromTwilio } from '../provider/twilio';
+import type { ProviderConfigService } from '../provider/config';
 import { toE164 } from '../contacts/phone';
 import type { Clock } from '../settings';
 
@@ -22,6 +23,7 @@ export interface CallbackDeps {
   conn: Connection;
   contacts: ContactService;
   events: WebhookEventService;
+  config: ProviderConfigService;
   /** TWILIO_AUTH_TOKEN; without it no callback can be verified, so all are refused. */
   authToken: string;
   publicUrl: string;
@@ -37,17 +39,26 @@ export class TwilioCallbackService {
     this.OptOut = optOutModel(deps.conn);
   }
 
-  /** The URL Twilio signed: the public one (behind the gateway), plus the query string it was called with. */
-  signedUrl(querystring: string): string {
-    return `${this.deps.publicUrl.replace(/\/$/, '')}/api/twilio/webhooks${querystring ? `?${querystring}` : ''}`;
+  /**
+   * The URLs Twilio may have signed: the public one behind the gateway (the default status callback and the
+   * address shown in the settings), and the delivery webhook URL an admin entered, each with the query string
+   * the request came with.
+   */
+  async signedUrls(querystring: string): Promise<string[]> {
+    const withQuery = (u: string) => (querystring && !u.includes('?') ? `${u}?${querystring}` : u);
+    const urls = [withQuery(`${this.deps.publicUrl.replace(/\/$/, '')}/api/twilio/webhooks`)];
+    const configured = (await this.deps.config.get()).webhook_url;
+    if (configured) urls.push(withQuery(configured));
+    return urls;
   }
 
-  verify(signature: string | undefined, querystring: string, params: Record<string, string>): void {
+  async verify(signature: string | undefined, querystring: string, params: Record<string, string>): Promise<void> {
     if (!this.deps.authToken)
       throw new ForbiddenError(
         'Twilio callbacks are refused: TWILIO_AUTH_TOKEN is not set, so signatures cannot be verified',
       );
-    if (!signature || !twilio.validateRequest(this.deps.authToken, signature, this.signedUrl(querystring), params)) {
+    const urls = signature ? await this.signedUrls(querystring) : [];
+    if (!urls.some((url) => twilio.validateRequest(this.deps.authToken, signature!, url, params))) {
       throw new ForbiddenError('Invalid Twilio signature');
     }
   }
