@@ -324,6 +324,8 @@ export type TemplatePatchRequest = Partial<TemplateRequest>;
 /** GET /api/resend/config: never the key itself. Environment values win over stored ones. */
 export interface ResendConfigStatus {
   configured: boolean;
+  /** Whether a key is set at all (apiKeySource says where from). */
+  apiKeyConfigured: boolean;
   apiKeySource: 'env' | 'stored' | null;
   from: string | null;
   fromSource: 'env' | 'stored' | null;

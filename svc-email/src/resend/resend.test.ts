@@ -55,6 +55,7 @@ describe('Resend config, connection test and test sends (stored config, fake Res
   it('not configured: says so, sends nothing (400), connection test fails without calling Resend', async () => {
     expect((await email.api('GET', '/api/resend/config')).body).toEqual({
       configured: false,
+      apiKeyConfigured: false,
       apiKeySource: null,
       from: null,
       fromSource: null,
@@ -87,6 +88,7 @@ describe('Resend config, connection test and test sends (stored config, fake Res
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({
       configured: true,
+      apiKeyConfigured: true,
       apiKeySource: 'stored',
       from: 'Shop <shop@example.com>',
       fromSource: 'stored',
@@ -215,6 +217,7 @@ describe('Resend from the environment', () => {
     await email.api('POST', '/api/resend/config', { body: { apiKey: 're_stored', from: 'stored@example.com' } });
     expect((await email.api('GET', '/api/resend/config')).body).toEqual({
       configured: true,
+      apiKeyConfigured: true,
       apiKeySource: 'env',
       from: 'env@example.com',
       fromSource: 'env',

@@ -31,7 +31,7 @@ export class ResendService implements TestSender {
       : this.liveSending
         ? 'Resend is configured; live sending is on: campaign emails are sent through Resend'
         : 'Resend is configured; live sending is off (EMAIL_LIVE_SENDING): reminders are logged as would_send, test emails are sent';
-    return { ...s, liveSending: this.liveSending, message };
+    return { ...s, apiKeyConfigured: s.apiKeySource !== null, liveSending: this.liveSending, message };
   }
 
   testConnection(): Promise<{ success: boolean; message: string }> {
