@@ -22,11 +22,13 @@ export interface ListQueryParsed {
   sort: SortSpec;
 }
 
-function positiveInt(raw: unknown, label: string): number | null {
+/** Positive integer query value; capped so skip = (page - 1) × pageSize stays a small exact integer. */
+function positiveInt(raw: unknown, label: string, max = 1_000_000): number | null {
   if (raw === undefined || raw === '') return null;
   if (typeof raw !== 'string' || !/^\d+$/.test(raw)) throw new BadRequestError(`${label} must be a positive integer`);
   const n = Number(raw);
   if (!Number.isSafeInteger(n) || n < 1) throw new BadRequestError(`${label} must be a positive integer`);
+  if (n > max) throw new BadRequestError(`${label} must be at most ${max}`);
   return n;
 }
 
