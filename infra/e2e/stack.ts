@@ -13,6 +13,8 @@ export interface StackInfo {
   controlUrl: string;
   /** File holding every process's output, prefixed with its name */
   logFile: string;
+  /** Each process's own port (services are reachable directly, e.g. to prove they refuse unsigned calls) */
+  ports: Record<ProcessName, number>;
 }
 
 const ROOT = path.resolve(__dirname, '../..');

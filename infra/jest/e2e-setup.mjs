@@ -41,7 +41,11 @@ export default async function e2eSetup() {
   const controlUrl = `http://127.0.0.1:${control.address().port}`;
   writeFileSync(
     stackFile,
-    JSON.stringify({ url: stack.url, adminPassword: stack.adminPassword, controlUrl, logFile }, null, 2),
+    JSON.stringify(
+      { url: stack.url, adminPassword: stack.adminPassword, controlUrl, logFile, ports: stack.ports },
+      null,
+      2,
+    ),
   );
   globalThis.__actE2e = { stack, control, logStream, stackFile };
   console.log(`\n[${phase}] stack at ${stack.url}, service logs in ${path.relative(ROOT, logFile)}`);
