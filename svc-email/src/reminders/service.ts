@@ -18,6 +18,8 @@ export interface ReminderOptions {
   batchSize?: number;
   /** Claims in flight at once. */
   concurrency?: number;
+  /** Most contacts held in the due heap (memory bound); beyond it Agenda's jobs and the sweep send them. */
+  maxHeld?: number;
 }
 
 /**
@@ -36,6 +38,8 @@ export class ReminderService implements ReminderHooks {
   private ticking = false;
   private readonly batchSize: number;
   private readonly concurrency: number;
+  private readonly maxHeld: number;
+  private warnedFull = false;
 
   constructor(
     private readonly contacts: Collection<ContactDoc>,
@@ -45,6 +49,13 @@ export class ReminderService implements ReminderHooks {
   ) {
     this.batchSize = opts.batchSize ?? 500;
     this.concurrency = opts.concurrency ?? 16;
+    this.maxHeld = opts.maxHeld ?? 1_000_000;
+  }
+
+  private hold(dueAt: number, id: number): void {
+    if (this.heap.size < this.maxHeld) return this.heap.push(dueAt, id);
+    if (!this.warnedFull) this.logger.warn({ held: this.heap.size }, 'due heap full; further reminders rely on Agenda jobs and the sweep');
+    this.warnedFull = true;
   }
 
   attachJobs(jobs: ReminderJobs): void {
@@ -53,7 +64,7 @@ export class ReminderService implements ReminderHooks {
 
   // ReminderHooks: contacts tell us about creations, purchases and deletions.
   scheduled(items: { id: number; remind_at: Date }[]): void {
-    for (const it of items) this.heap.push(it.remind_at.getTime(), it.id);
+    for (const it of items) this.hold(it.remind_at.getTime(), it.id);
     this.jobs?.schedule(items);
   }
 
@@ -131,7 +142,7 @@ export class ReminderService implements ReminderHooks {
   /** Loads pending contacts into the due heap (after a restart) and starts the ticker. */
   async start(): Promise<void> {
     const cursor = this.contacts.find({ status: 'pending' }, { projection: { _id: 0, id: 1, remind_at: 1 } });
-    for await (const c of cursor) this.heap.push(new Date(c.remind_at).getTime(), c.id);
+    for await (const c of cursor) this.hold(new Date(c.remind_at).getTime(), c.id);
     this.timer = setInterval(() => void this.tick(), this.opts.dueScanMs);
     this.timer.unref();
   }
