@@ -100,14 +100,14 @@ export function SummaryCard({
           </Box>
         )}
         <Box sx={{ minWidth: 0 }}>
-          <Typography variant="body2" color="text.secondary" sx={{ fontWeight: 500 }}>
+          <Typography variant="body2" color="textSecondary" sx={{ fontWeight: 500 }}>
             {label}
           </Typography>
           <Typography variant="h5" component="p" sx={{ fontWeight: 700, lineHeight: 1.2 }}>
             {value}
           </Typography>
           {hint && (
-            <Typography variant="caption" color="text.secondary">
+            <Typography variant="caption" color="textSecondary">
               {hint}
             </Typography>
           )}
@@ -175,7 +175,7 @@ export function EmptyState({
           {title}
         </Typography>
         {description && (
-          <Typography color="text.secondary" sx={{ maxWidth: 460 }}>
+          <Typography color="textSecondary" sx={{ maxWidth: 460 }}>
             {description}
           </Typography>
         )}
@@ -243,7 +243,7 @@ export function Field({ label, children }: { label: string; children: ReactNode 
     <Box sx={{ minWidth: 0 }}>
       <Typography
         variant="caption"
-        color="text.secondary"
+        color="textSecondary"
         sx={{ display: 'block', fontWeight: 500, textTransform: 'uppercase', letterSpacing: '0.04em' }}
       >
         {label}

@@ -62,15 +62,15 @@ export function CampaignCard({
               spacing={1}
               sx={{ mt: 0.5, color: 'text.secondary', alignItems: 'center', flexWrap: 'wrap' }}
             >
-              <Typography variant="body2" color="text.secondary">
+              <Typography variant="body2" color="textSecondary">
                 {c.integration_name ?? <em>No Integration</em>}
               </Typography>
-              <Typography variant="body2" color="text.secondary" aria-hidden>
+              <Typography variant="body2" color="textSecondary" aria-hidden>
                 ·
               </Typography>
               <Typography
                 variant="body2"
-                color="text.secondary"
+                color="textSecondary"
               >{`${count} ${count === 1 ? 'template' : 'templates'}`}</Typography>
             </Stack>
           </Box>
@@ -88,7 +88,7 @@ export function CampaignCard({
       </CardContent>
       <Divider />
       {sorted.length === 0 ? (
-        <Typography variant="body2" color="text.secondary" sx={{ px: 2.5, py: 2 }}>
+        <Typography variant="body2" color="textSecondary" sx={{ px: 2.5, py: 2 }}>
           No templates in this campaign yet. Add the first message it sends.
         </Typography>
       ) : (
@@ -134,7 +134,7 @@ export function CampaignCard({
                   </Stack>
                   <Typography
                     variant="body2"
-                    color="text.secondary"
+                    color="textSecondary"
                     sx={{
                       mt: 0.5,
                       overflow: 'hidden',

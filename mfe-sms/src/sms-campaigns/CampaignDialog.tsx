@@ -1,5 +1,4 @@
 import { useFormik } from 'formik';
-import { mutate } from 'swr';
 import {
   Button,
   CircularProgress,
@@ -17,6 +16,7 @@ import { apiRequest, errorMessage } from '@act/ui-kit';
 import { smsCampaignSchema, type SmsCampaign, type SmsIntegration } from '@act/contracts/src/sms-api';
 import { SMS_KEYS } from '../shared/keys';
 import { useNotify } from '../shared/notify';
+import { useRefetch } from '../shared/refetch';
 
 interface FormValues {
   name: string;
@@ -34,6 +34,7 @@ export interface CampaignDialogProps {
 
 export function CampaignDialog({ open, campaign, integrations, onClose }: CampaignDialogProps) {
   const notify = useNotify();
+  const refetch = useRefetch();
   const editing = campaign !== null;
   const form = useFormik<FormValues>({
     initialValues: {
@@ -54,7 +55,7 @@ export function CampaignDialog({ open, campaign, integrations, onClose }: Campai
         else await apiRequest('POST', SMS_KEYS.campaigns, body);
         notify.success(editing ? 'Campaign updated successfully' : 'Campaign created successfully');
         // Integration cards show the campaign's name.
-        await Promise.all([mutate(SMS_KEYS.campaigns), mutate(SMS_KEYS.integrations)]);
+        await refetch(SMS_KEYS.campaigns, SMS_KEYS.integrations);
         onClose();
       } catch (err) {
         notify.error(`${editing ? 'Failed to update campaign' : 'Failed to create campaign'}: ${errorMessage(err)}`);

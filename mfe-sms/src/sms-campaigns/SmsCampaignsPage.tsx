@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import useSWR, { mutate } from 'swr';
+import useSWR from 'swr';
 import { Box, Button, Card, CardContent, Skeleton, Stack } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import CampaignIcon from '@mui/icons-material/CampaignOutlined';
@@ -8,6 +8,7 @@ import type { SmsCampaign, SmsIntegration, SmsTemplate } from '@act/contracts/sr
 import { SMS_KEYS } from '../shared/keys';
 import { EmptyState } from '../shared/ui';
 import { useNotify } from '../shared/notify';
+import { useRefetch } from '../shared/refetch';
 import { CampaignCard } from './CampaignCard';
 import { CampaignDialog } from './CampaignDialog';
 import { nextSequenceOrder, TemplateDialog } from './TemplateDialog';
@@ -18,6 +19,7 @@ type Pending = { kind: 'campaign'; campaign: SmsCampaign } | { kind: 'template';
 /** /sms-campaigns: campaigns with their ordered SMS templates (spec section 2). */
 export default function SmsCampaignsPage() {
   const notify = useNotify();
+  const refetch = useRefetch();
   const campaigns = useSWR<SmsCampaign[]>(SMS_KEYS.campaigns);
   const templates = useSWR<SmsTemplate[]>(SMS_KEYS.templates);
   const integrations = useSWR<SmsIntegration[]>(SMS_KEYS.integrations);
@@ -71,7 +73,7 @@ export default function SmsCampaignsPage() {
           return;
         }
         notify.success('Campaign and associated templates deleted successfully');
-        await Promise.all([mutate(SMS_KEYS.campaigns), mutate(SMS_KEYS.templates), mutate(SMS_KEYS.integrations)]);
+        await refetch(SMS_KEYS.campaigns, SMS_KEYS.templates, SMS_KEYS.integrations);
       } else {
         try {
           await apiRequest('DELETE', `${SMS_KEYS.templates}/${pendingDelete.template.id}`);
@@ -81,7 +83,7 @@ export default function SmsCampaignsPage() {
         }
         notify.success('Template deleted successfully');
         setTemplateDialog((d) => ({ ...d, open: false }));
-        await Promise.all([mutate(SMS_KEYS.templates), mutate(SMS_KEYS.campaigns)]);
+        await refetch(SMS_KEYS.templates, SMS_KEYS.campaigns);
       }
       setPendingDelete(null);
     } finally {

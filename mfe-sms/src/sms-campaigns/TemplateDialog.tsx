@@ -1,7 +1,6 @@
 import { useRef } from 'react';
 import { useFormik } from 'formik';
 import * as yup from 'yup';
-import { mutate } from 'swr';
 import {
   Box,
   Button,
@@ -32,6 +31,7 @@ import {
 import { SMS_KEYS } from '../shared/keys';
 import { smsCounter } from '../shared/format';
 import { useNotify } from '../shared/notify';
+import { useRefetch } from '../shared/refetch';
 
 /**
  * The contract's template rules, with two form-side differences: the order is asked for (the dialog
@@ -101,6 +101,7 @@ export function TemplateDialog({
   onDelete,
 }: TemplateDialogProps) {
   const notify = useNotify();
+  const refetch = useRefetch();
   const editing = template !== null;
   const messageRef = useRef<HTMLTextAreaElement | null>(null);
 
@@ -128,7 +129,7 @@ export function TemplateDialog({
         else await apiRequest('POST', SMS_KEYS.templates, body);
         notify.success(editing ? 'Template updated successfully' : 'Template created successfully');
         // Campaign cards show the template count.
-        await Promise.all([mutate(SMS_KEYS.templates), mutate(SMS_KEYS.campaigns)]);
+        await refetch(SMS_KEYS.templates, SMS_KEYS.campaigns);
         onClose();
       } catch (err) {
         notify.error(`${editing ? 'Failed to update template' : 'Failed to create template'}: ${errorMessage(err)}`);
@@ -169,7 +170,7 @@ export function TemplateDialog({
         <DialogTitle id="template-dialog-title" sx={{ pb: 0.5 }}>
           {editing ? 'Edit SMS Template' : 'New SMS Template'}
         </DialogTitle>
-        <Typography variant="body2" color="text.secondary" sx={{ px: 3, pb: 1 }}>
+        <Typography variant="body2" color="textSecondary" sx={{ px: 3, pb: 1 }}>
           {campaignName}
         </Typography>
         <DialogContent>
@@ -211,7 +212,7 @@ export function TemplateDialog({
                 sx={{ mt: 1, alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}
                 data-testid="placeholder-hint"
               >
-                <Typography variant="caption" color="text.secondary">
+                <Typography variant="caption" color="textSecondary">
                   Placeholders (click to insert):
                 </Typography>
                 {SMS_PLACEHOLDERS.map((p) => (
@@ -241,7 +242,7 @@ export function TemplateDialog({
                 <Box sx={{ mt: 1.5, p: 1.5, borderRadius: 2, bgcolor: '#f1f5f9', border: 1, borderColor: 'divider' }}>
                   <Typography
                     variant="caption"
-                    color="text.secondary"
+                    color="textSecondary"
                     sx={{ display: 'block', fontWeight: 600, mb: 0.5 }}
                   >
                     Preview with sample values

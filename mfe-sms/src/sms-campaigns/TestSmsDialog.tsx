@@ -1,5 +1,4 @@
 import { useFormik } from 'formik';
-import { mutate } from 'swr';
 import {
   Box,
   Button,
@@ -22,6 +21,7 @@ import {
 } from '@act/contracts/src/sms-api';
 import { SMS_KEYS } from '../shared/keys';
 import { useNotify } from '../shared/notify';
+import { useRefetch } from '../shared/refetch';
 
 export interface TestSmsDialogProps {
   open: boolean;
@@ -31,6 +31,7 @@ export interface TestSmsDialogProps {
 
 export function TestSmsDialog({ open, template, onClose }: TestSmsDialogProps) {
   const notify = useNotify();
+  const refetch = useRefetch();
   const form = useFormik({
     initialValues: { testPhone: '' },
     validationSchema: templateTestSchema,
@@ -43,7 +44,7 @@ export function TestSmsDialog({ open, template, onClose }: TestSmsDialogProps) {
         await apiRequest('POST', `${SMS_KEYS.templates}/${template.id}/test`, { testPhone: testPhone.trim() });
         notify.success('Test SMS sent successfully');
         // A test send is logged like any other message.
-        await mutate(SMS_KEYS.logs);
+        await refetch.forget(SMS_KEYS.logs);
         onClose();
       } catch (err) {
         notify.error(`Failed to send test SMS: ${errorMessage(err)}`);
@@ -61,11 +62,7 @@ export function TestSmsDialog({ open, template, onClose }: TestSmsDialogProps) {
           <Stack spacing={2} sx={{ pt: 1 }}>
             {template && (
               <Box sx={{ p: 1.5, borderRadius: 2, bgcolor: '#f1f5f9', border: 1, borderColor: 'divider' }}>
-                <Typography
-                  variant="caption"
-                  color="text.secondary"
-                  sx={{ display: 'block', fontWeight: 600, mb: 0.5 }}
-                >
+                <Typography variant="caption" color="textSecondary" sx={{ display: 'block', fontWeight: 600, mb: 0.5 }}>
                   {template.name}
                 </Typography>
                 <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>

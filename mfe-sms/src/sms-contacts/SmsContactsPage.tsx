@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import useSWR, { mutate } from 'swr';
+import useSWR from 'swr';
 import {
   Box,
   Button,
@@ -41,6 +41,7 @@ import { formatDateTime, matchesSearch } from '../shared/format';
 import { Badge, EmptyState, FilterBar, SearchField, SummaryCard, SummaryRow, TableSkeleton } from '../shared/ui';
 import { ContactStatusBadge, contactStatusLabel } from '../shared/status';
 import { useNotify } from '../shared/notify';
+import { useRefetch } from '../shared/refetch';
 
 const MONO = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 13 } as const;
 /** The integration filter's value for contacts without one. */
@@ -49,6 +50,7 @@ const NO_INTEGRATION = 'none';
 /** /sms-contacts: contacts of the SMS side, their sequence status, and the manual purchase mark (spec section 2). */
 export default function SmsContactsPage() {
   const notify = useNotify();
+  const refetch = useRefetch();
   const contacts = useSWR<SmsContact[]>(SMS_KEYS.contacts);
   const integrations = useSWR<SmsIntegration[]>(SMS_KEYS.integrations);
   const [search, setSearch] = useState('');
@@ -99,7 +101,7 @@ export default function SmsContactsPage() {
       await apiRequest('POST', `${SMS_KEYS.contacts}/mark-purchased`, { contact_id: toMark.id });
       notify.success('Contact marked as purchased');
       setToMark(null);
-      await Promise.all([mutate(SMS_KEYS.contacts), mutate(isStatsKey)]);
+      await Promise.all([refetch(SMS_KEYS.contacts), refetch.forget(isStatsKey)]);
     } catch (err) {
       notify.error(`Failed to mark contact as purchased: ${errorMessage(err)}`);
     } finally {
@@ -113,7 +115,7 @@ export default function SmsContactsPage() {
     try {
       await apiRequest('POST', `${SMS_KEYS.contacts}/clear`);
       notify.success('All SMS contacts cleared');
-      await Promise.all([mutate(SMS_KEYS.contacts), mutate(isStatsKey)]);
+      await Promise.all([refetch(SMS_KEYS.contacts), refetch.forget(isStatsKey)]);
     } catch (err) {
       notify.error(`Failed to clear contacts: ${errorMessage(err)}`);
     } finally {
@@ -182,7 +184,7 @@ export default function SmsContactsPage() {
                       )}
                     </Stack>
                     {c.first_name && (
-                      <Typography variant="caption" color="text.secondary">
+                      <Typography variant="caption" color="textSecondary">
                         {c.first_name}
                       </Typography>
                     )}
@@ -191,7 +193,7 @@ export default function SmsContactsPage() {
                   <TableCell sx={MONO}>{c.funnel_id}</TableCell>
                   <TableCell>
                     {nameOf(c) ?? (
-                      <Typography variant="body2" color="text.secondary" component="span">
+                      <Typography variant="body2" color="textSecondary" component="span">
                         —
                       </Typography>
                     )}

@@ -128,7 +128,7 @@ export default function SmsLogsPage() {
                   <TableCell sx={{ ...MONO, whiteSpace: 'nowrap' }}>{l.phone}</TableCell>
                   <TableCell sx={MONO}>
                     {l.contact_id ?? (
-                      <Typography variant="caption" color="text.secondary">
+                      <Typography variant="caption" color="textSecondary">
                         test
                       </Typography>
                     )}
@@ -157,7 +157,7 @@ export default function SmsLogsPage() {
                         <span>{truncate(l.error_message, LOG_ERROR_PREVIEW)}</span>
                       </Tooltip>
                     ) : (
-                      <Typography component="span" variant="body2" color="text.secondary">
+                      <Typography component="span" variant="body2" color="textSecondary">
                         —
                       </Typography>
                     )}

@@ -6,7 +6,7 @@ import { Field } from '../shared/ui';
 export function DuplicatePhones({ phones }: { phones: readonly string[] }) {
   if (phones.length === 0) {
     return (
-      <Typography variant="body2" color="text.secondary">
+      <Typography variant="body2" color="textSecondary">
         None
       </Typography>
     );
@@ -39,7 +39,7 @@ export function IntegrationStatsCard({ stats: s }: { stats: SmsIntegrationStats 
           </Typography>
           <Typography
             variant="body2"
-            color="text.secondary"
+            color="textSecondary"
           >{`${s.unique_phones} unique ${s.unique_phones === 1 ? 'phone' : 'phones'}`}</Typography>
         </Stack>
         <Box sx={{ mb: 2 }}>
@@ -73,7 +73,7 @@ export function IntegrationStatsCard({ stats: s }: { stats: SmsIntegrationStats 
         <Divider sx={{ my: 2 }} />
         <Typography
           variant="caption"
-          color="text.secondary"
+          color="textSecondary"
           sx={{ display: 'block', fontWeight: 500, textTransform: 'uppercase', letterSpacing: '0.04em', mb: 1 }}
         >
           Duplicate phones

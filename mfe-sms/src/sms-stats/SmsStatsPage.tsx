@@ -84,7 +84,7 @@ function BreakdownRow({ label, value, of, tone }: { label: string; value: number
         </Typography>
         <Typography variant="body2" sx={{ fontWeight: 700 }}>
           {value}
-          <Typography component="span" variant="caption" color="text.secondary" sx={{ ml: 0.75 }}>
+          <Typography component="span" variant="caption" color="textSecondary" sx={{ ml: 0.75 }}>
             {`${pct}%`}
           </Typography>
         </Typography>
@@ -166,7 +166,7 @@ export default function SmsStatsPage() {
             ))}
           </TextField>
           {data && (
-            <Typography variant="body2" color="text.secondary" sx={{ alignSelf: 'center' }}>
+            <Typography variant="body2" color="textSecondary" sx={{ alignSelf: 'center' }}>
               {`Times in ${data.timezone}`}
             </Typography>
           )}
@@ -225,7 +225,7 @@ export default function SmsStatsPage() {
                 <Typography variant="h6" component="h2" sx={{ fontWeight: 700 }}>
                   Sends and deliveries
                 </Typography>
-                <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+                <Typography variant="body2" color="textSecondary" sx={{ mb: 1 }}>
                   {DATE_RANGE_LABELS[data.date_range] ?? DATE_RANGE_LABELS[dateRange]}
                 </Typography>
                 <StatsChart daily={data.daily ?? []} />

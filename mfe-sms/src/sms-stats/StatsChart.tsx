@@ -15,7 +15,7 @@ export function StatsChart({ daily }: { daily: SmsStatsResponse['daily'] }) {
   if (daily.length === 0) {
     return (
       <Box sx={{ height: 280, display: 'grid', placeItems: 'center' }}>
-        <Typography color="text.secondary">No data for this range.</Typography>
+        <Typography color="textSecondary">No data for this range.</Typography>
       </Box>
     );
   }

@@ -12,7 +12,7 @@ export function PayloadDialog({ event, onClose }: { event: SmsWebhookEvent | nul
           <Stack spacing={2}>
             <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
               <EventTypeBadge type={event.type} />
-              <Typography variant="body2" color="text.secondary">
+              <Typography variant="body2" color="textSecondary">
                 Received {formatDateTime(event.timestamp)}
               </Typography>
             </Stack>

@@ -1,5 +1,4 @@
 import { useFormik } from 'formik';
-import { mutate } from 'swr';
 import {
   Button,
   CircularProgress,
@@ -24,6 +23,7 @@ import {
 import { SMS_KEYS } from '../shared/keys';
 import { parseReminderDelay } from '../shared/format';
 import { useNotify } from '../shared/notify';
+import { useRefetch } from '../shared/refetch';
 
 interface FormValues {
   name: string;
@@ -54,6 +54,7 @@ export interface IntegrationDialogProps {
 
 export function IntegrationDialog({ open, integration, campaigns, onClose }: IntegrationDialogProps) {
   const notify = useNotify();
+  const refetch = useRefetch();
   const editing = integration !== null;
 
   const form = useFormik<FormValues>({
@@ -75,7 +76,7 @@ export function IntegrationDialog({ open, integration, campaigns, onClose }: Int
           editing ? 'SMS webhook integration updated successfully' : 'SMS webhook integration created successfully',
         );
         // Campaign cards show the integration's name, contacts are matched to integrations by funnel.
-        await Promise.all([mutate(SMS_KEYS.integrations), mutate(SMS_KEYS.campaigns)]);
+        await refetch(SMS_KEYS.integrations, SMS_KEYS.campaigns);
         onClose();
       } catch (err) {
         notify.error(serverMessage(err, 'Failed to save SMS webhook integration'));

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import useSWR, { mutate } from 'swr';
+import useSWR from 'swr';
 import { Alert, Box, Button, Card, CardContent, Skeleton, Stack, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import WebhookIcon from '@mui/icons-material/WebhookOutlined';
@@ -8,6 +8,7 @@ import type { SmsCampaign, SmsIntegration } from '@act/contracts/src/sms-api';
 import { SMS_KEYS } from '../shared/keys';
 import { EmptyState } from '../shared/ui';
 import { useNotify } from '../shared/notify';
+import { useRefetch } from '../shared/refetch';
 import { IntegrationCard } from './IntegrationCard';
 import { IntegrationDialog } from './IntegrationDialog';
 
@@ -45,6 +46,7 @@ function CardSkeleton() {
 /** /sms-webhooks: SMS webhook integrations tie a funnel to an SMS campaign (spec section 2). */
 export default function SmsWebhooksPage() {
   const notify = useNotify();
+  const refetch = useRefetch();
   const integrations = useSWR<SmsIntegration[]>(SMS_KEYS.integrations);
   const campaigns = useSWR<SmsCampaign[]>(SMS_KEYS.campaigns);
   const [dialog, setDialog] = useState<{ open: boolean; integration: SmsIntegration | null; key: number }>({
@@ -66,7 +68,7 @@ export default function SmsWebhooksPage() {
     try {
       await apiRequest('DELETE', `${SMS_KEYS.integrations}/${toDelete.id}`);
       notify.success('SMS webhook integration deleted successfully');
-      await Promise.all([mutate(SMS_KEYS.integrations), mutate(SMS_KEYS.campaigns)]);
+      await refetch(SMS_KEYS.integrations, SMS_KEYS.campaigns);
       setToDelete(null);
     } catch (err) {
       notify.error(serverMessage(err, 'Failed to delete SMS webhook integration'));

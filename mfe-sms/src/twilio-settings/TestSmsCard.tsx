@@ -1,5 +1,4 @@
 import { useFormik } from 'formik';
-import { mutate } from 'swr';
 import { Button, CircularProgress, Stack, TextField } from '@mui/material';
 import SendIcon from '@mui/icons-material/SendOutlined';
 import SmsIcon from '@mui/icons-material/SmsOutlined';
@@ -7,11 +6,13 @@ import { apiRequest, errorMessage } from '@act/ui-kit';
 import { DEFAULT_TEST_MESSAGE, twilioTestSmsSchema } from '@act/contracts/src/sms-api';
 import { SMS_KEYS } from '../shared/keys';
 import { useNotify } from '../shared/notify';
+import { useRefetch } from '../shared/refetch';
 import { Section } from './sections';
 
 /** Sends one message now with the saved settings (no blackout: an operator is testing). */
 export function TestSmsCard() {
   const notify = useNotify();
+  const refetch = useRefetch();
   const form = useFormik({
     initialValues: { test_phone: '', test_message: DEFAULT_TEST_MESSAGE },
     validationSchema: twilioTestSmsSchema,
@@ -22,7 +23,7 @@ export function TestSmsCard() {
           test_message: v.test_message.trim(),
         });
         notify.success('Test SMS sent successfully');
-        await mutate(SMS_KEYS.logs);
+        await refetch.forget(SMS_KEYS.logs);
       } catch (err) {
         notify.error(`Failed to send test SMS: ${errorMessage(err)}`);
       }

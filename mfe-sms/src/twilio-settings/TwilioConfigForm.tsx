@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useFormik } from 'formik';
 import * as yup from 'yup';
-import useSWR, { mutate } from 'swr';
+import useSWR, { useSWRConfig } from 'swr';
 import {
   Alert,
   Box,
@@ -65,6 +65,7 @@ function formValues(cfg: TwilioConfigResponse): TwilioConfig {
 
 export function TwilioConfigForm({ config }: { config: TwilioConfigResponse }) {
   const notify = useNotify();
+  const { mutate } = useSWRConfig();
   const services = useSWR<MessagingServicesResponse>(SMS_KEYS.messagingServices);
   const form = useFormik<TwilioConfig>({
     initialValues: formValues(config),

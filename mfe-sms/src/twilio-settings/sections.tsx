@@ -53,7 +53,7 @@ export function Section({
               {title}
             </Typography>
             {description && (
-              <Typography variant="body2" color="text.secondary">
+              <Typography variant="body2" color="textSecondary">
                 {description}
               </Typography>
             )}
