@@ -44,6 +44,7 @@ import {
   DateTime,
   useApi,
   useRefetch,
+  RefreshButton,
 } from '../shared';
 import { DEFAULT_CONTACT_SORT, nextSort, sortParam, type ContactSort, type ContactSortField } from './sort';
 import { StatusChip } from './StatusChip';
@@ -119,7 +120,11 @@ export default function ContactsPage() {
 
   return (
     <>
-      <PageHeader title="Contacts" subtitle="Everyone your funnels sent in, and where their cart stands" />
+      <PageHeader
+        title="Contacts"
+        subtitle="Everyone your funnels sent in, and where their cart stands"
+        actions={<RefreshButton lists={['contacts', 'integrations']} />}
+      />
       <Card>
         <Stack
           direction={{ xs: 'column', md: 'row' }}

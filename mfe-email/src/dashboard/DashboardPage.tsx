@@ -1,7 +1,7 @@
 import { Grid, Stack } from '@mui/material';
 import { PageHeader } from '@act/ui-kit';
 import type { Paged } from '@act/contracts/src/email-api';
-import { contactsCountKey, LoadError, useApi, useTestDataCounts } from '../shared';
+import { contactsCountKey, LoadError, useApi, useTestDataCounts, RefreshButton } from '../shared';
 import { StatCards } from './StatCards';
 import { RecentActivity } from './RecentActivity';
 import { ConfigurationCard } from './ConfigurationCard';
@@ -24,7 +24,11 @@ export default function DashboardPage() {
 
   return (
     <>
-      <PageHeader title="Dashboard" subtitle="Abandoned cart activity at a glance" />
+      <PageHeader
+        title="Dashboard"
+        subtitle="Abandoned cart activity at a glance"
+        actions={<RefreshButton lists={['contacts', 'emailLogs', 'reminderDelay']} />}
+      />
       <Stack spacing={3}>
         <StatCards
           stats={{ total: contacts.data?.total, purchased: purchased.data?.total, abandoned: abandoned.data?.total }}

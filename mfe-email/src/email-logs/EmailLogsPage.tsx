@@ -3,6 +3,7 @@ import {
   Card,
   Chip,
   CircularProgress,
+  Stack,
   Table,
   TableBody,
   TableCell,
@@ -13,7 +14,7 @@ import {
 import MailIcon from '@mui/icons-material/MailOutlined';
 import { EMAIL_PAGE_SIZES, PageHeader, Pagination, usePagination } from '@act/ui-kit';
 import type { EmailLog } from '@act/contracts/src/email-api';
-import { EMAIL_LOGS, LoadError, TableMessageRow, useApi, DateTime } from '../shared';
+import { EMAIL_LOGS, LoadError, TableMessageRow, useApi, DateTime, RefreshButton } from '../shared';
 
 const COLUMNS = ['ID', 'Contact ID', 'Email', 'Timestamp', 'Message'];
 const EMPTY: EmailLog[] = [];
@@ -31,7 +32,12 @@ export default function EmailLogsPage() {
       <PageHeader
         title="Email Logs"
         subtitle="Every abandoned cart email the reminders produced"
-        actions={data && <Chip label={`${total} ${total === 1 ? 'entry' : 'entries'}`} variant="outlined" />}
+        actions={
+          <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
+            {data && <Chip label={`${total} ${total === 1 ? 'entry' : 'entries'}`} variant="outlined" />}
+            <RefreshButton lists={['emailLogs']} />
+          </Stack>
+        }
       />
       <Card>
         <TableContainer>

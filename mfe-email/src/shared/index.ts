@@ -9,3 +9,4 @@ export { ReminderDelayField } from './ReminderDelayField';
 export { LoadError } from './LoadError';
 export { SectionHeader } from './SectionHeader';
 export { DateTime } from './DateTime';
+export { RefreshButton } from './RefreshButton';

@@ -50,6 +50,18 @@ describe('/webhooks (spec §2)', () => {
     expect(rows[0].querySelector('time')).toBeTruthy();
   });
 
+  it('Refresh loads the list again (nothing reloads by itself)', async () => {
+    const calls = mockApi({
+      ...SIGNED_IN,
+      'GET /api/webhook-events': [{ json: [] }, { json: [event(1, 'contact_created', 'fresh delivery')] }],
+    });
+    renderWithProviders(<WebhookEventsPage />);
+    await screen.findByText('No webhook events yet. Send a webhook to this endpoint to see events here.');
+    fireEvent.click(screen.getByRole('button', { name: 'Refresh' }));
+    expect(await screen.findByText('fresh delivery')).toBeTruthy();
+    expect(calls.callsTo('GET', '/api/webhook-events')).toHaveLength(2);
+  });
+
   it('the empty text', async () => {
     mockApi({ ...SIGNED_IN, 'GET /api/webhook-events': { json: [] } });
     renderWithProviders(<WebhookEventsPage />);

@@ -3,6 +3,7 @@ import {
   Card,
   Chip,
   CircularProgress,
+  Stack,
   Table,
   TableBody,
   TableCell,
@@ -13,7 +14,7 @@ import {
 import WebhookIcon from '@mui/icons-material/WebhookOutlined';
 import { EMAIL_PAGE_SIZES, PageHeader, Pagination, usePagination } from '@act/ui-kit';
 import type { WebhookEvent } from '@act/contracts/src/email-api';
-import { LoadError, TableMessageRow, WEBHOOK_EVENTS, useApi, DateTime } from '../shared';
+import { LoadError, TableMessageRow, WEBHOOK_EVENTS, useApi, DateTime, RefreshButton } from '../shared';
 import { EndpointCard } from './EndpointCard';
 import { EventTypeChip } from './EventTypeChip';
 
@@ -30,7 +31,12 @@ export default function WebhookEventsPage() {
       <PageHeader
         title="Webhook Events"
         subtitle="Deliveries received from your funnels, exactly as they arrived"
-        actions={data && <Chip label={`${total} ${total === 1 ? 'event' : 'events'}`} variant="outlined" />}
+        actions={
+          <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
+            {data && <Chip label={`${total} ${total === 1 ? 'event' : 'events'}`} variant="outlined" />}
+            <RefreshButton lists={['webhookEvents']} />
+          </Stack>
+        }
       />
       <EndpointCard />
       {error ? (
