@@ -1,6 +1,287 @@
-import { PageHeader } from '@act/ui-kit';
+import { useState } from 'react';
+import { Link as RouterLink, useParams } from 'react-router';
+import {
+  Box,
+  Button,
+  Card,
+  Chip,
+  IconButton,
+  Skeleton,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Tooltip,
+} from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import BackIcon from '@mui/icons-material/ArrowBack';
+import SendIcon from '@mui/icons-material/SendOutlined';
+import EditIcon from '@mui/icons-material/EditOutlined';
+import DeleteIcon from '@mui/icons-material/DeleteOutlined';
+import MailIcon from '@mui/icons-material/MailOutlined';
+import { ConfirmDialog, ErrorCard, PageHeader, apiRequest, serverMessage, useToast } from '@act/ui-kit';
+import { DateTime, TableMessageRow, useApi } from '../shared';
+import { TEMPLATES } from '../shared/keys';
+import {
+  campaignKey,
+  campaignTemplatesKey,
+  isTemplateKey,
+  useReload,
+  type EmailCampaign,
+  type EmailTemplate,
+} from '../email-campaigns/api';
+import { ActiveChip } from '../email-campaigns/ActiveChip';
+import { DEFAULT_TEMPLATE_TYPE } from '@act/contracts/src/email-api';
+import { TemplateDialog } from './TemplateDialog';
+import { TestEmailDialog } from './TestEmailDialog';
+import {
+  changedFields,
+  delayLabel,
+  inSequence,
+  parseCampaignId,
+  requestFieldsOf,
+  type TemplateFormValues,
+} from './rules';
 
-// Placeholder: the Email Templates screen is filled in by its own issue.
+const COLUMNS = 7;
+
+/** /email-templates/{campaignId}: a campaign's email sequence (spec §2). */
 export default function EmailTemplatesPage() {
-  return <PageHeader title="Email Templates" />;
+  const { campaignId } = useParams();
+  const id = parseCampaignId(campaignId);
+  const { toast } = useToast();
+  const reload = useReload();
+
+  // Spec §2: an id of 0 or less (or not a number) disables the loads.
+  const campaignPath = id !== null ? campaignKey(id) : null;
+  const templatesPath = id !== null ? campaignTemplatesKey(id) : null;
+  const campaign = useApi<EmailCampaign>(campaignPath);
+  const templates = useApi<EmailTemplate[]>(templatesPath);
+
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const [editing, setEditing] = useState<EmailTemplate | null>(null);
+  const [testing, setTesting] = useState<EmailTemplate | null>(null);
+  const [deleting, setDeleting] = useState<EmailTemplate | null>(null);
+  const [deleteOpen, setDeleteOpen] = useState(false);
+  const [deleteBusy, setDeleteBusy] = useState(false);
+
+  const list = Array.isArray(templates.data) ? inSequence(templates.data) : undefined;
+  const refresh = () => reload(isTemplateKey, templatesPath ? [templatesPath] : []);
+
+  async function save(values: TemplateFormValues): Promise<boolean> {
+    const fields = requestFieldsOf(values);
+    try {
+      if (editing) {
+        const changes = changedFields(fields, editing);
+        if (Object.keys(changes).length > 0) await apiRequest('PATCH', `${TEMPLATES}/${editing.id}`, changes);
+        toast({ title: 'Template updated', description: fields.name });
+      } else {
+        await apiRequest('POST', TEMPLATES, {
+          ...fields,
+          campaign_id: id,
+          // Spec §7: a template made from a campaign takes the campaign's type.
+          type: campaign.data?.type || DEFAULT_TEMPLATE_TYPE,
+        });
+        toast({ title: 'Template created', description: fields.name });
+      }
+      await refresh();
+      return true;
+    } catch (err) {
+      toast({
+        title: 'Error',
+        description: serverMessage(err, editing ? 'Failed to update template' : 'Failed to create template'),
+        variant: 'destructive',
+      });
+      return false;
+    }
+  }
+
+  async function remove() {
+    if (!deleting) return;
+    setDeleteBusy(true);
+    try {
+      await apiRequest('DELETE', `${TEMPLATES}/${deleting.id}`);
+      toast({ title: 'Template deleted', description: deleting.name });
+      setDeleteOpen(false);
+      await refresh();
+    } catch (err) {
+      toast({ title: 'Error', description: serverMessage(err, 'Failed to delete template'), variant: 'destructive' });
+    } finally {
+      setDeleteBusy(false);
+    }
+  }
+
+  const back = (
+    <Button component={RouterLink} to="/email-campaigns" startIcon={<BackIcon />} color="inherit" sx={{ mb: 2 }}>
+      Back to Campaigns
+    </Button>
+  );
+
+  if (id === null || campaign.error || templates.error) {
+    return (
+      <>
+        {back}
+        <ErrorCard
+          title="Error loading campaign or templates"
+          message="The campaign might not exist or there was an error fetching data."
+          onRetry={
+            id === null
+              ? undefined
+              : () => {
+                  void campaign.mutate();
+                  void templates.mutate();
+                }
+          }
+        />
+      </>
+    );
+  }
+
+  const c = campaign.data;
+  return (
+    <>
+      {back}
+      {c ? (
+        <PageHeader
+          title={`Email Templates - ${c.name}`}
+          subtitle={c.description || `Manage templates for ${c.type || DEFAULT_TEMPLATE_TYPE} emails`}
+          actions={
+            <Button
+              variant="contained"
+              startIcon={<AddIcon />}
+              onClick={() => {
+                setEditing(null);
+                setDialogOpen(true);
+              }}
+              disabled={!list}
+            >
+              Add Template
+            </Button>
+          }
+        />
+      ) : (
+        <Box sx={{ mb: 3 }}>
+          <Skeleton width={360} height={44} />
+          <Skeleton width={260} />
+        </Box>
+      )}
+
+      <Card>
+        <TableContainer>
+          <Table aria-label="Email templates">
+            <TableHead>
+              <TableRow>
+                <TableCell sx={{ width: 72 }}>Order</TableCell>
+                <TableCell>Name</TableCell>
+                <TableCell>Subject</TableCell>
+                <TableCell>Delay</TableCell>
+                <TableCell>Status</TableCell>
+                <TableCell>Created</TableCell>
+                <TableCell align="right">Actions</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {!list ? (
+                [0, 1, 2].map((i) => (
+                  <TableRow key={i}>
+                    <TableCell colSpan={COLUMNS}>
+                      <Skeleton />
+                    </TableCell>
+                  </TableRow>
+                ))
+              ) : list.length === 0 ? (
+                <TableMessageRow colSpan={COLUMNS} icon={<MailIcon />}>
+                  No templates found. Create your first template using the button above.
+                </TableMessageRow>
+              ) : (
+                list.map((t) => (
+                  <TableRow key={t.id} hover>
+                    <TableCell>
+                      <Chip
+                        label={t.template_order}
+                        size="small"
+                        variant="outlined"
+                        sx={{ fontWeight: 700, minWidth: 32 }}
+                      />
+                    </TableCell>
+                    <TableCell sx={{ fontWeight: 600 }}>{t.name}</TableCell>
+                    <TableCell sx={{ maxWidth: 320, overflowWrap: 'anywhere' }}>{t.subject}</TableCell>
+                    <TableCell sx={{ whiteSpace: 'nowrap' }}>{delayLabel(t.delay_hours)}</TableCell>
+                    <TableCell>
+                      <ActiveChip active={t.active} />
+                    </TableCell>
+                    <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                      <DateTime value={t.created_at} />
+                    </TableCell>
+                    <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                      <Stack direction="row" spacing={0.5} sx={{ justifyContent: 'flex-end' }}>
+                        <Tooltip title="Send test email">
+                          <IconButton
+                            aria-label={`Send test email: ${t.name}`}
+                            onClick={() => setTesting(t)}
+                            size="small"
+                          >
+                            <SendIcon fontSize="small" />
+                          </IconButton>
+                        </Tooltip>
+                        <Tooltip title="Edit">
+                          <IconButton
+                            aria-label={`Edit ${t.name}`}
+                            onClick={() => {
+                              setEditing(t);
+                              setDialogOpen(true);
+                            }}
+                            size="small"
+                          >
+                            <EditIcon fontSize="small" />
+                          </IconButton>
+                        </Tooltip>
+                        <Tooltip title="Delete">
+                          <IconButton
+                            aria-label={`Delete ${t.name}`}
+                            onClick={() => {
+                              setDeleting(t);
+                              setDeleteOpen(true);
+                            }}
+                            size="small"
+                            color="error"
+                          >
+                            <DeleteIcon fontSize="small" />
+                          </IconButton>
+                        </Tooltip>
+                      </Stack>
+                    </TableCell>
+                  </TableRow>
+                ))
+              )}
+            </TableBody>
+          </Table>
+        </TableContainer>
+      </Card>
+
+      <TemplateDialog
+        open={dialogOpen}
+        editing={editing}
+        siblings={list}
+        onClose={() => setDialogOpen(false)}
+        onSubmit={save}
+      />
+      <TestEmailDialog template={testing} onClose={() => setTesting(null)} />
+      <ConfirmDialog
+        open={deleteOpen}
+        title="Are you sure?"
+        description={
+          <>This will permanently delete the template &ldquo;{deleting?.name}&rdquo;. This action cannot be undone.</>
+        }
+        confirmLabel="Delete"
+        destructive
+        loading={deleteBusy}
+        onClose={() => setDeleteOpen(false)}
+        onConfirm={remove}
+      />
+    </>
+  );
 }

@@ -1,0 +1,207 @@
+import { useState } from 'react';
+import { useFormik } from 'formik';
+import {
+  Box,
+  Button,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControlLabel,
+  Grid,
+  InputAdornment,
+  Switch,
+  Tab,
+  Tabs,
+  TextField,
+  Typography,
+} from '@mui/material';
+import type { EmailTemplate } from '../email-campaigns/api';
+import { RichEditor } from '../rich-editor/RichEditor';
+import { formValuesOf, templateFormSchema, type TemplateFormValues } from './rules';
+
+export interface TemplateDialogProps {
+  open: boolean;
+  /** null: a new template. */
+  editing: EmailTemplate | null;
+  /** The campaign's templates (the defaults of a new one follow the last). */
+  siblings: EmailTemplate[] | undefined;
+  onClose: () => void;
+  /** Resolves true when saved (the dialog then closes). */
+  onSubmit: (values: TemplateFormValues) => Promise<boolean>;
+}
+
+type ContentTab = 'editor' | 'html';
+
+/** Create / edit a campaign template: fields of spec §5 and the content in a rich editor or as raw HTML. */
+export function TemplateDialog({ open, editing, siblings, onClose, onSubmit }: TemplateDialogProps) {
+  return (
+    <Dialog
+      open={open}
+      onClose={undefined}
+      maxWidth="md"
+      fullWidth
+      aria-labelledby="template-dialog-title"
+      scroll="paper"
+    >
+      {/* A new key per opening starts the form from the template being edited (or the defaults). */}
+      {open && (
+        <TemplateForm
+          key={editing?.id ?? 'new'}
+          editing={editing}
+          siblings={siblings}
+          onClose={onClose}
+          onSubmit={onSubmit}
+        />
+      )}
+    </Dialog>
+  );
+}
+
+function TemplateForm({ editing, siblings, onClose, onSubmit }: Omit<TemplateDialogProps, 'open'>) {
+  const [tab, setTab] = useState<ContentTab>('editor');
+  const form = useFormik<TemplateFormValues>({
+    initialValues: formValuesOf(editing, siblings),
+    validationSchema: templateFormSchema,
+    onSubmit: async (values) => {
+      if (await onSubmit(values)) onClose();
+    },
+  });
+  const busy = form.isSubmitting;
+  const shown = (name: keyof TemplateFormValues) =>
+    (form.touched[name] || form.submitCount > 0) && form.errors[name] ? String(form.errors[name]) : undefined;
+  const field = (name: keyof TemplateFormValues) => ({
+    name,
+    value: form.values[name] as string | number,
+    onChange: form.handleChange,
+    onBlur: form.handleBlur,
+    error: Boolean(shown(name)),
+    disabled: busy,
+  });
+  const contentError = shown('html_content');
+
+  return (
+    <Box component="form" noValidate onSubmit={form.handleSubmit} sx={{ display: 'contents' }}>
+      <DialogTitle id="template-dialog-title">{editing ? 'Edit Template' : 'Create Template'}</DialogTitle>
+      <DialogContent dividers>
+        <Grid container spacing={2}>
+          <Grid size={{ xs: 12, sm: 6 }}>
+            <TextField
+              {...field('name')}
+              label="Template Name"
+              required
+              fullWidth
+              autoFocus
+              helperText={shown('name')}
+            />
+          </Grid>
+          <Grid size={{ xs: 12, sm: 6 }}>
+            <TextField {...field('from_name')} label="From Name" required fullWidth helperText={shown('from_name')} />
+          </Grid>
+          <Grid size={12}>
+            <TextField
+              {...field('subject')}
+              label="Subject"
+              required
+              fullWidth
+              helperText={shown('subject') ?? 'Variables work here too: {{contactEmail}}'}
+            />
+          </Grid>
+          <Grid size={{ xs: 6, sm: 4 }}>
+            <TextField
+              {...field('template_order')}
+              label="Order"
+              type="number"
+              fullWidth
+              helperText={shown('template_order') ?? 'Position in the sequence'}
+              slotProps={{ htmlInput: { min: 1, step: 1 } }}
+            />
+          </Grid>
+          <Grid size={{ xs: 6, sm: 4 }}>
+            <TextField
+              {...field('delay_hours')}
+              label="Delay"
+              type="number"
+              fullWidth
+              helperText={shown('delay_hours') ?? 'After the previous email'}
+              slotProps={{
+                htmlInput: { min: 0, step: 1 },
+                input: { endAdornment: <InputAdornment position="end">hours</InputAdornment> },
+              }}
+            />
+          </Grid>
+          <Grid size={{ xs: 12, sm: 4 }} sx={{ display: 'flex', alignItems: 'center' }}>
+            <FormControlLabel
+              control={
+                <Switch name="active" checked={form.values.active} onChange={form.handleChange} disabled={busy} />
+              }
+              label="Active"
+            />
+          </Grid>
+        </Grid>
+
+        <Box sx={{ mt: 2.5 }}>
+          <Tabs
+            value={tab}
+            onChange={(_e, value: ContentTab) => setTab(value)}
+            aria-label="Email content"
+            sx={{ minHeight: 40, mb: 1.5, '& .MuiTab-root': { minHeight: 40 } }}
+          >
+            <Tab value="editor" label="Rich Text Editor" />
+            <Tab value="html" label="HTML" />
+          </Tabs>
+          {tab === 'editor' ? (
+            <RichEditor
+              label="Email content"
+              value={form.values.html_content}
+              onChange={(html) => void form.setFieldValue('html_content', html, form.submitCount > 0)}
+              error={Boolean(contentError)}
+              helperText={contentError}
+            />
+          ) : (
+            <TextField
+              name="html_content"
+              value={form.values.html_content}
+              onChange={form.handleChange}
+              onBlur={form.handleBlur}
+              disabled={busy}
+              multiline
+              minRows={12}
+              maxRows={24}
+              fullWidth
+              error={Boolean(contentError)}
+              helperText={
+                contentError ??
+                'Inline styles and tables written here are kept as long as the rich editor is not used to change them.'
+              }
+              slotProps={{
+                htmlInput: {
+                  'aria-label': 'HTML content',
+                  spellCheck: false,
+                  sx: { fontFamily: 'monospace', fontSize: 13 },
+                },
+              }}
+            />
+          )}
+          <Typography variant="caption" color="textSecondary" sx={{ display: 'block', mt: 1 }}>
+            Variables: {'{{contactEmail}}'} (the recipient) and {'{{recoveryUrl}}'} (the link back to their cart).
+          </Typography>
+        </Box>
+      </DialogContent>
+      <DialogActions sx={{ px: 3, py: 2 }}>
+        <Button color="inherit" onClick={onClose} disabled={busy}>
+          Cancel
+        </Button>
+        <Button
+          type="submit"
+          variant="contained"
+          disabled={busy}
+          startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}
+        >
+          {editing ? 'Update Template' : 'Create Template'}
+        </Button>
+      </DialogActions>
+    </Box>
+  );
+}

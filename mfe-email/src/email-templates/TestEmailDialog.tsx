@@ -1,0 +1,134 @@
+import { useEffect, useRef, useState } from 'react';
+import {
+  Alert,
+  Button,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  Stack,
+  TextField,
+} from '@mui/material';
+import SendIcon from '@mui/icons-material/SendOutlined';
+import { apiRequest, serverMessage, useToast } from '@act/ui-kit';
+import type { EmailTemplate, TestEmailResponse } from '../email-campaigns/api';
+import { TEMPLATES } from '../shared/keys';
+
+export const TEST_EMAIL_FALLBACK = 'Failed to send test email. Please check your Resend API configuration.';
+
+/**
+ * The toast text of a sent test (spec §8): that it was sent (the service's own sentence, which also warns when
+ * the address is on the unsubscribe list), the message id when there is one, and to check the inbox.
+ */
+export function testSentText(email: string, res?: Partial<TestEmailResponse> | null): string {
+  const sent = (res?.message?.trim() || `Test email sent to ${email}`).replace(/\.?$/, '.');
+  return `${sent}${res?.messageId ? ` Message ID: ${res.messageId}` : ''} Please check your inbox.`;
+}
+
+export interface TestEmailDialogProps {
+  template: EmailTemplate | null;
+  onClose: () => void;
+}
+
+/** 'Send Test Email' (spec §2, §4, §5, §8): sends only with an address entered; cannot close while sending. */
+export function TestEmailDialog({ template, onClose }: TestEmailDialogProps) {
+  const { toast } = useToast();
+  const [email, setEmail] = useState('');
+  const [sending, setSending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const open = template !== null;
+  // The last template stays named while the dialog fades out.
+  const last = useRef(template);
+  if (template) last.current = template;
+  const shown = last.current;
+
+  useEffect(() => {
+    if (open) {
+      setEmail('');
+      setError(null);
+    }
+  }, [open, template?.id]);
+
+  const address = email.trim();
+
+  async function send() {
+    if (!template || !address || sending) return;
+    setSending(true);
+    setError(null);
+    try {
+      const res = await apiRequest<TestEmailResponse>('POST', `${TEMPLATES}/${template.id}/test`, {
+        testEmail: address,
+      });
+      if (res && typeof res === 'object' && res.success === false) throw new Refused(res.message);
+      toast({ title: 'Test email sent', description: testSentText(address, res) });
+      onClose();
+    } catch (err) {
+      const message =
+        err instanceof Refused ? err.message || TEST_EMAIL_FALLBACK : serverMessage(err, TEST_EMAIL_FALLBACK);
+      setError(message);
+      toast({ title: 'Error sending test email', description: message, variant: 'destructive' });
+    } finally {
+      setSending(false);
+    }
+  }
+
+  return (
+    <Dialog
+      open={open}
+      onClose={sending ? undefined : onClose}
+      maxWidth="xs"
+      fullWidth
+      aria-labelledby="test-email-title"
+    >
+      <form
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void send();
+        }}
+      >
+        <DialogTitle id="test-email-title">Send Test Email</DialogTitle>
+        <DialogContent>
+          <Stack spacing={2}>
+            <DialogContentText>
+              Send &ldquo;{shown?.name}&rdquo; to an address of your choice to see it as a recipient would.
+            </DialogContentText>
+            <TextField
+              label="Email Address"
+              type="email"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              placeholder="you@example.com"
+              autoFocus
+              fullWidth
+              disabled={sending}
+            />
+            {error && (
+              <Alert severity="error" data-testid="test-email-error">
+                {error}
+              </Alert>
+            )}
+          </Stack>
+        </DialogContent>
+        <DialogActions sx={{ px: 3, pb: 2 }}>
+          <Button color="inherit" onClick={onClose} disabled={sending}>
+            Cancel
+          </Button>
+          <Button
+            type="submit"
+            variant="contained"
+            disabled={!address || sending}
+            startIcon={sending ? <CircularProgress size={16} color="inherit" /> : <SendIcon />}
+          >
+            {sending ? 'Sending...' : 'Send Test'}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}
+
+/** A 2xx answer that says `success: false`. */
+class Refused extends Error {}
