@@ -1,0 +1,158 @@
+import { useRef, useState } from 'react';
+import { useFormik } from 'formik';
+import {
+  Box,
+  Button,
+  Chip,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControlLabel,
+  Grid,
+  Stack,
+  Switch,
+  Tab,
+  Tabs,
+  TextField,
+  Typography,
+} from '@mui/material';
+import type { RichTextEditorRef } from 'mui-tiptap';
+import type { EmailTemplate } from '../email-campaigns/api';
+import { RichEditor } from '../rich-editor/RichEditor';
+import { HtmlPreview } from '../rich-editor/HtmlPreview';
+import { TEMPLATE_VARIABLES, legacyTemplateSchema, legacyValuesOf, type LegacyTemplateValues } from './templateForm';
+
+export interface LegacyTemplateDialogProps {
+  open: boolean;
+  editing: EmailTemplate | null;
+  onClose: () => void;
+  onSubmit: (values: LegacyTemplateValues) => Promise<boolean>;
+}
+
+/** 'Create Template' / 'Edit Template' of the standalone page: fields, Editor and Preview tabs, variables. */
+export function LegacyTemplateDialog({ open, editing, onClose, onSubmit }: LegacyTemplateDialogProps) {
+  return (
+    <Dialog open={open} maxWidth="md" fullWidth aria-labelledby="legacy-template-title" scroll="paper">
+      {open && (
+        <LegacyTemplateForm key={editing?.id ?? 'new'} editing={editing} onClose={onClose} onSubmit={onSubmit} />
+      )}
+    </Dialog>
+  );
+}
+
+function LegacyTemplateForm({ editing, onClose, onSubmit }: Omit<LegacyTemplateDialogProps, 'open'>) {
+  const [tab, setTab] = useState<'editor' | 'preview'>('editor');
+  const editorRef = useRef<RichTextEditorRef>(null);
+  const form = useFormik<LegacyTemplateValues>({
+    initialValues: legacyValuesOf(editing),
+    validationSchema: legacyTemplateSchema,
+    onSubmit: async (values) => {
+      if (await onSubmit(values)) onClose();
+    },
+  });
+  const busy = form.isSubmitting;
+  const shown = (name: keyof LegacyTemplateValues) =>
+    (form.touched[name] || form.submitCount > 0) && form.errors[name] ? String(form.errors[name]) : undefined;
+  const field = (name: 'name' | 'subject' | 'from_name') => ({
+    name,
+    value: form.values[name],
+    onChange: form.handleChange,
+    onBlur: form.handleBlur,
+    error: Boolean(shown(name)),
+    helperText: shown(name),
+    disabled: busy,
+    fullWidth: true,
+    required: true,
+  });
+  const contentError = shown('html_content');
+
+  function insertVariable(variable: string) {
+    if (tab !== 'editor') setTab('editor');
+    editorRef.current?.editor?.chain().focus().insertContent(variable).run();
+  }
+
+  return (
+    <Box component="form" noValidate onSubmit={form.handleSubmit} sx={{ display: 'contents' }}>
+      <DialogTitle id="legacy-template-title">{editing ? 'Edit Template' : 'Create Template'}</DialogTitle>
+      <DialogContent dividers>
+        <Grid container spacing={2}>
+          <Grid size={{ xs: 12, sm: 6 }}>
+            <TextField {...field('name')} label="Template Name" autoFocus />
+          </Grid>
+          <Grid size={{ xs: 12, sm: 6 }}>
+            <TextField {...field('from_name')} label="From Name" />
+          </Grid>
+          <Grid size={{ xs: 12, sm: 8 }}>
+            <TextField {...field('subject')} label="Subject Line" />
+          </Grid>
+          <Grid size={{ xs: 12, sm: 4 }} sx={{ display: 'flex', alignItems: 'center' }}>
+            <FormControlLabel
+              control={
+                <Switch name="active" checked={form.values.active} onChange={form.handleChange} disabled={busy} />
+              }
+              label="Active"
+            />
+          </Grid>
+        </Grid>
+        <Box sx={{ mt: 2.5 }}>
+          <Tabs
+            value={tab}
+            onChange={(_e, value) => setTab(value)}
+            aria-label="Template content"
+            sx={{ minHeight: 40, mb: 1.5, '& .MuiTab-root': { minHeight: 40 } }}
+          >
+            <Tab value="editor" label="Editor" />
+            <Tab value="preview" label="Preview" />
+          </Tabs>
+          {tab === 'editor' ? (
+            <RichEditor
+              editorRef={editorRef}
+              label="HTML content"
+              value={form.values.html_content}
+              onChange={(html) => void form.setFieldValue('html_content', html, form.submitCount > 0)}
+              error={Boolean(contentError)}
+              helperText={contentError}
+            />
+          ) : (
+            <Box sx={{ border: 1, borderColor: 'divider', borderRadius: 1.5, overflow: 'hidden' }}>
+              <HtmlPreview html={form.values.html_content} title="Template preview" height={380} />
+            </Box>
+          )}
+          <Stack direction="row" spacing={1} useFlexGap sx={{ mt: 1.5, alignItems: 'center', flexWrap: 'wrap' }}>
+            <Typography variant="body2" color="textSecondary">
+              Available variables:
+            </Typography>
+            {TEMPLATE_VARIABLES.map((variable) => (
+              <Chip
+                key={variable}
+                label={variable}
+                size="small"
+                variant="outlined"
+                onClick={() => insertVariable(variable)}
+                sx={{ fontFamily: 'monospace' }}
+              />
+            ))}
+            <Typography variant="caption" color="textSecondary">
+              The preview fills them with sample values.
+            </Typography>
+          </Stack>
+        </Box>
+      </DialogContent>
+      <DialogActions sx={{ px: 3, py: 2 }}>
+        <Button color="inherit" onClick={onClose} disabled={busy}>
+          Cancel
+        </Button>
+        <Button
+          type="submit"
+          variant="contained"
+          disabled={busy}
+          startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}
+        >
+          {editing ? 'Update Template' : 'Create Template'}
+        </Button>
+      </DialogActions>
+    </Box>
+  );
+}
