@@ -99,10 +99,9 @@ export async function startAgendaJobs({
   let draining = false;
   let stopped = false;
   function jobDocument(it: { id: number; remind_at: Date }) {
-    const { _id, unique, uniqueOpts, ...props } = agenda.create(SEND_REMINDER, { contactId: it.id }).schedule(new Date(it.remind_at.getTime() + graceMs)).toJson() as unknown as Record<string, unknown>;
-    void _id;
-    void unique;
-    void uniqueOpts;
+    // name and data ({ contactId }) come from the upsert's filter, so the update never names the filter's paths.
+    const { _id, unique, uniqueOpts, name, data, ...props } = agenda.create(SEND_REMINDER, { contactId: it.id }).schedule(new Date(it.remind_at.getTime() + graceMs)).toJson() as unknown as Record<string, unknown>;
+    void [_id, unique, uniqueOpts, name, data];
     return { ...AGENDA_NULLS, ...props, lastModifiedBy: null };
   }
   async function drain() {
