@@ -20,7 +20,7 @@ export interface EmailConfig {
 export function loadConfig(): EmailConfig {
   return {
     delayUnitMs: envInt('REMINDER_DELAY_UNIT_MS', 60_000),
-    dueScanMs: envInt('REMINDER_DUE_SCAN_MS', 1_000),
+    dueScanMs: envInt('REMINDER_DUE_SCAN_MS', 250),
     sweepIntervalMs: envInt('REMINDER_SWEEP_INTERVAL_MS', 60_000),
     agendaProcessEveryMs: envInt('AGENDA_PROCESS_EVERY_MS', 5_000),
     integrationCacheMs: envInt('INTEGRATION_CACHE_MS', 1_000),
