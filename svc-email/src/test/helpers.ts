@@ -39,6 +39,14 @@ export async function startEmail(label: string, env: Record<string, string> = {}
   const fullEnv = { MONGODB_URI, NATS_URL, ...FAST_REMINDERS, ...env, MONGODB_DB: db, NATS_PREFIX: prefix };
   // Generous: under a loaded CI machine tsx can take tens of seconds to start a service.
   const svc = await startServiceProcess('svc-email', fullEnv, START_TIMEOUT_MS);
+  // The instance that chose the prefix removes its stream when it stops (`npm test` also removes its run's).
+  if (env.NATS_PREFIX === undefined) {
+    const stop = svc.stop.bind(svc);
+    svc.stop = async () => {
+      await stop();
+      await deleteStream(fullEnv.NATS_URL, `${prefix}FUNNEL`);
+    };
+  }
   return { svc, db, prefix, env: fullEnv, api: (method, path, opts = {}) => call(svc.url, method, path, opts) };
 }
 
@@ -48,6 +56,19 @@ export async function dropDb(db: string): Promise<void> {
     await client.db(db).dropDatabase();
   } finally {
     await client.close();
+  }
+}
+
+async function deleteStream(url: string, stream: string): Promise<void> {
+  try {
+    const nc = await connect({ servers: url, maxReconnectAttempts: 0 });
+    try {
+      await (await nc.jetstreamManager()).streams.delete(stream);
+    } finally {
+      await nc.close();
+    }
+  } catch {
+    // Best effort: a private server already stopped, or the stream was never made.
   }
 }
 
