@@ -10,3 +10,6 @@ if (typeof globalThis.ResizeObserver === 'undefined') {
     disconnect() {}
   };
 }
+
+// findBy*/waitFor default to 1 s, which a 2-core CI box running two jest workers and MUI renders overruns.
+require('@testing-library/dom').configure({ asyncUtilTimeout: 5000 });
