@@ -12,8 +12,9 @@ module.exports = {
   passWithNoTests: true,
   // Service tests start a real service process in beforeAll, browser tests drive Chromium: 5 s is too short.
   testTimeout: browserPhase ? 60_000 : 30_000,
-  // Fault tests stop and start shared processes, so they must not overlap.
-  maxWorkers: phase === 'faults' ? 1 : 2,
+  // Browser and fault tests share one stack: some restart its gateway, clear its test data or compare
+  // stored lists before and after, so they run one file at a time.
+  maxWorkers: browserPhase ? 1 : 2,
   ...(browserPhase && {
     globalSetup: '<rootDir>/infra/jest/e2e-setup.mjs',
     globalTeardown: '<rootDir>/infra/jest/e2e-teardown.mjs',
