@@ -332,6 +332,12 @@ export const smsMessages = {
   senderMissing: 'Twilio sender is not configured: choose a messaging service or enter a phone number',
 } as const;
 
+/**
+ * A trimmed string. yup's own `.trim()` calls `.trim()` on whatever arrives, so `{ "name": {"$gt": ""} }` or an
+ * array was a TypeError (500) in svc-sms; this trims strings only and leaves other types to the type check (400).
+ */
+const trimmedString = () => yup.string().transform((v: unknown) => (typeof v === 'string' ? v.trim() : v));
+
 const nullableId = (label: string) =>
   yup
     .number()
@@ -352,8 +358,8 @@ const reminderDelay = yup
   .default(DEFAULT_REMINDER_DELAY);
 
 export const smsIntegrationSchema = yup.object({
-  name: yup.string().trim().required(smsMessages.nameRequired),
-  funnel_id: yup.string().trim().required(smsMessages.funnelIdRequired),
+  name: trimmedString().required(smsMessages.nameRequired),
+  funnel_id: trimmedString().required(smsMessages.funnelIdRequired),
   sms_campaign_id: nullableId('Campaign').default(null),
   reminder_delay: reminderDelay,
   active: yup.boolean().default(true),
@@ -361,7 +367,7 @@ export const smsIntegrationSchema = yup.object({
 export type SmsIntegrationInput = yup.InferType<typeof smsIntegrationSchema>;
 
 export const smsCampaignSchema = yup.object({
-  name: yup.string().trim().required(smsMessages.campaignNameRequired),
+  name: trimmedString().required(smsMessages.campaignNameRequired),
   integration_id: nullableId('Integration').default(null),
   active: yup.boolean().default(true),
 });
@@ -375,8 +381,8 @@ export const smsTemplateSchema = yup.object({
     .integer(smsMessages.campaignRequired)
     .positive(smsMessages.campaignRequired)
     .required(smsMessages.campaignRequired),
-  name: yup.string().trim().required(smsMessages.templateNameRequired),
-  message: yup.string().trim().required(smsMessages.messageRequired).max(SMS_MAX_LENGTH, smsMessages.messageMax),
+  name: trimmedString().required(smsMessages.templateNameRequired),
+  message: trimmedString().required(smsMessages.messageRequired).max(SMS_MAX_LENGTH, smsMessages.messageMax),
   sequence_order: yup
     .number()
     .typeError(smsMessages.sequenceOrderMin)
@@ -393,9 +399,7 @@ export const smsTemplateSchema = yup.object({
 });
 export type SmsTemplateInput = yup.InferType<typeof smsTemplateSchema>;
 
-const testPhone = yup
-  .string()
-  .trim()
+const testPhone = trimmedString()
   .required(smsMessages.phoneRequired)
   .matches(TEST_PHONE_PATTERN, smsMessages.phoneInvalid);
 
@@ -404,9 +408,7 @@ export const templateTestSchema = yup.object({ testPhone });
 /** POST /api/twilio/test-sms */
 export const twilioTestSmsSchema = yup.object({
   test_phone: testPhone,
-  test_message: yup
-    .string()
-    .trim()
+  test_message: trimmedString()
     .required(smsMessages.messageRequired)
     .max(1600, 'Message must be 1600 characters or less'),
 });
@@ -415,11 +417,9 @@ const hour = (msg: string) => yup.number().typeError(msg).integer(msg).min(0, ms
 
 /** POST /api/twilio/config: fields left out keep their saved value. */
 export const twilioConfigSchema = yup.object({
-  messaging_service_sid: yup.string().trim().max(64).optional(),
-  phone_number: yup.string().trim().max(32).optional(),
-  webhook_url: yup
-    .string()
-    .trim()
+  messaging_service_sid: trimmedString().max(64).optional(),
+  phone_number: trimmedString().max(32).optional(),
+  webhook_url: trimmedString()
     .optional()
     .test('url', smsMessages.urlInvalid, (v) => {
       if (!v) return true;
