@@ -66,7 +66,8 @@ export function RichEditor({ value, onChange, label, error, helperText, minHeigh
     <Box
       sx={{
         '& .ProseMirror': { minHeight, fontSize: 15 },
-        '& .ProseMirror img': { maxWidth: '100%', height: 'auto' },
+        // An image that does not load would collapse to nothing: keep a visible, selectable box.
+        '& .ProseMirror img': { maxWidth: '100%', height: 'auto', minWidth: 24, minHeight: 24 },
         ...(error ? { '& .MuiTiptap-FieldContainer-notchedOutline': { borderColor: 'error.main' } } : {}),
       }}
     >
