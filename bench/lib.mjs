@@ -1,10 +1,16 @@
 // Shared helpers of the benchmark scripts: a stack of our own, an admin session, result files.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fork } from 'node:child_process';
+import { MongoClient } from 'mongodb';
+import { Pool } from 'undici';
 import { startStack } from '../infra/scripts/stack.mjs';
 import { ensureMongo, ensureNats } from '../infra/scripts/deps.mjs';
+import { freePort } from '../infra/scripts/lib/net.mjs';
+import { startProcess } from '../infra/scripts/lib/proc.mjs';
+import { waitForHealthz } from '../infra/scripts/lib/health.mjs';
 
 export const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 
@@ -24,15 +30,58 @@ export async function benchStack(label, env = {}) {
     },
     log: process.env.BENCH_VERBOSE ? undefined : () => undefined,
   });
+  const extra = [];
+  let client = null;
   return {
     ...stack,
+    suffix,
+    /** The database of one service (act_email<suffix>...), for counts and measurements the API does not give. */
+    async db(service) {
+      client ??= await MongoClient.connect(stack.env.MONGODB_URI);
+      return client.db(`${DB_OF[service]}${suffix}`);
+    },
+    /**
+     * One more instance of a service on its own port against the same database (or, for 'gateway', a second
+     * gateway whose upstreams are given in env: EMAIL_URL, SMS_URL...), stopped with the stack.
+     */
+    async startExtra(name, env = {}) {
+      const port = await freePort();
+      const own =
+        name === 'gateway'
+          ? {
+              AUTH_URL: `http://127.0.0.1:${stack.ports['svc-auth']}`,
+              EMAIL_URL: `http://127.0.0.1:${stack.ports['svc-email']}`,
+              SMS_URL: `http://127.0.0.1:${stack.ports['svc-sms']}`,
+            }
+          : { MONGODB_DB: `${DB_OF[name]}${suffix}` };
+      const handle = startProcess(
+        `${name}#${extra.length + 2}`,
+        process.execPath,
+        ['--import', TSX_LOADER, 'src/index.ts'],
+        {
+          cwd: path.join(ROOT, name),
+          env: { ...stack.env, ...own, ...env, PORT: String(port) },
+          log: process.env.BENCH_VERBOSE ? undefined : () => undefined,
+        },
+      );
+      extra.push(handle);
+      const url = `http://127.0.0.1:${port}`;
+      await waitForHealthz(handle, `${url}/healthz`);
+      return { url, port, pid: handle.pid, stop: () => handle.stop() };
+    },
     async stop() {
+      await client?.close();
+      await Promise.all(extra.map((h) => h.stop()));
       await stack.stop();
       await mongo?.stop();
       await nats?.stop();
     },
   };
 }
+
+const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const TSX_LOADER = fileURLToPath(import.meta.resolve('tsx'));
+const DB_OF = { 'svc-auth': 'act_auth', 'svc-email': 'act_email', 'svc-sms': 'act_sms' };
 
 /** Signs in as admin through the gateway and returns a fetch bound to that session. */
 export async function adminClient(stack) {
@@ -42,7 +91,10 @@ export async function adminClient(stack) {
     body: JSON.stringify({ username: 'admin', password: stack.adminPassword }),
   });
   if (!res.ok) throw new Error(`admin login failed: ${res.status} ${await res.text()}`);
-  const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   return async (method, p, body) => {
     const r = await fetch(`${stack.url}${p}`, {
       method,
@@ -55,8 +107,18 @@ export async function adminClient(stack) {
   };
 }
 
+/** The 1-minute load average: this machine is shared, so every figure is written with it. */
+export const loadAvg = () => +os.loadavg()[0].toFixed(1);
+
 export function machine() {
-  return { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}` };
+  return {
+    load1: loadAvg(),
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model,
+    memGiB: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+  };
 }
 
 export function writeResult(name, data) {
@@ -71,6 +133,134 @@ export function percentile(sorted, p) {
   if (sorted.length === 0) return null;
   const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[i];
+}
+
+/**
+ * CPU seconds used so far by this process's descendants (services, the Mongo stand-in), by name: call before and
+ * after a phase and subtract (cpuDelta) to see which process a phase costs most.
+ */
+export function descendantCpu() {
+  const rows = [];
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // Fields after the command's closing parenthesis: state ppid ... utime(14) stime(15), in clock ticks (1/100 s).
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      let cwd = '';
+      try {
+        cwd = path.basename(readlinkSync(`/proc/${pid}/cwd`));
+      } catch {
+        // not ours to read
+      }
+      rows.push({ pid: +pid, ppid: +f[1], secs: (+f[11] + +f[12]) / 100, args, cwd });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const mine = new Set([process.pid]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const r of rows) {
+      if (mine.has(r.pid) || !mine.has(r.ppid)) continue;
+      mine.add(r.pid);
+      grew = true;
+    }
+  }
+  const out = {};
+  for (const r of rows) {
+    if (!mine.has(r.pid)) continue;
+    const name =
+      r.pid === process.pid
+        ? 'bench'
+        : r.args.includes('java')
+          ? 'mongo-stand-in'
+          : r.args.includes('nats-server')
+            ? 'nats'
+            : (r.args.match(/\/(svc-[a-z]+|gateway|echo-server)[/.]/)?.[1] ??
+              (r.args.includes('src/index.ts') ? r.cwd : r.args.slice(0, 40)));
+    out[`${name} ${r.pid}`] = r.secs;
+  }
+  return out;
+}
+
+export function cpuDelta(before, after) {
+  return Object.fromEntries(Object.entries(after).map(([k, v]) => [k, +(v - (before[k] ?? 0)).toFixed(2)]));
+}
+
+/** svc-sms's fake Twilio in a child process: { url, accountSid, authToken, messages(): [{ to, body, at }], stop() }. */
+export async function startFakeTwilio() {
+  const child = fork(path.join(BENCH_DIR, 'fake-twilio.ts'), {
+    execArgv: ['--import', TSX_LOADER],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ready = await new Promise((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('exit', (code) => reject(new Error(`fake Twilio exited (${code})`)));
+  });
+  let got = [];
+  return {
+    url: ready.url,
+    accountSid: ready.accountSid,
+    authToken: ready.authToken,
+    /** Every message recorded so far (fetched incrementally). */
+    messages() {
+      return new Promise((resolve) => {
+        child.once('message', (m) => {
+          got = got.concat(m.rows);
+          resolve(got);
+        });
+        child.send({ type: 'messages', since: got.length });
+      });
+    },
+    stop() {
+      child.disconnect();
+    },
+  };
+}
+
+/**
+ * Posts JSON bodies as fast as `concurrency` workers can, spreading them over `bases` (gateway URLs) in turn.
+ * `item(i)` → { path, body }. Returns { ms, ok, failed, firstError, latencies (sorted ms) }.
+ */
+export async function postAll({ bases, count, concurrency = 64, item }) {
+  const pools = bases.map((b) => new Pool(b, { connections: Math.ceil(concurrency / bases.length), pipelining: 1 }));
+  const latencies = [];
+  let next = 0;
+  let ok = 0;
+  let failed = 0;
+  let firstError = null;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        const i = next++;
+        const { path: p, body } = item(i);
+        const t = performance.now();
+        try {
+          const res = await pools[i % pools.length].request({
+            path: p,
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          });
+          const text = await res.body.text();
+          if (res.statusCode >= 200 && res.statusCode < 300) ok++;
+          else {
+            failed++;
+            firstError ??= `${res.statusCode} ${text.slice(0, 200)}`;
+          }
+        } catch (err) {
+          failed++;
+          firstError ??= err.message;
+        }
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  const ms = performance.now() - started;
+  await Promise.all(pools.map((p) => p.close()));
+  return { ms, ok, failed, firstError, latencies: latencies.sort((a, b) => a - b) };
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

@@ -1,0 +1,237 @@
+#!/usr/bin/env node
+// Browser figures in Chromium (playwright-core, /usr/bin/chromium) through the gateway:
+// - sign-in page to interactive: navigation start → the Sign In button enabled, cold (new context, empty cache);
+// - JS bytes (as transferred, gzip) loaded by the sign-in page before signing in;
+// - the contacts page with N contacts (created through the funnel webhook): load (navigation start → rows shown),
+//   sort (click on a column header → the re-sorted page shown) and filter (click on a status → the filtered page
+//   shown), timed inside the page (performance.now(), checked every animation frame).
+// Targets: interactive <= 1 s, JS <= 350 KB, each contacts action <= 300 ms.
+//   node bench/browser.mjs [--contacts=50000] [--runs=5] [--concurrency=64]
+// Builds the frontends only when a dist folder is missing (a stale one is measured as it is, with a warning).
+/* global document, requestAnimationFrame -- page functions run in Chromium */
+import { chromium } from 'playwright-core';
+import { buildFrontends, FRONTENDS, isStale } from '../infra/scripts/lib/frontends.mjs';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { adminClient, benchStack, BENCH_DIR, loadAvg, percentile, postAll, sleep, writeResult } from './lib.mjs';
+
+const arg = (name, fallback) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
+const CONTACTS = arg('contacts', 50_000);
+const RUNS = arg('runs', 5);
+const CONCURRENCY = arg('concurrency', 64);
+const TARGET = { signInInteractiveMs: 1000, jsKbGzip: 350, contactsActionMs: 300 };
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+];
+const median = (xs) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
+
+const missing = FRONTENDS.filter((ws) => !existsSync(path.join(BENCH_DIR, '..', ws, 'dist')));
+if (missing.length) await buildFrontends({ only: missing });
+const stale = FRONTENDS.filter((ws) => !missing.includes(ws) && isStale(ws));
+if (stale.length)
+  console.warn(
+    `[bench] measuring the existing builds of ${stale.join(', ')}, older than their sources (npm run build to refresh)`,
+  );
+
+const run = Date.now().toString(36);
+const stack = await benchStack('browser', {});
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+  headless: true,
+  args: ARGS,
+});
+const load = { start: loadAvg() };
+try {
+  // --- sign-in page, cold
+  const signIn = [];
+  let jsBytes = null;
+  let jsFiles = null;
+  for (let r = 0; r < RUNS; r++) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const scripts = [];
+    page.on('requestfinished', (req) => {
+      if (req.resourceType() === 'script') scripts.push(req);
+    });
+    await page.goto(`${stack.url}/auth`, { waitUntil: 'commit' });
+    const ms = await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const check = () => {
+            const b = [...document.querySelectorAll('button')].find((x) => x.textContent.trim() === 'Sign In');
+            if (b && !b.disabled) resolve(performance.now());
+            else requestAnimationFrame(check);
+          };
+          check();
+        }),
+    );
+    signIn.push(Math.round(ms));
+    if (r === 0) {
+      await page.waitForLoadState('networkidle');
+      const sizes = await Promise.all(scripts.map(async (q) => ({ url: q.url(), ...(await q.sizes()) })));
+      jsBytes = sizes.reduce((s, x) => s + x.responseBodySize, 0);
+      jsFiles = sizes.length;
+    }
+    await context.close();
+  }
+  console.log(
+    `[bench] sign-in interactive ${signIn.join(', ')} ms (cold); JS ${(jsBytes / 1024).toFixed(1)} KB transferred in ${jsFiles} files`,
+  );
+
+  // --- contacts through the funnel webhook, a few of them purchased so the filters have something to show
+  const api = await adminClient(stack);
+  const funnel = `browser-${run}`;
+  await api('POST', '/api/webhook-integrations', {
+    name: 'Browser bench',
+    funnel_id: funnel,
+    reminder_delay: 720,
+    active: true,
+    resend_template_id: null,
+    campaign_id: null,
+  });
+  const purchased = Math.min(500, Math.floor(CONTACTS / 10));
+  const seeded = await postAll({
+    bases: [stack.url],
+    count: CONTACTS + purchased,
+    concurrency: CONCURRENCY,
+    item: (i) =>
+      i < CONTACTS
+        ? {
+            path: '/api/webhook',
+            body: {
+              event: 'contact_created',
+              funnel_id: funnel,
+              contact: { id: `b-${i}`, email: `buyer${i}@example.com`, first_name: 'Lee' },
+            },
+          }
+        : {
+            path: '/api/webhook',
+            body: { event: 'purchase_created', funnel_id: funnel, contact: { id: `b-${(i - CONTACTS) * 7}` } },
+          },
+  });
+  if (seeded.failed) throw new Error(`seeding contacts: ${seeded.failed} failed (${seeded.firstError})`);
+  console.log(
+    `[bench] ${CONTACTS} contacts (+${purchased} purchases) posted in ${(seeded.ms / 1000).toFixed(0)} s (${Math.round((CONTACTS + purchased) / (seeded.ms / 1000))}/s)`,
+  );
+
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${stack.url}/auth`);
+  await page.getByLabel(/^Username/).fill('admin');
+  await page.getByLabel(/^Password/).fill(stack.adminPassword);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL((u) => u.pathname !== '/auth');
+
+  // The page is "shown" when rows are on screen, the count line is there and no reload is in flight.
+  const settled = `(() => !!document.querySelector('tr[data-contact-id]') && /Showing \\d+/.test(document.querySelector('[data-testid="contact-count"]')?.textContent ?? '') && !document.querySelector('[aria-label="Loading contacts"]'))()`;
+  const loads = [];
+  for (let r = 0; r < RUNS; r++) {
+    await page.goto(`${stack.url}/contacts`, { waitUntil: 'commit' });
+    loads.push(
+      Math.round(
+        await page.evaluate(
+          (cond) =>
+            new Promise((resolve) => {
+              const check = () => (eval(cond) ? resolve(performance.now()) : requestAnimationFrame(check));
+              check();
+            }),
+          settled,
+        ),
+      ),
+    );
+  }
+  const count = await page.locator('[data-testid="contact-count"]').textContent();
+  console.log(`[bench] contacts page load ${loads.join(', ')} ms (${count})`);
+
+  /** Clicks `target` (a function run in the page returning the element) and times until the page shows a different first row or count. */
+  async function timeAction(pick) {
+    return Math.round(
+      await page.evaluate(
+        ({ pick, cond }) =>
+          new Promise((resolve, reject) => {
+            const el = eval(pick);
+            if (!el) return reject(new Error(`nothing to click: ${pick}`));
+            const before = `${document.querySelector('tr[data-contact-id]')?.getAttribute('data-contact-id')}|${document.querySelector('[data-testid="contact-count"]')?.textContent}`;
+            const t0 = performance.now();
+            el.click();
+            const check = () => {
+              const now = `${document.querySelector('tr[data-contact-id]')?.getAttribute('data-contact-id')}|${document.querySelector('[data-testid="contact-count"]')?.textContent}`;
+              if (now !== before && eval(cond)) resolve(performance.now() - t0);
+              else if (performance.now() - t0 > 30_000) reject(new Error('no change within 30 s'));
+              else requestAnimationFrame(check);
+            };
+            requestAnimationFrame(check);
+          }),
+        { pick, cond: settled },
+      ),
+    );
+  }
+  const header = (label) =>
+    `[...document.querySelectorAll('th .MuiTableSortLabel-root')].find((e) => e.textContent.trim() === ${JSON.stringify(label)})`;
+  const sorts = [];
+  for (const label of ['Email', 'Email', 'ID', 'Status', 'Created At']) {
+    if (!(await page.evaluate((p) => !!eval(p), header(label)))) throw new Error(`no sortable column "${label}"`);
+    sorts.push({ label, ms: await timeAction(header(label)) });
+    await sleep(300);
+  }
+  console.log(`[bench] sort ${sorts.map((s) => `${s.label} ${s.ms} ms`).join(', ')}`);
+
+  const filters = [];
+  for (const status of ['Purchased', 'Pending', 'All Statuses', 'Purchased', 'All Statuses']) {
+    await page.getByLabel('Status').click();
+    await page.getByRole('option', { name: status, exact: true }).waitFor();
+    filters.push({
+      status,
+      ms: await timeAction(
+        `[...document.querySelectorAll('[role="option"]')].find((e) => e.textContent.trim() === ${JSON.stringify(status)})`,
+      ),
+    });
+    await sleep(300);
+  }
+  console.log(`[bench] filter ${filters.map((s) => `${s.status} ${s.ms} ms`).join(', ')}`);
+  load.end = loadAvg();
+
+  const result = {
+    target: TARGET,
+    settings: { runs: RUNS, contacts: CONTACTS, purchased, chromiumArgs: ARGS },
+    load1: load,
+    signIn: { interactiveMs: signIn, medianMs: median(signIn), met: median(signIn) <= TARGET.signInInteractiveMs },
+    js: {
+      bytesGzip: jsBytes,
+      kb: +(jsBytes / 1024).toFixed(1),
+      files: jsFiles,
+      met: jsBytes / 1024 <= TARGET.jsKbGzip,
+    },
+    contacts: {
+      count,
+      loadMs: loads,
+      loadMedianMs: median(loads),
+      sort: sorts,
+      sortMedianMs: median(sorts.map((s) => s.ms)),
+      sortMaxMs: Math.max(...sorts.map((s) => s.ms)),
+      filter: filters,
+      filterMedianMs: median(filters.map((s) => s.ms)),
+      filterMaxMs: Math.max(...filters.map((s) => s.ms)),
+    },
+  };
+  result.contacts.met = {
+    load: result.contacts.loadMedianMs <= TARGET.contactsActionMs,
+    sort: result.contacts.sortMedianMs <= TARGET.contactsActionMs,
+    filter: result.contacts.filterMedianMs <= TARGET.contactsActionMs,
+  };
+  const file = writeResult('browser', result);
+  console.log(`[bench] load average ${load.start} → ${load.end}; written ${file}`);
+} finally {
+  await browser.close();
+  await stack.stop();
+}

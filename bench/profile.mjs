@@ -1,0 +1,172 @@
+#!/usr/bin/env node
+// Where the CPU goes under webhook load: a stack whose processes run with `--cpu-prof`, a load of N seconds on one
+// webhook URL, then the top functions (self time) and the top packages of each process's profile.
+//   node bench/profile.mjs [--target=email|sms|echo] [--duration=8] [--connections=32] [--top=25]
+// Profiles stay in bench/results/profiles/ (open them in Chrome DevTools → Performance) and are not committed.
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { adminClient, benchStack, BENCH_DIR, cpuDelta, descendantCpu } from './lib.mjs';
+
+const opt = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
+const TARGET = opt('target', 'email');
+const DURATION = Number(opt('duration', 8));
+const CONNECTIONS = Number(opt('connections', 32));
+const TOP = Number(opt('top', 25));
+const WARMUP = Number(opt('warmup', 0));
+const ROOT = path.dirname(BENCH_DIR);
+const dir = path.join(BENCH_DIR, 'results', 'profiles');
+rmSync(dir, { recursive: true, force: true });
+mkdirSync(dir, { recursive: true });
+
+const stack = await benchStack('profile', {
+  NODE_OPTIONS: `--import=${path.join(BENCH_DIR, 'cpu-prof.mjs')} --import=${path.join(BENCH_DIR, 'mongo-ops.mjs')}`,
+  BENCH_PROF_DIR: dir,
+});
+const run = Date.now().toString(36);
+let result;
+let cpuBefore;
+let cpuAfter;
+try {
+  const api = await adminClient(stack);
+  await api('POST', '/api/webhook-integrations', {
+    name: 'Profile',
+    funnel_id: `p-${run}`,
+    reminder_delay: 720,
+    active: true,
+    resend_template_id: null,
+    campaign_id: null,
+  });
+  await api('POST', '/api/sms-webhook-integrations', {
+    name: 'Profile',
+    funnel_id: `p-${run}`,
+    reminder_delay: 720,
+    active: true,
+  });
+  const url = `${stack.url}${TARGET === 'sms' ? '/api/sms/webhook' : '/api/webhook'}`;
+  let n = 0;
+  const fire = (duration) =>
+    new Promise((resolve, reject) =>
+      autocannon(
+        {
+          url,
+          connections: CONNECTIONS,
+          duration,
+          requests: [
+            {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              setupRequest: (req) => ({
+                ...req,
+                body: JSON.stringify({
+                  event: 'contact_created',
+                  funnel_id: `p-${run}`,
+                  contact: {
+                    id: `p-${n}`,
+                    email: `p${n}@example.com`,
+                    phone: `+1415555${String(n++ % 10000).padStart(4, '0')}`,
+                  },
+                }),
+              }),
+            },
+          ],
+        },
+        (err, r) => (err ? reject(err) : resolve(r)),
+      ),
+    );
+  if (WARMUP) {
+    const w = await fire(WARMUP);
+    console.log(
+      `[profile] warm-up: ${Math.round(w['2xx'] / WARMUP)} events/s, p50 ${w.latency.p50} ms, p99 ${w.latency.p99} ms`,
+    );
+  }
+  writeFileSync(path.join(dir, 'on'), '');
+  cpuBefore = descendantCpu();
+  await new Promise((r) => setTimeout(r, 300));
+  result = await fire(DURATION);
+  cpuAfter = descendantCpu();
+} finally {
+  rmSync(path.join(dir, 'on'), { force: true });
+  await new Promise((r) => setTimeout(r, 1000));
+  await stack.stop();
+}
+console.log(
+  `[profile] ${TARGET}: ${Math.round(result['2xx'] / DURATION)} events/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms`,
+);
+
+/** Self time per function and per package of one .cpuprofile. */
+function summarize(file) {
+  const prof = JSON.parse(readFileSync(file, 'utf8'));
+  const dt = new Map();
+  for (let i = 0; i < prof.samples.length; i++)
+    dt.set(prof.samples[i], (dt.get(prof.samples[i]) ?? 0) + (prof.timeDeltas[i] ?? 0));
+  const byFn = new Map();
+  const byPkg = new Map();
+  let total = 0;
+  for (const node of prof.nodes) {
+    const us = dt.get(node.id) ?? 0;
+    total += us;
+    const { functionName, url, lineNumber } = node.callFrame;
+    const short = url
+      .replace(/^file:\/\//, '')
+      .replace(/.*node_modules\//, 'nm/')
+      .replace(ROOT + '/', '');
+    const key = `${functionName || '(anon)'} ${short}:${lineNumber + 1}`;
+    byFn.set(key, (byFn.get(key) ?? 0) + us);
+    const pkg = !url
+      ? functionName
+      : url.includes('node_modules/')
+        ? url
+            .split('node_modules/')
+            .pop()
+            .split('/')
+            .slice(0, url.includes('node_modules/@') ? 2 : 1)
+            .join('/')
+        : url.startsWith('node:')
+          ? 'node:' + url.slice(5).split('/')[0]
+          : short.split('/').slice(0, 2).join('/');
+    byPkg.set(pkg, (byPkg.get(pkg) ?? 0) + us);
+  }
+  const top = (m) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, TOP)
+      .map(
+        ([k, us]) => `${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${k}`,
+      );
+  // Attributed to the nearest frame of our own code (not node_modules, not node:): which feature costs the CPU.
+  const parent = new Map();
+  const byId = new Map(prof.nodes.map((n) => [n.id, n]));
+  for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const ours = (url) => url.startsWith('file://') && !url.includes('node_modules') && !url.includes('/bench/');
+  const byOwn = new Map();
+  for (const node of prof.nodes) {
+    const us = dt.get(node.id) ?? 0;
+    if (!us || node.callFrame.functionName === '(idle)') continue;
+    let cur = node;
+    while (cur && !ours(cur.callFrame.url)) cur = byId.get(parent.get(cur.id));
+    const key = cur
+      ? `${cur.callFrame.functionName || '(anon)'} ${cur.callFrame.url.replace('file://' + ROOT + '/', '')}:${cur.callFrame.lineNumber + 1}`
+      : '(no own frame: I/O callbacks, timers, GC)';
+    byOwn.set(key, (byOwn.get(key) ?? 0) + us);
+  }
+  const urls = prof.nodes.map((n) => n.callFrame.url).join(' ');
+  const name = ['svc-auth', 'svc-email', 'svc-sms', 'gateway'].find((w) => urls.includes(`${ROOT}/${w}/src`)) ?? '?';
+  return { name, totalMs: Math.round(total / 1000), fns: top(byFn), pkgs: top(byPkg), own: top(byOwn) };
+}
+
+console.log('[profile] CPU seconds used during the load, per process:', cpuDelta(cpuBefore, cpuAfter));
+for (const f of readdirSync(dir).filter((f) => f.startsWith('ops.'))) {
+  const { seconds, rows } = JSON.parse(readFileSync(path.join(dir, f), 'utf8'));
+  console.log(`\n=== ${f}: MongoDB commands over ${seconds.toFixed(1)} s`);
+  console.table(rows.slice(0, TOP));
+}
+for (const f of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'))) {
+  const s = summarize(path.join(dir, f));
+  console.log(`\n=== ${s.name} ${f} (${s.totalMs} ms sampled) — packages`);
+  console.log(s.pkgs.join('\n'));
+  console.log(`--- nearest own frame`);
+  console.log(s.own.join('\n'));
+  console.log(`--- functions`);
+  console.log(s.fns.join('\n'));
+}

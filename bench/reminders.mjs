@@ -1,0 +1,240 @@
+#!/usr/bin/env node
+// Reminder precision: N email contacts and N SMS contacts come due within about a minute, with two instances of
+// svc-email and of svc-sms running (each pair behind its own gateway, as behind a load balancer), email in
+// would_send mode and SMS through svc-sms's fake Twilio. Lateness per reminder (email log timestamp - remind_at;
+// fake Twilio receipt - remind_at) p50/p99, duplicates (must be 0), reminders never sent, completion time.
+// Target: p99 lateness <= 2 s, 0 duplicates.
+//   node bench/reminders.mjs [--contacts=10000] [--delay=90] [--concurrency=64]
+// The contacts are created through the gateways' webhooks with a reminder delay of `delay` "minutes" of one second
+// each (REMINDER_DELAY_UNIT_MS = SMS_DELAY_UNIT_MS = 1000), so they come due in the order and at the pace they were
+// created, `delay` seconds later: creation must fit in a minute for "due within the same minute".
+import os from 'node:os';
+import { adminClient, benchStack, loadAvg, percentile, postAll, sleep, startFakeTwilio, writeResult } from './lib.mjs';
+
+const arg = (name, fallback) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
+const N = arg('contacts', 10_000);
+const DELAY = arg('delay', 90);
+const CONCURRENCY = arg('concurrency', 64);
+const UNIT_MS = 1000;
+const TARGET = { p99LatenessMs: 2000, duplicates: 0 };
+
+const run = Date.now().toString(36);
+const fake = await startFakeTwilio();
+const stack = await benchStack('reminders', {
+  REMINDER_DELAY_UNIT_MS: String(UNIT_MS),
+  SMS_DELAY_UNIT_MS: String(UNIT_MS),
+  TWILIO_ACCOUNT_SID: fake.accountSid,
+  TWILIO_AUTH_TOKEN: fake.authToken,
+  TWILIO_BASE_URL: fake.url,
+});
+const started = { load1: loadAvg() };
+try {
+  const email2 = await stack.startExtra('svc-email');
+  const sms2 = await stack.startExtra('svc-sms');
+  const gateway2 = await stack.startExtra('gateway', { EMAIL_URL: email2.url, SMS_URL: sms2.url });
+  console.log(
+    `[bench] two instances each: svc-email ${stack.ports['svc-email']} + ${email2.port}, svc-sms ${stack.ports['svc-sms']} + ${sms2.port}; gateways ${stack.url} and ${gateway2.url}`,
+  );
+
+  const api = await adminClient(stack);
+  const emailFunnel = `rem-e-${run}`;
+  const smsFunnel = `rem-s-${run}`;
+  const emailIntegration = await api('POST', '/api/webhook-integrations', {
+    name: 'Reminder bench',
+    funnel_id: emailFunnel,
+    reminder_delay: DELAY,
+    active: true,
+    resend_template_id: null,
+    campaign_id: null,
+  });
+  const campaign = await api('POST', '/api/sms-campaigns', {
+    name: 'Reminder bench',
+    integration_id: null,
+    active: true,
+  });
+  await api('POST', '/api/sms-templates', {
+    campaign_id: campaign.id,
+    name: 'Only',
+    message: 'Hi {first_name}, your cart is waiting: {checkout_url}',
+    sequence_order: 1,
+    delay_minutes: 0,
+    active: true,
+  });
+  const smsIntegration = await api('POST', '/api/sms-webhook-integrations', {
+    name: 'Reminder bench',
+    funnel_id: smsFunnel,
+    sms_campaign_id: campaign.id,
+    reminder_delay: DELAY,
+    active: true,
+  });
+  await api('POST', '/api/twilio/config', {
+    phone_number: '+14155550100',
+    blackout_enabled: false,
+    delivery_webhooks_enabled: false,
+  });
+
+  // Email contacts have no phone and SMS contacts no email, so neither side also creates the other's (the funnels differ too).
+  const phone = (i) => `+1415${String(2_000_000 + i).padStart(7, '0')}`;
+  console.log(
+    `[bench] creating ${N} email + ${N} SMS contacts through the two gateways (${CONCURRENCY} at a time), due ${DELAY} s after creation`,
+  );
+  const creation = await postAll({
+    bases: [stack.url, gateway2.url],
+    count: 2 * N,
+    concurrency: CONCURRENCY,
+    // Alternating email/SMS and gateway 1/2: i % 2 picks the gateway, (i >> 1) % 2 the side.
+    item: (i) => {
+      const k = ((i >> 2) << 1) | (i & 1); // index within its side
+      return (i >> 1) % 2 === 0
+        ? {
+            path: '/api/webhook',
+            body: {
+              event: 'contact_created',
+              funnel_id: emailFunnel,
+              contact: { id: `e-${k}`, email: `rem${k}@example.com`, first_name: 'Pat' },
+            },
+          }
+        : {
+            path: '/api/sms/webhook',
+            body: {
+              event: 'contact_created',
+              funnel_id: smsFunnel,
+              contact: {
+                id: `s-${k}`,
+                phone: phone(k),
+                first_name: 'Pat',
+                checkout_url: `https://shop.example.com/c/${k}`,
+              },
+            },
+          };
+    },
+  });
+  console.log(
+    `[bench] created in ${(creation.ms / 1000).toFixed(1)} s (${Math.round((2 * N) / (creation.ms / 1000))}/s), ${creation.failed} failed${creation.firstError ? ` (${creation.firstError})` : ''}`,
+  );
+
+  const emailDb = await stack.db('svc-email');
+  const smsDb = await stack.db('svc-sms');
+  const emailContacts = await emailDb
+    .collection('contacts')
+    .find({ integration_id: emailIntegration.id }, { projection: { _id: 0, id: 1, remind_at: 1 } })
+    .toArray();
+  const smsContacts = await smsDb
+    .collection('sms_contacts')
+    .find({ integration_id: smsIntegration.id }, { projection: { _id: 0, phone: 1, remind_at: 1 } })
+    .toArray();
+  const dues = [...emailContacts, ...smsContacts].map((c) => c.remind_at.getTime());
+  const firstDue = Math.min(...dues);
+  const lastDue = Math.max(...dues);
+  console.log(
+    `[bench] stored ${emailContacts.length} email + ${smsContacts.length} SMS contacts, due over ${((lastDue - firstDue) / 1000).toFixed(1)} s starting in ${((firstDue - Date.now()) / 1000).toFixed(1)} s`,
+  );
+
+  // Wait for everything (cheap checks only: the fake's count and the logs' collection count).
+  const deadline = lastDue + 5 * 60_000;
+  let emailLogged = 0;
+  let smsSent = 0;
+  let loadDuringDue = null;
+  while (Date.now() < deadline) {
+    emailLogged = await emailDb.collection('email_logs').estimatedDocumentCount();
+    smsSent = (await fake.messages()).length;
+    if (loadDuringDue === null && Date.now() > firstDue) loadDuringDue = loadAvg();
+    if (Date.now() > lastDue && emailLogged >= emailContacts.length && smsSent >= smsContacts.length) break;
+    await sleep(2_000);
+  }
+  await sleep(3_000); // anything sent twice would arrive now
+
+  const logs = await emailDb
+    .collection('email_logs')
+    .find({}, { projection: { _id: 0, contact_ref: 1, timestamp: 1 } })
+    .toArray();
+  const messages = await fake.messages();
+  const measure = (contacts, sends, keyOfContact, keyOfSend, timeOfSend) => {
+    const first = new Map();
+    let duplicates = 0;
+    for (const s of sends) {
+      const k = keyOfSend(s);
+      if (first.has(k)) duplicates++;
+      else first.set(k, timeOfSend(s));
+    }
+    const late = [];
+    let missing = 0;
+    let lastSend = 0;
+    for (const c of contacts) {
+      const t = first.get(keyOfContact(c));
+      if (t === undefined) {
+        missing++;
+        continue;
+      }
+      late.push(t - c.remind_at.getTime());
+      lastSend = Math.max(lastSend, t);
+    }
+    late.sort((a, b) => a - b);
+    const due = contacts.map((c) => c.remind_at.getTime());
+    return {
+      contacts: contacts.length,
+      sent: late.length,
+      missing,
+      duplicates,
+      dueWindowSec: +((Math.max(...due) - Math.min(...due)) / 1000).toFixed(1),
+      latenessP50Ms: percentile(late, 50),
+      latenessP99Ms: percentile(late, 99),
+      latenessMaxMs: late.at(-1) ?? null,
+      earliestMs: late[0] ?? null,
+      // From the last contact's due time to the last reminder sent.
+      completionAfterLastDueSec: lastSend ? +((lastSend - Math.max(...due)) / 1000).toFixed(1) : null,
+      // From the first contact's due time to the last reminder sent.
+      completionSec: lastSend ? +((lastSend - Math.min(...due)) / 1000).toFixed(1) : null,
+    };
+  };
+  const email = measure(
+    emailContacts,
+    logs,
+    (c) => c.id,
+    (l) => l.contact_ref,
+    (l) => l.timestamp.getTime(),
+  );
+  const sms = measure(
+    smsContacts,
+    messages,
+    (c) => c.phone,
+    (m) => m.to,
+    (m) => m.at,
+  );
+  const met = (r) => ({
+    p99LatenessMs: r.latenessP99Ms !== null && r.latenessP99Ms <= TARGET.p99LatenessMs && r.missing === 0,
+    duplicates: r.duplicates === 0,
+  });
+  const result = {
+    target: TARGET,
+    settings: {
+      contactsPerChannel: N,
+      delayUnitMs: UNIT_MS,
+      reminderDelay: DELAY,
+      concurrency: CONCURRENCY,
+      instances: { 'svc-email': 2, 'svc-sms': 2, gateway: 2 },
+    },
+    load1: { start: started.load1, duringDue: loadDuringDue, end: loadAvg(), cpus: os.cpus().length },
+    creation: {
+      seconds: +(creation.ms / 1000).toFixed(1),
+      perSec: Math.round((2 * N) / (creation.ms / 1000)),
+      failed: creation.failed,
+      p50Ms: Math.round(percentile(creation.latencies, 50)),
+      p99Ms: Math.round(percentile(creation.latencies, 99)),
+    },
+    email: { ...email, met: met(email) },
+    sms: { ...sms, met: met(sms) },
+  };
+  const file = writeResult('reminders', result);
+  console.table({ email, sms });
+  console.log(
+    `[bench] load average ${result.load1.start} → ${result.load1.duringDue} → ${result.load1.end}; written ${file}`,
+  );
+  if (email.duplicates || sms.duplicates) {
+    console.error('[bench] FAIL: duplicate reminders');
+    process.exitCode = 1;
+  }
+} finally {
+  await stack.stop();
+  fake.stop();
+}
