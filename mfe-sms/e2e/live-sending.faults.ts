@@ -163,7 +163,7 @@ describe('SMS screens with live sending (fake Twilio)', () => {
     const blocked = rows.filter({ hasText: tollFree });
     await blocked.getByText('Toll-free Blocked').waitFor();
     // The error column shows 30 characters and '...' (the full text is in the tooltip).
-    const error = await blocked.locator('td').nth(7).textContent();
+    const error = await blocked.getByTestId('log-error').textContent();
     expect(error).toMatch(/^Toll-free .{20}\.\.\.$/);
   });
 

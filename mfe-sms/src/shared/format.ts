@@ -64,6 +64,21 @@ export function formatDateTime(iso: string | null | undefined): string {
   return Number.isNaN(d.getTime()) ? iso : dateTime.format(d);
 }
 
+const shortDateTime = new Intl.DateTimeFormat(undefined, {
+  month: 'short',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+});
+
+/** Compact form for dense tables: the year only when it is not the current one. */
+export function formatShortDateTime(iso: string | null | undefined, now = new Date()): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return d.getFullYear() === now.getFullYear() ? shortDateTime.format(d) : dateTime.format(d);
+}
+
 export function formatDate(iso: string | null | undefined): string {
   if (!iso) return '—';
   const d = new Date(iso);

@@ -98,24 +98,12 @@ export function CampaignCard({
               key={t.id}
               disablePadding
               divider={index < sorted.length - 1}
-              secondaryAction={
-                <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
-                  <Button
-                    size="small"
-                    variant="outlined"
-                    startIcon={<SendIcon sx={{ fontSize: 16 }} />}
-                    onClick={() => onTestTemplate(t)}
-                    aria-label={`Test ${t.name}`}
-                  >
-                    Test
-                  </Button>
-                  <ActiveDot active={t.active} />
-                </Stack>
-              }
+              // Actions sit beside the clickable row, not over it, so long messages never run under them.
+              sx={{ alignItems: 'stretch' }}
             >
               <ListItemButton
                 onClick={() => onEditTemplate(t)}
-                sx={{ pr: 19, py: 1.25, alignItems: 'flex-start' }}
+                sx={{ flex: 1, minWidth: 0, py: 1.25, alignItems: 'flex-start' }}
                 aria-label={`Edit template ${t.name}`}
               >
                 <Box sx={{ minWidth: 0, flex: 1 }}>
@@ -148,6 +136,18 @@ export function CampaignCard({
                   </Typography>
                 </Box>
               </ListItemButton>
+              <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', pr: 2, pl: 1, flexShrink: 0 }}>
+                <Button
+                  size="small"
+                  variant="outlined"
+                  startIcon={<SendIcon sx={{ fontSize: 16 }} />}
+                  onClick={() => onTestTemplate(t)}
+                  aria-label={`Test ${t.name}`}
+                >
+                  Test
+                </Button>
+                <ActiveDot active={t.active} />
+              </Stack>
             </ListItem>
           ))}
         </List>

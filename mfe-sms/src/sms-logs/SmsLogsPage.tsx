@@ -30,7 +30,7 @@ import {
 } from '@act/ui-kit';
 import { smsLogStatusGroup, type SmsLog } from '@act/contracts/src/sms-api';
 import { SMS_KEYS } from '../shared/keys';
-import { formatDateTime, LOG_ERROR_PREVIEW, LOG_MESSAGE_PREVIEW, matchesSearch, truncate } from '../shared/format';
+import { formatShortDateTime, LOG_ERROR_PREVIEW, LOG_MESSAGE_PREVIEW, matchesSearch, truncate } from '../shared/format';
 import { EmptyState, FilterBar, SearchField, SummaryCard, SummaryRow, TableSkeleton } from '../shared/ui';
 import { LogStatusBadge } from '../shared/status';
 
@@ -112,26 +112,22 @@ export default function SmsLogsPage() {
             <TableHead>
               <TableRow>
                 <TableCell>Time</TableCell>
-                <TableCell>Phone</TableCell>
-                <TableCell>Contact</TableCell>
+                <TableCell>Phone / Contact</TableCell>
                 <TableCell align="center">Step</TableCell>
                 <TableCell>Message</TableCell>
                 <TableCell>Status</TableCell>
-                <TableCell>Message SID</TableCell>
                 <TableCell>Error</TableCell>
               </TableRow>
             </TableHead>
             <TableBody>
               {paging.pageItems.map((l) => (
                 <TableRow key={l.id} hover data-testid="log-row">
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(l.timestamp)}</TableCell>
-                  <TableCell sx={{ ...MONO, whiteSpace: 'nowrap' }}>{l.phone}</TableCell>
-                  <TableCell sx={MONO}>
-                    {l.contact_id ?? (
-                      <Typography variant="caption" color="textSecondary">
-                        test
-                      </Typography>
-                    )}
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatShortDateTime(l.timestamp)}</TableCell>
+                  <TableCell>
+                    <Box sx={MONO}>{l.phone}</Box>
+                    <Typography variant="caption" color="textSecondary" sx={{ fontFamily: MONO.fontFamily }}>
+                      {l.contact_id ?? 'test message'}
+                    </Typography>
                   </TableCell>
                   <TableCell align="center">{l.sequence_order ?? '—'}</TableCell>
                   <TableCell>
@@ -141,17 +137,19 @@ export default function SmsLogsPage() {
                   </TableCell>
                   <TableCell>
                     <LogStatusBadge status={l.status} />
-                  </TableCell>
-                  <TableCell sx={{ ...MONO, fontSize: 12, color: 'text.secondary' }}>
-                    {l.message_sid ? (
+                    {l.message_sid && (
                       <Tooltip title={l.message_sid}>
-                        <span>{truncate(l.message_sid, 12)}</span>
+                        <Typography
+                          variant="caption"
+                          color="textSecondary"
+                          sx={{ display: 'block', mt: 0.25, fontFamily: MONO.fontFamily, fontSize: 11 }}
+                        >
+                          {truncate(l.message_sid, 14)}
+                        </Typography>
                       </Tooltip>
-                    ) : (
-                      '—'
                     )}
                   </TableCell>
-                  <TableCell sx={{ color: 'error.main' }}>
+                  <TableCell sx={{ color: 'error.main' }} data-testid="log-error">
                     {l.error_message ? (
                       <Tooltip title={l.error_message.length > LOG_ERROR_PREVIEW ? l.error_message : ''}>
                         <span>{truncate(l.error_message, LOG_ERROR_PREVIEW)}</span>
