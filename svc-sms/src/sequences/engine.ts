@@ -209,14 +209,6 @@ export class SequenceEngine {
     if (!tpl) return endWithout('finished');
     const following = pending[1];
 
-    // Claim (contact, template) and (contact, step) before anything reaches the provider.
-    try {
-      await this.SendClaim.create({ contact_ref: ref, template_id: tpl.id, step: c.step, claimed_at: now });
-    } catch (err) {
-      if (isDuplicateKeyError(err)) return 'busy';
-      throw err;
-    }
-
     const message = renderSmsTemplate(tpl.message, { first_name: c.first_name, checkout_url: c.checkout_url });
     const log = (status: SmsLogStatus, extra: Partial<LogDoc> = {}) =>
       this.writeLog({ c, tpl, message, status, ...extra });
@@ -239,6 +231,15 @@ export class SequenceEngine {
     if (!fresh || !(OPEN_STATUSES as readonly string[]).includes(fresh.status)) return 'stopped';
     if (await this.OptOut.exists({ phone: c.phone })) return endWithout('stopped');
 
+    // Claim (contact, template) and (contact, step) right before the provider call: a claimed template is never
+    // sent again, so a process killed between the claim and the call loses that message. Nothing else may come
+    // between them (the checks above used to, and a SIGKILL there lost messages).
+    try {
+      await this.SendClaim.create({ contact_ref: ref, template_id: tpl.id, step: c.step, claimed_at: now });
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return 'busy';
+      throw err;
+    }
     let sent;
     try {
       sent = await this.deps.provider.send({
