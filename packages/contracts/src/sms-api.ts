@@ -12,6 +12,11 @@ import * as yup from 'yup';
 
 export const DEFAULT_REMINDER_DELAY = 30;
 export const MIN_REMINDER_DELAY = 1;
+/**
+ * Not in the spec (minimum only): one year. Without an upper bound a delay such as 1e308 was stored and every
+ * webhook for that funnel then failed with a 500 (its reminder time is not a representable date).
+ */
+export const MAX_REMINDER_DELAY = 525_600;
 export const SMS_MAX_LENGTH = 160;
 export const DEFAULT_TEST_MESSAGE = 'This is a test message from your SMS system.';
 export const PAGE_SIZE_OPTIONS = [25, 50, 100, 250, 500] as const;
@@ -312,6 +317,7 @@ export const smsMessages = {
   funnelIdRequired: 'Funnel ID is required',
   reminderDelayMin: 'Reminder delay must be at least 1 minute',
   reminderDelayInteger: 'Reminder delay must be a whole number of minutes',
+  reminderDelayMax: `Reminder delay must be at most ${MAX_REMINDER_DELAY} minutes (one year)`,
   campaignNameRequired: 'Campaign name is required',
   templateNameRequired: 'Template name is required',
   messageRequired: 'Message is required',
@@ -355,6 +361,7 @@ const reminderDelay = yup
   )
   .integer(smsMessages.reminderDelayInteger)
   .min(MIN_REMINDER_DELAY, smsMessages.reminderDelayMin)
+  .max(MAX_REMINDER_DELAY, smsMessages.reminderDelayMax)
   .default(DEFAULT_REMINDER_DELAY);
 
 export const smsIntegrationSchema = yup.object({
