@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
-import { Route, Routes, useLocation } from 'react-router';
-import { Loading } from '@act/ui-kit';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { Loading, useAuth } from '@act/ui-kit';
 import { AuthPage } from './auth/AuthPage';
 import { NotFoundPage } from './not-found/NotFoundPage';
 import { RemoteRoutes } from './remotes/RemoteRoutes';
@@ -25,7 +25,7 @@ export function App() {
       <Routes>
         <Route path="/auth" element={<AuthPage />} />
         <Route path="/unsubscribe" element={<UnsubscribePage />} />
-        <Route element={<AppLayout />}>
+        <Route element={<SignedInFrame />}>
           <Route path="/profile" element={<ProfilePage />} />
           <Route path="/users" element={<UsersPage />} />
           <Route
@@ -41,6 +41,18 @@ export function App() {
       </Routes>
     </Suspense>
   );
+}
+
+/**
+ * The frame of every signed-in page. A signed-out visitor is sent to /auth here, outside the lazy
+ * layout, so the redirect never waits for the signed-in chunk (a slow download held the visitor on
+ * a spinner, one that failed after the user answered on a blank page). While the user loads, the
+ * layout renders as before: its sidebar frames RequireAuth's spinner.
+ */
+function SignedInFrame() {
+  const { user, isLoading } = useAuth();
+  if (!isLoading && !user) return <Navigate to="/auth" replace />;
+  return <AppLayout />;
 }
 
 function RemoteOrNotFound() {
