@@ -208,7 +208,7 @@ export default function EmailTemplatesPage() {
                       />
                     </TableCell>
                     <TableCell sx={{ fontWeight: 600 }}>{t.name}</TableCell>
-                    <TableCell sx={{ maxWidth: 320, overflowWrap: 'anywhere' }}>{t.subject}</TableCell>
+                    <TableCell sx={{ maxWidth: 320, overflowWrap: 'break-word' }}>{t.subject}</TableCell>
                     <TableCell sx={{ whiteSpace: 'nowrap' }}>{delayLabel(t.delay_hours)}</TableCell>
                     <TableCell>
                       <ActiveChip active={t.active} />

@@ -142,8 +142,9 @@ export default function ResendConfigPage() {
                   sent to the browser.
                 </Typography>
                 <Typography variant="body2" color="textSecondary">
-                  Without a key nothing is sent: reminders are logged as <code>would_send</code> and test emails fail
-                  with a configuration error.
+                  Without a key and a from-address nothing is sent, and test emails fail with a configuration error.
+                  Campaign emails go out only when live sending is switched on (<code>EMAIL_LIVE_SENDING</code>);
+                  otherwise reminders are logged as <code>would_send</code>.
                 </Typography>
               </Stack>
             </CardContent>

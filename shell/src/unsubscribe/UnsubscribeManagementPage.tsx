@@ -228,9 +228,9 @@ export default function UnsubscribeManagementPage() {
                               entry.id
                             )}
                           </TableCell>
-                          <TableCell sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>{entry.email}</TableCell>
+                          <TableCell sx={{ fontWeight: 600, overflowWrap: 'break-word' }}>{entry.email}</TableCell>
                           <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(entry.unsubscribed_at)}</TableCell>
-                          <TableCell sx={{ overflowWrap: 'anywhere' }}>{entry.reason || '—'}</TableCell>
+                          <TableCell sx={{ overflowWrap: 'break-word' }}>{entry.reason || '—'}</TableCell>
                           <TableCell align="right">
                             <Tooltip title={entry.sample ? 'A sample row cannot be removed' : 'Remove from list'}>
                               <Box component="span">
