@@ -52,8 +52,9 @@ export default function UnsubscribePage() {
   async function unsubscribe() {
     setSubmitting(true);
     try {
-      await apiRequest('POST', UNSUBSCRIBE, { email, reason: reason.trim() });
-      setState({ kind: 'success' });
+      const res = await apiRequest<UnsubscribeStatus>('POST', UNSUBSCRIBE, { email, reason: reason.trim() });
+      // Unsubscribed meanwhile (another tab, the email's one-click button): say so rather than claim this did it.
+      setState({ kind: res?.status === ALREADY_UNSUBSCRIBED ? 'already' : 'success' });
     } catch {
       setState({ kind: 'error', message: UNSUBSCRIBE_FAILED, retry: 'form' });
     } finally {
