@@ -1,7 +1,15 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { ADMIN, mockApi, renderWithProviders } from '@act/ui-kit/src/testing';
+import { theme } from '@act/ui-kit';
 import { AuthPage } from './AuthPage';
+
+/** A colour as getComputedStyle reports it (rgb(...)). */
+function cssColor(value: string): string {
+  const probe = document.createElement('i');
+  probe.style.color = value;
+  return getComputedStyle(probe).color;
+}
 
 function renderAuth() {
   return renderWithProviders(
@@ -23,6 +31,10 @@ describe('/auth (spec §2, §5)', () => {
     expect(screen.getByText('Real-time Monitoring')).toBeTruthy();
     expect(screen.getByText('Configurable Timing')).toBeTruthy();
     expect(screen.getByText('Customer Recovery')).toBeTruthy();
+    // MUI 9 takes color="textSecondary" (it ignores "text.secondary"): the hint is in the secondary colour.
+    expect(getComputedStyle(screen.getByText('Use your staff account to continue.')).color).toBe(
+      cssColor(theme.palette.text.secondary),
+    );
   });
 
   it('requires username and password, and sends nothing without them', async () => {

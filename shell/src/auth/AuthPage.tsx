@@ -82,7 +82,7 @@ export function AuthPage() {
             <Typography variant="h5" component="h1" sx={{ fontWeight: 700 }}>
               Sign in
             </Typography>
-            <Typography color="text.secondary" sx={{ mb: 3 }}>
+            <Typography color="textSecondary" sx={{ mb: 3 }}>
               Use your staff account to continue.
             </Typography>
             <SignInForm />

@@ -67,7 +67,7 @@ function AccountInformation({ user }: { user: CurrentUser }) {
         <Stack spacing={2} divider={<Divider flexItem />}>
           {rows.map(([label, value]) => (
             <Stack key={label} direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center', gap: 2 }}>
-              <Typography color="text.secondary">{label}</Typography>
+              <Typography color="textSecondary">{label}</Typography>
               <Typography component="div" sx={{ fontWeight: 500, textAlign: 'right' }}>
                 {value}
               </Typography>

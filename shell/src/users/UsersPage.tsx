@@ -174,7 +174,7 @@ function UserManagement({ selfId }: { selfId: number }) {
               {users.length === 0 ? (
                 <TableRow>
                   <TableCell colSpan={6} align="center" sx={{ py: 6 }}>
-                    <Typography color="text.secondary">No users</Typography>
+                    <Typography color="textSecondary">No users</Typography>
                   </TableCell>
                 </TableRow>
               ) : (
