@@ -88,7 +88,7 @@ function Step({ number, title, children }: { number: number; title: string; chil
 function SetupTab({ endpoint }: { endpoint: string }) {
   return (
     <Stack spacing={4}>
-      <Typography color="text.secondary">
+      <Typography color="textSecondary">
         Each funnel sends its contact and purchase events to this tracker. A contact that has not purchased by its
         reminder time is due an abandoned-cart reminder.
       </Typography>
@@ -141,7 +141,7 @@ function SetupTab({ endpoint }: { endpoint: string }) {
 function TestingTab({ endpoint }: { endpoint: string }) {
   return (
     <Stack spacing={4}>
-      <Typography color="text.secondary">
+      <Typography color="textSecondary">
         Send any of these bodies with <code>POST</code> and <code>Content-Type: application/json</code> to {endpoint}.
         Each delivery appears under Webhook Events; contact events create or update a contact and purchase events mark
         it purchased.
@@ -151,7 +151,7 @@ function TestingTab({ endpoint }: { endpoint: string }) {
           <Typography variant="h6" component="h2">
             {example.title}
           </Typography>
-          <Typography color="text.secondary" sx={{ mb: 1.5 }}>
+          <Typography color="textSecondary" sx={{ mb: 1.5 }}>
             {example.description}
           </Typography>
           <CodeBlock label={`${example.title} body`} code={example.body} />
