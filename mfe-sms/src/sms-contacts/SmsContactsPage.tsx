@@ -37,7 +37,7 @@ import {
 } from '@act/ui-kit';
 import { SMS_CONTACT_STATUSES, type SmsContact, type SmsIntegration } from '@act/contracts/src/sms-api';
 import { isStatsKey, SMS_KEYS } from '../shared/keys';
-import { formatDateTime, matchesSearch } from '../shared/format';
+import { formatShortDateTime, matchesSearch } from '../shared/format';
 import { Badge, EmptyState, FilterBar, SearchField, SummaryCard, SummaryRow, TableSkeleton } from '../shared/ui';
 import { ContactStatusBadge, contactStatusLabel } from '../shared/status';
 import { useNotify } from '../shared/notify';
@@ -159,8 +159,7 @@ export default function SmsContactsPage() {
               <TableRow>
                 <TableCell>Phone</TableCell>
                 <TableCell>Contact ID</TableCell>
-                <TableCell>Funnel</TableCell>
-                <TableCell>Integration</TableCell>
+                <TableCell>Integration / Funnel</TableCell>
                 <TableCell>Status</TableCell>
                 <TableCell>Remind At</TableCell>
                 <TableCell>Created</TableCell>
@@ -190,19 +189,25 @@ export default function SmsContactsPage() {
                     )}
                   </TableCell>
                   <TableCell sx={MONO}>{c.contact_id}</TableCell>
-                  <TableCell sx={MONO}>{c.funnel_id}</TableCell>
                   <TableCell>
                     {nameOf(c) ?? (
                       <Typography variant="body2" color="textSecondary" component="span">
-                        —
+                        No Integration
                       </Typography>
                     )}
+                    <Typography
+                      variant="caption"
+                      color="textSecondary"
+                      sx={{ display: 'block', fontFamily: MONO.fontFamily }}
+                    >
+                      {c.funnel_id}
+                    </Typography>
                   </TableCell>
                   <TableCell>
                     <ContactStatusBadge status={c.status} />
                   </TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(c.remind_at)}</TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(c.created_at)}</TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatShortDateTime(c.remind_at)}</TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatShortDateTime(c.created_at)}</TableCell>
                   <TableCell align="right">
                     {c.status !== 'purchased' && (
                       <Button
