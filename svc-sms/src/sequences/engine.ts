@@ -237,8 +237,13 @@ export class SequenceEngine {
     try {
       await this.SendClaim.create({ contact_ref: ref, template_id: tpl.id, step: c.step, claimed_at: now });
     } catch (err) {
-      if (isDuplicateKeyError(err)) return 'busy';
-      throw err;
+      if (!isDuplicateKeyError(err)) throw err;
+      // This step number already belongs to another template: a process died after claiming (and maybe sending)
+      // it, before recording the step. Count the step as done so the sequence goes on with this template next
+      // time, instead of failing on the same step claim at every lease forever.
+      const prior = await this.SendClaim.findOne({ contact_ref: ref, step: c.step }, { template_id: 1 }).lean();
+      if (prior && prior.template_id !== tpl.id) await finish({ next_at: this.deps.now() });
+      return 'busy';
     }
     let sent;
     try {
