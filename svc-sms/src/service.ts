@@ -1,6 +1,6 @@
 import type { ServiceDeps, ServiceParts } from '@act/service-kit';
 import { readSettings, systemClock, type Clock } from './settings';
-import { integrationModel } from './integrations/model';
+import { IntegrationCache } from './integrations/cache';
 import { IntegrationService } from './integrations/service';
 import { integrationRouter } from './integrations/routes';
 import { CampaignService } from './campaigns/service';
@@ -43,6 +43,7 @@ export async function buildSmsService(
     sweepEveryMs: settings.sweepEveryMs,
   });
   const publisher = new FunnelEventPublisher(outbox);
+  const integrations = new IntegrationCache(conn, settings.integrationCacheMs);
 
   const contacts = new ContactService(conn, {
     now,
@@ -64,7 +65,7 @@ export async function buildSmsService(
     logger,
   });
   const webhook = new FunnelWebhookService({
-    Integration: integrationModel(conn),
+    integrations,
     contacts,
     events,
     publisher,
@@ -98,7 +99,7 @@ export async function buildSmsService(
     routers: [
       webhookRouter(webhook),
       twilioCallbackRouter(callbacks),
-      integrationRouter(new IntegrationService(conn)),
+      integrationRouter(new IntegrationService(conn, () => integrations.invalidate())),
       campaignRouter(new CampaignService(conn)),
       templateRouter(new TemplateService(conn, providerService)),
       contactRouter(contacts, publisher),
@@ -109,7 +110,7 @@ export async function buildSmsService(
     ],
     async start() {
       await scheduler.start(engine);
-      consumers = startFunnelConsumers({ conn, bus, contacts, logger });
+      consumers = startFunnelConsumers({ conn, bus, contacts, integrations, logger });
       // A cheap indexed query each tick keeps sends within about a second of their time, whatever Agenda's polling.
       if (settings.dueScanMs > 0) {
         scan = setInterval(() => {

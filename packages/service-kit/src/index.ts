@@ -10,4 +10,5 @@ export * from './outbox';
 export * from './consumer';
 export * from './app';
 export * from './rate-limit';
+export * from './batcher';
 export * from './service';

@@ -1,5 +1,6 @@
 import type { Connection } from 'mongoose';
-import { createIdAllocator, isDuplicateKeyError, NotFoundError, toApi, type Logger } from '@act/service-kit';
+import { MongoBulkWriteError } from 'mongodb';
+import { createBatcher, createIdAllocator, NotFoundError, toApi, type Logger } from '@act/service-kit';
 import type { SmsContact } from '@act/contracts/src/sms-api';
 import { contactModel, optOutModel, type ContactDoc } from './model';
 import { integrationModel, type IntegrationDoc } from '../integrations/model';
@@ -24,6 +25,12 @@ export interface FunnelContactInput {
   email?: string | null;
   firstName?: string | null;
   checkoutUrl?: string | null;
+}
+
+interface UpsertItem {
+  filter: { integration_id: number; contact_id: string };
+  set: Partial<ContactDoc>;
+  onInsert: Partial<ContactDoc>;
 }
 
 export interface PurchaseMatch {
@@ -87,20 +94,12 @@ export class ContactService {
     if (!input.firstName) onInsert.first_name = null;
     if (!input.checkoutUrl) onInsert.checkout_url = null;
     const filter = { integration_id: input.integration.id, contact_id: input.contactId };
-    let doc: ContactDoc | null;
-    try {
-      doc = await this.Contact.findOneAndUpdate(
-        filter,
-        { $set: set, $setOnInsert: onInsert },
-        { upsert: true, new: true },
-      ).lean<ContactDoc>();
-    } catch (err) {
-      // Two deliveries raced on the insert; the loser updates the winner's row.
-      if (!isDuplicateKeyError(err)) throw err;
-      doc = await this.Contact.findOneAndUpdate(filter, { $set: set }, { new: true }).lean<ContactDoc>();
-    }
+    const created = await this.upsert({ filter, set, onInsert });
+    // A new row is exactly filter + $setOnInsert + $set; only a repeat needs reading back.
+    const doc = created
+      ? ({ ...onInsert, ...set, ...filter } as ContactDoc)
+      : await this.Contact.findOne(filter).lean<ContactDoc>();
     if (!doc) throw new Error('contact upsert returned nothing');
-    const created = doc.id === id;
     if (created)
       this.deps.scheduler
         .schedule(doc.id, remindAt)
@@ -112,6 +111,40 @@ export class ContactService {
         );
     return { contact: doc, created };
   }
+
+  /**
+   * Group commit of the upserts: concurrent deliveries (webhooks, the email side's events) share one bulkWrite
+   * instead of a findOneAndUpdate each; `true` where this call inserted the row. Two deliveries of one contact in
+   * different writes (or instances) may race on the unique key: the loser is retried alone and matches the row.
+   */
+  private readonly upsert = createBatcher(async (items: UpsertItem[]): Promise<boolean[]> => {
+    const ops = items.map((it) => ({
+      updateOne: { filter: it.filter, update: { $set: it.set, $setOnInsert: it.onInsert }, upsert: true },
+    }));
+    let upserted: Record<number, unknown>;
+    const retry = new Set<number>();
+    try {
+      upserted = (await this.Contact.collection.bulkWrite(ops, { ordered: false })).upsertedIds;
+    } catch (err) {
+      if (!(err instanceof MongoBulkWriteError)) throw err;
+      for (const we of [err.writeErrors].flat()) {
+        if (we.code !== 11000) throw err;
+        retry.add(we.index);
+      }
+      upserted = err.result.upsertedIds;
+    }
+    return Promise.all(
+      items.map(async (it, i) => {
+        if (!retry.has(i)) return upserted[i] !== undefined;
+        const r = await this.Contact.collection.updateOne(
+          it.filter,
+          { $set: it.set, $setOnInsert: it.onInsert },
+          { upsert: true },
+        );
+        return r.upsertedCount === 1;
+      }),
+    );
+  });
 
   /** Marks matching open contacts purchased and stops their sequences; returns how many changed. */
   async markPurchased(match: PurchaseMatch): Promise<number> {

@@ -1,8 +1,8 @@
 import type { Connection } from 'mongoose';
 import { consume, type Bus, type ConsumedEvent, type Logger } from '@act/service-kit';
 import { Subjects, type FunnelContactEvent, type FunnelPurchaseEvent } from '@act/contracts';
-import { integrationModel, type IntegrationDoc } from '../integrations/model';
 import type { ContactService } from '../contacts/service';
+import type { IntegrationCache } from '../integrations/cache';
 import { toE164 } from '../contacts/phone';
 
 /**
@@ -12,8 +12,14 @@ import { toE164 } from '../contacts/phone';
  *   idempotent upsert as the SMS webhook, so a funnel posting to both URLs still yields one contact.
  * Handlers are idempotent; the consumer records event ids and skips svc-sms's own events.
  */
-export function createFunnelEventHandler(deps: { conn: Connection; contacts: ContactService; logger: Logger }) {
-  const Integration = integrationModel(deps.conn);
+export interface FunnelEventDeps {
+  conn: Connection;
+  contacts: ContactService;
+  integrations: IntegrationCache;
+  logger: Logger;
+}
+
+export function createFunnelEventHandler(deps: FunnelEventDeps) {
   return async function handle({ subject, payload }: ConsumedEvent): Promise<void> {
     if (subject === Subjects.purchaseCreated) {
       const e = payload as unknown as FunnelPurchaseEvent;
@@ -33,9 +39,7 @@ export function createFunnelEventHandler(deps: { conn: Connection; contacts: Con
       const e = payload as unknown as FunnelContactEvent;
       const phone = toE164(e.phone);
       if (!phone || typeof e.funnelId !== 'string' || !e.funnelId || e.contactId == null) return;
-      const integration = await Integration.findOne({ funnel_id: e.funnelId, active: true })
-        .sort({ id: 1 })
-        .lean<IntegrationDoc>();
+      const integration = await deps.integrations.activeForFunnel(e.funnelId);
       if (!integration) return;
       await deps.contacts.upsertFromFunnel({
         integration,
@@ -53,7 +57,7 @@ export function createFunnelEventHandler(deps: { conn: Connection; contacts: Con
   };
 }
 
-export function startFunnelConsumers(deps: { conn: Connection; bus: Bus; contacts: ContactService; logger: Logger }) {
+export function startFunnelConsumers(deps: FunnelEventDeps & { bus: Bus }) {
   return consume({
     conn: deps.conn,
     bus: deps.bus,

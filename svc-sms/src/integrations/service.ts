@@ -8,7 +8,11 @@ import { campaignModel } from '../campaigns/model';
 export class IntegrationService {
   private readonly Integration;
   private readonly Campaign;
-  constructor(private readonly conn: Connection) {
+  constructor(
+    private readonly conn: Connection,
+    /** Told after every change, so this instance's webhook path sees it at once. */
+    private readonly onChange: () => void = () => undefined,
+  ) {
     this.Integration = integrationModel(conn);
     this.Campaign = campaignModel(conn);
   }
@@ -37,6 +41,7 @@ export class IntegrationService {
       updated_at: now,
     };
     await this.Integration.create(doc);
+    this.onChange();
     return this.get(doc.id);
   }
 
@@ -59,11 +64,13 @@ export class IntegrationService {
         },
       },
     );
+    this.onChange();
     return this.get(id);
   }
 
   async remove(id: number): Promise<void> {
     const res = await this.Integration.deleteOne({ id });
+    this.onChange();
     if (res.deletedCount === 0) throw new NotFoundError('SMS webhook integration not found');
     // Campaigns pointing here become 'No Integration' rather than pointing at nothing.
     await this.Campaign.updateMany({ integration_id: id }, { $set: { integration_id: null, updated_at: new Date() } });

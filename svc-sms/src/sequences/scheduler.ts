@@ -6,12 +6,34 @@
 import { Agenda } from 'agenda';
 import { MongoBackend } from '@agendajs/mongo-backend';
 import type { Connection } from 'mongoose';
-import type { Logger } from '@act/service-kit';
+import { MongoBulkWriteError } from 'mongodb';
+import { createBatcher, type Logger } from '@act/service-kit';
 import type { SequenceScheduler } from '../contacts/service';
 import type { SequenceEngine } from './engine';
 
 const STEP_JOB = 'sms-contact-step';
 const SWEEP_JOB = 'sms-sweep';
+const COLLECTION = 'agenda_jobs';
+/** Fields Agenda's own save writes as null on a new job (MongoJobRepository.saveJob). */
+const AGENDA_NULLS = {
+  lockedAt: null,
+  lastFinishedAt: null,
+  failedAt: null,
+  failCount: null,
+  failReason: null,
+  repeatTimezone: null,
+  lastRunAt: null,
+  repeatInterval: null,
+  repeatAt: null,
+  disabled: null,
+  progress: null,
+  debounceStartedAt: null,
+  fork: null,
+  startDate: null,
+  endDate: null,
+  skipDays: null,
+  lastModifiedBy: null,
+};
 
 export interface AgendaSchedulerOptions {
   conn: Connection;
@@ -26,7 +48,7 @@ export class AgendaScheduler implements SequenceScheduler {
   private started = false;
 
   constructor(private readonly opts: AgendaSchedulerOptions) {
-    const backend = new MongoBackend({ mongo: opts.conn.db as never, collection: 'agenda_jobs' });
+    const backend = new MongoBackend({ mongo: opts.conn.db as never, collection: COLLECTION });
     // processEvery as a number of ms: a string like '300 milliseconds' has been read as minutes.
     this.agenda = new Agenda({
       backend,
@@ -52,14 +74,54 @@ export class AgendaScheduler implements SequenceScheduler {
   }
 
   /** One job per (contact, time): scheduling the same moment twice is one job; a later step is another. */
-  async schedule(contactRef: number, at: Date): Promise<void> {
-    await this.agenda.ready;
-    await this.agenda
-      .create(STEP_JOB, { contactId: contactRef, at: at.getTime() })
-      .unique({ 'data.contactId': contactRef, 'data.at': at.getTime() })
-      .schedule(at)
-      .save();
+  schedule(contactRef: number, at: Date): Promise<void> {
+    return this.scheduleBatch({ contactRef, at });
   }
+
+  private jobsIndex: Promise<void> | null = null;
+
+  /**
+   * Jobs are made by Agenda (its defaults, its format) and written in one bulk upsert per burst, keyed like the
+   * `unique({ 'data.contactId', 'data.at' })` save they replace, on a unique index of exactly those keys: Agenda's
+   * own save is a findOneAndUpdate per job whose query no index of the MongoDB stand-in serves, so every new
+   * contact of a webhook burst scanned every job.
+   */
+  private readonly scheduleBatch = createBatcher(async (items: { contactRef: number; at: Date }[]) => {
+    const jobs = this.opts.conn.db!.collection(COLLECTION);
+    this.jobsIndex ??= this.agenda.ready.then(async () => {
+      await jobs.createIndex(
+        { name: 1, 'data.contactId': 1, 'data.at': 1 },
+        { unique: true, sparse: true, name: 'sms_step_contact_at' },
+      );
+    });
+    await this.jobsIndex.catch((err) => {
+      this.jobsIndex = null;
+      throw err;
+    });
+    const write = jobs.bulkWrite(
+      items.map(({ contactRef, at }) => {
+        // name and data come from the upsert's filter, so the update never names the filter's paths.
+        const { _id, unique, uniqueOpts, name, data, ...props } = this.agenda
+          .create(STEP_JOB, { contactId: contactRef, at: at.getTime() })
+          .schedule(at)
+          .toJson() as unknown as Record<string, unknown>;
+        void [_id, unique, uniqueOpts, name, data];
+        return {
+          updateOne: {
+            filter: { name: STEP_JOB, 'data.contactId': contactRef, 'data.at': at.getTime() },
+            update: { $setOnInsert: { ...AGENDA_NULLS, ...props } },
+            upsert: true,
+          },
+        };
+      }),
+      { ordered: false },
+    );
+    // A duplicate key is the same job upserted by another writer at the same moment: it exists, which is the point.
+    await write.catch((err: unknown) => {
+      if (!(err instanceof MongoBulkWriteError) || [err.writeErrors].flat().some((e) => e.code !== 11000)) throw err;
+    });
+    return items.map(() => undefined);
+  });
 
   async cancel(contactRefs: number[]): Promise<void> {
     await this.agenda.ready;

@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import { createIdAllocator, toApi } from '@act/service-kit';
+import { createBatcher, createIdAllocator, toApi } from '@act/service-kit';
 import type { SmsWebhookEvent, SmsWebhookEventType } from '@act/contracts/src/sms-api';
 import { webhookEventModel, type WebhookEventDoc } from './model';
 import type { Clock } from '../settings';
@@ -16,10 +16,19 @@ export class WebhookEventService {
     this.allocId = createIdAllocator(conn, 'sms_webhook_events', 100);
   }
 
+  /** Every delivery is written on the webhook's path: concurrent ones share one insertMany (group commit). */
+  private readonly insert = createBatcher(async (docs: WebhookEventDoc[]) => {
+    await this.Event.collection.insertMany(docs, { ordered: false });
+    return docs.map((d) => d.id);
+  });
+
   async record(type: SmsWebhookEventType, payload: string): Promise<number> {
-    const id = await this.allocId();
-    await this.Event.create({ id, type, payload: payload === '' ? '""' : payload, timestamp: this.deps.now() });
-    return id;
+    return this.insert({
+      id: await this.allocId(),
+      type,
+      payload: payload === '' ? '""' : payload,
+      timestamp: this.deps.now(),
+    });
   }
 
   async setType(id: number, type: SmsWebhookEventType): Promise<void> {

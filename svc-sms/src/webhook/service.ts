@@ -1,12 +1,11 @@
 import { BadRequestError, type Logger } from '@act/service-kit';
 import { smsMessages } from '@act/contracts/src/sms-api';
-import type { Model } from 'mongoose';
 import type { ContactService } from '../contacts/service';
-import type { IntegrationDoc } from '../integrations/model';
+import type { IntegrationCache } from '../integrations/cache';
 import type { WebhookEventService } from '../webhook-events/service';
 import type { FunnelEventPublisher } from '../events/publisher';
 import { toE164 } from '../contacts/phone';
-import { parseFunnelWebhook } from './parse';
+import { parseFunnelWebhook, type ParsedFunnelWebhook } from './parse';
 import type { Clock } from '../settings';
 
 export interface WebhookResult {
@@ -15,7 +14,7 @@ export interface WebhookResult {
 }
 
 export interface FunnelWebhookDeps {
-  Integration: Model<IntegrationDoc>;
+  integrations: IntegrationCache;
   contacts: ContactService;
   events: WebhookEventService;
   publisher: FunnelEventPublisher;
@@ -60,31 +59,36 @@ export class FunnelWebhookService {
 
     await events.record(p.kind, raw);
     const now = this.deps.now().toISOString();
-    // The email side decides for itself whether the funnel concerns it, so the fact is published either way.
-    if (p.kind === 'contact') {
-      await this.deps.publisher.contact(p.event === 'contact_updated' ? 'updated' : 'created', {
-        funnelId: p.funnelId,
-        contactId: p.contactId,
-        email: p.email,
-        phone,
-        firstName: p.firstName,
-        createdAt: now,
-      });
-    } else {
-      await this.deps.publisher.purchase({
-        funnelId: p.funnelId,
-        contactId: p.contactId,
-        email: p.email,
-        phone,
-        amount: p.amount,
-        currency: p.currency,
-        purchasedAt: now,
-      });
-    }
+    // The email side decides for itself whether the funnel concerns it, so the fact is published either way; the
+    // outbox write and this side's own write are independent, so they go out together (one round trip, not two).
+    const published =
+      p.kind === 'contact'
+        ? this.deps.publisher.contact(p.event === 'contact_updated' ? 'updated' : 'created', {
+            funnelId: p.funnelId,
+            contactId: p.contactId,
+            email: p.email,
+            phone,
+            firstName: p.firstName,
+            createdAt: now,
+          })
+        : this.deps.publisher.purchase({
+            funnelId: p.funnelId,
+            contactId: p.contactId,
+            email: p.email,
+            phone,
+            amount: p.amount,
+            currency: p.currency,
+            purchasedAt: now,
+          });
+    const [, result] = await Promise.all([published, this.apply(p, phone)]);
+    return result;
+  }
 
-    const integration = await this.deps.Integration.findOne({ funnel_id: p.funnelId, active: true })
-      .sort({ id: 1 })
-      .lean<IntegrationDoc>();
+  private async apply(
+    p: Extract<ParsedFunnelWebhook, { kind: 'contact' | 'purchase' }>,
+    phone: string | null,
+  ): Promise<WebhookResult> {
+    const integration = await this.deps.integrations.activeForFunnel(p.funnelId!);
     if (!integration) {
       return {
         status: 202,
@@ -95,8 +99,8 @@ export class FunnelWebhookService {
     if (p.kind === 'contact') {
       const { contact, created } = await this.deps.contacts.upsertFromFunnel({
         integration,
-        funnelId: p.funnelId,
-        contactId: p.contactId,
+        funnelId: p.funnelId!,
+        contactId: p.contactId!,
         phone: phone!,
         email: p.email,
         firstName: p.firstName,
