@@ -5,54 +5,32 @@
 import type { SmsContact } from '@act/contracts/src/sms-api';
 import { randomUUID } from 'node:crypto';
 import { connect, type NatsConnection } from 'nats';
-import { call, type ServiceProcess } from '@act/service-kit/testing';
+import { call } from '@act/service-kit/testing';
 import { Subjects } from '@act/contracts';
-import { startFakeTwilio, type FakeTwilio } from '../test/fake-twilio';
-import {
-  configureSending,
-  createFunnel,
-  dropDb,
-  dropStream,
-  postContact,
-  publishEvent,
-  sleep,
-  smsTestEnv,
-  startSms,
-  waitFor,
-  type SmsTestEnv,
-} from '../test/helpers';
+import { useSmsWithTwilio } from '../test/sms-with-twilio';
+import { createFunnel, postContact, publishEvent, sleep, waitFor } from '../test/helpers';
 
 // Starting the service takes a while on a loaded machine (tsx, the twilio SDK, Agenda).
 jest.setTimeout(120_000);
 
-let twilio: FakeTwilio;
-let svc: ServiceProcess;
-let t: SmsTestEnv;
+const sms = useSmsWithTwilio('x');
 let nc: NatsConnection;
 
 beforeAll(async () => {
-  twilio = await startFakeTwilio();
-  t = smsTestEnv('x', twilio);
-  svc = await startSms(t);
-  await configureSending(svc.url);
   nc = await connect({ servers: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' });
 });
 afterAll(async () => {
   await nc?.close();
-  await svc?.stop();
-  await twilio?.stop();
-  await dropStream(t.natsPrefix);
-  await dropDb(t.db);
 });
 
-const contacts = async () => (await call(svc.url, 'GET', '/api/sms-contacts')).body as SmsContact[];
-const sentTo = (phone: string) => twilio.messages.filter((m) => m.to === phone);
+const contacts = async () => (await call(sms.svc.url, 'GET', '/api/sms-contacts')).body as SmsContact[];
+const sentTo = (phone: string) => sms.twilio.messages.filter((m) => m.to === phone);
 const envelope = () => ({ eventId: randomUUID(), source: 'svc-email', occurredAt: new Date().toISOString() });
 
 describe('purchase seen by the email side', () => {
   it('stops the SMS sequence within 500 ms', async () => {
-    await createFunnel(svc.url, 'x-buy', [{ message: 'First' }, { message: 'Second', delay_minutes: 3 }]);
-    await postContact(svc.url, 'x-buy', 'xb-1', '+15552030001');
+    await createFunnel(sms.svc.url, 'x-buy', [{ message: 'First' }, { message: 'Second', delay_minutes: 3 }]);
+    await postContact(sms.svc.url, 'x-buy', 'xb-1', '+15552030001');
     await waitFor(async () => sentTo('+15552030001').length === 1, 10_000);
 
     const js = nc.jetstream();
@@ -67,7 +45,7 @@ describe('purchase seen by the email side', () => {
       purchasedAt: new Date().toISOString(),
     };
     const published = Date.now();
-    await js.publish(`${t.natsPrefix}${Subjects.purchaseCreated}`, JSON.stringify(evt), { msgID: evt.eventId });
+    await js.publish(`${sms.t.natsPrefix}${Subjects.purchaseCreated}`, JSON.stringify(evt), { msgID: evt.eventId });
     const bought = await waitFor(async () => {
       const c = (await contacts()).find((x) => x.contact_id === 'xb-1');
       return c?.status === 'purchased' ? c : null;
@@ -84,9 +62,9 @@ describe('purchase seen by the email side', () => {
   });
 
   it('matches by phone when the contact id is the email side’s own', async () => {
-    await createFunnel(svc.url, 'x-phone', [{ message: 'Never' }], 3);
-    await postContact(svc.url, 'x-phone', 'xp-1', '+15552030002');
-    await publishEvent(t.natsPrefix, Subjects.purchaseCreated, {
+    await createFunnel(sms.svc.url, 'x-phone', [{ message: 'Never' }], 3);
+    await postContact(sms.svc.url, 'x-phone', 'xp-1', '+15552030002');
+    await publishEvent(sms.t.natsPrefix, Subjects.purchaseCreated, {
       ...envelope(),
       funnelId: 'x-phone',
       contactId: 'email-99',
@@ -100,9 +78,9 @@ describe('purchase seen by the email side', () => {
   });
 
   it('ignores svc-sms’s own events', async () => {
-    await createFunnel(svc.url, 'x-own', [{ message: 'Hello' }], 2);
-    await postContact(svc.url, 'x-own', 'xo-1', '+15552030003');
-    await publishEvent(t.natsPrefix, Subjects.purchaseCreated, {
+    await createFunnel(sms.svc.url, 'x-own', [{ message: 'Hello' }], 2);
+    await postContact(sms.svc.url, 'x-own', 'xo-1', '+15552030003');
+    await publishEvent(sms.t.natsPrefix, Subjects.purchaseCreated, {
       ...envelope(),
       source: 'svc-sms',
       funnelId: 'x-own',
@@ -119,7 +97,7 @@ describe('purchase seen by the email side', () => {
 
 describe('contact seen by the email side', () => {
   it('creates the SMS contact for a funnel with an active SMS integration, once even when the funnel posted to both', async () => {
-    await createFunnel(svc.url, 'x-both', [{ message: 'Hi {first_name}' }], 2);
+    await createFunnel(sms.svc.url, 'x-both', [{ message: 'Hi {first_name}' }], 2);
     const evt = {
       ...envelope(),
       funnelId: 'x-both',
@@ -129,8 +107,8 @@ describe('contact seen by the email side', () => {
       firstName: 'Jane',
       createdAt: new Date().toISOString(),
     };
-    await publishEvent(t.natsPrefix, Subjects.contactCreated, evt);
-    await postContact(svc.url, 'x-both', 'xc-1', '+15552030004');
+    await publishEvent(sms.t.natsPrefix, Subjects.contactCreated, evt);
+    await postContact(sms.svc.url, 'x-both', 'xc-1', '+15552030004');
     await waitFor(async () => (await contacts()).some((c) => c.contact_id === 'xc-1'), 3_000);
     await waitFor(async () => sentTo('+15552030004').length === 1, 10_000);
     await sleep(1_000);
@@ -139,8 +117,8 @@ describe('contact seen by the email side', () => {
   });
 
   it('does nothing without a phone or without an active SMS integration', async () => {
-    await createFunnel(svc.url, 'x-nophone', [{ message: 'x' }], 60);
-    await publishEvent(t.natsPrefix, Subjects.contactCreated, {
+    await createFunnel(sms.svc.url, 'x-nophone', [{ message: 'x' }], 60);
+    await publishEvent(sms.t.natsPrefix, Subjects.contactCreated, {
       ...envelope(),
       funnelId: 'x-nophone',
       contactId: 'xn-1',
@@ -148,7 +126,7 @@ describe('contact seen by the email side', () => {
       phone: null,
       createdAt: new Date().toISOString(),
     });
-    await publishEvent(t.natsPrefix, Subjects.contactCreated, {
+    await publishEvent(sms.t.natsPrefix, Subjects.contactCreated, {
       ...envelope(),
       funnelId: 'x-unknown',
       contactId: 'xn-2',
@@ -164,11 +142,11 @@ describe('contact seen by the email side', () => {
 describe('facts published by svc-sms', () => {
   it('publishes contact and purchase events (with email) through the outbox', async () => {
     const received: { subject: string; data: Record<string, unknown> }[] = [];
-    const sub = nc.subscribe(`${t.natsPrefix}funnel.>`);
+    const sub = nc.subscribe(`${sms.t.natsPrefix}funnel.>`);
     (async () => {
       for await (const m of sub) received.push({ subject: m.subject, data: JSON.parse(m.string()) });
     })();
-    await call(svc.url, 'POST', '/api/sms/webhook', {
+    await call(sms.svc.url, 'POST', '/api/sms/webhook', {
       user: null,
       body: {
         event: 'contact_created',
@@ -176,7 +154,7 @@ describe('facts published by svc-sms', () => {
         contact: { id: 'pub-1', email: 'jane@example.com', phone: '+1 555 203 0006', first_name: 'Jane' },
       },
     });
-    await call(svc.url, 'POST', '/api/sms/webhook', {
+    await call(sms.svc.url, 'POST', '/api/sms/webhook', {
       user: null,
       body: {
         event_type: 'purchase_created',
@@ -190,7 +168,7 @@ describe('facts published by svc-sms', () => {
     await waitFor(async () => received.length >= 2, 5_000);
     sub.unsubscribe();
     expect(received[0]).toEqual({
-      subject: `${t.natsPrefix}funnel.contact.created`,
+      subject: `${sms.t.natsPrefix}funnel.contact.created`,
       data: {
         eventId: expect.any(String),
         source: 'svc-sms',
@@ -204,7 +182,7 @@ describe('facts published by svc-sms', () => {
       },
     });
     expect(received[1]).toMatchObject({
-      subject: `${t.natsPrefix}funnel.purchase.created`,
+      subject: `${sms.t.natsPrefix}funnel.purchase.created`,
       data: {
         source: 'svc-sms',
         funnelId: 'x-pub',

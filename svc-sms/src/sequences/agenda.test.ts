@@ -4,55 +4,33 @@
  */
 import type { SmsContact } from '@act/contracts/src/sms-api';
 import mongoose from 'mongoose';
-import { call, type ServiceProcess } from '@act/service-kit/testing';
-import { startFakeTwilio, type FakeTwilio } from '../test/fake-twilio';
-import {
-  configureSending,
-  createFunnel,
-  dropDb,
-  dropStream,
-  postContact,
-  smsTestEnv,
-  startSms,
-  waitFor,
-  type SmsTestEnv,
-} from '../test/helpers';
+import { call } from '@act/service-kit/testing';
+import { useSmsWithTwilio } from '../test/sms-with-twilio';
+import { createFunnel, postContact, waitFor } from '../test/helpers';
 
 // Starting the service takes a while on a loaded machine (tsx, the twilio SDK, Agenda).
 jest.setTimeout(120_000);
 
-let twilio: FakeTwilio;
-let svc: ServiceProcess;
-let t: SmsTestEnv;
+const sms = useSmsWithTwilio('agenda', {
+  env: { SMS_DUE_SCAN_MS: '0', SMS_AGENDA_PROCESS_EVERY_MS: '200', SMS_SWEEP_EVERY_MS: '10000' },
+});
 let conn: mongoose.Connection;
 
 beforeAll(async () => {
-  twilio = await startFakeTwilio();
-  t = smsTestEnv('agenda', twilio, {
-    SMS_DUE_SCAN_MS: '0',
-    SMS_AGENDA_PROCESS_EVERY_MS: '200',
-    SMS_SWEEP_EVERY_MS: '10000',
-  });
-  svc = await startSms(t);
-  await configureSending(svc.url);
-  const url = new URL(t.env.MONGODB_URI!);
-  url.pathname = `/${t.db}`;
+  const url = new URL(sms.t.env.MONGODB_URI!);
+  url.pathname = `/${sms.t.db}`;
   conn = await mongoose.createConnection(url.toString()).asPromise();
 });
 afterAll(async () => {
   await conn?.close();
-  await svc?.stop();
-  await twilio?.stop();
-  await dropStream(t.natsPrefix);
-  await dropDb(t.db);
 });
 
-const sentTo = (phone: string) => twilio.messages.filter((m) => m.to === phone);
+const sentTo = (phone: string) => sms.twilio.messages.filter((m) => m.to === phone);
 
 it('sends each step from its Agenda job', async () => {
-  await createFunnel(svc.url, 'agenda-funnel', [{ message: 'A1' }, { message: 'A2', delay_minutes: 1 }]);
+  await createFunnel(sms.svc.url, 'agenda-funnel', [{ message: 'A1' }, { message: 'A2', delay_minutes: 1 }]);
   const posted = Date.now();
-  await postContact(svc.url, 'agenda-funnel', 'ag-1', '+15552050001');
+  await postContact(sms.svc.url, 'agenda-funnel', 'ag-1', '+15552050001');
   await waitFor(async () => sentTo('+15552050001').length === 2, 10_000);
   const [m1, m2] = sentTo('+15552050001');
   expect(m1!.at - posted).toBeGreaterThanOrEqual(900);
@@ -63,9 +41,9 @@ it('sends each step from its Agenda job', async () => {
 });
 
 it('the sweep sends what no job covers', async () => {
-  await createFunnel(svc.url, 'sweep-funnel', [{ message: 'S1' }]);
-  await postContact(svc.url, 'sweep-funnel', 'sw-1', '+15552050002');
-  const c = ((await call(svc.url, 'GET', '/api/sms-contacts')).body as SmsContact[]).find(
+  await createFunnel(sms.svc.url, 'sweep-funnel', [{ message: 'S1' }]);
+  await postContact(sms.svc.url, 'sweep-funnel', 'sw-1', '+15552050002');
+  const c = ((await call(sms.svc.url, 'GET', '/api/sms-contacts')).body as SmsContact[]).find(
     (x) => x.contact_id === 'sw-1',
   );
   const removed = await conn

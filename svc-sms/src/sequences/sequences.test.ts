@@ -4,61 +4,35 @@
  */
 import type { SmsContact, SmsLog, SmsWebhookEvent } from '@act/contracts/src/sms-api';
 import { DateTime } from 'luxon';
-import { call, type ServiceProcess } from '@act/service-kit/testing';
+import { call } from '@act/service-kit/testing';
 import { SMS_TIMEZONES } from '@act/contracts/src/sms-api';
-import { startFakeTwilio, type FakeTwilio } from '../test/fake-twilio';
-import {
-  configureSending,
-  createFunnel,
-  dropDb,
-  dropStream,
-  postContact,
-  sleep,
-  smsTestEnv,
-  startSms,
-  waitFor,
-  type SmsTestEnv,
-} from '../test/helpers';
+import { useSmsWithTwilio } from '../test/sms-with-twilio';
+import { configureSending, createFunnel, postContact, sleep, waitFor } from '../test/helpers';
 
 // Starting the service takes a while on a loaded machine (tsx, the twilio SDK, Agenda).
 jest.setTimeout(120_000);
 
-let twilio: FakeTwilio;
-let svc: ServiceProcess;
-let t: SmsTestEnv;
+const sms = useSmsWithTwilio('seq');
 
-beforeAll(async () => {
-  twilio = await startFakeTwilio();
-  t = smsTestEnv('seq', twilio);
-  svc = await startSms(t);
-  await configureSending(svc.url);
-});
-afterAll(async () => {
-  await svc?.stop();
-  await twilio?.stop();
-  await dropStream(t.natsPrefix);
-  await dropDb(t.db);
-});
-
-const contacts = async () => (await call(svc.url, 'GET', '/api/sms-contacts')).body as SmsContact[];
+const contacts = async () => (await call(sms.svc.url, 'GET', '/api/sms-contacts')).body as SmsContact[];
 const contactOf = async (contactId: string) => (await contacts()).find((c) => c.contact_id === contactId)!;
 const logsFor = async (contactId: string) =>
-  ((await call(svc.url, 'GET', '/api/sms-logs')).body as SmsLog[])
+  ((await call(sms.svc.url, 'GET', '/api/sms-logs')).body as SmsLog[])
     .filter((l) => l.contact_id === contactId)
     .sort((a, b) => (a.sequence_order ?? 0) - (b.sequence_order ?? 0));
-const sentTo = (phone: string) => twilio.messages.filter((m) => m.to === phone);
+const sentTo = (phone: string) => sms.twilio.messages.filter((m) => m.to === phone);
 
 describe('sequence order and delays', () => {
   it('sends active templates in sequence_order: the first at remind_at, each next delay_minutes after the previous', async () => {
     // Created out of order on purpose; the inactive one is never sent.
-    await createFunnel(svc.url, 'order-funnel', [
+    await createFunnel(sms.svc.url, 'order-funnel', [
       { message: 'Third: still there, {{first_name}}?', sequence_order: 3, delay_minutes: 1 },
       { message: 'Hi {first_name}, your cart: {checkout_url}', sequence_order: 1, delay_minutes: 5 },
       { message: 'Never sent', sequence_order: 2, delay_minutes: 0, active: false },
       { message: 'Second reminder', sequence_order: 2, delay_minutes: 2 },
     ]);
     const posted = Date.now();
-    const r = await postContact(svc.url, 'order-funnel', 'ord-1', '(555) 201-0001', {
+    const r = await postContact(sms.svc.url, 'order-funnel', 'ord-1', '(555) 201-0001', {
       checkout_url: 'https://shop.example/c/1',
     });
     expect(r.status).toBe(200);
@@ -121,13 +95,13 @@ describe('sequence order and delays', () => {
   });
 
   it('takes the campaign that points at the integration when none is chosen, and the messaging service when set', async () => {
-    const i = await call(svc.url, 'POST', '/api/sms-webhook-integrations', {
+    const i = await call(sms.svc.url, 'POST', '/api/sms-webhook-integrations', {
       body: { name: 'Back-linked', funnel_id: 'backlink-funnel', reminder_delay: 1 },
     });
-    const c = await call(svc.url, 'POST', '/api/sms-campaigns', {
+    const c = await call(sms.svc.url, 'POST', '/api/sms-campaigns', {
       body: { name: 'Points here', integration_id: i.body.id, active: true },
     });
-    await call(svc.url, 'POST', '/api/sms-templates', {
+    await call(sms.svc.url, 'POST', '/api/sms-templates', {
       body: {
         campaign_id: c.body.id,
         name: 'Only',
@@ -136,12 +110,12 @@ describe('sequence order and delays', () => {
         delay_minutes: 0,
       },
     });
-    await configureSending(svc.url, {
+    await configureSending(sms.svc.url, {
       messaging_service_sid: 'MG00000000000000000000000000000001',
       delivery_webhooks_enabled: true,
     });
     try {
-      await postContact(svc.url, 'backlink-funnel', 'bl-1', '+1 555 201 0002', { first_name: undefined });
+      await postContact(sms.svc.url, 'backlink-funnel', 'bl-1', '+1 555 201 0002', { first_name: undefined });
       const [m] = await waitFor(async () => (sentTo('+15552010002').length ? sentTo('+15552010002') : null));
       expect(m).toMatchObject({
         messagingServiceSid: 'MG00000000000000000000000000000001',
@@ -152,19 +126,19 @@ describe('sequence order and delays', () => {
       await waitFor(async () => (await logsFor('bl-1'))[0]);
       expect((await logsFor('bl-1'))[0].status).toBe('queued'); // Twilio answers "accepted" for a messaging service
     } finally {
-      await configureSending(svc.url, { messaging_service_sid: '', delivery_webhooks_enabled: false });
+      await configureSending(sms.svc.url, { messaging_service_sid: '', delivery_webhooks_enabled: false });
     }
   });
 });
 
 describe('skipping', () => {
   it('skips a phone already messaged for another contact of the same integration, and counts it', async () => {
-    await createFunnel(svc.url, 'dup-funnel', [{ message: 'One' }, { message: 'Two', delay_minutes: 1 }]);
-    await createFunnel(svc.url, 'other-funnel', [{ message: 'Other' }]);
-    await postContact(svc.url, 'dup-funnel', 'dup-a', '+15552010003');
+    await createFunnel(sms.svc.url, 'dup-funnel', [{ message: 'One' }, { message: 'Two', delay_minutes: 1 }]);
+    await createFunnel(sms.svc.url, 'other-funnel', [{ message: 'Other' }]);
+    await postContact(sms.svc.url, 'dup-funnel', 'dup-a', '+15552010003');
     await sleep(300);
-    await postContact(svc.url, 'dup-funnel', 'dup-b', '555.201.0003');
-    await postContact(svc.url, 'other-funnel', 'dup-c', '+15552010003');
+    await postContact(sms.svc.url, 'dup-funnel', 'dup-b', '555.201.0003');
+    await postContact(sms.svc.url, 'other-funnel', 'dup-c', '+15552010003');
     await waitFor(async () => (await contactOf('dup-b')).status === 'skipped_duplicate', 10_000);
     await waitFor(async () => sentTo('+15552010003').length >= 3, 10_000);
     await sleep(1500);
@@ -186,24 +160,24 @@ describe('skipping', () => {
   });
 
   it('never sends to a toll-free number and logs it as blocked', async () => {
-    await createFunnel(svc.url, 'tollfree-funnel', [{ message: 'Hi' }, { message: 'Again', delay_minutes: 1 }]);
+    await createFunnel(sms.svc.url, 'tollfree-funnel', [{ message: 'Hi' }, { message: 'Again', delay_minutes: 1 }]);
     for (const [i, prefix] of ['800', '833', '844', '855', '866', '877', '888'].entries())
-      await postContact(svc.url, 'tollfree-funnel', `tf-${i}`, `+1${prefix}5550100`);
+      await postContact(sms.svc.url, 'tollfree-funnel', `tf-${i}`, `+1${prefix}5550100`);
     await waitFor(
       async () =>
         (await contacts()).filter((c) => c.contact_id.startsWith('tf-') && c.status === 'abandoned').length === 7,
       10_000,
     );
     await sleep(1500);
-    expect(twilio.messages.filter((m) => /^\+1(800|833|844|855|866|877|888)/.test(m.to))).toEqual([]);
+    expect(sms.twilio.messages.filter((m) => /^\+1(800|833|844|855|866|877|888)/.test(m.to))).toEqual([]);
     const logs = await logsFor('tf-0');
     expect(logs).toEqual([expect.objectContaining({ status: 'blocked_toll_free', phone: '+18005550100' })]);
   });
 
   it('logs a refused send as failed with the reason, marks the contact error and stops', async () => {
-    await createFunnel(svc.url, 'fail-funnel', [{ message: 'A' }, { message: 'B', delay_minutes: 1 }]);
-    twilio.refuse.add('+15552010009');
-    await postContact(svc.url, 'fail-funnel', 'fail-1', '+15552010009');
+    await createFunnel(sms.svc.url, 'fail-funnel', [{ message: 'A' }, { message: 'B', delay_minutes: 1 }]);
+    sms.twilio.refuse.add('+15552010009');
+    await postContact(sms.svc.url, 'fail-funnel', 'fail-1', '+15552010009');
     await waitFor(async () => (await contactOf('fail-1')).status === 'error', 10_000);
     await sleep(1500);
     const logs = await logsFor('fail-1');
@@ -220,10 +194,10 @@ describe('skipping', () => {
 
 describe('purchase through the webhook', () => {
   it('stops the sequence after the first message', async () => {
-    await createFunnel(svc.url, 'buy-funnel', [{ message: 'First' }, { message: 'Second', delay_minutes: 2 }]);
-    await postContact(svc.url, 'buy-funnel', 'buy-1', '+15552010010');
+    await createFunnel(sms.svc.url, 'buy-funnel', [{ message: 'First' }, { message: 'Second', delay_minutes: 2 }]);
+    await postContact(sms.svc.url, 'buy-funnel', 'buy-1', '+15552010010');
     await waitFor(async () => sentTo('+15552010010').length === 1, 10_000);
-    const r = await call(svc.url, 'POST', '/api/sms/webhook', {
+    const r = await call(sms.svc.url, 'POST', '/api/sms/webhook', {
       user: null,
       body: {
         event_type: 'purchase_created',
@@ -244,9 +218,9 @@ describe('purchase through the webhook', () => {
   });
 
   it('matches by phone within the integration when the contact id differs', async () => {
-    await createFunnel(svc.url, 'buy-phone-funnel', [{ message: 'Never' }], 3);
-    await postContact(svc.url, 'buy-phone-funnel', 'bp-1', '+15552010011');
-    const r = await call(svc.url, 'POST', '/api/sms/webhook', {
+    await createFunnel(sms.svc.url, 'buy-phone-funnel', [{ message: 'Never' }], 3);
+    await postContact(sms.svc.url, 'buy-phone-funnel', 'bp-1', '+15552010011');
+    const r = await call(sms.svc.url, 'POST', '/api/sms/webhook', {
       user: null,
       body: {
         event: 'purchase_created',
@@ -260,15 +234,15 @@ describe('purchase through the webhook', () => {
   });
 
   it("'Mark Purchased' stops a pending contact", async () => {
-    await createFunnel(svc.url, 'manual-funnel', [{ message: 'Never' }], 2);
-    await postContact(svc.url, 'manual-funnel', 'man-1', '+15552010012');
+    await createFunnel(sms.svc.url, 'manual-funnel', [{ message: 'Never' }], 2);
+    await postContact(sms.svc.url, 'manual-funnel', 'man-1', '+15552010012');
     const c = await contactOf('man-1');
-    const r = await call(svc.url, 'POST', '/api/sms-contacts/mark-purchased', { body: { contact_id: c.id } });
+    const r = await call(sms.svc.url, 'POST', '/api/sms-contacts/mark-purchased', { body: { contact_id: c.id } });
     expect(r.body).toEqual({ success: true, message: 'Contact marked as purchased', updated: 1 });
     expect(
-      (await call(svc.url, 'POST', '/api/sms-contacts/mark-purchased', { body: { contact_id: 999999 } })).status,
+      (await call(sms.svc.url, 'POST', '/api/sms-contacts/mark-purchased', { body: { contact_id: 999999 } })).status,
     ).toBe(404);
-    expect((await call(svc.url, 'POST', '/api/sms-contacts/mark-purchased', { body: {} })).body).toEqual({
+    expect((await call(sms.svc.url, 'POST', '/api/sms-contacts/mark-purchased', { body: {} })).body).toEqual({
       error: 'contact_id is required',
     });
     await sleep(2500);
@@ -280,18 +254,18 @@ describe('purchase through the webhook', () => {
 describe('template test SMS', () => {
   it('sends the template with sample values and logs it', async () => {
     const { templates } = await createFunnel(
-      svc.url,
+      sms.svc.url,
       'test-tpl-funnel',
       [{ message: 'Hi {first_name}: {checkout_url}' }],
       60,
     );
-    const r = await call(svc.url, 'POST', `/api/sms-templates/${templates[0].id}/test`, {
+    const r = await call(sms.svc.url, 'POST', `/api/sms-templates/${templates[0].id}/test`, {
       body: { testPhone: '+15552010020' },
     });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ success: true, message: 'Test SMS sent successfully', sid: expect.stringMatching(/^SM/) });
     expect(sentTo('+15552010020').map((m) => m.body)).toEqual(['Hi Jane: https://example.com/checkout']);
-    const t2 = await call(svc.url, 'POST', '/api/twilio/test-sms', {
+    const t2 = await call(sms.svc.url, 'POST', '/api/twilio/test-sms', {
       body: { test_phone: '15552010021', test_message: 'This is a test message from your SMS system.' },
     });
     expect(t2.body).toMatchObject({ success: true, message: 'Test SMS sent successfully' });
@@ -308,15 +282,15 @@ describe('blackout', () => {
     const local = DateTime.now().setZone(zone);
     const hour = local.hour;
     const expectedEnd = local.plus({ days: 1 }).set({ hour: hour - 1, minute: 0, second: 0, millisecond: 0 });
-    await configureSending(svc.url, {
+    await configureSending(sms.svc.url, {
       blackout_enabled: true,
       blackout_start_hour: hour,
       blackout_end_hour: hour - 1,
       blackout_timezone: zone,
     });
     try {
-      await createFunnel(svc.url, 'night-funnel', [{ message: 'Held' }]);
-      await postContact(svc.url, 'night-funnel', 'night-1', '+15552010030');
+      await createFunnel(sms.svc.url, 'night-funnel', [{ message: 'Held' }]);
+      await postContact(sms.svc.url, 'night-funnel', 'night-1', '+15552010030');
       const held = await waitFor(async () => {
         const c = await contactOf('night-1');
         return c.next_send_at && new Date(c.next_send_at).getTime() > Date.now() + 60_000 ? c : null;
@@ -327,16 +301,16 @@ describe('blackout', () => {
       expect(sentTo('+15552010030')).toEqual([]);
       expect(await logsFor('night-1')).toEqual([]);
     } finally {
-      await configureSending(svc.url, { blackout_enabled: false });
+      await configureSending(sms.svc.url, { blackout_enabled: false });
     }
   });
 });
 
 describe('funnel webhook', () => {
   it('upserts one contact per funnel contact and refreshes its details', async () => {
-    await createFunnel(svc.url, 'upsert-funnel', [{ message: 'x' }], 60);
-    const a = await postContact(svc.url, 'upsert-funnel', 'up-1', '+15552010040');
-    const b = await call(svc.url, 'POST', '/api/sms/webhook', {
+    await createFunnel(sms.svc.url, 'upsert-funnel', [{ message: 'x' }], 60);
+    const a = await postContact(sms.svc.url, 'upsert-funnel', 'up-1', '+15552010040');
+    const b = await call(sms.svc.url, 'POST', '/api/sms/webhook', {
       user: null,
       body: {
         event_type: 'contact_created',
@@ -354,9 +328,9 @@ describe('funnel webhook', () => {
   });
 
   it('answers the handshake, ignores unknown funnels with 202 and refuses bad input with 400, storing every delivery', async () => {
-    const hs = await call(svc.url, 'POST', '/api/sms/webhook', { user: null, body: { event: 'handshake' } });
+    const hs = await call(sms.svc.url, 'POST', '/api/sms/webhook', { user: null, body: { event: 'handshake' } });
     expect(hs).toMatchObject({ status: 200, body: { status: 'ok', message: 'Handshake received' } });
-    const none = await postContact(svc.url, 'no-such-funnel', 'x-1', '+15552010050');
+    const none = await postContact(sms.svc.url, 'no-such-funnel', 'x-1', '+15552010050');
     expect(none).toMatchObject({
       status: 202,
       body: { status: 'ignored', message: 'No active SMS integration for funnel no-such-funnel' },
@@ -379,10 +353,10 @@ describe('funnel webhook', () => {
       ],
     ] as const;
     for (const [opts, error] of bad) {
-      const r = await call(svc.url, 'POST', '/api/sms/webhook', { user: null, ...opts });
+      const r = await call(sms.svc.url, 'POST', '/api/sms/webhook', { user: null, ...opts });
       expect([r.status, r.body]).toEqual([400, { error }]);
     }
-    const events = (await call(svc.url, 'GET', '/api/sms-webhook-events')).body as SmsWebhookEvent[];
+    const events = (await call(sms.svc.url, 'GET', '/api/sms-webhook-events')).body as SmsWebhookEvent[];
     expect(events[0]).toEqual({
       id: expect.any(Number),
       type: 'invalid',
@@ -396,7 +370,7 @@ describe('funnel webhook', () => {
   });
 
   it('clears all contacts', async () => {
-    const r = await call(svc.url, 'POST', '/api/sms-contacts/clear');
+    const r = await call(sms.svc.url, 'POST', '/api/sms-contacts/clear');
     expect(r.body).toMatchObject({ success: true, message: 'All SMS contacts cleared' });
     expect(await contacts()).toEqual([]);
   });

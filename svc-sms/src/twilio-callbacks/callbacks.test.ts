@@ -4,47 +4,22 @@
  */
 import type { SmsContact, SmsLog, SmsWebhookEvent } from '@act/contracts/src/sms-api';
 import twilioSdk from 'twilio';
-import { call, gatewayHeaders, type ServiceProcess } from '@act/service-kit/testing';
-import { startFakeTwilio, type FakeTwilio } from '../test/fake-twilio';
-import {
-  configureSending,
-  createFunnel,
-  dropDb,
-  dropStream,
-  postContact,
-  PUBLIC_URL,
-  sleep,
-  smsTestEnv,
-  startSms,
-  waitFor,
-  type SmsTestEnv,
-} from '../test/helpers';
+import { call, gatewayHeaders } from '@act/service-kit/testing';
+import { useSmsWithTwilio } from '../test/sms-with-twilio';
+import { createFunnel, dropDb, postContact, PUBLIC_URL, sleep, startSms, waitFor } from '../test/helpers';
 
 // Starting the service takes a while on a loaded machine (tsx, the twilio SDK, Agenda).
 jest.setTimeout(120_000);
 
-let twilio: FakeTwilio;
-let svc: ServiceProcess;
-let t: SmsTestEnv;
+const sms = useSmsWithTwilio('cb');
 const CALLBACK_URL = `${PUBLIC_URL}/api/twilio/webhooks`;
-
-beforeAll(async () => {
-  twilio = await startFakeTwilio();
-  t = smsTestEnv('cb', twilio);
-  svc = await startSms(t);
-  await configureSending(svc.url);
-});
-afterAll(async () => {
-  await svc?.stop();
-  await twilio?.stop();
-  await dropStream(t.natsPrefix);
-  await dropDb(t.db);
-});
 
 /** Posts form fields as Twilio does (through the gateway, which forwards the signature header). */
 async function postCallback(url: string, params: Record<string, string>, signature?: string | null) {
   const sig =
-    signature === undefined ? twilioSdk.getExpectedTwilioSignature(twilio.authToken, CALLBACK_URL, params) : signature;
+    signature === undefined
+      ? twilioSdk.getExpectedTwilioSignature(sms.twilio.authToken, CALLBACK_URL, params)
+      : signature;
   const headers: Record<string, string> = {
     ...gatewayHeaders(null),
     'content-type': 'application/x-www-form-urlencoded',
@@ -59,76 +34,80 @@ async function postCallback(url: string, params: Record<string, string>, signatu
 }
 
 const contactOf = async (contactId: string) =>
-  ((await call(svc.url, 'GET', '/api/sms-contacts')).body as SmsContact[]).find((c) => c.contact_id === contactId);
-const logs = async () => (await call(svc.url, 'GET', '/api/sms-logs')).body as SmsLog[];
-const events = async () => (await call(svc.url, 'GET', '/api/sms-webhook-events')).body as SmsWebhookEvent[];
-const sentTo = (phone: string) => twilio.messages.filter((m) => m.to === phone);
+  ((await call(sms.svc.url, 'GET', '/api/sms-contacts')).body as SmsContact[]).find((c) => c.contact_id === contactId);
+const logs = async () => (await call(sms.svc.url, 'GET', '/api/sms-logs')).body as SmsLog[];
+const events = async () => (await call(sms.svc.url, 'GET', '/api/sms-webhook-events')).body as SmsWebhookEvent[];
+const sentTo = (phone: string) => sms.twilio.messages.filter((m) => m.to === phone);
 
 describe('signature', () => {
   const params = { MessageSid: 'SMnone', MessageStatus: 'delivered', AccountSid: 'ACx' };
 
   it('accepts a correctly signed callback and answers empty TwiML', async () => {
-    const r = await postCallback(svc.url, params);
+    const r = await postCallback(sms.svc.url, params);
     expect(r.status).toBe(200);
     expect(r.type).toMatch(/^text\/xml/);
     expect(r.text).toBe('<?xml version="1.0" encoding="UTF-8"?><Response/>');
   });
 
   it('refuses a missing, wrong or tampered signature with 403', async () => {
-    expect((await postCallback(svc.url, params, null)).status).toBe(403);
-    expect((await postCallback(svc.url, params, 'bm90IGEgc2lnbmF0dXJl')).status).toBe(403);
-    const signedForOther = twilioSdk.getExpectedTwilioSignature(twilio.authToken, CALLBACK_URL, {
+    expect((await postCallback(sms.svc.url, params, null)).status).toBe(403);
+    expect((await postCallback(sms.svc.url, params, 'bm90IGEgc2lnbmF0dXJl')).status).toBe(403);
+    const signedForOther = twilioSdk.getExpectedTwilioSignature(sms.twilio.authToken, CALLBACK_URL, {
       ...params,
       MessageStatus: 'failed',
     });
-    const r = await postCallback(svc.url, params, signedForOther);
+    const r = await postCallback(sms.svc.url, params, signedForOther);
     expect(r.status).toBe(403);
     expect(JSON.parse(r.text)).toEqual({ error: 'Invalid Twilio signature' });
     const wrongToken = twilioSdk.getExpectedTwilioSignature('another-token', CALLBACK_URL, params);
-    expect((await postCallback(svc.url, params, wrongToken)).status).toBe(403);
+    expect((await postCallback(sms.svc.url, params, wrongToken)).status).toBe(403);
   });
 
   it('also accepts a signature over the delivery webhook URL an admin entered', async () => {
     const custom = 'https://hooks.example.com/twilio/status';
-    await call(svc.url, 'POST', '/api/twilio/config', { body: { webhook_url: custom } });
+    await call(sms.svc.url, 'POST', '/api/twilio/config', { body: { webhook_url: custom } });
     try {
-      const sig = twilioSdk.getExpectedTwilioSignature(twilio.authToken, custom, params);
-      expect((await postCallback(svc.url, params, sig)).status).toBe(200);
-      const elsewhere = twilioSdk.getExpectedTwilioSignature(twilio.authToken, 'https://evil.example/x', params);
-      expect((await postCallback(svc.url, params, elsewhere)).status).toBe(403);
+      const sig = twilioSdk.getExpectedTwilioSignature(sms.twilio.authToken, custom, params);
+      expect((await postCallback(sms.svc.url, params, sig)).status).toBe(200);
+      const elsewhere = twilioSdk.getExpectedTwilioSignature(sms.twilio.authToken, 'https://evil.example/x', params);
+      expect((await postCallback(sms.svc.url, params, elsewhere)).status).toBe(403);
     } finally {
-      await call(svc.url, 'POST', '/api/twilio/config', { body: { webhook_url: '' } });
+      await call(sms.svc.url, 'POST', '/api/twilio/config', { body: { webhook_url: '' } });
     }
   });
 
   it('refuses everything when no auth token is configured', async () => {
-    const bare = await startSms(t, { TWILIO_AUTH_TOKEN: '', TWILIO_ACCOUNT_SID: '', MONGODB_DB: `${t.db}_bare` });
+    const bare = await startSms(sms.t, {
+      TWILIO_AUTH_TOKEN: '',
+      TWILIO_ACCOUNT_SID: '',
+      MONGODB_DB: `${sms.t.db}_bare`,
+    });
     try {
       const r = await postCallback(bare.url, params);
       expect(r.status).toBe(403);
       expect(JSON.parse(r.text).error).toMatch(/TWILIO_AUTH_TOKEN is not set/);
     } finally {
       await bare.stop();
-      await dropDb(`${t.db}_bare`);
+      await dropDb(`${sms.t.db}_bare`);
     }
   });
 });
 
 describe('status callbacks', () => {
   it('update the log by MessageSid, never backwards, and are stored as sms_delivery events', async () => {
-    await createFunnel(svc.url, 'status-funnel', [{ message: 'Track me' }]);
-    await postContact(svc.url, 'status-funnel', 'st-1', '+15552020001');
+    await createFunnel(sms.svc.url, 'status-funnel', [{ message: 'Track me' }]);
+    await postContact(sms.svc.url, 'status-funnel', 'st-1', '+15552020001');
     const [m] = await waitFor(async () => (sentTo('+15552020001').length ? sentTo('+15552020001') : null));
     const logOf = async () => (await logs()).find((l) => l.message_sid === m!.sid)!;
     await waitFor(logOf);
     expect((await logOf()).status).toBe('queued');
 
-    await postCallback(svc.url, { MessageSid: m!.sid, MessageStatus: 'sent', To: m!.to });
+    await postCallback(sms.svc.url, { MessageSid: m!.sid, MessageStatus: 'sent', To: m!.to });
     expect((await logOf()).status).toBe('sent');
-    await postCallback(svc.url, { MessageSid: m!.sid, MessageStatus: 'delivered', To: m!.to });
+    await postCallback(sms.svc.url, { MessageSid: m!.sid, MessageStatus: 'delivered', To: m!.to });
     expect((await logOf()).status).toBe('delivered');
     // A late "sent" must not undo "delivered".
-    await postCallback(svc.url, { MessageSid: m!.sid, MessageStatus: 'sent', To: m!.to });
+    await postCallback(sms.svc.url, { MessageSid: m!.sid, MessageStatus: 'sent', To: m!.to });
     expect((await logOf()).status).toBe('delivered');
 
     const ev = (await events()).find((e) => e.type === 'sms_delivery' && e.payload.includes(m!.sid));
@@ -136,11 +115,11 @@ describe('status callbacks', () => {
   });
 
   it('records failures with the error code', async () => {
-    await createFunnel(svc.url, 'status-fail-funnel', [{ message: 'Will fail' }]);
-    await postContact(svc.url, 'status-fail-funnel', 'st-2', '+15552020002');
+    await createFunnel(sms.svc.url, 'status-fail-funnel', [{ message: 'Will fail' }]);
+    await postContact(sms.svc.url, 'status-fail-funnel', 'st-2', '+15552020002');
     const [m] = await waitFor(async () => (sentTo('+15552020002').length ? sentTo('+15552020002') : null));
     await waitFor(async () => (await logs()).find((l) => l.message_sid === m!.sid));
-    await postCallback(svc.url, { MessageSid: m!.sid, MessageStatus: 'undelivered', ErrorCode: '30003' });
+    await postCallback(sms.svc.url, { MessageSid: m!.sid, MessageStatus: 'undelivered', ErrorCode: '30003' });
     expect((await logs()).find((l) => l.message_sid === m!.sid)).toMatchObject({
       status: 'undelivered',
       error_message: 'Twilio error 30003',
@@ -148,18 +127,18 @@ describe('status callbacks', () => {
   });
 
   it('refuses a callback that is neither a status nor a message', async () => {
-    const r = await postCallback(svc.url, { Foo: 'bar' });
+    const r = await postCallback(sms.svc.url, { Foo: 'bar' });
     expect(r.status).toBe(400);
   });
 });
 
 describe('replies, STOP and START', () => {
   it('STOP opts the phone out: no further sends, shown on the contact; START opts back in', async () => {
-    await createFunnel(svc.url, 'stop-funnel', [{ message: 'First' }, { message: 'Second', delay_minutes: 2 }]);
-    await postContact(svc.url, 'stop-funnel', 'stop-1', '+15552020003');
+    await createFunnel(sms.svc.url, 'stop-funnel', [{ message: 'First' }, { message: 'Second', delay_minutes: 2 }]);
+    await postContact(sms.svc.url, 'stop-funnel', 'stop-1', '+15552020003');
     await waitFor(async () => sentTo('+15552020003').length === 1);
 
-    const r = await postCallback(svc.url, {
+    const r = await postCallback(sms.svc.url, {
       MessageSid: 'SMin1',
       From: '+15552020003',
       To: '+15005550006',
@@ -172,42 +151,42 @@ describe('replies, STOP and START', () => {
     expect(JSON.parse(reply!.payload)).toMatchObject({ From: '+15552020003', Body: ' stop ' });
 
     // A new contact with that phone is never messaged either.
-    await postContact(svc.url, 'stop-funnel', 'stop-2', '555-202-0003');
+    await postContact(sms.svc.url, 'stop-funnel', 'stop-2', '555-202-0003');
     await sleep(3500);
     expect(sentTo('+15552020003').map((m) => m.body)).toEqual(['First']);
     expect(await contactOf('stop-2')).toMatchObject({ status: 'abandoned', opted_out: true });
 
     // Nor is a test SMS.
-    const test = await call(svc.url, 'POST', '/api/twilio/test-sms', {
+    const test = await call(sms.svc.url, 'POST', '/api/twilio/test-sms', {
       body: { test_phone: '+15552020003', test_message: 'Hi' },
     });
     expect(test.status).toBe(400);
 
-    await postCallback(svc.url, { MessageSid: 'SMin2', From: '+15552020003', To: '+15005550006', Body: 'START' });
+    await postCallback(sms.svc.url, { MessageSid: 'SMin2', From: '+15552020003', To: '+15005550006', Body: 'START' });
     expect(await contactOf('stop-2')).toMatchObject({ opted_out: false });
-    await postContact(svc.url, 'stop-funnel', 'stop-3', '+15552020004');
+    await postContact(sms.svc.url, 'stop-funnel', 'stop-3', '+15552020004');
     await waitFor(async () => sentTo('+15552020004').length === 1);
   });
 
   it.each(['STOPALL', 'unsubscribe', 'Cancel', 'END', 'quit'])('%s is an opt-out keyword', async (word) => {
     const phone = `+1555203${String(1000 + word.length * 7).slice(-4)}`;
-    await postCallback(svc.url, { MessageSid: `SMk${word}`, From: phone, To: '+15005550006', Body: word });
-    await createFunnel(svc.url, `kw-${word}`, [{ message: 'x' }]);
-    await postContact(svc.url, `kw-${word}`, `kw-${word}`, phone);
+    await postCallback(sms.svc.url, { MessageSid: `SMk${word}`, From: phone, To: '+15005550006', Body: word });
+    await createFunnel(sms.svc.url, `kw-${word}`, [{ message: 'x' }]);
+    await postContact(sms.svc.url, `kw-${word}`, `kw-${word}`, phone);
     await waitFor(async () => (await contactOf(`kw-${word}`))?.status === 'abandoned');
     expect(sentTo(phone)).toEqual([]);
   });
 
   it('an ordinary reply is stored and changes nothing', async () => {
-    await postCallback(svc.url, {
+    await postCallback(sms.svc.url, {
       MessageSid: 'SMin3',
       From: '+15552020009',
       To: '+15005550006',
       Body: 'stop it please',
     });
     expect((await events()).some((e) => e.type === 'sms_reply' && e.payload.includes('stop it please'))).toBe(true);
-    await createFunnel(svc.url, 'reply-funnel', [{ message: 'Still sent' }]);
-    await postContact(svc.url, 'reply-funnel', 'reply-1', '+15552020009');
+    await createFunnel(sms.svc.url, 'reply-funnel', [{ message: 'Still sent' }]);
+    await postContact(sms.svc.url, 'reply-funnel', 'reply-1', '+15552020009');
     await waitFor(async () => sentTo('+15552020009').length === 1);
   });
 });
