@@ -61,6 +61,7 @@ export async function buildSmsService(
     scheduler,
     now,
     delayUnitMs: settings.delayUnitMs,
+    leaseMs: settings.stepLeaseMs,
     publicUrl,
     logger,
   });

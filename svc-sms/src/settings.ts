@@ -15,6 +15,8 @@ export interface SmsSettings {
   sweepEveryMs: number;
   /** Newest N rows returned by the list calls (SMS_LIST_LIMIT). */
   listLimit: number;
+  /** How long a step being sent holds its contact; a crashed instance's steps resume after it (SMS_STEP_LEASE_MS). */
+  stepLeaseMs: number;
   /** How long the webhook path reuses its snapshot of active integrations (SMS_INTEGRATION_CACHE_MS; 0 = none). */
   integrationCacheMs: number;
   twilio: {
@@ -32,6 +34,7 @@ export function readSettings(): SmsSettings {
     agendaProcessEveryMs: envInt('SMS_AGENDA_PROCESS_EVERY_MS', 5_000),
     sweepEveryMs: envInt('SMS_SWEEP_EVERY_MS', 60_000),
     listLimit: envInt('SMS_LIST_LIMIT', 5_000),
+    stepLeaseMs: envInt('SMS_STEP_LEASE_MS', 5 * 60_000),
     integrationCacheMs: envInt('SMS_INTEGRATION_CACHE_MS', 1_000),
     twilio: {
       accountSid: env('TWILIO_ACCOUNT_SID', ''),

@@ -17,8 +17,9 @@ import type { Clock } from '../settings';
 /**
  * A step in flight holds the contact for this long (next_at is moved to now + lease). Longer than any provider
  * call (15 s timeout), so a slow send is never taken over; a crashed sender's step is resumed after it.
+ * SMS_STEP_LEASE_MS overrides it (the fault suite resumes a killed instance's steps after 20 s).
  */
-const LEASE_MS = 5 * 60_000;
+export const DEFAULT_LEASE_MS = 5 * 60_000;
 
 export type StepOutcome =
   | 'not_due'
@@ -39,6 +40,8 @@ export interface SequenceEngineDeps {
   scheduler: SequenceScheduler;
   now: Clock;
   delayUnitMs: number;
+  /** How long a step in flight holds its contact; default DEFAULT_LEASE_MS. */
+  leaseMs?: number;
   publicUrl: string;
   logger: Logger;
 }
@@ -159,7 +162,7 @@ export class SequenceEngine {
     }
 
     // Take the step: compare-and-set on what we read. A second instance reading the same row fails here.
-    const lease = new Date(now.getTime() + LEASE_MS);
+    const lease = new Date(now.getTime() + (this.deps.leaseMs ?? DEFAULT_LEASE_MS));
     const taken = await this.Contact.updateOne(
       { id: ref, step: c.step, next_at: c.next_at, status: { $in: OPEN_STATUSES } },
       { $set: { next_at: lease } },
