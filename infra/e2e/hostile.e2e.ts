@@ -5,7 +5,7 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { readStack } from './stack';
 import { closeConnections, gatewayPort, send, Tally } from './hostile/client';
-import { cleanup, createFixtures, LISTS, newTag, readList, type Fixtures } from './hostile/fixtures';
+import { cleanup, createFixtures, fixtureRecords, LISTS, newTag, readList, type Fixtures } from './hostile/fixtures';
 import { buildCases, run, verdict } from './hostile/suite';
 
 describe('hostile input through the gateway', () => {
@@ -68,6 +68,13 @@ describe('hostile input through the gateway', () => {
       }
     }
 
+    // No hostile id or body removed a record it did not name.
+    const lists = new Map<string, Record<string, unknown>[]>();
+    for (const { path, id } of fixtureRecords(f)) {
+      if (!lists.has(path)) lists.set(path, await readList(f.adminCookie, path));
+      if (!lists.get(path)!.some((r) => r.id === id)) failures.push(`${path}: fixture record ${id} is gone`);
+    }
+
     // Prototype pollution did not reach the services' objects: the plain user is still a plain user.
     const me = await send({ method: 'GET', path: '/api/user', headers: { cookie: f.userCookie } });
     const meBody = me.json as Record<string, unknown>;
@@ -102,9 +109,18 @@ describe('hostile input through the gateway', () => {
           `[hostile] ${cases.length} generated cases in ${(ms / 1000).toFixed(1)} s${gatewayOnly ? ' through the gateway' : ''}`,
         ),
         `[hostile] ${new Set(cases.map((c) => c.name)).size} endpoints; ${failures.length} problems; ${unhandled} 'unhandled error' log lines`,
+        `[hostile] 200 KB strings accepted by: ${
+          [
+            ...new Set(
+              outcomes
+                .filter((o) => o.c.label.endsWith('=200KB string') && o.res && o.res.status < 300)
+                .map((o) => `${o.c.name} ${o.c.label.split('=')[0]}`),
+            ),
+          ].join(', ') || 'none'
+        }`,
         big.length
-          ? `[hostile] accepted strings over 10 KB: ${[...new Set(big)].join(', ')}`
-          : '[hostile] no string over 10 KB was stored',
+          ? `[hostile] stored strings over 10 KB left in lists: ${[...new Set(big)].join(', ')}`
+          : '[hostile] no string over 10 KB left in lists',
       ].join('\n'),
     );
     if (process.env.HOSTILE_REPORT) {

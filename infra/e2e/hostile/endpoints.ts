@@ -33,6 +33,8 @@ export interface Endpoint {
    * Cases of one endpoint with `snapshot` run one at a time.
    */
   snapshot?: () => Promise<unknown>;
+  /** The snapshot is a setting other test files may save meanwhile: only a change this case explains counts. */
+  shared?: boolean;
   /** Statuses ≥ 500 that are this endpoint's documented answer (a provider refusing: 502). */
   allow?: number[];
   /** `full`: every generator (creates, public calls, list queries); default `light`: a representative subset. */
@@ -44,6 +46,11 @@ export interface Endpoint {
 const find = async (cookie: string, path: string, id: number) => {
   const rows = await ok<Record<string, unknown>[]>('GET', path, undefined, { cookie });
   return rows.find((r) => r.id === id) ?? null;
+};
+
+const findRef = async (cookie: string, path: string, ref: string) => {
+  const rows = await ok<Record<string, unknown>[]>('GET', path, undefined, { cookie });
+  return rows.filter((r) => r.contact_id === ref);
 };
 
 const text = (required = false): FieldSpec => ({ kind: 'text', required });
@@ -204,6 +211,7 @@ export function endpoints(f: Fixtures): Endpoint[] {
       as: 'user',
       base: () => ({ contact_id: f.emailContactRef }),
       fields: { contact_id: { kind: 'mixedId', required: true } },
+      snapshot: () => findRef(admin, '/api/contacts', f.emailContactRef),
     },
     { method: 'GET', path: '/api/email-logs', as: 'user', query: true, depth: 'full' },
     { method: 'GET', path: '/api/webhook-events', as: 'user', query: true, depth: 'full' },
@@ -236,6 +244,7 @@ export function endpoints(f: Fixtures): Endpoint[] {
       base: () => ({ reminderDelay: f.reminderDelay }),
       fields: { reminderDelay: num(true) },
       snapshot: () => ok('GET', '/api/settings/reminder-delay', undefined, { cookie: admin }),
+      shared: true,
     },
     { method: 'POST', path: '/api/test/check-abandoned-carts', as: 'user', bodyless: true },
     { method: 'POST', path: '/api/test/clear-data', as: 'user', destructive: true },
@@ -248,6 +257,7 @@ export function endpoints(f: Fixtures): Endpoint[] {
       fields: { apiKey: text(), from: text() },
       refuseOnly: true,
       snapshot: () => ok('GET', '/api/resend/config', undefined, { cookie: admin }),
+      shared: true,
     },
     { method: 'POST', path: '/api/resend/test-connection', as: 'user', bodyless: true, allow: [502] },
     { method: 'GET', path: '/api/resend/templates', as: 'user', query: true },
@@ -459,6 +469,7 @@ export function endpoints(f: Fixtures): Endpoint[] {
       as: 'user',
       base: () => ({ contact_id: f.smsContactRef }),
       fields: { contact_id: { kind: 'mixedId', required: true } },
+      snapshot: () => findRef(admin, '/api/sms-contacts', f.smsContactRef),
     },
     { method: 'POST', path: '/api/sms-contacts/clear', as: 'user', destructive: true },
     { method: 'GET', path: '/api/sms-logs', as: 'user', query: true },
@@ -481,6 +492,7 @@ export function endpoints(f: Fixtures): Endpoint[] {
         blackout_enabled: bool,
       },
       snapshot: () => ok('GET', '/api/twilio/config', undefined, { cookie: admin }),
+      shared: true,
     },
     { method: 'GET', path: '/api/twilio/messaging-services', as: 'user', allow: [502] },
     { method: 'POST', path: '/api/twilio/test-connection', as: 'user', bodyless: true, allow: [502] },

@@ -33,6 +33,8 @@ export interface Fixtures {
   /** Parent of the template creates and of smsTemplateId */
   smsTemplateCampaignId: number;
   smsTemplateId: number;
+  /** An unsubscribe entry no case aims at: it must outlive the hostile removes. */
+  unsubscribeId: number;
   reminderDelay: number;
   twilioConfig: Record<string, unknown>;
 }
@@ -123,6 +125,12 @@ export async function createFixtures(tag: string): Promise<Fixtures> {
       as,
     ),
   ]);
+  const unsubscribe = await ok<{ entry: { id: number } }>(
+    'POST',
+    '/api/email-unsubscribes/quick-add',
+    { email: `${tag}-fixture@example.com` },
+    as,
+  );
   const emailContactRef = `${tag}-c1`;
   const smsContactRef = `${tag}-c2`;
   await Promise.all([
@@ -160,9 +168,24 @@ export async function createFixtures(tag: string): Promise<Fixtures> {
     smsCampaignId: sc.id,
     smsTemplateCampaignId: stc.id,
     smsTemplateId: st.id,
+    unsubscribeId: unsubscribe.entry.id,
     reminderDelay: settings.reminderDelay,
     twilioConfig,
   };
+}
+
+/** Where each fixture record is listed: every one must still be there after the run (no hostile delete hit it). */
+export function fixtureRecords(f: Fixtures): { path: string; id: number }[] {
+  return [
+    ...[f.user.id, f.victimId, f.victim2Id].map((id) => ({ path: '/api/users', id })),
+    ...[f.emailIntegrationId, f.emailWebhookIntegrationId].map((id) => ({ path: '/api/webhook-integrations', id })),
+    ...[f.emailCampaignId, f.emailTemplateCampaignId].map((id) => ({ path: '/api/email/campaigns', id })),
+    { path: '/api/resend/templates', id: f.emailTemplateId },
+    ...[f.smsIntegrationId, f.smsWebhookIntegrationId].map((id) => ({ path: '/api/sms-webhook-integrations', id })),
+    ...[f.smsCampaignId, f.smsTemplateCampaignId].map((id) => ({ path: '/api/sms-campaigns', id })),
+    { path: '/api/sms-templates', id: f.smsTemplateId },
+    { path: '/api/direct-unsubscribes', id: f.unsubscribeId },
+  ];
 }
 
 /** The lists that stored records show in, read as admin. */
