@@ -1,8 +1,8 @@
-import { Button, Stack, TextField } from '@mui/material';
+import { Button, Stack } from '@mui/material';
 import { useFormik } from 'formik';
 import { changePasswordSchema, type ChangePasswordInput } from '@act/contracts/src/auth';
 import { apiRequest, serverMessage, useToast } from '@act/ui-kit';
-import { fieldProps } from '../forms/fieldProps';
+import { PasswordField } from '../forms/PasswordField';
 
 const empty: ChangePasswordInput = { currentPassword: '', newPassword: '', confirmPassword: '' };
 
@@ -32,24 +32,9 @@ export function ChangePasswordForm() {
 
   return (
     <Stack component="form" noValidate onSubmit={form.handleSubmit} spacing={2.5} aria-label="Change password">
-      <TextField
-        label="Current Password"
-        type="password"
-        autoComplete="current-password"
-        {...fieldProps(form, 'currentPassword')}
-      />
-      <TextField
-        label="New Password"
-        type="password"
-        autoComplete="new-password"
-        {...fieldProps(form, 'newPassword')}
-      />
-      <TextField
-        label="Confirm New Password"
-        type="password"
-        autoComplete="new-password"
-        {...fieldProps(form, 'confirmPassword')}
-      />
+      <PasswordField form={form} name="currentPassword" label="Current Password" autoComplete="current-password" />
+      <PasswordField form={form} name="newPassword" label="New Password" />
+      <PasswordField form={form} name="confirmPassword" label="Confirm New Password" />
       <Stack direction="row" sx={{ justifyContent: 'flex-end' }}>
         <Button type="submit" variant="contained" disabled={form.isSubmitting}>
           Change Password

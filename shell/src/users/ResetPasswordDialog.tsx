@@ -1,16 +1,7 @@
-import {
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogContentText,
-  DialogTitle,
-  Stack,
-  TextField,
-} from '@mui/material';
+import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Stack } from '@mui/material';
 import { useFormik } from 'formik';
 import { resetPasswordFormSchema, type User } from '@act/contracts/src/auth';
-import { fieldProps } from '../forms/fieldProps';
+import { PasswordField } from '../forms/PasswordField';
 
 /** 'Reset Password': new password and confirmation; only `password` is sent. */
 export function ResetPasswordDialog({
@@ -42,18 +33,8 @@ export function ResetPasswordDialog({
         <DialogContent>
           <DialogContentText sx={{ mb: 2 }}>Set a new password for {user?.username}.</DialogContentText>
           <Stack spacing={2.5}>
-            <TextField
-              label="New Password"
-              type="password"
-              autoComplete="new-password"
-              {...fieldProps(form, 'password')}
-            />
-            <TextField
-              label="Confirm Password"
-              type="password"
-              autoComplete="new-password"
-              {...fieldProps(form, 'confirmPassword')}
-            />
+            <PasswordField form={form} name="password" label="New Password" />
+            <PasswordField form={form} name="confirmPassword" label="Confirm Password" />
           </Stack>
         </DialogContent>
         <DialogActions sx={{ px: 3, pb: 2 }}>

@@ -8,6 +8,7 @@ import {
   type UpdateUserInput,
   type User,
 } from '@act/contracts/src/auth';
+import { PasswordField } from '../forms/PasswordField';
 import { fieldProps, optional } from '../forms/fieldProps';
 
 interface Values {
@@ -81,13 +82,7 @@ export function UserFormDialog({
             ) : (
               <>
                 <TextField label="Username" autoComplete="off" required {...fieldProps(form, 'username')} />
-                <TextField
-                  label="Password"
-                  type="password"
-                  autoComplete="new-password"
-                  required
-                  {...fieldProps(form, 'password')}
-                />
+                <PasswordField form={form} name="password" label="Password" required />
               </>
             )}
             <TextField label="Full Name" {...fieldProps(form, 'full_name')} />
