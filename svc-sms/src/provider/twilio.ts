@@ -54,6 +54,18 @@ export function createTwilioProvider({
         throw toProviderError(err);
       }
     },
+    async findSent(to: string, since: Date) {
+      const c = getClient();
+      try {
+        // Newest first; no DateSent filter: a message still queued has no date_sent yet.
+        const recent = await c.messages.list({ to, limit: 20 });
+        return recent
+          .filter((m) => m.dateCreated && m.dateCreated.getTime() >= since.getTime())
+          .map((m) => ({ sid: m.sid, status: m.status, body: m.body }));
+      } catch (err) {
+        throw toProviderError(err);
+      }
+    },
     async listMessagingServices() {
       const c = getClient();
       try {

@@ -22,6 +22,12 @@ export interface SmsProvider {
   /** Credentials are present (TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN). */
   readonly configured: boolean;
   send(msg: OutgoingSms): Promise<SentSms>;
+  /**
+   * Messages recently sent to `to` (created at or after `since`), newest first: after a crash between claiming a
+   * step and recording its send, this tells whether the message went out. Optional: without it, such a step
+   * counts as sent (at most once).
+   */
+  findSent?(to: string, since: Date): Promise<(SentSms & { body: string })[]>;
   listMessagingServices(): Promise<MessagingServiceOption[]>;
   /** Fetches the account; resolves with its friendly name. */
   testConnection(): Promise<{ friendlyName: string; status: string }>;

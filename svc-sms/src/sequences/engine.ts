@@ -204,9 +204,28 @@ export class SequenceEngine {
     const templates = await this.Template.find({ campaign_id: campaign.id, active: true })
       .sort({ sequence_order: 1, id: 1 })
       .lean<TemplateDoc[]>();
-    const done = new Set(
-      (await this.SendClaim.find({ contact_ref: ref }, { template_id: 1 }).lean()).map((s) => s.template_id),
-    );
+    const claims = await this.SendClaim.find({ contact_ref: ref }, { template_id: 1, step: 1, claimed_at: 1 }).lean();
+    // A claim for the step we are on: an attempt died between its claim and its bookkeeping (we hold the lease, so
+    // nobody else is at it). Whether its message went out is for the provider to say.
+    const interrupted = claims.find((s) => s.step === c.step);
+    if (interrupted) {
+      const claimed =
+        templates.find((t) => t.id === interrupted.template_id) ??
+        (await this.Template.findOne({ id: interrupted.template_id }).lean<TemplateDoc>());
+      const settled = await this.settleInterrupted(c, interrupted, claimed);
+      if (settled === 'unknown') return 'busy';
+      if (settled === 'not_sent') claims.splice(claims.indexOf(interrupted), 1);
+      if (settled === 'sent') {
+        // Recorded as that step's send; the sequence goes on as after any send.
+        const left = templates.filter((t) => !claims.some((s) => s.template_id === t.id));
+        const sentAt = interrupted.claimed_at;
+        const nextAt = left[0] ? new Date(sentAt.getTime() + left[0].delay_minutes * this.deps.delayUnitMs) : null;
+        await finish({ status: 'sent', last_sent_at: sentAt, next_at: nextAt }, true);
+        if (nextAt) await this.deps.scheduler.schedule(ref, nextAt).catch(() => undefined);
+        return 'sent';
+      }
+    }
+    const done = new Set(claims.map((s) => s.template_id));
     const pending = templates.filter((t) => !done.has(t.id));
     const tpl = pending[0];
     if (!tpl) return endWithout('finished');
@@ -270,6 +289,46 @@ export class SequenceEngine {
     await finish({ status: 'sent', last_sent_at: sentAt, next_at: nextAt }, true);
     if (nextAt) await this.deps.scheduler.schedule(ref, nextAt).catch(() => undefined);
     return 'sent';
+  }
+
+  /**
+   * After a crash between a step's claim and its log: asks the provider whether the message went out. 'sent': it
+   * did, and is logged now; 'not_sent': it did not, and the claim is removed so it is sent now; 'unknown': the
+   * provider did not answer (try again after the lease); 'assumed': no way to ask, the claim counts as sent (at
+   * most once, as before).
+   */
+  private async settleInterrupted(
+    c: ContactDoc,
+    claim: { _id: unknown; claimed_at: Date },
+    tpl: TemplateDoc | null,
+  ): Promise<'sent' | 'not_sent' | 'unknown' | 'assumed'> {
+    const { provider, logger } = this.deps;
+    if (!provider.findSent || !tpl) return 'assumed';
+    const message = renderSmsTemplate(tpl.message, { first_name: c.first_name, checkout_url: c.checkout_url });
+    let found;
+    try {
+      // A minute of margin for the provider's clock.
+      found = (await provider.findSent(c.phone, new Date(claim.claimed_at.getTime() - 60_000))).find(
+        (m) => m.body === message,
+      );
+    } catch (err) {
+      logger.warn({ contact: c.id, err: (err as Error).message }, 'could not ask the provider about an interrupted send');
+      return 'unknown';
+    }
+    if (found) {
+      await this.writeLog({
+        c,
+        tpl,
+        message,
+        status: logStatusFromTwilio(found.status) ?? 'queued',
+        message_sid: found.sid,
+      });
+      logger.warn({ contact: c.id, template: tpl.id }, 'interrupted send had gone out: logged now');
+      return 'sent';
+    }
+    await this.SendClaim.deleteOne({ _id: claim._id });
+    logger.warn({ contact: c.id, template: tpl.id }, 'interrupted send had not gone out: sending it again');
+    return 'not_sent';
   }
 
   private async campaignOf(integration: IntegrationDoc): Promise<CampaignDoc | null> {

@@ -101,6 +101,36 @@ export async function startFakeTwilio({
         uri: `/2010-04-01/Accounts/${accountSid}/Messages/${m.sid}.json`,
       });
     }
+    if (req.method === 'GET' && url.pathname === `/2010-04-01/Accounts/${accountSid}/Messages.json`) {
+      // Newest first, optionally only those to one number, like Twilio's list.
+      const to = url.searchParams.get('To');
+      const size = Number(url.searchParams.get('PageSize') ?? 50);
+      const found = messages
+        .filter((m) => !to || m.to === to)
+        .reverse()
+        .slice(0, size);
+      return send(200, {
+        messages: found.map((m) => ({
+          sid: m.sid,
+          account_sid: accountSid,
+          to: m.to,
+          from: m.from,
+          messaging_service_sid: m.messagingServiceSid,
+          body: m.body,
+          status: m.messagingServiceSid ? 'accepted' : 'queued',
+          direction: 'outbound-api',
+          date_created: new Date(m.at).toUTCString(),
+        })),
+        page: 0,
+        page_size: size,
+        start: 0,
+        end: Math.max(found.length - 1, 0),
+        first_page_uri: url.pathname,
+        next_page_uri: null,
+        previous_page_uri: null,
+        uri: url.pathname,
+      });
+    }
     if (req.method === 'GET' && url.pathname === `/2010-04-01/Accounts/${accountSid}.json`) {
       return send(200, { sid: accountSid, friendly_name: 'Fake Test Account', status: 'active', type: 'Full' });
     }
