@@ -1,6 +1,6 @@
 import { BadRequestError } from '@act/service-kit';
 import { DEFAULT_FUNNEL_ID, type WebhookOkResponse } from '@act/contracts/src/email-api';
-import { parseFunnelWebhook } from './parse';
+import { parseFunnelWebhook, type FunnelEvent } from './parse';
 import type { WebhookEventsService } from '../webhook-events/service';
 import type { ContactsService } from '../contacts/service';
 import type { IntegrationCache } from '../integrations/cache';
@@ -21,11 +21,18 @@ export class WebhookService {
 
   async handle(raw: string, body: unknown, bodyError?: string): Promise<WebhookOkResponse> {
     const parsed = parseFunnelWebhook(body, bodyError);
-    await this.events.record(parsed.ok ? parsed.event.kind : 'invalid', raw);
-    if (!parsed.ok) throw new BadRequestError(parsed.error);
-    const ev = parsed.event;
-    if (ev.kind === 'handshake') return { status: 'ok', message: 'Handshake received' };
+    if (!parsed.ok || parsed.event.kind === 'handshake') {
+      await this.events.record(parsed.ok ? parsed.event.kind : 'invalid', raw);
+      if (!parsed.ok) throw new BadRequestError(parsed.error);
+      return { status: 'ok', message: 'Handshake received' };
+    }
+    // The delivery's record and its effect are independent writes: they go out together, one round trip
+    // instead of two in front of the answer (the record is written even when applying fails).
+    const [, answer] = await Promise.all([this.events.record(parsed.event.kind, raw), this.apply(parsed.event)]);
+    return answer;
+  }
 
+  private async apply(ev: Exclude<FunnelEvent, { kind: 'handshake' }>): Promise<WebhookOkResponse> {
     const integration = await this.integrations.resolve(ev.funnelId);
     const funnelId = ev.funnelId ?? DEFAULT_FUNNEL_ID;
     const now = new Date();
