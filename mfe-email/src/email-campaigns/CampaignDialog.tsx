@@ -1,19 +1,8 @@
 import { useFormik } from 'formik';
-import {
-  Box,
-  Button,
-  CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  FormControlLabel,
-  Stack,
-  Switch,
-  TextField,
-} from '@mui/material';
+import { Box, Dialog, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
 import { DEFAULT_TEMPLATE_TYPE, campaignSchema } from '@act/contracts/src/email-api';
 import type { CampaignRequest, EmailCampaign } from './api';
+import { ActiveSwitch, FormDialogActions } from '../shared/FormDialogParts';
 
 /**
  * Spec §5 campaign form: name required ('Campaign name is required'); description optional; type defaults to
@@ -113,25 +102,12 @@ function CampaignForm({ editing, onClose, onSubmit }: Omit<CampaignDialogProps, 
             helperText="Optional"
             disabled={busy}
           />
-          <FormControlLabel
-            control={<Switch name="active" checked={form.values.active} onChange={form.handleChange} disabled={busy} />}
-            label="Active"
-          />
+          <ActiveSwitch checked={form.values.active} onChange={form.handleChange} disabled={busy} />
         </Stack>
       </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button color="inherit" onClick={onClose} disabled={busy}>
-          Cancel
-        </Button>
-        <Button
-          type="submit"
-          variant="contained"
-          disabled={busy}
-          startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}
-        >
-          {editing ? 'Update Campaign' : 'Create Campaign'}
-        </Button>
-      </DialogActions>
+      <FormDialogActions busy={busy} onCancel={onClose} sx={{ px: 3, pb: 2 }}>
+        {editing ? 'Update Campaign' : 'Create Campaign'}
+      </FormDialogActions>
     </Box>
   );
 }

@@ -2,16 +2,11 @@ import { useState } from 'react';
 import { useFormik } from 'formik';
 import {
   Box,
-  Button,
-  CircularProgress,
   Dialog,
-  DialogActions,
   DialogContent,
   DialogTitle,
-  FormControlLabel,
   Grid,
   InputAdornment,
-  Switch,
   Tab,
   Tabs,
   TextField,
@@ -20,6 +15,7 @@ import {
 import type { EmailTemplate } from '../email-campaigns/api';
 import { RichEditor } from '../rich-editor/RichEditor';
 import { formValuesOf, templateFormSchema, type TemplateFormValues } from './rules';
+import { ActiveSwitch, FormDialogActions } from '../shared/FormDialogParts';
 
 export interface TemplateDialogProps {
   open: boolean;
@@ -132,12 +128,7 @@ function TemplateForm({ editing, siblings, onClose, onSubmit }: Omit<TemplateDia
             />
           </Grid>
           <Grid size={{ xs: 12, sm: 4 }} sx={{ display: 'flex', alignItems: 'center' }}>
-            <FormControlLabel
-              control={
-                <Switch name="active" checked={form.values.active} onChange={form.handleChange} disabled={busy} />
-              }
-              label="Active"
-            />
+            <ActiveSwitch checked={form.values.active} onChange={form.handleChange} disabled={busy} />
           </Grid>
         </Grid>
 
@@ -189,19 +180,9 @@ function TemplateForm({ editing, siblings, onClose, onSubmit }: Omit<TemplateDia
           </Typography>
         </Box>
       </DialogContent>
-      <DialogActions sx={{ px: 3, py: 2 }}>
-        <Button color="inherit" onClick={onClose} disabled={busy}>
-          Cancel
-        </Button>
-        <Button
-          type="submit"
-          variant="contained"
-          disabled={busy}
-          startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}
-        >
-          {editing ? 'Update Template' : 'Create Template'}
-        </Button>
-      </DialogActions>
+      <FormDialogActions busy={busy} onCancel={onClose}>
+        {editing ? 'Update Template' : 'Create Template'}
+      </FormDialogActions>
     </Box>
   );
 }

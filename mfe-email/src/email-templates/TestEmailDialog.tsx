@@ -1,20 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
-import {
-  Alert,
-  Button,
-  CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogContentText,
-  DialogTitle,
-  Stack,
-  TextField,
-} from '@mui/material';
+import { Alert, Dialog, DialogContent, DialogContentText, DialogTitle, Stack, TextField } from '@mui/material';
 import SendIcon from '@mui/icons-material/SendOutlined';
 import { apiRequest, serverMessage, useToast } from '@act/ui-kit';
 import type { EmailTemplate, TestEmailResponse } from '../email-campaigns/api';
 import { TEMPLATES } from '../shared/keys';
+import { FormDialogActions } from '../shared/FormDialogParts';
 
 export const TEST_EMAIL_FALLBACK = 'Failed to send test email. Please check your Resend API configuration.';
 
@@ -112,19 +102,15 @@ export function TestEmailDialog({ template, onClose }: TestEmailDialogProps) {
             )}
           </Stack>
         </DialogContent>
-        <DialogActions sx={{ px: 3, pb: 2 }}>
-          <Button color="inherit" onClick={onClose} disabled={sending}>
-            Cancel
-          </Button>
-          <Button
-            type="submit"
-            variant="contained"
-            disabled={!address || sending}
-            startIcon={sending ? <CircularProgress size={16} color="inherit" /> : <SendIcon />}
-          >
-            {sending ? 'Sending...' : 'Send Test'}
-          </Button>
-        </DialogActions>
+        <FormDialogActions
+          busy={sending}
+          onCancel={onClose}
+          submitDisabled={!address}
+          icon={<SendIcon />}
+          sx={{ px: 3, pb: 2 }}
+        >
+          {sending ? 'Sending...' : 'Send Test'}
+        </FormDialogActions>
       </form>
     </Dialog>
   );

@@ -2,17 +2,12 @@ import { useRef, useState } from 'react';
 import { useFormik } from 'formik';
 import {
   Box,
-  Button,
   Chip,
-  CircularProgress,
   Dialog,
-  DialogActions,
   DialogContent,
   DialogTitle,
-  FormControlLabel,
   Grid,
   Stack,
-  Switch,
   Tab,
   Tabs,
   TextField,
@@ -23,6 +18,7 @@ import type { EmailTemplate } from '../email-campaigns/api';
 import { RichEditor } from '../rich-editor/RichEditor';
 import { HtmlPreview } from '../rich-editor/HtmlPreview';
 import { TEMPLATE_VARIABLES, legacyTemplateSchema, legacyValuesOf, type LegacyTemplateValues } from './templateForm';
+import { ActiveSwitch, FormDialogActions } from '../shared/FormDialogParts';
 
 export interface LegacyTemplateDialogProps {
   open: boolean;
@@ -88,12 +84,7 @@ function LegacyTemplateForm({ editing, onClose, onSubmit }: Omit<LegacyTemplateD
             <TextField {...field('subject')} label="Subject Line" />
           </Grid>
           <Grid size={{ xs: 12, sm: 4 }} sx={{ display: 'flex', alignItems: 'center' }}>
-            <FormControlLabel
-              control={
-                <Switch name="active" checked={form.values.active} onChange={form.handleChange} disabled={busy} />
-              }
-              label="Active"
-            />
+            <ActiveSwitch checked={form.values.active} onChange={form.handleChange} disabled={busy} />
           </Grid>
         </Grid>
         <Box sx={{ mt: 2.5 }}>
@@ -140,19 +131,9 @@ function LegacyTemplateForm({ editing, onClose, onSubmit }: Omit<LegacyTemplateD
           </Stack>
         </Box>
       </DialogContent>
-      <DialogActions sx={{ px: 3, py: 2 }}>
-        <Button color="inherit" onClick={onClose} disabled={busy}>
-          Cancel
-        </Button>
-        <Button
-          type="submit"
-          variant="contained"
-          disabled={busy}
-          startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}
-        >
-          {editing ? 'Update Template' : 'Create Template'}
-        </Button>
-      </DialogActions>
+      <FormDialogActions busy={busy} onCancel={onClose}>
+        {editing ? 'Update Template' : 'Create Template'}
+      </FormDialogActions>
     </Box>
   );
 }

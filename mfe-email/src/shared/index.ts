@@ -10,3 +10,4 @@ export { LoadError } from './LoadError';
 export { SectionHeader } from './SectionHeader';
 export { DateTime } from './DateTime';
 export { RefreshButton } from './RefreshButton';
+export { ActiveSwitch, FormDialogActions } from './FormDialogParts';
