@@ -23,7 +23,7 @@ import EditIcon from '@mui/icons-material/EditOutlined';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import CampaignIcon from '@mui/icons-material/CampaignOutlined';
 import { ConfirmDialog, ErrorCard, PageHeader, apiRequest, errorMessage, serverMessage, useToast } from '@act/ui-kit';
-import { DateTime, TableMessageRow, useApi } from '../shared';
+import { DateTime, TableMessageRow, useApi, useDeleteConfirm } from '../shared';
 import { CAMPAIGNS, isCampaignKey, useReload, type CampaignRequest, type EmailCampaign } from './api';
 import { ActiveChip } from './ActiveChip';
 import { CampaignDialog } from './CampaignDialog';
@@ -43,10 +43,6 @@ export default function EmailCampaignsPage() {
 
   const [dialogOpen, setDialogOpen] = useState(false);
   const [editing, setEditing] = useState<EmailCampaign | null>(null);
-  // The confirmation's subject outlives its closing, so the text does not empty while it fades out.
-  const [deleting, setDeleting] = useState<EmailCampaign | null>(null);
-  const [deleteOpen, setDeleteOpen] = useState(false);
-  const [deleteBusy, setDeleteBusy] = useState(false);
 
   const refresh = () => reload(isCampaignKey, [CAMPAIGNS]);
 
@@ -71,20 +67,16 @@ export default function EmailCampaignsPage() {
     }
   }
 
-  async function remove() {
-    if (!deleting) return;
-    setDeleteBusy(true);
+  const deletion = useDeleteConfirm<EmailCampaign>(async (deleting, close) => {
     try {
       await apiRequest('DELETE', `${CAMPAIGNS}/${deleting.id}`);
       toast({ title: 'Campaign deleted', description: deleting.name });
-      setDeleteOpen(false);
+      close();
       await refresh();
     } catch (err) {
       toast({ title: 'Error', description: serverMessage(err, 'Failed to delete campaign'), variant: 'destructive' });
-    } finally {
-      setDeleteBusy(false);
     }
-  }
+  });
 
   function openDialog(campaign: EmailCampaign | null) {
     setEditing(campaign);
@@ -193,10 +185,7 @@ export default function EmailCampaignsPage() {
                         <Tooltip title="Delete">
                           <IconButton
                             aria-label={`Delete ${c.name}`}
-                            onClick={() => {
-                              setDeleting(c);
-                              setDeleteOpen(true);
-                            }}
+                            onClick={() => deletion.ask(c)}
                             size="small"
                             color="error"
                           >
@@ -215,14 +204,11 @@ export default function EmailCampaignsPage() {
 
       <CampaignDialog open={dialogOpen} editing={editing} onClose={() => setDialogOpen(false)} onSubmit={save} />
       <ConfirmDialog
-        open={deleteOpen}
+        {...deletion.dialogProps}
         title="Are you sure?"
-        description={deleting ? deleteCampaignText(deleting.name) : ''}
+        description={deletion.subject ? deleteCampaignText(deletion.subject.name) : ''}
         confirmLabel="Delete"
         destructive
-        loading={deleteBusy}
-        onClose={() => setDeleteOpen(false)}
-        onConfirm={remove}
       />
     </>
   );

@@ -23,7 +23,7 @@ import EditIcon from '@mui/icons-material/EditOutlined';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import MailIcon from '@mui/icons-material/MailOutlined';
 import { ConfirmDialog, ErrorCard, PageHeader, apiRequest, serverMessage, useToast } from '@act/ui-kit';
-import { DateTime, TableMessageRow, useApi } from '../shared';
+import { DateTime, TableMessageRow, useApi, useDeleteConfirm } from '../shared';
 import { TEMPLATES } from '../shared/keys';
 import {
   campaignKey,
@@ -64,9 +64,6 @@ export default function EmailTemplatesPage() {
   const [dialogOpen, setDialogOpen] = useState(false);
   const [editing, setEditing] = useState<EmailTemplate | null>(null);
   const [testing, setTesting] = useState<EmailTemplate | null>(null);
-  const [deleting, setDeleting] = useState<EmailTemplate | null>(null);
-  const [deleteOpen, setDeleteOpen] = useState(false);
-  const [deleteBusy, setDeleteBusy] = useState(false);
 
   const list = Array.isArray(templates.data) ? inSequence(templates.data) : undefined;
   const refresh = () => reload(isTemplateKey, templatesPath ? [templatesPath] : []);
@@ -99,20 +96,16 @@ export default function EmailTemplatesPage() {
     }
   }
 
-  async function remove() {
-    if (!deleting) return;
-    setDeleteBusy(true);
+  const deletion = useDeleteConfirm<EmailTemplate>(async (deleting, close) => {
     try {
       await apiRequest('DELETE', `${TEMPLATES}/${deleting.id}`);
       toast({ title: 'Template deleted', description: deleting.name });
-      setDeleteOpen(false);
+      close();
       await refresh();
     } catch (err) {
       toast({ title: 'Error', description: serverMessage(err, 'Failed to delete template'), variant: 'destructive' });
-    } finally {
-      setDeleteBusy(false);
     }
-  }
+  });
 
   const back = (
     <Button component={RouterLink} to="/email-campaigns" startIcon={<BackIcon />} color="inherit" sx={{ mb: 2 }}>
@@ -242,10 +235,7 @@ export default function EmailTemplatesPage() {
                         <Tooltip title="Delete">
                           <IconButton
                             aria-label={`Delete ${t.name}`}
-                            onClick={() => {
-                              setDeleting(t);
-                              setDeleteOpen(true);
-                            }}
+                            onClick={() => deletion.ask(t)}
                             size="small"
                             color="error"
                           >
@@ -271,16 +261,16 @@ export default function EmailTemplatesPage() {
       />
       <TestEmailDialog template={testing} onClose={() => setTesting(null)} />
       <ConfirmDialog
-        open={deleteOpen}
+        {...deletion.dialogProps}
         title="Are you sure?"
         description={
-          <>This will permanently delete the template &ldquo;{deleting?.name}&rdquo;. This action cannot be undone.</>
+          <>
+            This will permanently delete the template &ldquo;{deletion.subject?.name}&rdquo;. This action cannot be
+            undone.
+          </>
         }
         confirmLabel="Delete"
         destructive
-        loading={deleteBusy}
-        onClose={() => setDeleteOpen(false)}
-        onConfirm={remove}
       />
     </>
   );

@@ -3,7 +3,7 @@ import { Button, Card, Grid, Skeleton, Stack, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import MailIcon from '@mui/icons-material/DraftsOutlined';
 import { ConfirmDialog, ErrorCard, PageHeader, apiRequest, errorMessage, useToast } from '@act/ui-kit';
-import { TEMPLATES, useApi } from '../shared';
+import { TEMPLATES, useApi, useDeleteConfirm } from '../shared';
 import { isTemplateKey, useReload, type EmailTemplate } from '../email-campaigns/api';
 import { changedFields } from '../email-templates/rules';
 import { TemplateCard } from './TemplateCard';
@@ -19,9 +19,6 @@ export default function ResendTemplatesPage() {
 
   const [dialogOpen, setDialogOpen] = useState(false);
   const [editing, setEditing] = useState<EmailTemplate | null>(null);
-  const [deleting, setDeleting] = useState<EmailTemplate | null>(null);
-  const [deleteOpen, setDeleteOpen] = useState(false);
-  const [deleteBusy, setDeleteBusy] = useState(false);
 
   // Spec §8: a failed list load is told in a toast too.
   useEffect(() => {
@@ -57,20 +54,16 @@ export default function ResendTemplatesPage() {
     }
   }
 
-  async function remove() {
-    if (!deleting) return;
-    setDeleteBusy(true);
+  const deletion = useDeleteConfirm<EmailTemplate>(async (deleting, close) => {
     try {
       await apiRequest('DELETE', `${TEMPLATES}/${deleting.id}`);
       toast({ title: 'Template deleted', description: deleting.name });
-      setDeleteOpen(false);
+      close();
       await refresh();
     } catch (err) {
       toast({ title: 'Failed to delete template', description: errorMessage(err), variant: 'destructive' });
-    } finally {
-      setDeleteBusy(false);
     }
-  }
+  });
 
   const newButton = (
     <Button variant="contained" startIcon={<AddIcon />} onClick={() => openDialog(null)}>
@@ -115,14 +108,7 @@ export default function ResendTemplatesPage() {
       <Grid container spacing={3}>
         {templates.map((t) => (
           <Grid key={t.id} size={{ xs: 12, md: 6, xl: 4 }}>
-            <TemplateCard
-              template={t}
-              onEdit={() => openDialog(t)}
-              onDelete={() => {
-                setDeleting(t);
-                setDeleteOpen(true);
-              }}
-            />
+            <TemplateCard template={t} onEdit={() => openDialog(t)} onDelete={() => deletion.ask(t)} />
           </Grid>
         ))}
       </Grid>
@@ -139,14 +125,11 @@ export default function ResendTemplatesPage() {
       {content}
       <LegacyTemplateDialog open={dialogOpen} editing={editing} onClose={() => setDialogOpen(false)} onSubmit={save} />
       <ConfirmDialog
-        open={deleteOpen}
+        {...deletion.dialogProps}
         title="Delete Template"
         description="Are you sure you want to delete this template?"
         confirmLabel="Delete"
         destructive
-        loading={deleteBusy}
-        onClose={() => setDeleteOpen(false)}
-        onConfirm={remove}
       />
     </>
   );

@@ -11,3 +11,4 @@ export { SectionHeader } from './SectionHeader';
 export { DateTime } from './DateTime';
 export { RefreshButton } from './RefreshButton';
 export { ActiveSwitch, FormDialogActions } from './FormDialogParts';
+export { useDeleteConfirm } from './useDeleteConfirm';
