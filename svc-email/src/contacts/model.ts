@@ -22,6 +22,8 @@ export interface ContactDoc {
   /** When the reminder was claimed (pending → sent). */
   sent_at: Date | null;
   status: ContactStatus;
+  /** Set with the claim, removed once the reminder is written: still there after a crash, so it is sent then. */
+  send_pending?: true;
 }
 
 const schema = new mongoose.Schema<ContactDoc>(
@@ -38,6 +40,7 @@ const schema = new mongoose.Schema<ContactDoc>(
     purchased_at: { type: Date, default: null },
     sent_at: { type: Date, default: null },
     status: { type: String, enum: ['pending', 'sent', 'purchased'], required: true },
+    send_pending: { type: Boolean },
   },
   { versionKey: false, collection: 'contacts' },
 );
@@ -48,6 +51,8 @@ schema.index({ integration_id: 1, contact_id: 1 }, { unique: true });
 // uses an index whose keys are exactly the query's, so this keeps the claim O(1) there too.
 schema.index({ id: 1, status: 1 }, { unique: true });
 schema.index({ status: 1, remind_at: 1 });
+// Claims whose reminder was not written yet (a crash between the two): few, looked up at start and by the sweep.
+schema.index({ send_pending: 1 }, { sparse: true });
 schema.index({ email_lower: 1 });
 schema.index({ created_at: -1 });
 

@@ -9,7 +9,14 @@ export const EMAIL_LOG_LIST_OPTIONS: ListOptions = {
   defaultSort: { field: 'timestamp', dir: -1 },
 };
 
-export type NewEmailLog = Omit<EmailLogDoc, 'id' | 'timestamp'> & { timestamp?: Date };
+export type NewEmailLog = Omit<EmailLogDoc, 'id' | 'timestamp'> & {
+  timestamp?: Date;
+  /**
+   * Makes the entry idempotent: it becomes the row's `_id`, and a second add with the same key is dropped. The
+   * reminder of a contact uses one, so writing it again after a crash (see ReminderService) never logs it twice.
+   */
+  key?: string;
+};
 
 export class EmailLogsService {
   readonly coll: Collection<EmailLogDoc>;
@@ -21,13 +28,21 @@ export class EmailLogsService {
     this.coll = emailLogModel(conn).collection as unknown as Collection<EmailLogDoc>;
   }
 
-  /** One insertMany for a batch of reminders. */
+  /** One insertMany for a batch of reminders; entries whose key is already logged are skipped. */
   async addMany(entries: NewEmailLog[]): Promise<void> {
     if (entries.length === 0) return;
     const now = new Date();
     const docs: EmailLogDoc[] = [];
-    for (const e of entries) docs.push({ ...e, id: await this.allocateId(), timestamp: e.timestamp ?? now });
-    await this.coll.insertMany(docs, { ordered: false });
+    for (const { key, ...e } of entries) {
+      docs.push({ ...(key === undefined ? {} : { _id: key }), ...e, id: await this.allocateId(), timestamp: e.timestamp ?? now } as EmailLogDoc);
+    }
+    try {
+      await this.coll.insertMany(docs, { ordered: false });
+    } catch (err) {
+      // Unordered: every other row is written; only rows already there (same key) may fail.
+      const errors = [(err as { writeErrors?: { code?: number }[] | { code?: number } }).writeErrors ?? []].flat();
+      if (errors.length === 0 || errors.some((e) => e.code !== 11000)) throw err;
+    }
   }
 
   list(q: ListQueryParsed): Promise<EmailLog[] | Paged<EmailLog>> {

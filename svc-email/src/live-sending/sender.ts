@@ -1,6 +1,6 @@
 import type { Logger } from '@act/service-kit';
 import type { ClaimedContact, ReminderSender } from '../reminders/sender';
-import { wouldSendMessage } from '../reminders/sender';
+import { reminderLogKey, wouldSendMessage } from '../reminders/sender';
 import type { EmailLogsService, NewEmailLog } from '../email-logs/service';
 import type { IntegrationCache } from '../integrations/cache';
 import type { CampaignsService } from '../campaigns/service';
@@ -39,6 +39,7 @@ export class CampaignReminderSender implements ReminderSender {
     for (const c of contacts) {
       if (unsubscribed.has(c.email.trim().toLowerCase())) {
         entries.push({
+          key: reminderLogKey(c.id),
           contact_id: c.contact_id,
           contact_ref: c.id,
           email: c.email,
@@ -57,6 +58,7 @@ export class CampaignReminderSender implements ReminderSender {
         });
       else
         entries.push({
+          key: reminderLogKey(c.id),
           contact_id: c.contact_id,
           contact_ref: c.id,
           email: c.email,

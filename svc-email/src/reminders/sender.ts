@@ -16,6 +16,11 @@ export interface ReminderSender {
   send(contacts: ClaimedContact[]): Promise<void>;
 }
 
+/** The log key of a contact's reminder: one reminder log per contact, however often its send is retried. */
+export function reminderLogKey(contactRef: number): string {
+  return `reminder:${contactRef}`;
+}
+
 export function wouldSendMessage(email: string): string {
   return `Abandoned cart reminder would be sent to ${email}`;
 }
@@ -26,7 +31,7 @@ export class WouldSendSender implements ReminderSender {
 
   async send(contacts: ClaimedContact[]): Promise<void> {
     await this.logs.addMany(
-      contacts.map((c) => ({ contact_id: c.contact_id, contact_ref: c.id, email: c.email, message: wouldSendMessage(c.email), status: 'would_send' })),
+      contacts.map((c) => ({ key: reminderLogKey(c.id), contact_id: c.contact_id, contact_ref: c.id, email: c.email, message: wouldSendMessage(c.email), status: 'would_send' })),
     );
   }
 }

@@ -5,6 +5,8 @@ import type { ReminderHooks } from '../contacts/service';
 import { DueHeap } from './heap';
 import type { ClaimedContact, ReminderSender } from './sender';
 
+const CLAIMED = { _id: 0, id: 1, contact_id: 1, email: 1, integration_id: 1 } as const;
+
 /** Persistent per-contact jobs (Agenda in production); absent in unit tests. */
 export interface ReminderJobs {
   schedule(items: { id: number; remind_at: Date }[]): void;
@@ -30,6 +32,10 @@ export interface ReminderOptions {
  * - the sweep (Agenda every minute, and "Process Missed Emails") for anything pending and due.
  * The claim is one conditional update on { id, status: 'pending' }, so whichever path or instance comes
  * first sends, and nobody sends twice; a purchased contact is no longer pending, so it never gets one.
+ * The claim also sets `send_pending`, removed once the sender has written the reminder: a process killed
+ * between the two leaves it, and the next start (or any instance's sweep) sends those again. The sender is
+ * idempotent per contact (the reminder log is keyed by contact, a sequence starts once), so that repeat is safe
+ * even while the original instance is still at it.
  */
 export class ReminderService implements ReminderHooks {
   private readonly heap = new DueHeap();
@@ -89,27 +95,56 @@ export class ReminderService implements ReminderHooks {
         const id = ids[next++]!;
         const doc = await this.contacts.findOneAndUpdate(
           { id, status: 'pending' },
-          { $set: { status: 'sent', sent_at: now } },
-          { projection: { _id: 0, id: 1, contact_id: 1, email: 1, integration_id: 1 } },
+          { $set: { status: 'sent', sent_at: now, send_pending: true } },
+          { projection: CLAIMED },
         );
         if (doc) won.push(doc as ClaimedContact);
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.concurrency, ids.length) }, worker));
     if (won.length === 0) return 0;
-    try {
-      await this.sender.send(won);
-    } catch (err) {
-      // The claim stands (at most once): a reminder is never repeated, a failed one is reported here.
-      this.logger.error({ err: (err as Error).message, contacts: won.map((c) => c.id) }, 'reminder send failed after claim');
-    }
+    await this.deliver(won);
     this.jobs?.cancel(won.map((c) => c.id)).catch(() => undefined);
     return won.length;
   }
 
+  /** Hands claimed contacts to the sender, then clears their `send_pending` (kept when the sender failed). */
+  private async deliver(won: ClaimedContact[]): Promise<boolean> {
+    try {
+      await this.sender.send(won);
+    } catch (err) {
+      // The claim stands: the contact is never claimed again; `send_pending` stays, so the sweep tries again.
+      this.logger.error({ err: (err as Error).message, contacts: won.map((c) => c.id) }, 'reminder send failed after claim');
+      return false;
+    }
+    // By exactly the `id` index's key, one update each: an index hit also on the stand-in ($in would scan).
+    await this.contacts
+      .bulkWrite(won.map((c) => ({ updateOne: { filter: { id: c.id }, update: { $unset: { send_pending: '' } } } })), { ordered: false })
+      .catch((err) => this.logger.warn({ err: (err as Error).message }, 'clearing send_pending failed; the sweep repeats the (idempotent) send'));
+    return true;
+  }
+
+  /** Claimed contacts whose reminder was never written (the process died in between): sends them now. */
+  async resumeInterrupted(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const claimed = (await this.contacts
+        .find({ send_pending: true }, { projection: CLAIMED })
+        .limit(this.batchSize)
+        .toArray()) as unknown as ClaimedContact[];
+      if (claimed.length === 0) break;
+      // A failing sender leaves them pending: stop here rather than read the same batch again.
+      if (!(await this.deliver(claimed))) break;
+      total += claimed.length;
+      if (claimed.length < this.batchSize) break;
+    }
+    if (total > 0) this.logger.warn({ contacts: total }, 'sent reminders claimed before a crash but not written');
+    return total;
+  }
+
   /** Everything pending whose reminder time has passed, in batches; returns how many this call sent. */
   async sweep(): Promise<number> {
-    let total = 0;
+    let total = await this.resumeInterrupted();
     for (;;) {
       const due = await this.contacts
         .find({ status: 'pending', remind_at: { $lte: new Date() } }, { projection: { _id: 0, id: 1 } })
@@ -141,6 +176,7 @@ export class ReminderService implements ReminderHooks {
 
   /** Loads pending contacts into the due heap (after a restart) and starts the ticker. */
   async start(): Promise<void> {
+    await this.resumeInterrupted().catch((err) => this.logger.error({ err: (err as Error).message }, 'resuming interrupted reminders failed; the sweep retries'));
     const cursor = this.contacts.find({ status: 'pending' }, { projection: { _id: 0, id: 1, remind_at: 1 } });
     for await (const c of cursor) this.hold(new Date(c.remind_at).getTime(), c.id);
     this.timer = setInterval(() => void this.tick(), this.opts.dueScanMs);
