@@ -76,28 +76,45 @@ export async function ensureNats({ host = '127.0.0.1' } = {}) {
     return { url: `nats://${host}:4222`, kind: 'local', stop: noop };
   }
   if (info) say(`NATS: the server on ${host}:4222 has JetStream off; starting our own`);
+  const storeDir = mkdtempSync(path.join(os.tmpdir(), 'act-nats-'));
+  let server;
+  try {
+    server = await startNatsServer({ host, storeDir });
+  } catch (err) {
+    rmSync(storeDir, { recursive: true, force: true });
+    throw err;
+  }
+  const cleanup = async () => {
+    await server.stop();
+    rmSync(storeDir, { recursive: true, force: true });
+  };
+  say(`NATS: started ${server.binary} -js at ${server.url} (store ${storeDir}, stopped with this process)`);
+  return { url: server.url, kind: 'spawned', stop: cleanup };
+}
+
+/**
+ * A nats-server of our own: `nats-server -js -a host -p port -sd storeDir`, resolved once it accepts connections.
+ * Started again on the same port and store, it keeps its streams and durable consumers (the fault suite stops
+ * and starts it; the machine's shared server on 4222 is never touched).
+ * @param {{ host?: string, port?: number, storeDir: string }} options port: a free one when not given
+ * @returns {Promise<{ url: string, port: number, binary: string, stop: () => Promise<void> }>}
+ */
+export async function startNatsServer({ host = '127.0.0.1', port, storeDir }) {
   const binary = natsServerBinary();
   if (!binary) {
     throw new Error(
       'No NATS: set NATS_URL, run nats-server -js on 127.0.0.1:4222, or install nats-server (apt-get install nats-server)',
     );
   }
-  const port = await freePort(host);
-  const storeDir = mkdtempSync(path.join(os.tmpdir(), 'act-nats-'));
-  const handle = startProcess('nats', binary, ['-js', '-a', host, '-p', String(port), '-sd', storeDir], {
+  const chosen = port ?? (await freePort(host));
+  const handle = startProcess('nats', binary, ['-js', '-a', host, '-p', String(chosen), '-sd', storeDir], {
     log: () => {},
   });
-  const cleanup = async () => {
-    await handle.stop();
-    rmSync(storeDir, { recursive: true, force: true });
-  };
   try {
-    await waitForPort(port, { host, timeoutMs: 20_000, alive: handle.running, what: 'nats-server' });
+    await waitForPort(chosen, { host, timeoutMs: 20_000, alive: handle.running, what: 'nats-server' });
   } catch (err) {
-    await cleanup();
+    await handle.stop();
     throw new Error(`${err.message}; last output:\n${handle.tail()}`);
   }
-  const url = `nats://${host}:${port}`;
-  say(`NATS: started ${binary} -js at ${url} (store ${storeDir}, stopped with this process)`);
-  return { url, kind: 'spawned', stop: cleanup };
+  return { url: `nats://${host}:${chosen}`, port: chosen, binary, stop: async () => void (await handle.stop()) };
 }

@@ -44,7 +44,7 @@ function command(name, dev) {
  * @param {(name: string, line: string) => void} [options.log] where output lines go (default: `[name] line` on stdout)
  * @param {string} [options.host] default 127.0.0.1
  * @returns {Promise<{ url: string, adminPassword: string, env: Record<string,string>, ports: Record<string, number>,
- *   stop(): Promise<void>, stopProcess(name: string): Promise<void>, startProcess(name: string, env?: Record<string,string>): Promise<void> }>}
+ *   stop(): Promise<void>, stopProcess(name: string, options?: { signal?: 'SIGKILL' }): Promise<void>, startProcess(name: string, env?: Record<string,string>): Promise<void> }>}
  */
 export async function startStack({
   gatewayPort,
@@ -113,10 +113,20 @@ export async function startStack({
     });
     await waitForHealthz(handle, `http://${host}:${ports[name]}/healthz`);
   };
-  const stopOne = async (name) => {
+  const stopOne = async (name, { signal } = {}) => {
     const handle = handles[name];
     if (!handle) return;
     handle.stopping = true;
+    if (signal === 'SIGKILL' && handle.running()) {
+      // A crash, not a shutdown: no SIGTERM first, so the process gets no chance to finish what it was doing.
+      try {
+        process.kill(-handle.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+      await handle.exited;
+      return;
+    }
     await handle.stop();
   };
   const stop = async () => {
@@ -142,10 +152,13 @@ export async function startStack({
     env: shared,
     ports,
     stop,
-    /** Stops one process (SIGTERM, then SIGKILL after 5 s); startProcess brings it back on the same port. */
-    async stopProcess(name) {
+    /**
+     * Stops one process (SIGTERM, then SIGKILL after 5 s; `{ signal: 'SIGKILL' }` kills it at once, as a crash
+     * would); startProcess brings it back on the same port.
+     */
+    async stopProcess(name, options) {
       known(name);
-      await stopOne(name);
+      await stopOne(name, options);
     },
     /** Starts a stopped process again on the same port; `env` applies to this start only (e.g. a dead remote URL). */
     async startProcess(name, extraEnv) {
