@@ -2,8 +2,8 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { readStack } from './stack';
 
-export { readStack, startProcess, stopProcess } from './stack';
-export type { ProcessName, StackInfo } from './stack';
+export { killProcess, readStack, startProcess, stopProcess } from './stack';
+export type { DependencyName, ProcessName, StackInfo } from './stack';
 
 // Without the networking flags Chromium keeps calling Google hosts, which this machine's closed network refuses.
 export const CHROMIUM_ARGS = [

@@ -15,7 +15,15 @@ export interface StackInfo {
   logFile: string;
   /** Each process's own port (services are reachable directly, e.g. to prove they refuse unsigned calls) */
   ports: Record<ProcessName, number>;
+  /** Base MongoDB URI, NATS URL and subject prefix of the stack, and each service's database name */
+  mongoUri?: string;
+  natsUrl?: string;
+  natsPrefix?: string;
+  databases?: Record<Exclude<ProcessName, 'gateway'>, string>;
 }
+
+/** The faults phase's own NATS server and MongoDB stand-in, which fault tests may stop and start. */
+export type DependencyName = 'nats' | 'mongo';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -30,7 +38,11 @@ export function readStack(): StackInfo {
   }
 }
 
-async function control(name: ProcessName, action: 'stop' | 'start', env?: Record<string, string>): Promise<void> {
+async function control(
+  name: ProcessName | DependencyName,
+  action: 'stop' | 'start' | 'kill',
+  env?: Record<string, string>,
+): Promise<void> {
   const res = await fetch(`${readStack().controlUrl}/processes/${name}/${action}`, {
     method: 'POST',
     body: env ? JSON.stringify({ env }) : undefined,
@@ -38,8 +50,15 @@ async function control(name: ProcessName, action: 'stop' | 'start', env?: Record
   if (!res.ok) throw new Error(`${action} ${name} failed: ${await res.text()}`);
 }
 
-/** Stops one process of the shared stack (SIGTERM, SIGKILL after 5 s). Fault tests must start it again. */
-export const stopProcess = (name: ProcessName) => control(name, 'stop');
+/**
+ * Stops one process of the shared stack (SIGTERM, SIGKILL after 5 s). Fault tests must start it again.
+ * In the faults phase, `nats` and `mongo` stop the phase's own servers.
+ */
+export const stopProcess = (name: ProcessName | DependencyName) => control(name, 'stop');
 
 /** Starts a stopped process on its old port and waits for /healthz; `env` applies to this start only. */
-export const startProcess = (name: ProcessName, env?: Record<string, string>) => control(name, 'start', env);
+export const startProcess = (name: ProcessName | DependencyName, env?: Record<string, string>) =>
+  control(name, 'start', env);
+
+/** SIGKILL, as a crash: the process gets no chance to finish anything. startProcess brings it back. */
+export const killProcess = (name: ProcessName) => control(name, 'kill');

@@ -4,19 +4,27 @@
 import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { startStack } from '../scripts/stack.mjs';
+import { SERVICES, startStack } from '../scripts/stack.mjs';
+import { DEP_NAMES, startFaultDeps } from '../e2e/faults/deps.mjs';
 import { ROOT, RUN_DIR } from '../scripts/lib/paths.mjs';
 
-/** POST /processes/<name>/stop, POST /processes/<name>/start with optional JSON `{ "env": {...} }`. */
-function serveControl(stack) {
+/**
+ * POST /processes/<name>/stop, POST /processes/<name>/start with optional JSON `{ "env": {...} }`,
+ * POST /processes/<name>/kill (SIGKILL, a crash). In the faults phase `nats` and `mongo` are names too.
+ */
+function serveControl(stack, deps) {
   const server = http.createServer(async (req, res) => {
-    const match = /^\/processes\/([\w-]+)\/(stop|start)$/.exec(req.url ?? '');
+    const match = /^\/processes\/([\w-]+)\/(stop|start|kill)$/.exec(req.url ?? '');
     if (req.method !== 'POST' || !match) return res.writeHead(404).end();
     try {
       let body = '';
       for await (const chunk of req) body += chunk;
       const [, name, action] = match;
-      if (action === 'stop') await stack.stopProcess(name);
+      if (deps && DEP_NAMES.includes(name)) {
+        if (action === 'start') await deps.start(name);
+        else await deps.stop(name);
+      } else if (action === 'stop') await stack.stopProcess(name);
+      else if (action === 'kill') await stack.stopProcess(name, { signal: 'SIGKILL' });
       else await stack.startProcess(name, body ? JSON.parse(body).env : undefined);
       res.writeHead(204).end();
     } catch (err) {
@@ -33,20 +41,41 @@ export default async function e2eSetup() {
   mkdirSync(path.dirname(stackFile), { recursive: true });
   // Service logs go to a file: interleaved with jest's report they would bury the test results.
   const logStream = createWriteStream(logFile);
-  const stack = await startStack({
-    dbSuffix: `_${phase}_${process.pid}`,
-    log: (name, line) => logStream.write(`[${name}] ${line}\n`),
-  });
-  const control = await serveControl(stack);
+  // The fault tests stop NATS and MongoDB: they get servers of their own, never the ones shared with other runs.
+  const deps = phase === 'faults' ? await startFaultDeps() : null;
+  const dbSuffix = `_${phase}_${process.pid}`;
+  let stack;
+  try {
+    stack = await startStack({
+      dbSuffix,
+      env: deps?.env ?? {},
+      log: (name, line) => logStream.write(`[${name}] ${line}\n`),
+    });
+  } catch (err) {
+    await deps?.stopAll();
+    throw err;
+  }
+  const control = await serveControl(stack, deps);
   const controlUrl = `http://127.0.0.1:${control.address().port}`;
   writeFileSync(
     stackFile,
     JSON.stringify(
-      { url: stack.url, adminPassword: stack.adminPassword, controlUrl, logFile, ports: stack.ports },
+      {
+        url: stack.url,
+        adminPassword: stack.adminPassword,
+        controlUrl,
+        logFile,
+        ports: stack.ports,
+        // Where the stack keeps its data and events, for tests that check them at the source.
+        mongoUri: stack.env.MONGODB_URI,
+        natsUrl: stack.env.NATS_URL,
+        natsPrefix: stack.env.NATS_PREFIX ?? '',
+        databases: Object.fromEntries(Object.entries(SERVICES).map(([name, { db }]) => [name, `${db}${dbSuffix}`])),
+      },
       null,
       2,
     ),
   );
-  globalThis.__actE2e = { stack, control, logStream, stackFile };
+  globalThis.__actE2e = { stack, deps, control, logStream, stackFile };
   console.log(`\n[${phase}] stack at ${stack.url}, service logs in ${path.relative(ROOT, logFile)}`);
 }

@@ -6,6 +6,7 @@ export default async function e2eTeardown() {
   if (!started) return;
   await new Promise((resolve) => started.control.close(resolve));
   await started.stack.stop();
+  await started.deps?.stopAll();
   started.logStream.end();
   rmSync(started.stackFile, { force: true });
 }
