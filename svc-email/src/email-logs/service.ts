@@ -34,7 +34,12 @@ export class EmailLogsService {
     const now = new Date();
     const docs: EmailLogDoc[] = [];
     for (const { key, ...e } of entries) {
-      docs.push({ ...(key === undefined ? {} : { _id: key }), ...e, id: await this.allocateId(), timestamp: e.timestamp ?? now } as EmailLogDoc);
+      docs.push({
+        ...(key === undefined ? {} : { _id: key }),
+        ...e,
+        id: await this.allocateId(),
+        timestamp: e.timestamp ?? now,
+      } as EmailLogDoc);
     }
     try {
       await this.coll.insertMany(docs, { ordered: false });

@@ -312,7 +312,10 @@ export class SequenceEngine {
         (m) => m.body === message,
       );
     } catch (err) {
-      logger.warn({ contact: c.id, err: (err as Error).message }, 'could not ask the provider about an interrupted send');
+      logger.warn(
+        { contact: c.id, err: (err as Error).message },
+        'could not ask the provider about an interrupted send',
+      );
       return 'unknown';
     }
     if (found) {
