@@ -19,7 +19,9 @@ export const DEP_NAMES = ['nats', 'mongo'];
  */
 export async function startFaultDeps({ host = '127.0.0.1' } = {}) {
   if (!hasJava()) {
-    throw new Error('the fault suite restarts a MongoDB stand-in: it needs Java 17 and Maven (apt-get install default-jdk-headless maven)');
+    throw new Error(
+      'the fault suite restarts a MongoDB stand-in: it needs Java 17 and Maven (apt-get install default-jdk-headless maven)',
+    );
   }
   const storeDir = mkdtempSync(path.join(os.tmpdir(), 'act-faults-nats-'));
   const ports = { nats: await freePort(host), mongo: await freePort(host) };
