@@ -102,15 +102,28 @@ function swcRule(dev: boolean): RuleSetRule {
   };
 }
 
+/**
+ * Build-time deploy settings, read from the environment so a team can build a release anywhere without touching
+ * the config: `MFE_OUTPUT_DIR` writes the build there instead of `<app>/dist`; `MFE_BUILD_LABEL` is compiled in as
+ * `process.env.MFE_BUILD_LABEL` (empty when unset), which an app may show to tell deployed builds apart.
+ */
+function deployEnv(dir: string) {
+  return {
+    outputDir: process.env.MFE_OUTPUT_DIR ? path.resolve(process.env.MFE_OUTPUT_DIR) : path.join(dir, 'dist'),
+    buildLabel: process.env.MFE_BUILD_LABEL ?? '',
+  };
+}
+
 function baseConfig(opts: BaseOptions, mode: 'host' | 'remote'): Configuration {
   const prod = isProduction();
+  const deploy = deployEnv(opts.dir);
   return {
     mode: prod ? 'production' : 'development',
     context: opts.dir,
     entry: { main: './src/index.ts' },
     devtool: prod ? 'source-map' : 'eval-cheap-module-source-map',
     output: {
-      path: path.join(opts.dir, 'dist'),
+      path: deploy.outputDir,
       // Remotes are served under a sub-path chosen at deploy time, so they resolve their own
       // location; the shell is always served at the origin root (SPA fallback needs absolute URLs).
       publicPath: mode === 'remote' ? 'auto' : '/',
@@ -147,7 +160,10 @@ function baseConfig(opts: BaseOptions, mode: 'host' | 'remote'): Configuration {
         // script must load from '/' even on nested paths like /email-templates/5.
         ...(mode === 'remote' && !prod ? { publicPath: '/' } : {}),
       }),
-      new rspack.DefinePlugin({ 'process.env.NODE_ENV': JSON.stringify(prod ? 'production' : 'development') }),
+      new rspack.DefinePlugin({
+        'process.env.NODE_ENV': JSON.stringify(prod ? 'production' : 'development'),
+        'process.env.MFE_BUILD_LABEL': JSON.stringify(deploy.buildLabel),
+      }),
     ],
     devServer: {
       port: opts.port,
