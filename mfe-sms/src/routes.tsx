@@ -5,7 +5,11 @@
  */
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { Route, Routes } from 'react-router';
+import { Typography } from '@mui/material';
 import { Loading } from '@act/ui-kit';
+
+/** Set at build time (MFE_BUILD_LABEL, see packages/mf-config); empty in ordinary builds, which show nothing. */
+const BUILD_LABEL = process.env.MFE_BUILD_LABEL ?? '';
 
 export interface PageEntry {
   path: string;
@@ -45,6 +49,11 @@ export default function SmsRoutes({ notFound = null }: SmsRoutesProps) {
         ))}
         <Route path="*" element={notFound} />
       </Routes>
+      {BUILD_LABEL && (
+        <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 3, textAlign: 'right' }}>
+          SMS build {BUILD_LABEL}
+        </Typography>
+      )}
     </Suspense>
   );
 }
