@@ -1,7 +1,7 @@
 // Every public and signed-in endpoint behind the gateway (gateway/src/routes.ts and each service's routes.ts),
 // with its access level, a valid body to mutate and the record it changes, for the generated hostile suite.
 import { ok } from './client';
-import type { Fixtures } from './fixtures';
+import { TWILIO_KEYS, type Fixtures } from './fixtures';
 import type { Depth, Expect, FieldSpec } from './payloads';
 
 export type Who = 'anon' | 'user' | 'admin';
@@ -35,6 +35,8 @@ export interface Endpoint {
   snapshot?: () => Promise<unknown>;
   /** The snapshot is a setting other test files may save meanwhile: only a change this case explains counts. */
   shared?: boolean;
+  /** Puts a shared setting back as it was read before an accepted case (other tests rely on their values). */
+  restore?: (before: Record<string, unknown>) => Promise<unknown>;
   /** Statuses ≥ 500 that are this endpoint's documented answer (a provider refusing: 502). */
   allow?: number[];
   /** `full`: every generator (creates, public calls, list queries); default `light`: a representative subset. */
@@ -245,6 +247,8 @@ export function endpoints(f: Fixtures): Endpoint[] {
       fields: { reminderDelay: num(true) },
       snapshot: () => ok('GET', '/api/settings/reminder-delay', undefined, { cookie: admin }),
       shared: true,
+      restore: (before) =>
+        ok('POST', '/api/settings/reminder-delay', { reminderDelay: before.reminderDelay }, { cookie: admin }),
     },
     { method: 'POST', path: '/api/test/check-abandoned-carts', as: 'user', bodyless: true },
     { method: 'POST', path: '/api/test/clear-data', as: 'user', destructive: true },
@@ -493,6 +497,8 @@ export function endpoints(f: Fixtures): Endpoint[] {
       },
       snapshot: () => ok('GET', '/api/twilio/config', undefined, { cookie: admin }),
       shared: true,
+      restore: (before) =>
+        ok('POST', '/api/twilio/config', Object.fromEntries(TWILIO_KEYS.map((k) => [k, before[k]])), { cookie: admin }),
     },
     { method: 'GET', path: '/api/twilio/messaging-services', as: 'user', allow: [502] },
     { method: 'POST', path: '/api/twilio/test-connection', as: 'user', bodyless: true, allow: [502] },

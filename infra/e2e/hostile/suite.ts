@@ -22,7 +22,7 @@ export interface Case {
   /** Removes what an accepted create stored, when the body was huge (lists stay small for the reads). */
   remove?: Endpoint['remove'];
   /** Cases aiming at one fixture record run in order, each compared with the record before it. */
-  lane?: { key: string; snapshot: () => Promise<unknown>; shared: boolean };
+  lane?: { key: string; snapshot: () => Promise<unknown>; shared: boolean; restore?: Endpoint['restore'] };
 }
 
 export interface Outcome {
@@ -75,7 +75,9 @@ export function buildCases(f: Fixtures): Case[] {
     const cookie = cookieOf(ep.as);
     const withId = (id: string) => ep.path.replace(':id', id);
     const target = ep.path.includes(':id') ? (ep.id !== undefined ? withId(String(ep.id)) : null) : ep.path;
-    const lane = ep.snapshot ? { key: `${i} ${name}`, snapshot: ep.snapshot, shared: !!ep.shared } : undefined;
+    const lane = ep.snapshot
+      ? { key: `${i} ${name}`, snapshot: ep.snapshot, shared: !!ep.shared, restore: ep.restore }
+      : undefined;
     const hasBody = ep.method !== 'GET';
     const baseText = (n: number) => (ep.base ? JSON.stringify(ep.base(marker(n))) : undefined);
     const next = () => cases.length;
@@ -261,7 +263,13 @@ export async function run(cases: Case[]): Promise<Outcome[]> {
     else loose.push(c);
   }
   const laneTasks = [...lanes.values()].map((laneCases) => async () => {
-    const { snapshot, shared } = laneCases[0]!.lane!;
+    const { snapshot, shared, restore } = laneCases[0]!.lane!;
+    // An accepted case changed a shared setting: put it back at once, then read it again.
+    const putBack = async (os: Outcome[], before: string, after: string) => {
+      if (!restore || after === before || !os.some((o) => o.res && o.res.status < 300)) return after;
+      await restore(JSON.parse(before) as Record<string, unknown>);
+      return stable(await snapshot());
+    };
     const blame = (o: Outcome, before: string, after: string) => {
       if (!o.res || o.res.status < 400 || after === before) return;
       if (shared && !changedByCase(o.c, before, after)) return;
@@ -281,13 +289,13 @@ export async function run(cases: Case[]): Promise<Outcome[]> {
       blame(o, before, after);
       outcomes[o.c.n] = o;
     }
-    before = after;
+    before = await putBack(group, before, after);
     for (const c of others) {
       const o = await attempt(c);
       after = stable(await snapshot());
       blame(o, before, after);
       outcomes[c.n] = o;
-      before = after;
+      before = await putBack([o], before, after);
     }
   });
   const looseTasks = loose.map((c) => async () => {
