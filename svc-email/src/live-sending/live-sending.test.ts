@@ -100,7 +100,7 @@ describe('live campaign sending', () => {
     // remind_at is 1 s (reminder delay 1 minute at 1 s a minute) after the webhook; then +1 h and +2 h (1 s an hour).
     const [a, b, d] = sent.map((e) => e.at);
     expect(a! - start).toBeGreaterThanOrEqual(900);
-    expect(a! - start).toBeLessThan(1_000 + 1_500);
+    expect(a! - start).toBeLessThan(1_000 + 3_000);
     expect(b! - a!).toBeGreaterThanOrEqual(HOUR_MS - 50);
     expect(b! - a!).toBeLessThan(HOUR_MS + 1_000);
     expect(d! - b!).toBeGreaterThanOrEqual(2 * HOUR_MS - 50);
