@@ -1,32 +1,12 @@
 // Agenda 6 is ESM-only: this file is loaded by the service entry (tsx) only, never by jest.
-import { Agenda } from 'agenda';
-import { MongoBackend } from '@agendajs/mongo-backend';
 import type { Connection } from 'mongoose';
 import type { Logger } from '@act/service-kit';
+import { createAgenda, newJobFields, startAgenda } from '@act/service-kit/agenda';
 import type { ReminderJobs, ReminderService } from './service';
 
 export const SEND_REMINDER = 'send-reminder';
 export const REMINDER_SWEEP = 'reminder-sweep';
 const COLLECTION = 'agendaJobs';
-/** Fields Agenda's own save writes as null on a new job (MongoJobRepository.saveJob). */
-const AGENDA_NULLS = {
-  lockedAt: null,
-  lastFinishedAt: null,
-  failedAt: null,
-  failCount: null,
-  failReason: null,
-  repeatTimezone: null,
-  lastRunAt: null,
-  repeatInterval: null,
-  repeatAt: null,
-  disabled: null,
-  progress: null,
-  debounceStartedAt: null,
-  fork: null,
-  startDate: null,
-  endDate: null,
-  skipDays: null,
-};
 
 export interface AgendaJobs extends ReminderJobs {
   stop(): Promise<void>;
@@ -62,14 +42,16 @@ export async function startAgendaJobs({
   // only uses an index whose keys equal the query's). Sparse: the sweep's job has no contactId.
   await jobs.createIndex({ name: 1, 'data.contactId': 1 }, { unique: true, sparse: true, name: 'send_reminder_contact' });
 
-  const agenda = new Agenda({
-    backend: new MongoBackend({ mongo: db as never, collection: COLLECTION }),
-    name: `svc-email-${process.pid}`,
-    processEvery: processEveryMs,
+  const agenda = createAgenda({
+    conn,
+    collection: COLLECTION,
+    service: 'svc-email',
+    processEveryMs,
+    logger,
+    errorLevel: 'error',
     defaultLockLifetime: 60_000,
     maxConcurrency: 40,
   });
-  agenda.on('error', (err) => logger.error({ err: err.message }, 'agenda error'));
   agenda.on('fail', (err, job) => logger.warn({ err: err instanceof Error ? err.message : err, job: job.attrs.name }, 'agenda job failed'));
 
   agenda.define<{ contactId: number }>(
@@ -89,8 +71,7 @@ export async function startAgendaJobs({
     },
     { concurrency: 1 },
   );
-  await agenda.start();
-  await agenda.every(sweepIntervalMs, REMINDER_SWEEP);
+  await startAgenda(agenda, { job: REMINDER_SWEEP, everyMs: sweepIntervalMs });
 
   // Job documents are made by Agenda (its defaults, its format) and written in one bulk upsert per batch,
   // keyed like Agenda's own `unique({ 'data.contactId' })` + insertOnly save: at thousands of webhooks per
@@ -99,10 +80,7 @@ export async function startAgendaJobs({
   let draining = false;
   let stopped = false;
   function jobDocument(it: { id: number; remind_at: Date }) {
-    // name and data ({ contactId }) come from the upsert's filter, so the update never names the filter's paths.
-    const { _id, unique, uniqueOpts, name, data, ...props } = agenda.create(SEND_REMINDER, { contactId: it.id }).schedule(new Date(it.remind_at.getTime() + graceMs)).toJson() as unknown as Record<string, unknown>;
-    void [_id, unique, uniqueOpts, name, data];
-    return { ...AGENDA_NULLS, ...props, lastModifiedBy: null };
+    return newJobFields(agenda, SEND_REMINDER, { contactId: it.id }, new Date(it.remind_at.getTime() + graceMs));
   }
   async function drain() {
     if (draining) return;

@@ -3,37 +3,17 @@
  * Jobs are a convenience for precision; correctness never depends on them: every step is idempotent in the data
  * layer and the due scan / sweep pick up anything a job missed.
  */
-import { Agenda } from 'agenda';
-import { MongoBackend } from '@agendajs/mongo-backend';
+import type { Agenda } from 'agenda';
 import type { Connection } from 'mongoose';
 import { MongoBulkWriteError } from 'mongodb';
 import { createBatcher, type Logger } from '@act/service-kit';
+import { createAgenda, newJobFields, startAgenda } from '@act/service-kit/agenda';
 import type { SequenceScheduler } from '../contacts/service';
 import type { SequenceEngine } from './engine';
 
 const STEP_JOB = 'sms-contact-step';
 const SWEEP_JOB = 'sms-sweep';
 const COLLECTION = 'agenda_jobs';
-/** Fields Agenda's own save writes as null on a new job (MongoJobRepository.saveJob). */
-const AGENDA_NULLS = {
-  lockedAt: null,
-  lastFinishedAt: null,
-  failedAt: null,
-  failCount: null,
-  failReason: null,
-  repeatTimezone: null,
-  lastRunAt: null,
-  repeatInterval: null,
-  repeatAt: null,
-  disabled: null,
-  progress: null,
-  debounceStartedAt: null,
-  fork: null,
-  startDate: null,
-  endDate: null,
-  skipDays: null,
-  lastModifiedBy: null,
-};
 
 export interface AgendaSchedulerOptions {
   conn: Connection;
@@ -48,16 +28,15 @@ export class AgendaScheduler implements SequenceScheduler {
   private started = false;
 
   constructor(private readonly opts: AgendaSchedulerOptions) {
-    const backend = new MongoBackend({ mongo: opts.conn.db as never, collection: COLLECTION });
-    // processEvery as a number of ms: a string like '300 milliseconds' has been read as minutes.
-    this.agenda = new Agenda({
-      backend,
-      name: `svc-sms-${process.pid}`,
-      processEvery: opts.processEveryMs,
+    this.agenda = createAgenda({
+      conn: opts.conn,
+      collection: COLLECTION,
+      service: 'svc-sms',
+      processEveryMs: opts.processEveryMs,
+      logger: opts.logger,
       removeOnComplete: true,
       defaultLockLifetime: 10 * 60_000,
     });
-    this.agenda.on('error', (err) => opts.logger.warn({ err: err.message }, 'agenda error'));
   }
 
   async start(engine: SequenceEngine): Promise<void> {
@@ -68,8 +47,7 @@ export class AgendaScheduler implements SequenceScheduler {
     this.agenda.define(SWEEP_JOB, async () => {
       await engine.sweep(500);
     });
-    await this.agenda.start();
-    await this.agenda.every(this.opts.sweepEveryMs, SWEEP_JOB);
+    await startAgenda(this.agenda, { job: SWEEP_JOB, everyMs: this.opts.sweepEveryMs });
     this.started = true;
   }
 
@@ -99,21 +77,15 @@ export class AgendaScheduler implements SequenceScheduler {
       throw err;
     });
     const write = jobs.bulkWrite(
-      items.map(({ contactRef, at }) => {
-        // name and data come from the upsert's filter, so the update never names the filter's paths.
-        const { _id, unique, uniqueOpts, name, data, ...props } = this.agenda
-          .create(STEP_JOB, { contactId: contactRef, at: at.getTime() })
-          .schedule(at)
-          .toJson() as unknown as Record<string, unknown>;
-        void [_id, unique, uniqueOpts, name, data];
-        return {
-          updateOne: {
-            filter: { name: STEP_JOB, 'data.contactId': contactRef, 'data.at': at.getTime() },
-            update: { $setOnInsert: { ...AGENDA_NULLS, ...props } },
-            upsert: true,
+      items.map(({ contactRef, at }) => ({
+        updateOne: {
+          filter: { name: STEP_JOB, 'data.contactId': contactRef, 'data.at': at.getTime() },
+          update: {
+            $setOnInsert: newJobFields(this.agenda, STEP_JOB, { contactId: contactRef, at: at.getTime() }, at),
           },
-        };
-      }),
+          upsert: true,
+        },
+      })),
       { ordered: false },
     );
     // A duplicate key is the same job upserted by another writer at the same moment: it exists, which is the point.
