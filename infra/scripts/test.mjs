@@ -43,6 +43,7 @@ function fail(message) {
 }
 
 const totals = { passed: 0, failed: 0 };
+const durations = []; // per phase, stack start and stop included (the fault suite's budget is printed from this)
 const problems = [];
 let mongo, nats;
 try {
@@ -90,12 +91,14 @@ try {
       }
     }
     console.log(`\n[test] ${phase}${workspace ? ` (${workspace})` : ''}`);
+    const phaseStarted = Date.now();
     const result = await runJest({
       phase,
       workspace,
       env: { ...env, ACT_STACK_FILE: stackFile(phase) },
       args: jestArgs,
     });
+    durations.push(`${phase} ${((Date.now() - phaseStarted) / 1000).toFixed(0)} s`);
     totals.passed += result.passed;
     totals.failed += result.failed;
     if (result.code !== 0) {
@@ -121,5 +124,6 @@ function showStackLog(logFile) {
 // A failed build or a jest run that could not start counts as a failure even when no test failed.
 const failed = totals.failed || problems.length;
 for (const problem of problems) console.log(`[test] ${problem}`);
+if (durations.length) console.log(`\n[test] duration: ${durations.join(', ')}`);
 console.log(`\n${totals.passed} passed, ${failed} failed`);
 process.exit(problems.length || totals.failed ? 1 : 0);
