@@ -35,7 +35,8 @@ afterAll(async () => {
   }
 }, 120_000);
 
-it('svc-email: a reminder batch interrupted by SIGKILL is finished after restart, each contact logged once', async () => {
+/** svc-email: a reminder batch interrupted by SIGKILL is finished after restart, each contact logged once. */
+async function emailScenario() {
   const done = stopwatch('svc-email killed mid-sweep');
   const cookie = await adminCookie();
   const tag = runTag();
@@ -112,9 +113,10 @@ it('svc-email: a reminder batch interrupted by SIGKILL is finished after restart
   expect(rows.filter((r) => r.n !== 1)).toEqual([]);
   expect(await contacts.countDocuments({ ...mine, status: 'sent' })).toBe(EMAIL_CONTACTS);
   done();
-}, 180_000);
+}
 
-it('svc-sms: a sequence sweep interrupted by SIGKILL is finished after restart, each (contact, template) sent once', async () => {
+/** svc-sms: a sequence sweep interrupted by SIGKILL is finished after restart, each (contact, template) sent once. */
+async function smsScenario() {
   const done = stopwatch('svc-sms killed mid-sweep');
   twilio = await startFakeTwilio();
   smsEnv = {
@@ -235,4 +237,13 @@ it('svc-sms: a sequence sweep interrupted by SIGKILL is finished after restart, 
   expect(twice).toEqual([]);
   expect(twilio.messages.length).toBe(expected);
   done();
+}
+
+// Both at once: independent services and data, and the suite's time budget is tight.
+it('svc-email and svc-sms killed (SIGKILL) mid-sweep and restarted: nothing lost, nothing sent twice', async () => {
+  const results = await Promise.allSettled([emailScenario(), smsScenario()]);
+  const failures = results.flatMap((r, i) =>
+    r.status === 'rejected' ? [`${['svc-email', 'svc-sms'][i]}: ${(r.reason as Error)?.stack ?? r.reason}`] : [],
+  );
+  if (failures.length) throw new Error(failures.join('\n\n'));
 }, 240_000);
