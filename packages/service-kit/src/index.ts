@@ -11,4 +11,5 @@ export * from './consumer';
 export * from './app';
 export * from './rate-limit';
 export * from './batcher';
+export * from './heap';
 export * from './service';
