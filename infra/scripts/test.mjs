@@ -1,6 +1,9 @@
 // `npm test`: MongoDB + NATS, then jest's unit/service projects, then the frontends' build, then the browser
-// tests (e2e) and the fault tests, each phase against one stack. Ends with a plain `N passed, N failed` line.
+// tests (e2e), each phase against one stack. Ends with a plain `N passed, N failed` line.
+// The fault suite (stops NATS for 30 s, kills services, restarts MongoDB) is its own command,
+// `npm run test:faults` (= --only=faults), or part of this run with --with-faults.
 //   --only=unit|e2e|faults   one phase
+//   --with-faults            unit, e2e and faults
 //   --workspace=<folder>     only that workspace's projects (each workspace's own `npm test` uses this)
 //   anything else            passed on to jest (a test path pattern, -t name, --verbose...)
 import { randomBytes } from 'node:crypto';
@@ -18,7 +21,8 @@ const SUFFIX = jestProjects.BROWSER_TEST_FILES;
 
 const flags = {};
 const jestArgs = [];
-for (const arg of process.argv.slice(2)) {
+const withFaults = process.argv.includes('--with-faults');
+for (const arg of process.argv.slice(2).filter((a) => a !== '--with-faults')) {
   const match = /^--(only|workspace)=(.+)$/.exec(arg);
   if (match) flags[match[1]] = match[2];
   else jestArgs.push(arg);
@@ -27,7 +31,8 @@ for (const arg of process.argv.slice(2)) {
 // the current folder works too (`--workspace=.` inside a workspace).
 const workspace = flags.workspace && resolveWorkspace(flags.workspace);
 if (flags.only && !PHASES.includes(flags.only)) fail(`--only must be one of ${PHASES.join(', ')}`);
-const phases = flags.only ? [flags.only] : PHASES;
+// The fault suite takes minutes of timed outages; CI keeps to unit + browser tests (README: "Faults").
+const phases = flags.only ? [flags.only] : withFaults ? PHASES : PHASES.filter((p) => p !== 'faults');
 
 function resolveWorkspace(name) {
   const all = workspaces();
