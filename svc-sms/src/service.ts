@@ -25,6 +25,7 @@ import { ProviderService } from './provider/service';
 import { providerRouter } from './provider/routes';
 import { SequenceEngine } from './sequences/engine';
 import { AgendaScheduler } from './sequences/scheduler';
+import { DueTicker } from './sequences/due-ticker';
 import { FunnelEventPublisher } from './events/publisher';
 import { startFunnelConsumers } from './events/consumers';
 
@@ -36,12 +37,25 @@ export async function buildSmsService(
   const settings = readSettings();
   const provider = createTwilioProvider(settings.twilio);
   const config = new ProviderConfigService(conn);
-  const scheduler = new AgendaScheduler({
+  const agendaJobs = new AgendaScheduler({
     conn,
     logger,
     processEveryMs: settings.agendaProcessEveryMs,
     sweepEveryMs: settings.sweepEveryMs,
   });
+  // Steps run from memory at their time (the due ticker), Agenda's jobs a grace later as the persistent backstop;
+  // with the due scan off, Agenda alone.
+  const ticker =
+    settings.dueScanMs > 0
+      ? new DueTicker(agendaJobs, {
+          conn,
+          logger,
+          tickMs: settings.dueTickMs,
+          concurrency: settings.dueConcurrency,
+          graceMs: settings.jobGraceMs,
+        })
+      : null;
+  const scheduler = ticker ?? agendaJobs;
   const publisher = new FunnelEventPublisher(outbox);
   const integrations = new IntegrationCache(conn, settings.integrationCacheMs);
 
@@ -62,6 +76,7 @@ export async function buildSmsService(
     now,
     delayUnitMs: settings.delayUnitMs,
     leaseMs: settings.stepLeaseMs,
+    rulesCacheMs: settings.rulesCacheMs,
     publicUrl,
     logger,
   });
@@ -110,9 +125,11 @@ export async function buildSmsService(
       providerRouter(providerService),
     ],
     async start() {
-      await scheduler.start(engine);
+      await agendaJobs.start(engine);
+      await ticker?.start(engine);
       consumers = startFunnelConsumers({ conn, bus, contacts, integrations, logger });
-      // A cheap indexed query each tick keeps sends within about a second of their time, whatever Agenda's polling.
+      // The backstop for contacts no ticker holds (another instance's, one gone): a scan of every contact on the
+      // stand-in, so not every second.
       if (settings.dueScanMs > 0) {
         scan = setInterval(() => {
           if (scanning) return;
@@ -127,8 +144,9 @@ export async function buildSmsService(
     },
     async stop() {
       if (scan) clearInterval(scan);
+      ticker?.stop();
       consumers?.stop();
-      await scheduler.stop();
+      await agendaJobs.stop();
     },
   };
 }

@@ -7,8 +7,19 @@ import { env, envInt } from '@act/service-kit';
 export interface SmsSettings {
   /** Length of one "minute" of reminder_delay and delay_minutes. Tests shrink it (SMS_DELAY_UNIT_MS). */
   delayUnitMs: number;
-  /** How often this instance looks for due contacts (SMS_DUE_SCAN_MS); 0 turns the scan off. */
+  /**
+   * How often this instance scans for due contacts no ticker holds (SMS_DUE_SCAN_MS); 0 turns the scan and the due
+   * ticker off (Agenda alone).
+   */
   dueScanMs: number;
+  /** How often the due ticker runs the steps that came due (SMS_DUE_TICK_MS). */
+  dueTickMs: number;
+  /** Steps the due ticker runs at once (SMS_DUE_CONCURRENCY). */
+  dueConcurrency: number;
+  /** How long after a step its Agenda job runs while the due ticker is on (SMS_JOB_GRACE_MS). */
+  jobGraceMs: number;
+  /** How long a step may reuse settings, integration, campaign and templates just read (SMS_RULES_CACHE_MS). */
+  rulesCacheMs: number;
   /** Agenda polling interval in ms (SMS_AGENDA_PROCESS_EVERY_MS). */
   agendaProcessEveryMs: number;
   /** Interval of the Agenda sweep job that catches anything missed (SMS_SWEEP_EVERY_MS). */
@@ -30,7 +41,11 @@ export interface SmsSettings {
 export function readSettings(): SmsSettings {
   return {
     delayUnitMs: envInt('SMS_DELAY_UNIT_MS', 60_000),
-    dueScanMs: envInt('SMS_DUE_SCAN_MS', 1_000),
+    dueScanMs: envInt('SMS_DUE_SCAN_MS', 15_000),
+    dueTickMs: envInt('SMS_DUE_TICK_MS', 250),
+    dueConcurrency: envInt('SMS_DUE_CONCURRENCY', 32),
+    jobGraceMs: envInt('SMS_JOB_GRACE_MS', 15_000),
+    rulesCacheMs: envInt('SMS_RULES_CACHE_MS', 250),
     agendaProcessEveryMs: envInt('SMS_AGENDA_PROCESS_EVERY_MS', 5_000),
     sweepEveryMs: envInt('SMS_SWEEP_EVERY_MS', 60_000),
     listLimit: envInt('SMS_LIST_LIMIT', 5_000),

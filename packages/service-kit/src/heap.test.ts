@@ -25,4 +25,17 @@ describe('DueHeap', () => {
     const outTimes = out.map((id) => due[id]!);
     expect(outTimes).toEqual([...outTimes].sort((a, b) => a - b));
   });
+
+  it('pops due entries with their due times', () => {
+    const h = new DueHeap();
+    h.push(30, 1);
+    h.push(10, 2);
+    h.push(20, 3);
+    expect(h.popDueEntries(25)).toEqual([
+      [10, 2],
+      [20, 3],
+    ]);
+    expect(h.popDueEntries(25)).toEqual([]);
+    expect(h.size).toBe(1);
+  });
 });

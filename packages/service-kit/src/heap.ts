@@ -1,4 +1,4 @@
-/** Binary min-heap of (due time, contact id): the due ticker pops what came due without asking the database. */
+/** Binary min-heap of (due time, contact id): a due ticker pops what came due without asking the database. */
 export class DueHeap {
   private at: number[] = [];
   private ids: number[] = [];
@@ -27,6 +27,16 @@ export class DueHeap {
   popDue(now: number, max = Infinity): number[] {
     const out: number[] = [];
     while (this.at.length && this.at[0]! <= now && out.length < max) out.push(this.pop());
+    return out;
+  }
+
+  /** As popDue, with each id's due time: `[dueAt, id]` pairs. */
+  popDueEntries(now: number, max = Infinity): [number, number][] {
+    const out: [number, number][] = [];
+    while (this.at.length && this.at[0]! <= now && out.length < max) {
+      const dueAt = this.at[0]!;
+      out.push([dueAt, this.pop()]);
+    }
     return out;
   }
 

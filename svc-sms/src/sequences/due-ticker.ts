@@ -1,0 +1,124 @@
+import type { Connection } from 'mongoose';
+import { createBatcher, DueHeap, type Logger } from '@act/service-kit';
+import { contactModel } from '../contacts/model';
+import { OPEN_STATUSES, type SequenceScheduler } from '../contacts/service';
+import type { SequenceEngine, StepOutcome } from './engine';
+
+/** The persistent jobs behind the ticker (Agenda in production). */
+export interface StepJobs extends SequenceScheduler {
+  /** Drops the jobs of these (contact, time) steps: the ticker has handled them. */
+  forget(steps: { contactRef: number; at: Date }[]): Promise<void>;
+}
+
+export interface DueTickerOptions {
+  conn: Connection;
+  logger: Logger;
+  /** How often the heap is looked at (SMS_DUE_TICK_MS). */
+  tickMs: number;
+  /** Steps run at once (SMS_DUE_CONCURRENCY). */
+  concurrency: number;
+  /**
+   * The persistent job of a step runs this long after it (SMS_JOB_GRACE_MS): the ticker sends on time and drops the
+   * job; the job acts only when the ticker did not (this instance gone before the step was due).
+   */
+  graceMs: number;
+}
+
+/** Outcomes after which the step's job has nothing left to do. */
+const HANDLED: ReadonlySet<StepOutcome> = new Set<StepOutcome>([
+  'not_due',
+  'held_for_blackout',
+  'sent',
+  'failed',
+  'skipped_duplicate',
+  'blocked_toll_free',
+  'stopped',
+  'finished',
+]);
+
+/**
+ * Runs each step at its time from memory: every step this instance schedules (a new contact of its webhook or of an
+ * email-side event, a next step, a blackout end), and at start every open contact's next step, goes into a heap
+ * popped every `tickMs`. Finding due contacts by query meant a range query, which the MongoDB stand-in answers by
+ * scanning and sorting every contact (~0.5 s at 20,000 contacts, under the collection's lock): once a second per
+ * instance, that alone kept the stand-in busy and every step's writes waiting. The periodic due scan stays as the
+ * backstop for other instances' contacts (SMS_DUE_SCAN_MS), with Agenda's jobs and sweep. A step is safe to run from
+ * any of them (compare-and-set and claims in the engine); a heap entry whose contact was purchased or stopped finds
+ * it closed and does nothing.
+ */
+export class DueTicker implements SequenceScheduler {
+  private readonly heap = new DueHeap();
+  private timer: NodeJS.Timeout | null = null;
+  private ticking = false;
+  private engine: SequenceEngine | null = null;
+
+  constructor(
+    private readonly jobs: StepJobs,
+    private readonly opts: DueTickerOptions,
+  ) {}
+
+  schedule(contactRef: number, at: Date): Promise<void> {
+    this.heap.push(at.getTime(), contactRef);
+    return this.jobs.schedule(contactRef, this.jobTime(at.getTime()));
+  }
+
+  cancel(contactRefs: number[]): Promise<void> {
+    return this.jobs.cancel(contactRefs);
+  }
+
+  /** Loads every open contact's next step (one query) and starts ticking. */
+  async start(engine: SequenceEngine): Promise<void> {
+    this.engine = engine;
+    const cursor = contactModel(this.opts.conn).collection.find(
+      { next_at: { $ne: null }, status: { $in: [...OPEN_STATUSES] } },
+      { projection: { _id: 0, id: 1, next_at: 1 } },
+    );
+    for await (const c of cursor) this.heap.push(new Date(c.next_at).getTime(), c.id as number);
+    this.timer = setInterval(() => void this.tick(), this.opts.tickMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  private jobTime(dueAt: number): Date {
+    return new Date(dueAt + this.opts.graceMs);
+  }
+
+  /** Drops handled steps' jobs, many per write. */
+  private readonly forget = createBatcher(async (steps: { contactRef: number; at: Date }[]) => {
+    await this.jobs.forget(steps);
+    return steps.map(() => undefined);
+  });
+
+  /** Workers take due steps one by one until none is due, so a slow step never holds up the ones behind it. */
+  async tick(): Promise<void> {
+    const engine = this.engine;
+    if (this.ticking || !engine) return;
+    this.ticking = true;
+    const worker = async () => {
+      for (
+        let next = this.heap.popDueEntries(Date.now(), 1)[0];
+        next;
+        next = this.heap.popDueEntries(Date.now(), 1)[0]
+      ) {
+        const [dueAt, ref] = next;
+        const outcome = await engine.processContact(ref).catch((err) => {
+          this.opts.logger.error({ err: (err as Error).message, contact: ref }, 'SMS step failed');
+          return 'busy' as const;
+        });
+        if (HANDLED.has(outcome))
+          this.forget({ contactRef: ref, at: this.jobTime(dueAt) }).catch((err) =>
+            this.opts.logger.warn({ err: (err as Error).message }, 'dropping a handled step job failed'),
+          );
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: this.opts.concurrency }, worker));
+    } finally {
+      this.ticking = false;
+    }
+  }
+}
