@@ -3,6 +3,7 @@ import { AckPolicy, DeliverPolicy, type JsMsg } from 'nats';
 import type { Bus } from './nats';
 import type { Logger } from './logger';
 import { isDuplicateKeyError } from './errors';
+import { createBatcher } from './batcher';
 
 const processedSchema = new mongoose.Schema({ eventId: { type: String, required: true, unique: true }, at: { type: Date, default: Date.now } }, { versionKey: false });
 
@@ -21,17 +22,34 @@ export interface ConsumeOptions {
   ignoreSource?: string;
   handler: (event: ConsumedEvent) => Promise<void>;
   logger: Logger;
+  /** Messages handled at once per subject (handlers are idempotent and events of one subject commute). */
+  concurrency?: number;
 }
 
 /**
  * Durable pull consumer shared by all instances of a service (work is split between them). Handlers are
  * idempotent; processed ids are recorded so a redelivery after a crash is skipped without re-running effects.
  */
-export function consume({ conn, bus, durable, subjects, ignoreSource, handler, logger }: ConsumeOptions): { stop(): void } {
+export function consume({ conn, bus, durable, subjects, ignoreSource, handler, logger, concurrency = 32 }: ConsumeOptions): { stop(): void } {
   const Processed = conn.models.ProcessedEvent ?? conn.model('ProcessedEvent', processedSchema, 'processed_events');
   let stopped = false;
   const iterators: { stop(): void }[] = [];
   const name = `${bus.streamName}_${durable}`.replace(/[^A-Za-z0-9_-]/g, '_');
+  // Group commit of the processed ids of messages handled together; an id already there (a redelivery handled
+  // twice at once) is fine.
+  const recordProcessed = createBatcher(async (eventIds: string[]) => {
+    try {
+      await Processed.collection.insertMany(
+        eventIds.map((eventId) => ({ eventId, at: new Date() })),
+        { ordered: false },
+      );
+    } catch (err) {
+      const errors = [(err as { writeErrors?: { code?: number }[] | { code?: number } }).writeErrors ?? []].flat();
+      const onlyDuplicates = errors.length > 0 ? errors.every((e) => e.code === 11000) : isDuplicateKeyError(err);
+      if (!onlyDuplicates) throw err;
+    }
+    return eventIds.map(() => undefined);
+  });
 
   async function handle(m: JsMsg) {
     let payload: ConsumedEvent['payload'];
@@ -52,11 +70,7 @@ export function consume({ conn, bus, durable, subjects, ignoreSource, handler, l
     }
     const subject = subjects.find((s) => bus.subject(s) === m.subject) ?? m.subject;
     await handler({ subject, payload });
-    try {
-      await Processed.create({ eventId: payload.eventId });
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
-    }
+    await recordProcessed(payload.eventId);
     m.ack();
   }
 
@@ -83,13 +97,22 @@ export function consume({ conn, bus, durable, subjects, ignoreSource, handler, l
         const consumer = await js.consumers.get(bus.streamName, durableName);
         const messages = await consumer.consume({ max_messages: 256, expires: 5_000 });
         iterators.push(messages);
+        // Several messages in flight: one at a time, a burst (a webhook burst's contact events) or a purchase behind
+        // it waited a few round trips per message; handled together, their writes share round trips too.
+        let inFlight = 0;
+        const slots: (() => void)[] = [];
         for await (const m of messages) {
-          try {
-            await handle(m);
-          } catch (err) {
-            logger.error({ err: (err as Error).message, subject: m.subject }, 'event handler failed; will be redelivered');
-            m.nak(1_000);
-          }
+          if (inFlight >= concurrency) await new Promise<void>((r) => slots.push(r));
+          inFlight++;
+          handle(m)
+            .catch((err) => {
+              logger.error({ err: (err as Error).message, subject: m.subject }, 'event handler failed; will be redelivered');
+              m.nak(1_000);
+            })
+            .finally(() => {
+              inFlight--;
+              slots.shift()?.();
+            });
           if (stopped) break;
         }
       } catch (err) {

@@ -188,11 +188,12 @@ export class ContactService {
       { $set: { status: 'purchased', purchased_at: now, next_at: null, updated_at: now } },
     );
     if (res.modifiedCount === 0) return 0;
-    const ids = (
-      await this.Contact.find({ ...filter, status: 'purchased', purchased_at: now }, { id: 1 }).lean<{ id: number }[]>()
-    ).map((t) => t.id);
-    await this.deps.scheduler
-      .cancel(ids)
+    // Job clean-up is not waited for: the update above already stops every step (a job finds the contact closed),
+    // and on the stand-in finding the ids and each cancel scan whole collections, which held up the event
+    // consumer's next purchase.
+    void this.Contact.find({ ...filter, status: 'purchased', purchased_at: now }, { id: 1 })
+      .lean<{ id: number }[]>()
+      .then((rows) => this.deps.scheduler.cancel(rows.map((t) => t.id)))
       .catch((err) => this.deps.logger.warn({ err: (err as Error).message }, 'could not cancel SMS jobs'));
     return res.modifiedCount;
   }
