@@ -70,6 +70,8 @@ try {
 
   async function direction({ from, watch, key, offset }) {
     const times = [];
+    const answers = [];
+    const afterAnswer = [];
     let missed = 0;
     let next = 0;
     await Promise.all(
@@ -90,11 +92,14 @@ try {
           });
           await res.text();
           if (!res.ok) throw new Error(`${from}: ${res.status}`);
+          const answered = performance.now();
+          answers.push(answered - t0);
           const deadline = t0 + 10_000;
           for (;;) {
             const doc = await watch.findOne(key(c), { projection: { _id: 0, status: 1 } });
             if (doc?.status === 'purchased') {
               times.push(performance.now() - t0);
+              afterAnswer.push(performance.now() - answered);
               break;
             }
             if (performance.now() > deadline) {
@@ -107,6 +112,8 @@ try {
       }),
     );
     times.sort((a, b) => a - b);
+    answers.sort((a, b) => a - b);
+    afterAnswer.sort((a, b) => a - b);
     return {
       purchases: PURCHASES,
       seen: times.length,
@@ -114,6 +121,11 @@ try {
       p50Ms: Math.round(percentile(times, 50)),
       p99Ms: Math.round(percentile(times, 99)),
       maxMs: Math.round(times.at(-1)),
+      // The webhook's own answer time, part of the figure above: what is left is outbox → NATS → consumer → write.
+      answerP50Ms: Math.round(percentile(answers, 50)),
+      answerP99Ms: Math.round(percentile(answers, 99)),
+      afterAnswerP50Ms: Math.round(percentile(afterAnswer, 50)),
+      afterAnswerP99Ms: Math.round(percentile(afterAnswer, 99)),
     };
   }
 

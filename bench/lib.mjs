@@ -19,6 +19,15 @@ export async function benchStack(label, env = {}) {
   const mongo = process.env.MONGODB_URI ? null : await ensureMongo({});
   const nats = process.env.NATS_URL ? null : await ensureNats({});
   const suffix = `_${label}_${Date.now().toString(36)}`;
+  // BENCH_OPS=1: every service counts its MongoDB commands (bench/mongo-ops.mjs), printed when the stack stops.
+  const opsDir = process.env.BENCH_OPS ? path.join(BENCH_DIR, 'results', 'profiles', `ops${suffix}`) : null;
+  if (opsDir) {
+    mkdirSync(opsDir, { recursive: true });
+    writeFileSync(path.join(opsDir, 'on'), '');
+    // BENCH_CPU=1 as well: CPU profiles of every process too (bench/cpu-prof.mjs), summarised by bench/profile.mjs.
+    const cpu = process.env.BENCH_CPU ? ` --import=${path.join(BENCH_DIR, 'cpu-prof.mjs')}` : '';
+    env = { NODE_OPTIONS: `--import=${path.join(BENCH_DIR, 'mongo-ops.mjs')}${cpu}`, BENCH_PROF_DIR: opsDir, ...env };
+  }
   const stack = await startStack({
     dbSuffix: suffix,
     env: {
@@ -75,8 +84,18 @@ export async function benchStack(label, env = {}) {
       await stack.stop();
       await mongo?.stop();
       await nats?.stop();
+      if (opsDir) printOps(opsDir);
     },
   };
+}
+
+/** The MongoDB command tables bench/mongo-ops.mjs wrote, one per process. */
+export function printOps(dir, top = 15) {
+  for (const f of readdirSync(dir).filter((x) => x.startsWith('ops.'))) {
+    const { seconds, rows } = JSON.parse(readFileSync(path.join(dir, f), 'utf8'));
+    console.log(`\n${f}: MongoDB commands over ${seconds.toFixed(1)} s`);
+    console.table(rows.slice(0, top));
+  }
 }
 
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
