@@ -131,7 +131,7 @@ try {
   );
 
   // Wait for everything (cheap checks only: the fake's count and the logs' collection count).
-  const deadline = lastDue + 5 * 60_000;
+  const deadline = lastDue + 15 * 60_000;
   let emailLogged = 0;
   let smsSent = 0;
   let loadDuringDue = null;
