@@ -44,7 +44,7 @@ export function readSettings(): SmsSettings {
     dueScanMs: envInt('SMS_DUE_SCAN_MS', 15_000),
     dueTickMs: envInt('SMS_DUE_TICK_MS', 250),
     dueConcurrency: envInt('SMS_DUE_CONCURRENCY', 32),
-    jobGraceMs: envInt('SMS_JOB_GRACE_MS', 15_000),
+    jobGraceMs: envInt('SMS_JOB_GRACE_MS', 10 * 60_000),
     rulesCacheMs: envInt('SMS_RULES_CACHE_MS', 250),
     agendaProcessEveryMs: envInt('SMS_AGENDA_PROCESS_EVERY_MS', 5_000),
     sweepEveryMs: envInt('SMS_SWEEP_EVERY_MS', 60_000),

@@ -41,9 +41,15 @@ export class AgendaScheduler implements SequenceScheduler {
 
   async start(engine: SequenceEngine): Promise<void> {
     this.engine = engine;
-    this.agenda.define<{ contactId: number }>(STEP_JOB, async (job) => {
-      await engine.processContact(job.attrs.data.contactId);
-    });
+    // lockLimit: a poll does not lock thousands of jobs at once (each lock is a query scanning every job on the
+    // stand-in), e.g. when the backstop takes over the steps of an instance that died.
+    this.agenda.define<{ contactId: number }>(
+      STEP_JOB,
+      async (job) => {
+        await engine.processContact(job.attrs.data.contactId);
+      },
+      { concurrency: 20, lockLimit: 100 },
+    );
     this.agenda.define(SWEEP_JOB, async () => {
       await engine.sweep(500);
     });
