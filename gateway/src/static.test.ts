@@ -51,6 +51,8 @@ describe('shell', () => {
       expect(res.text).toBe(INDEX);
       expect(res.headers.get('content-type')).toMatch(/text\/html/);
       expect(res.headers.get('cache-control')).toBe('no-cache');
+      // The current-user request the shell makes first, fetched while its bundle loads.
+      expect(res.headers.get('link')).toBe('</api/user>; rel=preload; as=fetch; crossorigin=use-credentials');
     }
   });
 

@@ -15,8 +15,16 @@ export function cacheControlFor(file: string): string {
   return 'no-cache';
 }
 
+/**
+ * The shell asks who is signed in (`GET /api/user`, with credentials) before it shows any page, and only once its
+ * bundle has loaded and run (~1 s after the HTML on this machine): announced with the page, the browser fetches it
+ * while the bundle loads, and the shell's own request is answered from that preload.
+ */
+export const SHELL_PRELOAD = '</api/user>; rel=preload; as=fetch; crossorigin=use-credentials';
+
 function setHeaders(res: import('node:http').ServerResponse, file: string): void {
   res.setHeader('Cache-Control', cacheControlFor(file));
+  if (basename(file) === 'index.html') res.setHeader('Link', SHELL_PRELOAD);
 }
 
 /** Serves `rel` under `root`; false when there is no such file. Traversal and bad encodings answer 4xx here. */
