@@ -9,7 +9,18 @@
 // each (REMINDER_DELAY_UNIT_MS = SMS_DELAY_UNIT_MS = 1000), so they come due in the order and at the pace they were
 // created, `delay` seconds later: creation must fit in a minute for "due within the same minute".
 import os from 'node:os';
-import { adminClient, benchStack, loadAvg, percentile, postAll, sleep, startFakeTwilio, writeResult } from './lib.mjs';
+import {
+  adminClient,
+  benchStack,
+  cpuDelta,
+  descendantCpu,
+  loadAvg,
+  percentile,
+  postAll,
+  sleep,
+  startFakeTwilio,
+  writeResult,
+} from './lib.mjs';
 
 const arg = (name, fallback) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
 const N = arg('contacts', 10_000);
@@ -131,6 +142,7 @@ try {
   );
 
   // Wait for everything (cheap checks only: the fake's count and the logs' collection count).
+  const cpuBefore = descendantCpu();
   const deadline = lastDue + 15 * 60_000;
   let emailLogged = 0;
   let smsSent = 0;
@@ -142,6 +154,7 @@ try {
     if (Date.now() > lastDue && emailLogged >= emailContacts.length && smsSent >= smsContacts.length) break;
     await sleep(2_000);
   }
+  const cpu = cpuDelta(cpuBefore, descendantCpu());
   await sleep(3_000); // anything sent twice would arrive now
 
   const logs = await emailDb
@@ -215,6 +228,8 @@ try {
       instances: { 'svc-email': 2, 'svc-sms': 2, gateway: 2 },
     },
     load1: { start: started.load1, duringDue: loadDuringDue, end: loadAvg(), cpus: os.cpus().length },
+    // CPU seconds per process from the end of creation to the last reminder (where the sending work went).
+    cpuSecondsWhileSending: cpu,
     creation: {
       seconds: +(creation.ms / 1000).toFixed(1),
       perSec: Math.round((2 * N) / (creation.ms / 1000)),
@@ -227,6 +242,7 @@ try {
   };
   const file = writeResult('reminders', result);
   console.table({ email, sms });
+  console.log('[bench] CPU seconds per process while sending:', cpu);
   console.log(
     `[bench] load average ${result.load1.start} → ${result.load1.duringDue} → ${result.load1.end}; written ${file}`,
   );
