@@ -351,6 +351,16 @@ describe('funnel webhook', () => {
         { body: { event: 'contact_created', funnel_id: 'upsert-funnel', contact: { id: 'c', phone: '12' } } },
         'Invalid phone number format',
       ],
+      [
+        {
+          body: {
+            event: 'contact_created',
+            funnel_id: 'upsert-funnel',
+            contact: { id: 'c', phone: '+15552010051', first_name: 'x'.repeat(200_000) },
+          },
+        },
+        'first_name must be at most 200 characters',
+      ],
     ] as const;
     for (const [opts, error] of bad) {
       const r = await call(sms.svc.url, 'POST', '/api/sms/webhook', { user: null, ...opts });

@@ -79,4 +79,32 @@ describe('funnel webhook formats (docs/webhooks.md)', () => {
       parseFunnelWebhook({ event: 'contact_created', funnel_id: { $ne: null }, contact: { id: { $gt: '' } } }),
     ).toMatchObject({ funnelId: null, contactId: null });
   });
+  it('refuses a value longer than its limit, naming the field', () => {
+    const long = (n: number) => 'x'.repeat(n);
+    const contact = { id: 'c-1', phone: '+14155550100', email: 'a@example.com' };
+    expect(parseFunnelWebhook({ event: 'contact_created', funnel_id: long(200), contact })).toMatchObject({
+      kind: 'contact',
+    });
+    expect(parseFunnelWebhook({ event: 'contact_created', funnel_id: long(201), contact })).toEqual({
+      kind: 'invalid',
+      error: 'funnel_id must be at most 200 characters',
+    });
+    expect(
+      parseFunnelWebhook({
+        event: 'contact_created',
+        funnel_id: 'f',
+        contact: { ...contact, first_name: long(200_000) },
+      }),
+    ).toEqual({ kind: 'invalid', error: 'first_name must be at most 200 characters' });
+    expect(
+      parseFunnelWebhook({ event: 'contact_created', funnel_id: 'f', contact: { ...contact, id: long(201) } }),
+    ).toEqual({ kind: 'invalid', error: 'contact_id must be at most 200 characters' });
+    expect(
+      parseFunnelWebhook({ event: 'contact_created', funnel_id: 'f', contact: { ...contact, email: long(321) } }),
+    ).toEqual({ kind: 'invalid', error: 'email must be at most 320 characters' });
+    expect(parseFunnelWebhook({ event: long(5000) })).toEqual({
+      kind: 'invalid',
+      error: `Unknown event type: ${long(100)}`,
+    });
+  });
 });
