@@ -46,6 +46,7 @@ export class ReminderService implements ReminderHooks {
   private readonly concurrency: number;
   private readonly maxHeld: number;
   private warnedFull = false;
+  private readonly claimListeners: ((ids: number[], sentAt: Date) => Promise<void>)[] = [];
 
   constructor(
     private readonly contacts: Collection<ContactDoc>,
@@ -79,6 +80,10 @@ export class ReminderService implements ReminderHooks {
     this.jobs?.cancel(ids).catch((err) => this.logger.warn({ err: (err as Error).message }, 'cancelling reminder jobs failed'));
   }
 
+  onClaimed(listener: (ids: number[], sentAt: Date) => Promise<void>): void {
+    this.claimListeners.push(listener);
+  }
+
   clearedAll(): void {
     this.heap.clear();
     this.jobs?.cancelAll().catch((err) => this.logger.warn({ err: (err as Error).message }, 'cancelling all reminder jobs failed'));
@@ -103,6 +108,8 @@ export class ReminderService implements ReminderHooks {
     };
     await Promise.all(Array.from({ length: Math.min(this.concurrency, ids.length) }, worker));
     if (won.length === 0) return 0;
+    // The contacts list shows 'sent' from here on, on every instance (a failure only delays it, see contacts/view.ts).
+    await Promise.all(this.claimListeners.map((l) => l(won.map((c) => c.id), now))).catch((err) => this.logger.warn({ err: (err as Error).message }, 'announcing reminder claims failed'));
     await this.deliver(won);
     this.jobs?.cancel(won.map((c) => c.id)).catch(() => undefined);
     return won.length;
