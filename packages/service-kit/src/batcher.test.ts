@@ -32,6 +32,22 @@ describe('createBatcher', () => {
     expect(calls).toEqual([[0], [1, 2, 3], [4]]);
   });
 
+  it('with a linger, gathers calls of later turns into the same write', async () => {
+    const calls: number[][] = [];
+    const echo = createBatcher(
+      async (xs: number[]) => {
+        calls.push(xs);
+        return xs;
+      },
+      { lingerMs: 50 },
+    );
+    const first = echo(1);
+    await new Promise((r) => setImmediate(r));
+    const second = echo(2);
+    expect(await Promise.all([first, second])).toEqual([1, 2]);
+    expect(calls).toEqual([[1, 2]]);
+  });
+
   it('rejects every call of a failed write', async () => {
     const fail = createBatcher(async () => {
       throw new Error('down');

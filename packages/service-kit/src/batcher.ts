@@ -4,7 +4,15 @@
  * costs the caller ~0.1 ms of CPU here, the largest cost of a webhook; under load this turns N round trips
  * into a few, and adds at most one round trip of latency at low load.
  */
-export function createBatcher<I, O>(flush: (items: I[]) => Promise<O[]>, { maxBatch = 500, maxInFlight = 2 } = {}): (item: I) => Promise<O> {
+export function createBatcher<I, O>(
+  flush: (items: I[]) => Promise<O[]>,
+  {
+    maxBatch = 500,
+    maxInFlight = 2,
+    // Writes nobody waits for (after the answer) may wait this long for company: fewer, larger commands.
+    lingerMs = 0,
+  } = {},
+): (item: I) => Promise<O> {
   let queue: { item: I; resolve: (o: O) => void; reject: (e: unknown) => void }[] = [];
   let inFlight = 0;
   let scheduled = false;
@@ -12,7 +20,8 @@ export function createBatcher<I, O>(flush: (items: I[]) => Promise<O[]>, { maxBa
   function schedule() {
     if (scheduled || inFlight >= maxInFlight || queue.length === 0) return;
     scheduled = true;
-    setImmediate(run);
+    if (lingerMs > 0) setTimeout(run, lingerMs);
+    else setImmediate(run);
   }
 
   function run() {

@@ -23,7 +23,9 @@ export function createBus({ url, prefix, name, logger }: { url: string; prefix: 
   const readyPromise = (async () => {
     for (let attempt = 0; !closed; attempt++) {
       try {
-        const nc = await connect({ servers: url, name, maxReconnectAttempts: -1, reconnectTimeWait: 500, waitOnFirstConnect: true });
+        // noAsyncTraces: every JetStream publish is a request, and with traces on each one captured two stack traces
+        // up front (an Error for context, one for its timer): the largest NATS cost of the outbox relay in profiles.
+        const nc = await connect({ servers: url, name, maxReconnectAttempts: -1, reconnectTimeWait: 500, waitOnFirstConnect: true, noAsyncTraces: true });
         const jsm = await nc.jetstreamManager();
         const config = { name: streamName, subjects: [subject('funnel.>'), subject('unsubscribe.>')], retention: RetentionPolicy.Limits, storage: StorageType.File, duplicate_window: 2 * 60 * 1_000_000_000 };
         try {

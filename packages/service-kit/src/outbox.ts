@@ -3,6 +3,7 @@ import mongoose, { type Connection } from 'mongoose';
 import { headers as natsHeaders } from 'nats';
 import type { Bus } from './nats';
 import type { Logger } from './logger';
+import { createBatcher } from './batcher';
 
 export interface OutboxEntry {
   eventId: string;
@@ -11,6 +12,8 @@ export interface OutboxEntry {
   createdAt: Date;
   publishedAt: Date | null;
 }
+
+type Row = OutboxEntry & { _id: mongoose.Types.ObjectId };
 
 const outboxSchema = new mongoose.Schema<OutboxEntry>(
   {
@@ -43,26 +46,64 @@ export function createOutbox({ conn, bus, source, logger, intervalMs = 500 }: { 
   let again = false;
   let stopped = false;
 
+  // Event ids being published straight after their insert: the poll leaves them to that path.
+  const inFlight = new Set<string>();
+
+  async function publishRows(rows: OutboxEntry[]): Promise<void> {
+    const { js } = await bus.ready();
+    // Pipelined: the publishes leave on the one connection in order and their acks are awaited together.
+    await Promise.all(
+      rows.map((entry) => {
+        const h = natsHeaders();
+        h.set('source', source);
+        return js.publish(bus.subject(entry.subject), JSON.stringify(entry.payload), { msgID: entry.eventId, headers: h, timeout: 5_000 });
+      }),
+    );
+  }
+
+  // Published rows are removed (a bulk write of deletes by _id, each an index hit): kept, they made every pending
+  // query read all events ever published (the stand-in uses no index for it), slower without bound. Nobody waits
+  // for them: the deletes of 100 ms share one write (a row still there after a crash is published again under its
+  // msgID, which JetStream drops within its duplicate window, and consumers skip by event id after it).
+  const removePublished = createBatcher(
+    async (ids: mongoose.Types.ObjectId[]) => {
+      await Model.collection.bulkWrite(
+        ids.map((_id) => ({ deleteOne: { filter: { _id } } })),
+        { ordered: false },
+      );
+      return ids.map(() => undefined);
+    },
+    { maxInFlight: 1, lingerMs: 100 },
+  );
+
+  /** The poll: rows left by a failed or interrupted publish (NATS away, a crash, another instance's). */
   async function publishPending(): Promise<number> {
     if (!bus.isConnected()) return 0;
-    const { js } = await bus.ready();
     let published = 0;
     for (;;) {
-      const batch = await Model.find({ publishedAt: null }).sort({ createdAt: 1 }).limit(200).lean();
-      if (batch.length === 0) return published;
-      // Pipelined: the publishes leave on the one connection in order and their acks are awaited together.
-      await Promise.all(
-        batch.map((entry) => {
-          const h = natsHeaders();
-          h.set('source', source);
-          return js.publish(bus.subject(entry.subject), JSON.stringify(entry.payload), { msgID: entry.eventId, headers: h, timeout: 5_000 });
-        }),
-      );
-      published += batch.length;
-      // Published rows are removed (one bulk write of deletes by _id, each an index hit): kept, they made every
-      // pending query read all events ever published (the stand-in uses no index for it), slower without bound.
-      await Model.bulkWrite(batch.map((e) => ({ deleteOne: { filter: { _id: e._id } } })), { ordered: false });
+      const found = await Model.find({ publishedAt: null }).sort({ createdAt: 1 }).limit(200).lean<Row[]>();
+      const batch = found.filter((e) => !inFlight.has(e.eventId));
+      if (batch.length > 0) {
+        await publishRows(batch);
+        published += batch.length;
+        await Promise.all(batch.map((e) => removePublished(e._id)));
+      }
+      if (found.length < 200 || batch.length === 0) return published;
     }
+  }
+
+  /**
+   * Rows just inserted are published from memory at once: reading them back first cost a query (a full scan on the
+   * stand-in) per insert batch in front of every event's publish. A failure leaves them to the poll; a row the
+   * poll also picked up meanwhile is published twice with one msgID, which JetStream drops.
+   */
+  function publishInserted(rows: Row[]): void {
+    if (rows.length === 0 || stopped || !bus.isConnected()) return;
+    for (const r of rows) inFlight.add(r.eventId);
+    publishRows(rows)
+      .then(() => Promise.all(rows.map((r) => removePublished(r._id))))
+      .catch((err) => logger.warn({ err: (err as Error).message }, 'outbox publish failed; the relay retries'))
+      .finally(() => rows.forEach((r) => inFlight.delete(r.eventId)));
   }
 
   function flush(): Promise<number> {
@@ -90,7 +131,7 @@ export function createOutbox({ conn, bus, source, logger, intervalMs = 500 }: { 
 
   // Group commit: adds made while one insert is being prepared or in flight are written by the next single
   // insertMany. A webhook adds one event per request; one round trip each was its largest remaining cost.
-  let queued: { doc: OutboxEntry; resolve: () => void; reject: (err: unknown) => void }[] = [];
+  let queued: { doc: Row; resolve: () => void; reject: (err: unknown) => void }[] = [];
   let writing = false;
   function writeQueued() {
     if (writing || queued.length === 0) return;
@@ -103,22 +144,26 @@ export function createOutbox({ conn, bus, source, logger, intervalMs = 500 }: { 
         { ordered: false },
       )
       .then(
-        () => batch.forEach((b) => b.resolve()),
+        () => {
+          batch.forEach((b) => b.resolve());
+          publishInserted(batch.map((b) => b.doc));
+        },
         (err: { writeErrors?: { index: number }[] | { index: number } }) => {
           const failed = new Set([err.writeErrors ?? []].flat().map((e) => e.index));
           batch.forEach((b, i) => (failed.size === 0 || failed.has(i) ? b.reject(err) : b.resolve()));
+          if (failed.size > 0) publishInserted(batch.filter((_, i) => !failed.has(i)).map((b) => b.doc));
         },
       )
       .finally(() => {
         writing = false;
-        void flush();
         writeQueued();
       });
   }
 
   return {
     async add(subject, payload, eventId = randomUUID()) {
-      const doc: OutboxEntry = { eventId, subject, payload: { ...payload, eventId, source, occurredAt: new Date().toISOString() }, createdAt: new Date(), publishedAt: null };
+      // The _id is ours, so the row can be deleted by it once published without reading it back.
+      const doc = { _id: new mongoose.Types.ObjectId(), eventId, subject, payload: { ...payload, eventId, source, occurredAt: new Date().toISOString() }, createdAt: new Date(), publishedAt: null };
       await new Promise<void>((resolve, reject) => {
         queued.push({ doc, resolve, reject });
         if (!writing) setImmediate(writeQueued);
