@@ -22,7 +22,11 @@ export function contactsRouter(contacts: ContactsService, publisher: EventPublis
       else if (typeof integration_id === 'string' && /^\d+$/.test(integration_id) && Number(integration_id) > 0) integrationId = Number(integration_id);
       else throw new BadRequestError('integration_id must be a positive integer or none');
     }
-    ctx.body = await contacts.list(q, { status: status as ContactStatus | undefined, integrationId });
+    const started = performance.now();
+    const { body, source } = await contacts.listWithSource(q, { status: status as ContactStatus | undefined, integrationId });
+    // Where the page came from and what it cost, visible in the browser's network panel and to tests.
+    ctx.set('Server-Timing', `contacts;desc="${source}";dur=${(performance.now() - started).toFixed(1)}`);
+    ctx.body = body;
   });
 
   router.post('/mark-purchased', async (ctx) => {

@@ -1,11 +1,12 @@
 import type { Connection } from 'mongoose';
 import type { Collection, Filter } from 'mongodb';
-import { MongoBulkWriteError, type AnyBulkWriteOperation } from 'mongodb';
+import { MongoBulkWriteError, type AnyBulkWriteOperation, type ObjectId } from 'mongodb';
 import { NotFoundError, isDuplicateKeyError } from '@act/service-kit';
 import type { Contact, ContactStatus, Paged } from '@act/contracts/src/email-api';
 import { CONTACT_PROJECTION, contactModel, toContact, type ContactDoc } from './model';
 import { readList, type ListOptions, type ListQueryParsed } from '../lib/list';
 import { createBatcher } from '../lib/batcher';
+import { ContactListView, toRow, type ContactListViewOptions } from './view';
 
 /** What contacts tell the reminder side (implemented by reminders; kept as a port so neither imports the other). */
 export interface ReminderHooks {
@@ -13,6 +14,8 @@ export interface ReminderHooks {
   /** Contacts purchased or deleted: their reminder jobs can go. */
   closed(ids: number[]): void;
   clearedAll(): void;
+  /** Lets contacts hear of pending → sent claims (awaited by the claimer), so the list shows them at once. */
+  onClaimed?(listener: (ids: number[], sentAt: Date) => Promise<void>): void;
 }
 
 export interface FunnelContactInput {
@@ -37,22 +40,63 @@ interface UpsertItem {
   insert: NewContact;
 }
 
+/** One document `{ _id: 'contacts', v }`, incremented after every write to contacts (see view.ts). */
+export const CONTACTS_VERSION_COLLECTION = 'contacts_version';
+
 export const CONTACT_LIST_OPTIONS: ListOptions = {
   sortable: ['id', 'contact_id', 'email', 'created_at', 'remind_at', 'purchased_at', 'status', 'integration_id'],
   nullable: ['purchased_at', 'integration_id'],
   defaultSort: { field: 'created_at', dir: -1 },
 };
 
+function envInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  return raw === undefined || raw === '' || !/^\d+$/.test(raw) ? fallback : Number(raw);
+}
+
+/** CONTACTS_LIST_MEMORY_MAX (0 = off) and CONTACTS_LIST_MEMORY_MAX_AGE_MS: see view.ts and the README. */
+export function listViewOptions(): ContactListViewOptions {
+  return { maxRows: envInt('CONTACTS_LIST_MEMORY_MAX', 200_000), maxAgeMs: envInt('CONTACTS_LIST_MEMORY_MAX_AGE_MS', 300_000) };
+}
+
+/** The fields every new contact starts with; shared by the webhook path and the benchmark's direct seeding. */
+export function newContactFields(id: number, input: { email: string; phone: string | null; firstName: string | null; createdAt: Date }, remind_at: Date): NewContact {
+  return {
+    id,
+    email: input.email,
+    email_lower: input.email.toLowerCase(),
+    phone: input.phone,
+    first_name: input.firstName,
+    created_at: input.createdAt,
+    remind_at,
+    purchased_at: null,
+    sent_at: null,
+    status: 'pending',
+  };
+}
+
 export class ContactsService {
   readonly coll: Collection<ContactDoc>;
+  readonly view: ContactListView;
 
   constructor(
     conn: Connection,
     private readonly hooks: ReminderHooks,
     private readonly allocateId: () => Promise<number>,
     private readonly delayUnitMs: number,
+    viewOptions: ContactListViewOptions = listViewOptions(),
   ) {
     this.coll = contactModel(conn).collection as unknown as Collection<ContactDoc>;
+    this.view = new ContactListView(this.coll, conn.collection(CONTACTS_VERSION_COLLECTION) as never, CONTACT_LIST_OPTIONS, viewOptions);
+    hooks.onClaimed?.((ids, sentAt) =>
+      this.view.changed((rows) => {
+        for (const id of ids) {
+          const r = rows.get(id);
+          if (r && r.status === 'pending') rows.set(id, { ...r, status: 'sent' });
+        }
+        void sentAt;
+      }),
+    );
   }
 
   remindAt(createdAt: Date, delayMinutes: number): Date {
@@ -67,18 +111,7 @@ export class ContactsService {
   async createFromFunnel(input: FunnelContactInput): Promise<{ created: boolean; id: number | null; remind_at: Date }> {
     const id = await this.allocateId();
     const remind_at = this.remindAt(input.createdAt, input.integration.reminder_delay);
-    const insert: NewContact = {
-      id,
-      email: input.email,
-      email_lower: input.email.toLowerCase(),
-      phone: input.phone,
-      first_name: input.firstName,
-      created_at: input.createdAt,
-      remind_at,
-      purchased_at: null,
-      sent_at: null,
-      status: 'pending',
-    };
+    const insert = newContactFields(id, input, remind_at);
     const created = await this.upsert({ key: { integration_id: input.integration.id, contact_id: input.contactId }, insert });
     if (!created) return { created: false, id: null, remind_at };
     this.hooks.scheduled([{ id, remind_at }]);
@@ -104,13 +137,27 @@ export class ContactsService {
       }
       upserted = err.result.upsertedIds;
     }
-    return Promise.all(
+    const created = new Map<number, unknown>();
+    const out = await Promise.all(
       items.map(async (it, i) => {
-        if (!retry.has(i)) return upserted[i] !== undefined;
+        if (!retry.has(i)) {
+          if (upserted[i] !== undefined) created.set(i, upserted[i]);
+          return upserted[i] !== undefined;
+        }
         const r = await this.coll.updateOne(it.key, { $setOnInsert: it.insert }, { upsert: true });
+        if (r.upsertedCount === 1) created.set(i, r.upsertedId);
         return r.upsertedCount === 1;
       }),
     );
+    if (created.size) {
+      await this.view.changed((rows) => {
+        for (const [i, _id] of created) {
+          const it = items[i]!;
+          rows.set(it.insert.id, toRow({ ...it.insert, ...it.key, _id: _id as ObjectId }));
+        }
+      });
+    }
+    return out;
   }
 
   /** contact_updated: new email/phone for a known contact; an unknown one is created as contact_created would. */
@@ -126,6 +173,7 @@ export class ContactsService {
     for (let attempt = 0; ; attempt++) {
       try {
         const doc = await this.coll.findOneAndUpdate({ integration_id: input.integration.id, contact_id: input.contactId }, { $set: set, $setOnInsert: onInsert }, { upsert: true, returnDocument: 'after' });
+        await this.view.changed((rows) => rows.set(doc!.id, toRow(doc as ContactDoc & { _id: ObjectId })));
         const created = doc!.id === id;
         if (created) this.hooks.scheduled([{ id, remind_at }]);
         return { created, contact: doc! };
@@ -178,8 +226,13 @@ export class ContactsService {
   private async purchaseOne(t: Pick<ContactDoc, 'id' | 'status'>, purchasedAt: Date): Promise<ContactDoc | null> {
     let status: ContactStatus = t.status;
     for (let i = 0; i < 3 && status !== 'purchased'; i++) {
-      const doc = await this.coll.findOneAndUpdate({ id: t.id, status }, { $set: { status: 'purchased', purchased_at: purchasedAt } }, { returnDocument: 'after', projection: { _id: 0 } });
-      if (doc) return doc as ContactDoc;
+      const doc = await this.coll.findOneAndUpdate({ id: t.id, status }, { $set: { status: 'purchased', purchased_at: purchasedAt } }, { returnDocument: 'after' });
+      if (doc) {
+        await this.view.changed((rows) => rows.set(doc.id, toRow(doc as ContactDoc & { _id: ObjectId })));
+        const { _id, ...rest } = doc as ContactDoc & { _id: unknown };
+        void _id;
+        return rest as ContactDoc;
+      }
       const now = await this.coll.findOne({ id: t.id }, { projection: { _id: 0, status: 1 } });
       if (!now) return null;
       status = now.status;
@@ -188,10 +241,17 @@ export class ContactsService {
   }
 
   async list(q: ListQueryParsed, filters: { status?: ContactStatus; integrationId?: number | 'none' }): Promise<Contact[] | Paged<Contact>> {
+    return (await this.listWithSource(q, filters)).body;
+  }
+
+  /** The list and where it came from: this instance's current copy ('memory', see view.ts) or a MongoDB query. */
+  async listWithSource(q: ListQueryParsed, filters: { status?: ContactStatus; integrationId?: number | 'none' }): Promise<{ body: Contact[] | Paged<Contact>; source: 'memory' | 'mongodb' }> {
+    const fromMemory = await this.view.read(q, filters);
+    if (fromMemory) return { body: fromMemory, source: 'memory' };
     const filter: Filter<ContactDoc> = {};
     if (filters.status) filter.status = filters.status;
     if (filters.integrationId !== undefined) filter.integration_id = filters.integrationId === 'none' ? null : filters.integrationId;
-    return readList(this.coll, filter, CONTACT_PROJECTION, q, CONTACT_LIST_OPTIONS, toContact);
+    return { body: await readList(this.coll, filter, CONTACT_PROJECTION, q, CONTACT_LIST_OPTIONS, toContact), source: 'mongodb' };
   }
 
   countByIntegration(integrationId: number): Promise<number> {
@@ -201,12 +261,16 @@ export class ContactsService {
   async clearIntegration(integrationId: number): Promise<number> {
     const ids = (await this.coll.find({ integration_id: integrationId }, { projection: { _id: 0, id: 1 } }).toArray()).map((c) => c.id);
     const { deletedCount } = await this.coll.deleteMany({ integration_id: integrationId });
+    await this.view.changed((rows) => {
+      for (const [id, r] of rows) if (r.integration_id === integrationId) rows.delete(id);
+    });
     if (ids.length) this.hooks.closed(ids);
     return deletedCount;
   }
 
   async clearAll(): Promise<number> {
     const { deletedCount } = await this.coll.deleteMany({});
+    await this.view.changed((rows) => rows.clear());
     this.hooks.clearedAll();
     return deletedCount;
   }

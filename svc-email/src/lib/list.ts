@@ -75,8 +75,9 @@ export async function readList<T extends Document, R>(
     if (paged) cursor.skip(skip).limit(limit);
     [docs, total] = await Promise.all([cursor.toArray() as Promise<T[]>, paged ? coll.countDocuments(filter) : Promise.resolve(0)]);
   } else {
-    const withValue = { ...filter, [field]: { $ne: null } } as Filter<T>;
-    const withoutValue = { ...filter, [field]: null } as Filter<T>;
+    // $and, not a spread: the filter may name the sort field itself (integration_id=3 sorted by integration_id).
+    const withValue = { $and: [filter, { [field]: { $ne: null } }] } as Filter<T>;
+    const withoutValue = { $and: [filter, { [field]: null }] } as Filter<T>;
     const fallback: Sort = { [opts.defaultSort.field]: opts.defaultSort.dir, _id: opts.defaultSort.dir };
     if (!paged) {
       const [a, b] = await Promise.all([coll.find(withValue, { projection }).sort(order).toArray(), coll.find(withoutValue, { projection }).sort(fallback).toArray()]);
