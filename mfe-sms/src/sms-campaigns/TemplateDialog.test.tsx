@@ -57,6 +57,19 @@ describe('template dialog: the 160 rule and its live counter (spec sections 5, 9
     expect(screen.getByText('Delay must be 0 or greater')).toBeTruthy();
   });
 
+  it('bounds the order and the delay from above', async () => {
+    const api = mockApi(signedIn);
+    open();
+    await change(screen.getByRole('textbox', { name: /^Template Name/ }), 'Late');
+    await change(message(), 'Hi');
+    await change(screen.getByRole('spinbutton', { name: 'Sequence Order' }), '1001');
+    await change(screen.getByRole('spinbutton', { name: 'Delay' }), '525601');
+    await click(screen.getByRole('button', { name: 'Create' }));
+    expect(await screen.findByText('Sequence order must be at most 1000')).toBeTruthy();
+    expect(screen.getByText('Delay must be at most 525600 minutes (one year)')).toBeTruthy();
+    expect(api.callsTo('POST', '/api/sms-templates')).toHaveLength(0);
+  });
+
   it('hints both placeholders and inserts one on click', async () => {
     mockApi(signedIn);
     open();

@@ -20,6 +20,7 @@ import {
 } from '@mui/material';
 import { apiRequest, errorMessage } from '@act/ui-kit';
 import {
+  MAX_SEQUENCE_ORDER,
   renderSmsTemplate,
   SAMPLE_PLACEHOLDER_VALUES,
   SMS_MAX_LENGTH,
@@ -47,6 +48,7 @@ export const templateFormSchema = smsTemplateSchema.shape({
     .typeError(smsMessages.sequenceOrderMin)
     .integer(smsMessages.sequenceOrderInteger)
     .min(1, smsMessages.sequenceOrderMin)
+    .max(MAX_SEQUENCE_ORDER, smsMessages.sequenceOrderMax)
     .required(smsMessages.sequenceOrderMin),
 });
 

@@ -18,6 +18,7 @@ export const MIN_REMINDER_DELAY = 1;
  */
 export const MAX_REMINDER_DELAY = 525_600;
 export const SMS_MAX_LENGTH = 160;
+export const MAX_SEQUENCE_ORDER = 1000;
 export const DEFAULT_TEST_MESSAGE = 'This is a test message from your SMS system.';
 export const PAGE_SIZE_OPTIONS = [25, 50, 100, 250, 500] as const;
 export const DEFAULT_PAGE_SIZE = 50;
@@ -325,6 +326,9 @@ export const smsMessages = {
   sequenceOrderMin: 'Sequence order must be at least 1',
   sequenceOrderInteger: 'Sequence order must be a whole number',
   delayMin: 'Delay must be 0 or greater',
+  // Upper bounds the spec does not give (README "Decisions"): a year of delay, a thousand steps.
+  delayMax: `Delay must be at most ${MAX_REMINDER_DELAY} minutes (one year)`,
+  sequenceOrderMax: `Sequence order must be at most ${MAX_SEQUENCE_ORDER}`,
   delayInteger: 'Delay must be a whole number of minutes',
   campaignRequired: 'Campaign is required',
   phoneRequired: 'Phone number is required',
@@ -395,12 +399,14 @@ export const smsTemplateSchema = yup.object({
     .typeError(smsMessages.sequenceOrderMin)
     .integer(smsMessages.sequenceOrderInteger)
     .min(1, smsMessages.sequenceOrderMin)
+    .max(MAX_SEQUENCE_ORDER, smsMessages.sequenceOrderMax)
     .optional(),
   delay_minutes: yup
     .number()
     .typeError(smsMessages.delayMin)
     .integer(smsMessages.delayInteger)
     .min(0, smsMessages.delayMin)
+    .max(MAX_REMINDER_DELAY, smsMessages.delayMax)
     .default(0),
   active: yup.boolean().default(true),
 });

@@ -164,6 +164,8 @@ describe('campaigns and templates', () => {
     [{ name: 'T', message: 'x'.repeat(161) }, 'SMS messages must be 160 characters or less'],
     [{ name: 'T', message: 'Hi', sequence_order: 0 }, 'Sequence order must be at least 1'],
     [{ name: 'T', message: 'Hi', delay_minutes: -1 }, 'Delay must be 0 or greater'],
+    [{ name: 'T', message: 'Hi', delay_minutes: 525_601 }, 'Delay must be at most 525600 minutes (one year)'],
+    [{ name: 'T', message: 'Hi', sequence_order: 1001 }, 'Sequence order must be at most 1000'],
   ])('refuses template %j with "%s"', async (body, error) => {
     const c = await post('/api/sms-campaigns', { name: 'For templates', integration_id: null, active: true });
     const r = await post('/api/sms-templates', { campaign_id: c.body.id, ...body });
