@@ -14,8 +14,10 @@ export interface SmsSettings {
   dueScanMs: number;
   /** How often the due ticker runs the steps that came due (SMS_DUE_TICK_MS). */
   dueTickMs: number;
-  /** Steps the due ticker runs at once (SMS_DUE_CONCURRENCY). */
+  /** Provider calls at once while sending a burst of due steps (SMS_DUE_CONCURRENCY). */
   dueConcurrency: number;
+  /** Most due steps the due ticker handles together, with one set of reads and writes (SMS_DUE_BURST). */
+  dueBurst: number;
   /** How long after a step its Agenda job runs while the due ticker is on (SMS_JOB_GRACE_MS). */
   jobGraceMs: number;
   /** How long a step may reuse settings, integration, campaign and templates just read (SMS_RULES_CACHE_MS). */
@@ -44,6 +46,7 @@ export function readSettings(): SmsSettings {
     dueScanMs: envInt('SMS_DUE_SCAN_MS', 15_000),
     dueTickMs: envInt('SMS_DUE_TICK_MS', 250),
     dueConcurrency: envInt('SMS_DUE_CONCURRENCY', 32),
+    dueBurst: envInt('SMS_DUE_BURST', 100),
     jobGraceMs: envInt('SMS_JOB_GRACE_MS', 10 * 60_000),
     rulesCacheMs: envInt('SMS_RULES_CACHE_MS', 250),
     agendaProcessEveryMs: envInt('SMS_AGENDA_PROCESS_EVERY_MS', 5_000),

@@ -17,9 +17,13 @@ export interface ContactDoc {
   remind_at: Date;
   /**
    * When the sequence must next be looked at: a due message, a blackout end, or (while a step is being sent)
-   * a lease, so a crashed sender's step is picked up again later. null = nothing more to send.
+   * a lease, so a crashed sender's step is picked up again later. null = nothing more to send, and always null
+   * once the status is closed (purchased, abandoned, skipped_duplicate, error): the step compare-and-sets match
+   * on (id, step, next_at) alone and rely on it.
    */
   next_at: Date | null;
+  /** Which compare-and-set write took the step in flight (a random token per write; read back under contention). */
+  lease_by?: string | null;
   /** Steps of the sequence handled so far (sent, skipped or failed); the version checked by every step. */
   step: number;
   /** Messages actually handed to the provider. */
@@ -43,6 +47,7 @@ const schema = new mongoose.Schema<ContactDoc>(
     status: { type: String, required: true },
     remind_at: { type: Date, required: true },
     next_at: { type: Date, default: null },
+    lease_by: { type: String },
     step: { type: Number, default: 0 },
     sent_count: { type: Number, default: 0 },
     last_sent_at: { type: Date, default: null },
@@ -55,6 +60,9 @@ const schema = new mongoose.Schema<ContactDoc>(
 // One SMS contact per funnel contact and integration: the webhook and the email side's event upsert on this.
 schema.index({ integration_id: 1, contact_id: 1 }, { unique: true });
 schema.index({ next_at: 1 });
+// Unique because `id` is; it exists so that a compare-and-set filter of exactly these keys is an index lookup on the
+// MongoDB stand-in too (a bulk write of such updates, one per due step, instead of a findOneAndUpdate each).
+schema.index({ id: 1, step: 1, next_at: 1 }, { unique: true, name: 'step_cas' });
 schema.index({ funnel_id: 1, contact_id: 1 });
 schema.index({ created_at: -1 });
 

@@ -15,8 +15,12 @@ export interface DueTickerOptions {
   logger: Logger;
   /** How often the heap is looked at (SMS_DUE_TICK_MS). */
   tickMs: number;
-  /** Steps run at once (SMS_DUE_CONCURRENCY). */
-  concurrency: number;
+  /** Most due steps handled together in one burst (SMS_DUE_BURST); default 100. */
+  burst?: number;
+  /** Unused since steps go in bursts (the engine makes the provider calls, SMS_DUE_CONCURRENCY at once). */
+  concurrency?: number;
+  /** Bursts in flight at once: while one waits on the provider, the next one's reads and writes go ahead. */
+  bursts?: number;
   /**
    * The persistent job of a step runs this long after it (SMS_JOB_GRACE_MS): the ticker sends on time and drops the
    * job; the job acts only when the ticker did not (this instance gone before the step was due).
@@ -49,7 +53,7 @@ const HANDLED: ReadonlySet<StepOutcome> = new Set<StepOutcome>([
 export class DueTicker implements SequenceScheduler {
   private readonly heap = new DueHeap();
   private timer: NodeJS.Timeout | null = null;
-  private ticking = false;
+  private running = 0;
   private engine: SequenceEngine | null = null;
 
   constructor(
@@ -74,7 +78,7 @@ export class DueTicker implements SequenceScheduler {
       { projection: { _id: 0, id: 1, next_at: 1 } },
     );
     for await (const c of cursor) this.heap.push(new Date(c.next_at).getTime(), c.id as number);
-    this.timer = setInterval(() => void this.tick(), this.opts.tickMs);
+    this.timer = setInterval(() => this.tick(), this.opts.tickMs);
     this.timer.unref();
   }
 
@@ -93,32 +97,35 @@ export class DueTicker implements SequenceScheduler {
     return steps.map(() => undefined);
   });
 
-  /** Workers take due steps one by one until none is due, so a slow step never holds up the ones behind it. */
-  async tick(): Promise<void> {
+  /**
+   * Takes what came due in bursts of up to `burst` steps (one set of reads and writes for all of them, the provider
+   * calls side by side; see SequenceEngine.processBurst), up to `bursts` at once, and looks again as soon as one
+   * ends, so a backlog is worked off without waiting for the next tick.
+   */
+  tick(): void {
     const engine = this.engine;
-    if (this.ticking || !engine) return;
-    this.ticking = true;
-    const worker = async () => {
-      for (
-        let next = this.heap.popDueEntries(Date.now(), 1)[0];
-        next;
-        next = this.heap.popDueEntries(Date.now(), 1)[0]
-      ) {
-        const [dueAt, ref] = next;
-        const outcome = await engine.processContact(ref).catch((err) => {
-          this.opts.logger.error({ err: (err as Error).message, contact: ref }, 'SMS step failed');
-          return 'busy' as const;
+    if (!engine) return;
+    while (this.running < (this.opts.bursts ?? 2)) {
+      const entries = this.heap.popDueEntries(Date.now(), this.opts.burst ?? 100);
+      if (entries.length === 0) return;
+      this.running++;
+      void this.runBurst(engine, entries)
+        .catch((err) => this.opts.logger.error({ err: (err as Error).message }, 'SMS due burst failed'))
+        .finally(() => {
+          this.running--;
+          if (this.timer) this.tick();
         });
-        if (HANDLED.has(outcome))
-          this.forget({ contactRef: ref, at: this.jobTime(dueAt) }).catch((err) =>
-            this.opts.logger.warn({ err: (err as Error).message }, 'dropping a handled step job failed'),
-          );
-      }
-    };
-    try {
-      await Promise.all(Array.from({ length: this.opts.concurrency }, worker));
-    } finally {
-      this.ticking = false;
     }
+  }
+
+  private async runBurst(engine: SequenceEngine, entries: [number, number][]): Promise<void> {
+    const outcomes = await engine.processBurst(entries.map(([, ref]) => ref));
+    const handled = entries
+      .filter(([, ref]) => HANDLED.has(outcomes.get(ref) ?? 'busy'))
+      .map(([dueAt, ref]) => ({ contactRef: ref, at: this.jobTime(dueAt) }));
+    for (const step of handled)
+      this.forget(step).catch((err) =>
+        this.opts.logger.warn({ err: (err as Error).message }, 'dropping a handled step job failed'),
+      );
   }
 }
