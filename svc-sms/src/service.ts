@@ -51,7 +51,7 @@ export async function buildSmsService(
           conn,
           logger,
           tickMs: settings.dueTickMs,
-          concurrency: settings.dueConcurrency,
+          burst: settings.dueBurst,
           graceMs: settings.jobGraceMs,
         })
       : null;
@@ -77,6 +77,7 @@ export async function buildSmsService(
     delayUnitMs: settings.delayUnitMs,
     leaseMs: settings.stepLeaseMs,
     rulesCacheMs: settings.rulesCacheMs,
+    sendConcurrency: settings.dueConcurrency,
     publicUrl,
     logger,
   });
