@@ -6,6 +6,7 @@ import { NotFoundPage } from './not-found/NotFoundPage';
 import { RemoteRoutes } from './remotes/RemoteRoutes';
 import { remoteForPath } from './remotes/routeTable';
 import { RequireAuth } from './guard/RequireAuth';
+import { PageLoadErrorBoundary } from './errors/PageLoadErrorBoundary';
 
 // Everything behind sign-in is a separate chunk, the layout (sidebar icons) included: the sign-in
 // page has a size budget (≤ 350 KB gzipped JS).
@@ -21,25 +22,27 @@ const UnsubscribePage = lazy(() => import('./unsubscribe/UnsubscribePage'));
  */
 export function App() {
   return (
-    <Suspense fallback={<Loading fullScreen />}>
-      <Routes>
-        <Route path="/auth" element={<AuthPage />} />
-        <Route path="/unsubscribe" element={<UnsubscribePage />} />
-        <Route element={<SignedInFrame />}>
-          <Route path="/profile" element={<ProfilePage />} />
-          <Route path="/users" element={<UsersPage />} />
-          <Route
-            path="/unsubscribe-management"
-            element={
-              <RequireAuth adminOnly>
-                <UnsubscribeManagementPage />
-              </RequireAuth>
-            }
-          />
-          <Route path="*" element={<RemoteOrNotFound />} />
-        </Route>
-      </Routes>
-    </Suspense>
+    <PageLoadErrorBoundary>
+      <Suspense fallback={<Loading fullScreen />}>
+        <Routes>
+          <Route path="/auth" element={<AuthPage />} />
+          <Route path="/unsubscribe" element={<UnsubscribePage />} />
+          <Route element={<SignedInFrame />}>
+            <Route path="/profile" element={<ProfilePage />} />
+            <Route path="/users" element={<UsersPage />} />
+            <Route
+              path="/unsubscribe-management"
+              element={
+                <RequireAuth adminOnly>
+                  <UnsubscribeManagementPage />
+                </RequireAuth>
+              }
+            />
+            <Route path="*" element={<RemoteOrNotFound />} />
+          </Route>
+        </Routes>
+      </Suspense>
+    </PageLoadErrorBoundary>
   );
 }
 
