@@ -17,8 +17,6 @@ export interface DueTickerOptions {
   tickMs: number;
   /** Most due steps handled together in one burst (SMS_DUE_BURST); default 100. */
   burst?: number;
-  /** Unused since steps go in bursts (the engine makes the provider calls, SMS_DUE_CONCURRENCY at once). */
-  concurrency?: number;
   /** Bursts in flight at once: while one waits on the provider, the next one's reads and writes go ahead. */
   bursts?: number;
   /**
