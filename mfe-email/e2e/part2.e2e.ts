@@ -1,6 +1,7 @@
 // Browser tests of the email side, part 2 (issue 4): a campaign and its templates written with the rich editor
 // (bold text, a link, an inserted image), their order and delay labels, a test send, deletes with confirmation.
-// The e2e stack has no Resend key, so the test send takes the spec's error path (dialog alert and toast).
+// The e2e stack has no Resend key, so the test send takes the spec's error path (dialog alert and toast); the
+// success path is test-email-sent.e2e.ts.
 // Tests run in order on one page and share the stack's svc-email database: names carry a tag unique to the run.
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { EmailTemplate } from '@act/contracts/src/email-api';
