@@ -1,9 +1,8 @@
 // `npm test`: MongoDB + NATS, then jest's unit/service projects, then the frontends' build, then the browser
-// tests (e2e), each phase against one stack. Ends with a plain `N passed, N failed` line.
-// The fault suite (stops NATS for 30 s, kills services, restarts MongoDB) is its own command,
-// `npm run test:faults` (= --only=faults), or part of this run with --with-faults.
-//   --only=unit|e2e|faults   one phase
-//   --with-faults            unit, e2e and faults
+// tests (e2e), then the fault suite (stops NATS for 30 s, kills services, restarts MongoDB; against a NATS and a
+// MongoDB of its own), each phase against one stack. Ends with a plain `N passed, N failed` line.
+//   --only=unit|e2e|faults   one phase (`npm run test:unit`, `test:e2e`, `test:faults`)
+//   --without-faults         unit and e2e only (a quicker local run; CI runs all three)
 //   --workspace=<folder>     only that workspace's projects (each workspace's own `npm test` uses this)
 //   anything else            passed on to jest (a test path pattern, -t name, --verbose...)
 import { randomBytes } from 'node:crypto';
@@ -21,8 +20,9 @@ const SUFFIX = jestProjects.BROWSER_TEST_FILES;
 
 const flags = {};
 const jestArgs = [];
-const withFaults = process.argv.includes('--with-faults');
-for (const arg of process.argv.slice(2).filter((a) => a !== '--with-faults')) {
+// --with-faults was the opt-in before the fault suite joined the default run; still accepted.
+const withoutFaults = process.argv.includes('--without-faults');
+for (const arg of process.argv.slice(2).filter((a) => a !== '--with-faults' && a !== '--without-faults')) {
   const match = /^--(only|workspace)=(.+)$/.exec(arg);
   if (match) flags[match[1]] = match[2];
   else jestArgs.push(arg);
@@ -31,8 +31,7 @@ for (const arg of process.argv.slice(2).filter((a) => a !== '--with-faults')) {
 // the current folder works too (`--workspace=.` inside a workspace).
 const workspace = flags.workspace && resolveWorkspace(flags.workspace);
 if (flags.only && !PHASES.includes(flags.only)) fail(`--only must be one of ${PHASES.join(', ')}`);
-// The fault suite takes minutes of timed outages; CI keeps to unit + browser tests (README: "Faults").
-const phases = flags.only ? [flags.only] : withFaults ? PHASES : PHASES.filter((p) => p !== 'faults');
+const phases = flags.only ? [flags.only] : withoutFaults ? PHASES.filter((p) => p !== 'faults') : PHASES;
 
 function resolveWorkspace(name) {
   const all = workspaces();
