@@ -153,3 +153,55 @@ it('leaves out of a burst the contacts purchased or opted out before their step,
   for (const i of rest) expect(of(i)).toMatchObject({ status: 'sent', messages_sent: 1, next_send_at: null });
   expect((await logs('s-')).map((l) => l.phone).sort()).toEqual(rest.map(phone).sort());
 });
+
+it('settles the claims of an attempt interrupted mid-burst: sends what had not gone out, logs what had, never twice', async () => {
+  const { templates } = await createFunnel(a.url, 'burst-crash-funnel', [{ message: 'Back {first_name}' }], 5);
+  const phone = (i: number) => `+1555208${String(i).padStart(4, '0')}`;
+  const N = 12;
+  const created = await Promise.all(
+    Array.from({ length: N }, (_, i) => postContact(i % 2 ? a.url : b.url, 'burst-crash-funnel', `k-${i}`, phone(i))),
+  );
+  const ids = created.map((r) => (r as { body: { id: number } }).body.id);
+  // An attempt claimed contacts 0-5 and died: before calling Twilio for 0-3, after Twilio took the message for 4-5.
+  await mongo
+    .db(t.db)
+    .collection('sms_sends')
+    .insertMany(
+      [0, 1, 2, 3, 4, 5].map((i) => ({
+        contact_ref: ids[i],
+        template_id: templates[0].id,
+        step: 0,
+        claimed_at: new Date(),
+      })),
+    );
+  const gone = [4, 5].map((i) => ({
+    sid: `SM${String(i).padStart(32, '0')}`,
+    accountSid: twilio.accountSid,
+    to: phone(i),
+    from: '+15005550006',
+    messagingServiceSid: null,
+    body: 'Back Jane',
+    statusCallback: null,
+    at: Date.now(),
+    host: 'api.twilio.com',
+  }));
+  twilio.messages.push(...gone);
+
+  await waitFor(async () => {
+    const all = await contacts('k-');
+    return all.length === N && all.every((c) => c.status === 'sent');
+  }, 30_000);
+  await sleep(2_000);
+  const by = bodiesByPhone(new Set(ids.map((_, i) => phone(i))));
+  expect(by.size).toBe(N);
+  for (const bodies of by.values()) expect(bodies).toEqual(['Back Jane']);
+  expect((await contacts('k-')).every((c) => c.messages_sent === 1 && !c.next_send_at)).toBe(true);
+  const rows = await logs('k-');
+  expect(rows).toHaveLength(N);
+  expect(
+    rows
+      .filter((l) => l.contact_id === 'k-4' || l.contact_id === 'k-5')
+      .map((l) => l.message_sid)
+      .sort(),
+  ).toEqual(gone.map((m) => m.sid).sort());
+});

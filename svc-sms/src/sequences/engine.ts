@@ -217,10 +217,9 @@ export class SequenceEngine {
       const moved = await this.casAll(
         due.map((c) => ({ c, next_at: c.next_at!, update: { $set: { next_at: end, updated_at: now } } })),
       );
-      for (const c of due) {
-        out.set(c.id, moved.has(c.id) ? 'held_for_blackout' : 'busy');
-        if (moved.has(c.id)) await this.deps.scheduler.schedule(c.id, end).catch(() => undefined);
-      }
+      for (const c of due) out.set(c.id, moved.has(c.id) ? 'held_for_blackout' : 'busy');
+      // Side by side: the scheduler writes its jobs in one batch per burst of calls.
+      await Promise.all([...moved].map((id) => this.deps.scheduler.schedule(id, end).catch(() => undefined)));
       return;
     }
 
@@ -233,11 +232,10 @@ export class SequenceEngine {
       else out.set(c.id, 'busy');
     }
     if (held.length === 0) return;
-    try {
-      await this.runHeld(held, lease, cfg, now);
-    } finally {
-      for (const h of held) if (h.outcome) out.set(h.c.id, h.outcome);
-    }
+    // Outcomes only once every write of the burst is done: after an error the steps stay 'busy' (their jobs are
+    // kept), and the lease running out brings them back.
+    await this.runHeld(held, lease, cfg, now);
+    for (const h of held) if (h.outcome) out.set(h.c.id, h.outcome);
   }
 
   private async runHeld(held: Held[], lease: Date, cfg: TwilioConfig, now: Date): Promise<void> {
@@ -380,7 +378,9 @@ export class SequenceEngine {
       held.filter((h) => h.set),
       lease,
     );
-    for (const h of held) if (h.nextAt) await this.deps.scheduler.schedule(h.c.id, h.nextAt).catch(() => undefined);
+    await Promise.all(
+      held.filter((h) => h.nextAt).map((h) => this.deps.scheduler.schedule(h.c.id, h.nextAt!).catch(() => undefined)),
+    );
 
     // The contacts the burst's path did not fit, one by one as before (still under the lease).
     await this.eachAtMost(
