@@ -2,6 +2,8 @@
 // Where the CPU goes under webhook load: a stack whose processes run with `--cpu-prof`, a load of N seconds on one
 // webhook URL, then the top functions (self time) and the top packages of each process's profile.
 //   node bench/profile.mjs [--target=email|sms|echo] [--duration=8] [--connections=32] [--top=25]
+// --rate=N: a fixed N requests/s (autocannon overallRate) instead of as fast as it goes, so CPU per event can be
+// compared between two versions at the same throughput on a machine whose free CPU varies.
 // Profiles stay in bench/results/profiles/ (open them in Chrome DevTools → Performance) and are not committed.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -14,6 +16,7 @@ const DURATION = Number(opt('duration', 8));
 const CONNECTIONS = Number(opt('connections', 32));
 const TOP = Number(opt('top', 25));
 const WARMUP = Number(opt('warmup', 0));
+const RATE = Number(opt('rate', 0));
 const ROOT = path.dirname(BENCH_DIR);
 const dir = path.join(BENCH_DIR, 'results', 'profiles');
 rmSync(dir, { recursive: true, force: true });
@@ -52,6 +55,7 @@ try {
           url,
           connections: CONNECTIONS,
           duration,
+          overallRate: RATE || undefined,
           requests: [
             {
               method: 'POST',
@@ -155,7 +159,15 @@ function summarize(file) {
   return { name, totalMs: Math.round(total / 1000), fns: top(byFn), pkgs: top(byPkg), own: top(byOwn) };
 }
 
-console.log('[profile] CPU seconds used during the load, per process:', cpuDelta(cpuBefore, cpuAfter));
+const cpu = cpuDelta(cpuBefore, cpuAfter);
+console.log('[profile] CPU seconds used during the load, per process:', cpu);
+const events = result['2xx'] || 1;
+console.log(
+  `[profile] CPU ms per event (${events} events):`,
+  Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, +((1000 * v) / events).toFixed(2)])),
+  'total',
+  +((1000 * Object.values(cpu).reduce((a, b) => a + b, 0)) / events).toFixed(2),
+);
 for (const f of readdirSync(dir).filter((f) => f.startsWith('ops.'))) {
   const { seconds, rows } = JSON.parse(readFileSync(path.join(dir, f), 'utf8'));
   console.log(`\n=== ${f}: MongoDB commands over ${seconds.toFixed(1)} s`);

@@ -2,25 +2,30 @@
 // Webhook intake through the gateway (both webhook URLs) at a sustained load, next to a bare Koa echo measured in
 // the same run, then a count proving every accepted event was stored.
 // Target: >= 2,000 events/s, p99 <= 50 ms, ratio to the bare echo >= 0.25.
-//   node bench/webhooks.mjs [--duration=10] [--connections=32]
+// Each phase also records the CPU seconds of every process of the stack per accepted event (the machine is shared:
+// CPU per event is the figure that does not depend on what else runs). A warm-up on both URLs comes first (not
+// counted): the stand-in is a fresh JVM whose JIT compiles during its first seconds of load, which a running
+// deployment never pays per event.
+//   node bench/webhooks.mjs [--duration=10] [--connections=32] [--warmup=5]
 import { fork } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { adminClient, benchStack, BENCH_DIR, loadAvg, sleep, writeResult } from './lib.mjs';
+import { adminClient, benchStack, BENCH_DIR, cpuDelta, descendantCpu, loadAvg, sleep, writeResult } from './lib.mjs';
 
 const arg = (name, fallback) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
 const DURATION = arg('duration', 10);
 const CONNECTIONS = arg('connections', 32);
+const WARMUP = arg('warmup', 5);
 const TARGET = { eventsPerSec: 2000, p99Ms: 50, ratioToEcho: 0.25 };
 
-function load(url, makeBody) {
+function load(url, makeBody, duration = DURATION) {
   let n = 0;
   return new Promise((resolve, reject) => {
     autocannon(
       {
         url,
         connections: CONNECTIONS,
-        duration: DURATION,
+        duration,
         requests: [
           {
             method: 'POST',
@@ -97,16 +102,35 @@ try {
   await load(echo.url, (i) => body(i, 'warm')); // warm-up of the load generator itself
   const echoResult = summary(await load(echo.url, (i) => body(i, 'echo')));
   console.log('[bench] bare Koa echo', echoResult);
-  const emailResult = summary(await load(`${stack.url}/api/webhook`, (i) => body(i, 'e')));
-  console.log('[bench] POST /api/webhook', emailResult);
-  const smsResult = summary(await load(`${stack.url}/api/sms/webhook`, (i) => body(i, 's')));
-  console.log('[bench] POST /api/sms/webhook', smsResult);
-
-  // Counted in the databases: the SMS list answers at most SMS_LIST_LIMIT rows.
+  // Counted in the databases (the SMS list answers at most SMS_LIST_LIMIT rows), as the growth over each phase.
   const emailEvents = (await stack.db('svc-email')).collection('webhook_events');
   const smsEvents = (await stack.db('svc-sms')).collection('sms_webhook_events');
-  const emailStored = await waitForCount(() => emailEvents.countDocuments({}), emailResult.ok2xx);
-  const smsStored = await waitForCount(() => smsEvents.countDocuments({}), smsResult.ok2xx);
+  if (WARMUP > 0) {
+    await load(`${stack.url}/api/webhook`, (i) => body(i, 'we'), WARMUP);
+    await load(`${stack.url}/api/sms/webhook`, (i) => body(i, 'ws'), WARMUP);
+    await sleep(2_000); // the consumers' and the relay's backlog of the warm-up
+  }
+  /** One measured phase: the answers, the CPU seconds per process per accepted event, the rows stored meanwhile. */
+  async function phase(url, prefix, events) {
+    const before = await events.countDocuments({});
+    const cpu0 = descendantCpu();
+    const r = summary(await load(url, (i) => body(i, prefix)));
+    const cpu = cpuDelta(cpu0, descendantCpu());
+    const stored = (await waitForCount(async () => (await events.countDocuments({})) - before, r.ok2xx)) ?? 0;
+    const per = (v) => +((1000 * v) / Math.max(1, r.ok2xx)).toFixed(2);
+    const cpuMsPerEvent = Object.fromEntries(
+      Object.entries(cpu)
+        .filter(([, v]) => v > 0.05)
+        .map(([k, v]) => [k.replace(/ \d+$/, ''), per(v)]),
+    );
+    cpuMsPerEvent.total = per(Object.values(cpu).reduce((a, b) => a + b, 0));
+    return { ...r, stored, cpuMsPerEvent };
+  }
+  const { stored: emailStored, ...emailResult } = await phase(`${stack.url}/api/webhook`, 'e', emailEvents);
+  console.log('[bench] POST /api/webhook', emailResult);
+  await sleep(2_000);
+  const { stored: smsStored, ...smsResult } = await phase(`${stack.url}/api/sms/webhook`, 's', smsEvents);
+  console.log('[bench] POST /api/sms/webhook', smsResult);
   const verdict = (r) => ({
     eventsPerSec: r.eventsPerSec >= TARGET.eventsPerSec,
     p99Ms: r.p99Ms <= TARGET.p99Ms,
@@ -115,7 +139,7 @@ try {
   load1.end = loadAvg();
   const result = {
     target: TARGET,
-    settings: { durationSec: DURATION, connections: CONNECTIONS },
+    settings: { durationSec: DURATION, connections: CONNECTIONS, warmupSec: WARMUP },
     load1,
     echo: echoResult,
     email: {
