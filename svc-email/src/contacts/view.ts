@@ -125,7 +125,7 @@ export class ContactListView {
   private offUntil = 0;
   private bumping = 0;
   private epoch = 0;
-  private readonly sorted = new Map<string, { epoch: number; rows: ContactRow[] }>();
+  private readonly sorted = new Map<string, { epoch: number; rows: ContactRow[]; nulls?: ContactRow[] }>();
 
   constructor(
     private readonly coll: Collection<ContactDoc>,
@@ -246,23 +246,23 @@ export class ContactListView {
     const id = `${field}:${dir}`;
     const hit = this.sorted.get(id);
     if (hit && hit.epoch === this.epoch) return hit.rows;
-    const all = [...this.rows!.values()];
     // The same orders as readList: { field: dir, _id: dir }; a nullable field's nulls after, in the default order.
-    const byField = comparator(field, dir);
-    let rows: ContactRow[];
-    if (this.list.nullable?.includes(field)) {
+    // Descending is ascending reversed (ties by _id reverse too), so a direction toggle costs no second sort.
+    let asc = this.sorted.get(`${field}:asc`);
+    if (!asc || asc.epoch !== this.epoch) {
+      const all = [...this.rows!.values()];
+      const nullable = this.list.nullable?.includes(field);
+      const valued = (nullable ? all.filter((r) => r[field] !== null) : all).sort(comparator(field, 1));
       const def = this.list.defaultSort;
-      const byDefault = comparator(def.field as keyof ContactRow, def.dir);
-      rows = all
-        .filter((r) => r[field] !== null)
-        .sort(byField)
-        .concat(all.filter((r) => r[field] === null).sort(byDefault));
-    } else {
-      rows = all.sort(byField);
+      const nulls = nullable ? all.filter((r) => r[field] === null).sort(comparator(def.field as keyof ContactRow, def.dir)) : [];
+      asc = { epoch: this.epoch, rows: valued, nulls };
+      this.sorted.set(`${field}:asc`, asc);
     }
+    const rows = (dir === 1 ? asc.rows : asc.rows.slice().reverse()).concat(asc.nulls!);
     this.sorted.set(id, { epoch: this.epoch, rows });
     return rows;
   }
+
 
   private serve(q: ListQueryParsed, filter: ContactListFilter): Contact[] | Paged<Contact> {
     const sorted = this.sortedBy(q.sort.field as keyof ContactRow, q.sort.dir);
