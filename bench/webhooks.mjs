@@ -6,7 +6,10 @@
 // CPU per event is the figure that does not depend on what else runs). A warm-up on both URLs comes first (not
 // counted): the stand-in is a fresh JVM whose JIT compiles during its first seconds of load, which a running
 // deployment never pays per event.
-//   node bench/webhooks.mjs [--duration=10] [--connections=32] [--warmup=5]
+// After the saturation phases, each URL is loaded again at a fixed --rate (default 200 events/s, about half of what
+// the stack takes on this 2-core machine): latency where requests do not queue behind each other, which saturation
+// (32 connections as fast as they go) cannot show (there p50 is simply connections / throughput).
+//   node bench/webhooks.mjs [--duration=10] [--connections=32] [--warmup=5] [--rate=200]
 import { fork } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -16,9 +19,10 @@ const arg = (name, fallback) => Number(process.argv.find((a) => a.startsWith(`--
 const DURATION = arg('duration', 10);
 const CONNECTIONS = arg('connections', 32);
 const WARMUP = arg('warmup', 5);
+const RATE = arg('rate', 200);
 const TARGET = { eventsPerSec: 2000, p99Ms: 50, ratioToEcho: 0.25 };
 
-function load(url, makeBody, duration = DURATION) {
+function load(url, makeBody, duration = DURATION, overallRate = undefined) {
   let n = 0;
   return new Promise((resolve, reject) => {
     autocannon(
@@ -26,6 +30,7 @@ function load(url, makeBody, duration = DURATION) {
         url,
         connections: CONNECTIONS,
         duration,
+        overallRate,
         requests: [
           {
             method: 'POST',
@@ -111,10 +116,10 @@ try {
     await sleep(2_000); // the consumers' and the relay's backlog of the warm-up
   }
   /** One measured phase: the answers, the CPU seconds per process per accepted event, the rows stored meanwhile. */
-  async function phase(url, prefix, events) {
+  async function phase(url, prefix, events, rate = undefined) {
     const before = await events.countDocuments({});
     const cpu0 = descendantCpu();
-    const r = summary(await load(url, (i) => body(i, prefix)));
+    const r = summary(await load(url, (i) => body(i, prefix), DURATION, rate));
     const cpu = cpuDelta(cpu0, descendantCpu());
     const stored = (await waitForCount(async () => (await events.countDocuments({})) - before, r.ok2xx)) ?? 0;
     const per = (v) => +((1000 * v) / Math.max(1, r.ok2xx)).toFixed(2);
@@ -131,6 +136,21 @@ try {
   await sleep(2_000);
   const { stored: smsStored, ...smsResult } = await phase(`${stack.url}/api/sms/webhook`, 's', smsEvents);
   console.log('[bench] POST /api/sms/webhook', smsResult);
+  /** The same URL at a fixed rate: p50/p99 without queueing; every event stored as well. */
+  async function atRate(url, prefix, events) {
+    await sleep(2_000);
+    const { stored, requests, ok2xx, non2xx, errors, timeouts, eventsPerSec, p50Ms, p99Ms } = await phase(
+      url,
+      prefix,
+      events,
+      RATE,
+    );
+    return { rate: RATE, requests, ok2xx, non2xx, errors, timeouts, eventsPerSec, p50Ms, p99Ms, stored };
+  }
+  const emailAtRate = RATE > 0 ? await atRate(`${stack.url}/api/webhook`, 'er', emailEvents) : null;
+  if (emailAtRate) console.log(`[bench] POST /api/webhook at ${RATE}/s`, emailAtRate);
+  const smsAtRate = RATE > 0 ? await atRate(`${stack.url}/api/sms/webhook`, 'sr', smsEvents) : null;
+  if (smsAtRate) console.log(`[bench] POST /api/sms/webhook at ${RATE}/s`, smsAtRate);
   const verdict = (r) => ({
     eventsPerSec: r.eventsPerSec >= TARGET.eventsPerSec,
     p99Ms: r.p99Ms <= TARGET.p99Ms,
@@ -139,7 +159,7 @@ try {
   load1.end = loadAvg();
   const result = {
     target: TARGET,
-    settings: { durationSec: DURATION, connections: CONNECTIONS, warmupSec: WARMUP },
+    settings: { durationSec: DURATION, connections: CONNECTIONS, warmupSec: WARMUP, fixedRatePerSec: RATE },
     load1,
     echo: echoResult,
     email: {
@@ -148,6 +168,7 @@ try {
       stored: emailStored,
       allStored: emailStored >= emailResult.ok2xx,
       met: verdict(emailResult),
+      atFixedRate: emailAtRate,
     },
     sms: {
       ...smsResult,
@@ -155,6 +176,7 @@ try {
       stored: smsStored,
       allStored: smsStored >= smsResult.ok2xx,
       met: verdict(smsResult),
+      atFixedRate: smsAtRate,
     },
   };
   const file = writeResult('webhooks', result);
@@ -176,7 +198,16 @@ try {
     },
   });
   console.log(`[bench] written ${path.relative(process.cwd(), file)}`);
-  if (!result.email.allStored || !result.sms.allStored) {
+  for (const [name, r] of [
+    ['/api/webhook', emailAtRate],
+    ['/api/sms/webhook', smsAtRate],
+  ])
+    if (r)
+      console.log(
+        `[bench] ${name} at ${r.rate}/s: ${r.eventsPerSec}/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, stored ${r.stored}/${r.ok2xx}`,
+      );
+  const fixedRateLost = [emailAtRate, smsAtRate].some((r) => r && r.stored < r.ok2xx);
+  if (!result.email.allStored || !result.sms.allStored || fixedRateLost) {
     console.error('[bench] FAIL: some accepted events were not stored');
     process.exitCode = 1;
   }
