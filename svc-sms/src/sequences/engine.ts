@@ -528,15 +528,26 @@ export class SequenceEngine {
   }
 
   private logOf(h: Held, status: SmsLogStatus, extra: Partial<LogDoc>): Omit<LogDoc, 'id'> {
+    return this.logFields(h.c, h.tpl!, h.message!, status, extra);
+  }
+
+  /** One log row's fields: the burst path inserts many of them, writeLog one. */
+  private logFields(
+    c: ContactDoc,
+    tpl: TemplateDoc,
+    message: string,
+    status: SmsLogStatus,
+    extra: Partial<LogDoc>,
+  ): Omit<LogDoc, 'id'> {
     const at = this.deps.now();
     return {
-      phone: h.c.phone,
-      contact_id: h.c.contact_id,
-      contact_ref: h.c.id,
-      integration_id: h.c.integration_id,
-      template_id: h.tpl!.id,
-      message: h.message!,
-      sequence_order: h.tpl!.sequence_order,
+      phone: c.phone,
+      contact_id: c.contact_id,
+      contact_ref: c.id,
+      integration_id: c.integration_id,
+      template_id: tpl.id,
+      message,
+      sequence_order: tpl.sequence_order,
       status,
       message_sid: null,
       timestamp: at,
@@ -799,22 +810,6 @@ export class SequenceEngine {
     status,
     ...extra
   }: { c: ContactDoc; tpl: TemplateDoc; message: string; status: SmsLogStatus } & Partial<LogDoc>) {
-    const at = this.deps.now();
-    await this.Log.create({
-      id: await this.allocLogId(),
-      phone: c.phone,
-      contact_id: c.contact_id,
-      contact_ref: c.id,
-      integration_id: c.integration_id,
-      template_id: tpl.id,
-      message,
-      sequence_order: tpl.sequence_order,
-      status,
-      message_sid: null,
-      timestamp: at,
-      updated_at: at,
-      error_message: null,
-      ...extra,
-    });
+    await this.Log.create({ id: await this.allocLogId(), ...this.logFields(c, tpl, message, status, extra) });
   }
 }
