@@ -13,3 +13,4 @@ export * from './rate-limit';
 export * from './batcher';
 export * from './heap';
 export * from './service';
+export * from './list';

@@ -1,6 +1,6 @@
 import mongoose, { type Connection } from 'mongoose';
 import type { EmailCampaign } from '@act/contracts/src/email-api';
-import { iso } from '../lib/list';
+import { iso } from '@act/service-kit';
 
 /** A named group of email templates sent in `template_order` (spec section 3). */
 export interface CampaignDoc {

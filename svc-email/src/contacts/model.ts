@@ -1,6 +1,6 @@
 import mongoose, { type Connection } from 'mongoose';
 import type { Contact, ContactStatus } from '@act/contracts/src/email-api';
-import { iso } from '../lib/list';
+import { iso } from '@act/service-kit';
 
 /** A funnel contact on the email side. */
 export interface ContactDoc {

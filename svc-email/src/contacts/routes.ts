@@ -1,8 +1,7 @@
 import Router from '@koa/router';
-import { BadRequestError, requireUser, validateBody } from '@act/service-kit';
+import { BadRequestError, requireUser, validateBody, parseListQuery } from '@act/service-kit';
 import { CONTACT_STATUSES, markPurchasedRequestSchema, type ContactStatus, type MarkPurchasedResponse } from '@act/contracts/src/email-api';
 import { CONTACT_LIST_OPTIONS, type ContactsService } from './service';
-import { parseListQuery } from '../lib/list';
 import type { EventPublisher } from '../events/publisher';
 import type { IntegrationCache } from '../integrations/cache';
 

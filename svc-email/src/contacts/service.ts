@@ -1,10 +1,9 @@
 import type { Connection } from 'mongoose';
 import type { Collection, Filter } from 'mongodb';
 import { MongoBulkWriteError, type AnyBulkWriteOperation, type ObjectId } from 'mongodb';
-import { NotFoundError, isDuplicateKeyError } from '@act/service-kit';
+import { NotFoundError, isDuplicateKeyError, readList, type ListOptions, type ListQueryParsed } from '@act/service-kit';
 import type { Contact, ContactStatus, Paged } from '@act/contracts/src/email-api';
 import { CONTACT_PROJECTION, contactModel, toContact, type ContactDoc } from './model';
-import { readList, type ListOptions, type ListQueryParsed } from '../lib/list';
 import { createBatcher } from '../lib/batcher';
 import { ContactListView, toRow, type ContactListViewOptions } from './view';
 

@@ -1,6 +1,6 @@
 import mongoose, { type Connection } from 'mongoose';
 import type { EmailLog } from '@act/contracts/src/email-api';
-import { iso } from '../lib/list';
+import { iso } from '@act/service-kit';
 
 /** One reminder (or, in part 2, one provider send) for one contact. */
 export interface EmailLogDoc {

@@ -1,8 +1,7 @@
 import Router from '@koa/router';
-import { requireUser } from '@act/service-kit';
+import { requireUser, parseListQuery } from '@act/service-kit';
 import type { EmailLogsService } from './service';
 import { EMAIL_LOG_LIST_OPTIONS } from './service';
-import { parseListQuery } from '../lib/list';
 
 export function emailLogsRouter(logs: EmailLogsService): Router {
   const router = new Router({ prefix: '/api/email-logs' });

@@ -2,7 +2,7 @@ import type { Connection } from 'mongoose';
 import type { Collection } from 'mongodb';
 import type { EmailLog, Paged } from '@act/contracts/src/email-api';
 import { EMAIL_LOG_PROJECTION, emailLogModel, toEmailLog, type EmailLogDoc } from './model';
-import { readList, type ListOptions, type ListQueryParsed } from '../lib/list';
+import { readList, type ListOptions, type ListQueryParsed } from '@act/service-kit';
 
 export const EMAIL_LOG_LIST_OPTIONS: ListOptions = {
   sortable: ['id', 'contact_id', 'email', 'timestamp', 'message', 'status'],

@@ -1,6 +1,6 @@
 import mongoose, { type Connection } from 'mongoose';
 import type { WebhookIntegration } from '@act/contracts/src/email-api';
-import { iso } from '../lib/list';
+import { iso } from '@act/service-kit';
 
 /** A funnel's webhook integration: which funnel, how long before a reminder, which template/campaign. */
 export interface IntegrationDoc {

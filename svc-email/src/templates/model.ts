@@ -1,6 +1,6 @@
 import mongoose, { type Connection } from 'mongoose';
 import type { EmailTemplate, EmailTemplateSummary } from '@act/contracts/src/email-api';
-import { iso } from '../lib/list';
+import { iso } from '@act/service-kit';
 
 /** An email template (spec section 3): standalone (legacy page) or a step of a campaign's sequence. */
 export interface EmailTemplateDoc {

@@ -1,6 +1,6 @@
 import mongoose, { type Connection } from 'mongoose';
 import type { UnsubscribeEntry } from '@act/contracts/src/email-api';
-import { iso } from '../lib/list';
+import { iso } from '@act/service-kit';
 
 export type UnsubscribeSource = 'page' | 'one_click' | 'admin';
 
