@@ -13,6 +13,8 @@ import { LogService } from './logs/service';
 import { logRouter } from './logs/routes';
 import { WebhookEventService } from './webhook-events/service';
 import { webhookEventRouter } from './webhook-events/routes';
+import { webhookEventPageRouter } from './event-pages/routes';
+import { WebhookEventPageService } from './event-pages/service';
 import { FunnelWebhookService } from './webhook/service';
 import { webhookRouter } from './webhook/routes';
 import { TwilioCallbackService } from './twilio-callbacks/service';
@@ -121,6 +123,7 @@ export async function buildSmsService(
       templateRouter(new TemplateService(conn, providerService)),
       contactRouter(contacts, publisher),
       logRouter(new LogService(conn, { listLimit: settings.listLimit })),
+      webhookEventPageRouter(new WebhookEventPageService(conn)),
       webhookEventRouter(events),
       statsRouter(new StatsService(conn, { config, now })),
       providerRouter(providerService),

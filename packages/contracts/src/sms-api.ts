@@ -6,6 +6,7 @@
  * Import path: `@act/contracts/src/sms-api`.
  */
 import * as yup from 'yup';
+import type { Paged } from './email-api';
 
 // ---------------------------------------------------------------------------------------------------------
 // Constants of section 9
@@ -143,6 +144,20 @@ export function smsLogStatusGroup(
     return status;
   return 'other';
 }
+/** The SMS Logs page's status filter values: a group of smsLogStatusGroup. */
+export const SMS_LOG_STATUS_FILTERS = [
+  'sent',
+  'delivered',
+  'failed',
+  'queued',
+  'skipped_duplicate',
+  'blocked_toll_free',
+] as const;
+export type SmsLogStatusFilter = (typeof SMS_LOG_STATUS_FILTERS)[number];
+/** The stored statuses a status filter stands for (failed + undelivered, pending + queued, else itself). */
+export function smsLogStatusesOf(filter: SmsLogStatusFilter): SmsLogStatus[] {
+  return SMS_LOG_STATUSES.filter((s) => smsLogStatusGroup(s) === filter);
+}
 
 export const SMS_WEBHOOK_EVENT_TYPES = [
   'contact',
@@ -235,6 +250,64 @@ export interface SmsWebhookEvent {
   /** The delivery as received: JSON text (form callbacks are stored as a JSON object of their fields). */
   payload: string;
   timestamp: string;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Paged lists (beyond the spec's section 7: its calls have no query and answer the whole list, which is what
+// these routes still answer without `page`). With `?page=` GET /api/sms-contacts, /api/sms-logs and
+// /api/sms-webhook-events answer one page, its total over the filters, and the page's summary cards, each
+// counted over every row (the cards ignore search and filters, as on the spec's pages).
+
+export type { Paged };
+
+/** Query of the paged form; pageSize is one of PAGE_SIZE_OPTIONS (default DEFAULT_PAGE_SIZE). */
+export interface SmsListQuery {
+  page: number;
+  pageSize?: number;
+  /** Plain substring, case-insensitive, on the fields the page searches. */
+  search?: string;
+}
+export interface SmsContactListQuery extends SmsListQuery {
+  status?: SmsContactStatus;
+  /** An integration id, or 'none' for contacts without one. */
+  integration_id?: number | 'none';
+}
+export interface SmsLogListQuery extends SmsListQuery {
+  status?: SmsLogStatusFilter;
+}
+export interface SmsWebhookEventListQuery extends SmsListQuery {
+  type?: SmsWebhookEventType;
+}
+
+/** The four cards of SMS Contacts: every contact, and those pending, purchased, sent. */
+export interface SmsContactSummary {
+  total: number;
+  pending: number;
+  purchased: number;
+  sent: number;
+}
+/** The five cards of SMS Logs: failed counts undelivered too, pending counts queued too. */
+export interface SmsLogSummary {
+  total: number;
+  sent: number;
+  delivered: number;
+  failed: number;
+  pending: number;
+}
+/** SMS Webhook Events: every event, and a count per type (only types with events are present). */
+export interface SmsWebhookEventSummary {
+  total: number;
+  by_type: Partial<Record<SmsWebhookEventType, number>>;
+}
+
+export interface SmsContactPage extends Paged<SmsContact> {
+  summary: SmsContactSummary;
+}
+export interface SmsLogPage extends Paged<SmsLog> {
+  summary: SmsLogSummary;
+}
+export interface SmsWebhookEventPage extends Paged<SmsWebhookEvent> {
+  summary: SmsWebhookEventSummary;
 }
 
 /**

@@ -1,14 +1,29 @@
 import Router from '@koa/router';
-import { requireUser, validateBody } from '@act/service-kit';
-import { markPurchasedSchema } from '@act/contracts/src/sms-api';
-import type { ContactService } from './service';
+import { BadRequestError, requireUser, validateBody } from '@act/service-kit';
+import { markPurchasedSchema, SMS_CONTACT_STATUSES } from '@act/contracts/src/sms-api';
+import { CONTACT_LIST_OPTIONS, type ContactService } from './service';
+import { oneOf, parseSmsPageQuery } from '../paging';
 import type { FunnelEventPublisher } from '../events/publisher';
 
 export function contactRouter(service: ContactService, publisher: FunnelEventPublisher): Router {
   const router = new Router();
   router.use(requireUser());
+  // Plain: the spec's list. `?page=` (with pageSize, search, status, integration_id): one page for the screen.
   router.get('/api/sms-contacts', async (ctx) => {
-    ctx.body = await service.list();
+    const q = parseSmsPageQuery(ctx.query, CONTACT_LIST_OPTIONS, ['status', 'integration_id']);
+    if (!q) {
+      ctx.body = await service.list();
+      return;
+    }
+    const status = oneOf(ctx.query.status, 'status', SMS_CONTACT_STATUSES);
+    const raw = ctx.query.integration_id;
+    let integrationId: number | 'none' | undefined;
+    if (raw !== undefined) {
+      if (raw === 'none') integrationId = 'none';
+      else if (typeof raw === 'string' && /^\d{1,15}$/.test(raw) && Number(raw) > 0) integrationId = Number(raw);
+      else throw new BadRequestError('integration_id must be a positive integer or none');
+    }
+    ctx.body = await service.page(q, { status, integrationId });
   });
   router.post('/api/sms-contacts/mark-purchased', async (ctx) => {
     const { contact_id } = await validateBody(ctx, markPurchasedSchema);

@@ -1,10 +1,30 @@
 import type { Connection } from 'mongoose';
 import { MongoBulkWriteError } from 'mongodb';
-import { createBatcher, createIdAllocator, NotFoundError, toApi, type Logger } from '@act/service-kit';
-import type { SmsContact } from '@act/contracts/src/sms-api';
+import type { Document, Filter } from 'mongodb';
+import {
+  createBatcher,
+  createIdAllocator,
+  NotFoundError,
+  readList,
+  substringFilter,
+  toApi,
+  type Logger,
+} from '@act/service-kit';
+import type { Paged, SmsContact, SmsContactPage, SmsContactStatus } from '@act/contracts/src/sms-api';
 import { contactModel, optOutModel, type ContactDoc } from './model';
 import { integrationModel, type IntegrationDoc } from '../integrations/model';
 import type { Clock } from '../settings';
+import { and, countBy, smsListOptions, sumOf, type SmsPageQuery } from '../paging';
+
+export const CONTACT_LIST_OPTIONS = smsListOptions('created_at');
+/** The fields the page's search box looks in (besides the integration's name). */
+const SEARCHED = ['phone', 'contact_id', 'funnel_id', 'first_name', 'email'] as const;
+
+export interface ContactPageFilters {
+  status?: SmsContactStatus;
+  /** An integration id, or 'none' for contacts without one. */
+  integrationId?: number | 'none';
+}
 
 /** Statuses whose sequence may still send. */
 export const OPEN_STATUSES = ['pending', 'sent'] as const;
@@ -215,18 +235,71 @@ export class ContactService {
     await this.deps.scheduler.cancel(ids).catch(() => undefined);
   }
 
+  /** The spec's plain list: the newest SMS_LIST_LIMIT contacts. */
   async list(): Promise<SmsContact[]> {
-    const docs = await this.Contact.find({})
-      .sort({ created_at: -1, id: -1 })
-      .limit(this.deps.listLimit)
-      .lean<ContactDoc[]>();
-    const phones = [...new Set(docs.map((d) => d.phone))];
-    const [optedOut, integrations] = await Promise.all([
-      this.OptOut.find({ phone: { $in: phones } }, { phone: 1 }).lean(),
-      this.Integration.find({}, { id: 1, name: 1 }).lean(),
+    const [docs, names] = await Promise.all([
+      this.Contact.find({}).sort({ created_at: -1, id: -1 }).limit(this.deps.listLimit).lean<ContactDoc[]>(),
+      this.integrationNames(),
     ]);
+    return this.toApiRows(docs, names);
+  }
+
+  /**
+   * One page of the SMS Contacts screen: its rows under the filters and search, their total, and the four cards
+   * over every contact. One `$group` by status gives the cards, and the total too when only the status filters;
+   * the search is an escaped case-insensitive substring on the fields the page shows, the integration's name
+   * included (matched here against the few integrations, then as their ids).
+   */
+  async page(q: SmsPageQuery, filters: ContactPageFilters): Promise<SmsContactPage> {
+    // Integration names: read alongside the counts and the page, unless the search needs them first.
+    const namesRead = this.integrationNames();
+    namesRead.catch(() => undefined); // awaited below; a failure must not also surface as unhandled meanwhile
+    let search: Filter<Document> | null = null;
+    if (q.search !== null) {
+      const needle = q.search.toLowerCase();
+      const ids = [...(await namesRead)].filter(([, name]) => name.toLowerCase().includes(needle)).map(([id]) => id);
+      const or = (substringFilter(q.search, SEARCHED) as { $or: Filter<Document>[] }).$or;
+      if (ids.length) or.push({ integration_id: { $in: ids } });
+      search = { $or: or };
+    }
+    const integration =
+      filters.integrationId === undefined
+        ? null
+        : { integration_id: filters.integrationId === 'none' ? null : filters.integrationId };
+    const filter = and([filters.status ? { status: filters.status } : null, integration, search]);
+
+    const coll = this.Contact.collection;
+    const counts = countBy(coll, 'status');
+    const knownTotal =
+      search || integration ? undefined : counts.then((c) => sumOf(c, filters.status ? [filters.status] : undefined));
+    const [byStatus, paged] = await Promise.all([
+      counts,
+      readList(coll, filter, {}, q, CONTACT_LIST_OPTIONS, (d) => d as ContactDoc, knownTotal) as Promise<
+        Paged<ContactDoc>
+      >,
+    ]);
+    return {
+      ...paged,
+      items: await this.toApiRows(paged.items, await namesRead),
+      summary: {
+        total: sumOf(byStatus),
+        pending: byStatus.get('pending') ?? 0,
+        purchased: byStatus.get('purchased') ?? 0,
+        sent: byStatus.get('sent') ?? 0,
+      },
+    };
+  }
+
+  private async integrationNames(): Promise<Map<number, string>> {
+    const integrations = await this.Integration.find({}, { id: 1, name: 1 }).lean();
+    return new Map(integrations.map((i) => [i.id, i.name]));
+  }
+
+  /** API rows with their opt-out flag (one read of the rows' phones) and integration name. */
+  private async toApiRows(docs: ContactDoc[], names: Map<number, string>): Promise<SmsContact[]> {
+    const phones = [...new Set(docs.map((d) => d.phone))];
+    const optedOut = phones.length ? await this.OptOut.find({ phone: { $in: phones } }, { phone: 1 }).lean() : [];
     const out = new Set(optedOut.map((o) => o.phone));
-    const names = new Map(integrations.map((i) => [i.id, i.name]));
     return docs.map((d) =>
       toApiContact(d, out.has(d.phone), d.integration_id === null ? null : (names.get(d.integration_id) ?? null)),
     );

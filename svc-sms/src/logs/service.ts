@@ -1,6 +1,19 @@
 import type { Connection } from 'mongoose';
-import type { SmsLog } from '@act/contracts/src/sms-api';
+import type { Document, Filter } from 'mongodb';
+import { readList, substringFilter } from '@act/service-kit';
+import {
+  smsLogStatusesOf,
+  type Paged,
+  type SmsLog,
+  type SmsLogPage,
+  type SmsLogStatusFilter,
+} from '@act/contracts/src/sms-api';
 import { logModel, type LogDoc } from './model';
+import { and, countBy, smsListOptions, sumOf, type SmsPageQuery } from '../paging';
+
+export const LOG_LIST_OPTIONS = smsListOptions('timestamp');
+/** The fields the SMS Logs search box looks in. */
+const SEARCHED = ['phone', 'contact_id', 'message', 'message_sid', 'error_message'] as const;
 
 export class LogService {
   private readonly Log;
@@ -11,9 +24,40 @@ export class LogService {
     this.Log = logModel(conn);
   }
 
+  /** The spec's plain list: the newest SMS_LIST_LIMIT logs. */
   async list(): Promise<SmsLog[]> {
     const docs = await this.Log.find({}).sort({ timestamp: -1, id: -1 }).limit(this.deps.listLimit).lean<LogDoc[]>();
     return docs.map(toApiLog);
+  }
+
+  /**
+   * One page of the SMS Logs screen and its five cards over every log (one `$group` by status; failed counts
+   * undelivered, pending counts queued). The total comes from the same counts unless a search narrows the rows.
+   */
+  async page(q: SmsPageQuery, status: SmsLogStatusFilter | undefined): Promise<SmsLogPage> {
+    const statuses = status ? smsLogStatusesOf(status) : undefined;
+    const search = q.search === null ? null : (substringFilter(q.search, SEARCHED) as Filter<Document>);
+    const filter = and([statuses ? { status: { $in: statuses } } : null, search]);
+    const coll = this.Log.collection;
+    const counts = countBy(coll, 'status');
+    const knownTotal = search ? undefined : counts.then((c) => sumOf(c, statuses));
+    const [byStatus, paged] = await Promise.all([
+      counts,
+      readList(coll, filter, {}, q, LOG_LIST_OPTIONS, (d) => toApiLog(d as LogDoc), knownTotal) as Promise<
+        Paged<SmsLog>
+      >,
+    ]);
+    const group = (f: SmsLogStatusFilter) => sumOf(byStatus, smsLogStatusesOf(f));
+    return {
+      ...paged,
+      summary: {
+        total: sumOf(byStatus),
+        sent: group('sent'),
+        delivered: group('delivered'),
+        failed: group('failed'),
+        pending: group('queued'),
+      },
+    };
   }
 }
 
