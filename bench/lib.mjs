@@ -92,8 +92,9 @@ export async function benchStack(label, env = {}) {
 /** The MongoDB command tables bench/mongo-ops.mjs wrote, one per process. */
 export function printOps(dir, top = 15) {
   for (const f of readdirSync(dir).filter((x) => x.startsWith('ops.'))) {
-    const { seconds, rows } = JSON.parse(readFileSync(path.join(dir, f), 'utf8'));
-    console.log(`\n${f}: MongoDB commands over ${seconds.toFixed(1)} s`);
+    const { seconds, rows, eventLoopDelay } = JSON.parse(readFileSync(path.join(dir, f), 'utf8'));
+    const loop = eventLoopDelay ? `; event-loop delay p50 ${eventLoopDelay.p50Ms} / p99 ${eventLoopDelay.p99Ms} / max ${eventLoopDelay.maxMs} ms` : '';
+    console.log(`\n${f}: MongoDB commands over ${seconds.toFixed(1)} s${loop}`);
     console.table(rows.slice(0, top));
   }
 }

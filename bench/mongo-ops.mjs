@@ -4,12 +4,16 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 const dir = process.env.BENCH_PROF_DIR;
 if (dir) {
   const require = createRequire(path.join(process.cwd(), 'package.json'));
   const { Connection } = require('mongodb/lib/cmap/connection');
   const counts = {};
+  // Stalls of the process's own event loop (GC, long synchronous work), next to the database's round trips: a slow
+  // request's time is either here or in the commands' maxMs.
+  const loop = monitorEventLoopDelay({ resolution: 10 });
   let on = false;
   let since = 0;
   const orig = Connection.prototype.command;
@@ -17,14 +21,17 @@ if (dir) {
     if (!on) return orig.call(this, ns, cmd, ...rest);
     const name = Object.keys(cmd)[0];
     const key = `${name}:${typeof cmd[name] === 'string' ? cmd[name] : ''}`;
-    const entry = (counts[key] ??= { n: 0, ms: 0, docs: 0 });
+    const entry = (counts[key] ??= { n: 0, ms: 0, docs: 0, maxMs: 0, over50: 0 });
     entry.n++;
     entry.docs += cmd.documents?.length ?? cmd.updates?.length ?? cmd.deletes?.length ?? 0;
     const t = performance.now();
     try {
       return await orig.call(this, ns, cmd, ...rest);
     } finally {
-      entry.ms += performance.now() - t;
+      const ms = performance.now() - t;
+      entry.ms += ms;
+      if (ms > entry.maxMs) entry.maxMs = ms;
+      if (ms > 50) entry.over50++;
     }
   };
   const write = () => {
@@ -39,10 +46,15 @@ if (dir) {
         perSec: +(v.n / seconds).toFixed(1),
         docs: v.docs,
         avgMs: +(v.ms / v.n).toFixed(1),
+        maxMs: Math.round(v.maxMs),
+        over50ms: v.over50,
       }));
+    loop.disable();
+    const ms = (ns) => +(ns / 1e6).toFixed(1);
+    const eventLoopDelay = { p50Ms: ms(loop.percentile(50)), p99Ms: ms(loop.percentile(99)), maxMs: ms(loop.max) };
     writeFileSync(
       path.join(dir, `ops.${path.basename(process.cwd())}.${process.pid}.json`),
-      JSON.stringify({ seconds, rows }, null, 1),
+      JSON.stringify({ seconds, eventLoopDelay, rows }, null, 1),
     );
   };
   setInterval(() => {
@@ -50,6 +62,8 @@ if (dir) {
     if (want && !on) {
       on = true;
       since = performance.now();
+      loop.reset();
+      loop.enable();
     } else if (!want) write();
   }, 100).unref();
   process.on('exit', write);
