@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } fro
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fork } from 'node:child_process';
+import { execFileSync, fork, spawnSync } from 'node:child_process';
 import { MongoClient } from 'mongodb';
 import { Pool } from 'undici';
 import { startStack } from '../infra/scripts/stack.mjs';
@@ -284,3 +284,46 @@ export async function postAll({ bases, count, concurrency = 64, item }) {
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Records the MongoDB stand-in's garbage-collection pauses with Java Flight Recorder (JDK 11+, about 1% overhead):
+ * call before the stack starts (the JVM reads JAVA_TOOL_OPTIONS at start). The recording is written when the JVM
+ * exits; `pauses(from, to)` then sums the stop-the-world pauses that began in a window (epoch ms). Null when the
+ * stand-in is not ours (MONGODB_URI set) or the JDK has no `jfr` tool.
+ */
+export function recordStandInGc() {
+  if (process.env.MONGODB_URI || spawnSync('jfr', ['--version'], { stdio: 'ignore' }).status !== 0) return null;
+  const file = path.join(os.tmpdir(), `bench-standin-${process.pid}.jfr`);
+  const option = `-XX:StartFlightRecording=filename=${file},dumponexit=true`;
+  const previous = process.env.JAVA_TOOL_OPTIONS;
+  process.env.JAVA_TOOL_OPTIONS = [previous, option].filter(Boolean).join(' ');
+  // Every JVM started meanwhile would record into the same file (the `jfr` tool itself too): once the stand-in
+  // runs, the option goes.
+  const restore = () => {
+    if (previous === undefined) delete process.env.JAVA_TOOL_OPTIONS;
+    else process.env.JAVA_TOOL_OPTIONS = previous;
+  };
+  let events = null;
+  const seconds = (iso) => Number(/^PT([\d.]+)S$/.exec(iso)?.[1] ?? 0);
+  return {
+    /** Call once the stand-in has started. */
+    started: restore,
+    pauses(from, to) {
+      restore();
+      events ??= JSON.parse(
+        execFileSync('jfr', ['print', '--json', '--events', 'jdk.GarbageCollection', file], { encoding: 'utf8', maxBuffer: 64 << 20 }),
+      ).recording.events.map((e) => ({
+        at: Date.parse(e.values.startTime),
+        sumMs: 1000 * seconds(e.values.sumOfPauses),
+        maxMs: 1000 * seconds(e.values.longestPause),
+      }));
+      const inside = events.filter((e) => e.at >= from && e.at < to);
+      return {
+        count: inside.length,
+        totalMs: Math.round(inside.reduce((a, e) => a + e.sumMs, 0)),
+        maxMs: Math.round(Math.max(0, ...inside.map((e) => e.maxMs))),
+        shareOfTime: +(inside.reduce((a, e) => a + e.sumMs, 0) / Math.max(1, to - from)).toFixed(3),
+      };
+    },
+  };
+}

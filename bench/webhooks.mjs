@@ -13,7 +13,17 @@
 import { fork } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { adminClient, benchStack, BENCH_DIR, cpuDelta, descendantCpu, loadAvg, sleep, writeResult } from './lib.mjs';
+import {
+  adminClient,
+  benchStack,
+  BENCH_DIR,
+  cpuDelta,
+  descendantCpu,
+  loadAvg,
+  recordStandInGc,
+  sleep,
+  writeResult,
+} from './lib.mjs';
 
 const arg = (name, fallback) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
 const DURATION = arg('duration', 10);
@@ -75,7 +85,12 @@ async function waitForCount(read, expected, timeoutMs = 60_000) {
 
 const run = Date.now().toString(36);
 const load1 = { start: loadAvg() };
+// The stand-in's GC pauses per phase: a stop-the-world pause holds every request in flight, so it shows in p99.
+const gc = recordStandInGc();
 const stack = await benchStack('webhooks');
+gc?.started();
+const windows = {}; // phase → [start, end] epoch ms
+let result = null;
 const echo = await startEcho();
 try {
   const api = await adminClient(stack);
@@ -119,7 +134,9 @@ try {
   async function phase(url, prefix, events, rate = undefined) {
     const before = await events.countDocuments({});
     const cpu0 = descendantCpu();
+    const t0 = Date.now();
     const r = summary(await load(url, (i) => body(i, prefix), DURATION, rate));
+    windows[prefix] = [t0, Date.now()];
     const cpu = cpuDelta(cpu0, descendantCpu());
     const stored = (await waitForCount(async () => (await events.countDocuments({})) - before, r.ok2xx)) ?? 0;
     const per = (v) => +((1000 * v) / Math.max(1, r.ok2xx)).toFixed(2);
@@ -157,7 +174,7 @@ try {
     ratioToEcho: r.eventsPerSec / echoResult.eventsPerSec >= TARGET.ratioToEcho,
   });
   load1.end = loadAvg();
-  const result = {
+  result = {
     target: TARGET,
     settings: { durationSec: DURATION, connections: CONNECTIONS, warmupSec: WARMUP, fixedRatePerSec: RATE },
     load1,
@@ -214,4 +231,17 @@ try {
 } finally {
   echo.stop();
   await stack.stop();
+}
+if (gc && result) {
+  // e = /api/webhook, s = /api/sms/webhook, er / sr = the same at the fixed rate.
+  const at = (prefix) => (windows[prefix] ? gc.pauses(...windows[prefix]) : null);
+  result.email.standInGc = at('e');
+  result.sms.standInGc = at('s');
+  if (result.email.atFixedRate) result.email.atFixedRate.standInGc = at('er');
+  if (result.sms.atFixedRate) result.sms.atFixedRate.standInGc = at('sr');
+  writeResult('webhooks', result);
+  for (const [name, p] of Object.entries({ e: '/api/webhook', s: '/api/sms/webhook', er: `/api/webhook at ${RATE}/s`, sr: `/api/sms/webhook at ${RATE}/s` })) {
+    const g = at(name);
+    if (g) console.log(`[bench] stand-in GC during ${p}: ${g.count} pauses, ${g.totalMs} ms in all (${(100 * g.shareOfTime).toFixed(1)}% of the time), longest ${g.maxMs} ms`);
+  }
 }
