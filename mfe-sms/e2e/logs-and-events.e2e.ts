@@ -50,7 +50,9 @@ describe('SMS webhook events and logs', () => {
     await rows.filter({ hasText: 'purchase_created' }).getByText('Purchase', { exact: true }).waitFor();
 
     await choose(page, 'Type', 'Purchase');
+    // svc-sms answers the filtered page: the table shows it once it arrives (no stale rows meanwhile).
     await rows.filter({ hasText: 'contact_created' }).waitFor({ state: 'detached' });
+    await rows.filter({ hasText: 'purchase_created' }).waitFor();
     expect(await rows.count()).toBe(1);
   });
 

@@ -2,7 +2,6 @@ import {
   deliveryRate,
   duplicatePhonesPreview,
   hourLabel,
-  matchesSearch,
   parseReminderDelay,
   prettyJson,
   smsCounter,
@@ -11,7 +10,7 @@ import {
   LOG_MESSAGE_PREVIEW,
   EVENT_PAYLOAD_PREVIEW,
 } from './format';
-import { isStatsKey, statsKey } from './keys';
+import { isListKey, isStatsKey, listPageKey, statsKey } from './keys';
 
 describe('truncate (spec section 9: 50 / 30 / 100)', () => {
   it('keeps text at or under the limit as it is', () => {
@@ -98,15 +97,23 @@ describe('small helpers', () => {
     expect(hourLabel(12)).toBe('12 PM (12:00)');
     expect(hourLabel(22)).toBe('10 PM (22:00)');
   });
-  it('searches case-insensitively across fields', () => {
-    expect(matchesSearch('ABC', ['xx', 'zabcz'])).toBe(true);
-    expect(matchesSearch('q', ['a', null, 3])).toBe(false);
-    expect(matchesSearch('  ', ['a'])).toBe(true);
-  });
   it('leaves integration_id out of the stats key when all integrations are shown', () => {
     expect(statsKey('today', null)).toBe('/api/sms-stats-simple?date_range=today');
     expect(statsKey('last_7_days', 4)).toBe('/api/sms-stats-simple?date_range=last_7_days&integration_id=4');
     expect(isStatsKey(statsKey('yesterday', 2))).toBe(true);
     expect(isStatsKey('/api/sms-logs')).toBe(false);
+  });
+  it('keys a list page by its whole query, and matches every page of a list', () => {
+    expect(listPageKey('/api/sms-logs', { page: 2, pageSize: 50, search: '', status: undefined })).toBe(
+      '/api/sms-logs?page=2&pageSize=50',
+    );
+    expect(listPageKey('/api/sms-logs', { page: 1, pageSize: 25, search: 'a&b=c', status: 'failed' })).toBe(
+      '/api/sms-logs?page=1&pageSize=25&search=a%26b%3Dc&status=failed',
+    );
+    const isLogs = isListKey('/api/sms-logs');
+    expect(isLogs('/api/sms-logs')).toBe(true);
+    expect(isLogs('/api/sms-logs?page=3&pageSize=50')).toBe(true);
+    expect(isLogs('/api/sms-logs-other')).toBe(false);
+    expect(isLogs(['/api/sms-logs'])).toBe(false);
   });
 });

@@ -90,10 +90,3 @@ export function hourLabel(hour: number): string {
   const h12 = hour % 12 === 0 ? 12 : hour % 12;
   return `${h12} ${hour < 12 ? 'AM' : 'PM'} (${String(hour).padStart(2, '0')}:00)`;
 }
-
-/** Case-insensitive "contains" over a row's searchable fields. */
-export function matchesSearch(query: string, fields: readonly (string | number | null | undefined)[]): boolean {
-  const q = query.trim().toLowerCase();
-  if (!q) return true;
-  return fields.some((f) => f !== null && f !== undefined && String(f).toLowerCase().includes(q));
-}

@@ -27,3 +27,20 @@ export function statsKey(dateRange: SmsDateRange, integrationId: number | null):
 
 /** Matches every stats key, whatever its filters (a change anywhere makes all of them stale). */
 export const isStatsKey = (key: unknown): boolean => typeof key === 'string' && key.startsWith(`${STATS_PATH}?`);
+
+/**
+ * The paged form of a list (GET /api/sms-contacts, /api/sms-logs, /api/sms-webhook-events with `?page=`): the key
+ * holds the whole query, so each page, size, filter and search is cached on its own. Empty values are left out.
+ */
+export function listPageKey(path: string, query: Record<string, string | number | null | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== '') params.set(name, String(value));
+  }
+  return `${path}?${params.toString()}`;
+}
+
+/** Matches a list's plain key and every paged key of it (what a change to that list makes stale). */
+export function isListKey(path: string): (key: unknown) => boolean {
+  return (key) => typeof key === 'string' && (key === path || key.startsWith(`${path}?`));
+}

@@ -21,7 +21,10 @@ export function useRefetch() {
   );
   const forget = useCallback(
     async (...keys: Key[]) => {
-      await Promise.all(keys.map((k) => mutate(k, undefined, { revalidate: false })));
+      // Data dropped, and with `revalidate` swr also forgets the key's last request: a page that moves to such a key
+      // within swr's 2 s de-duplication window (the last page of a list that just shrank) loads it instead of
+      // reusing that older answer. A key no hook shows is not fetched.
+      await Promise.all(keys.map((k) => mutate(k, undefined, { revalidate: true })));
     },
     [mutate],
   );

@@ -19,7 +19,7 @@ import {
   templateTestSchema,
   type SmsTemplate,
 } from '@act/contracts/src/sms-api';
-import { SMS_KEYS } from '../shared/keys';
+import { isListKey, SMS_KEYS } from '../shared/keys';
 import { useNotify } from '../shared/notify';
 import { useRefetch } from '../shared/refetch';
 
@@ -44,7 +44,7 @@ export function TestSmsDialog({ open, template, onClose }: TestSmsDialogProps) {
         await apiRequest('POST', `${SMS_KEYS.templates}/${template.id}/test`, { testPhone: testPhone.trim() });
         notify.success('Test SMS sent successfully');
         // A test send is logged like any other message.
-        await refetch.forget(SMS_KEYS.logs);
+        await refetch.forget(isListKey(SMS_KEYS.logs));
         onClose();
       } catch (err) {
         notify.error(`Failed to send test SMS: ${errorMessage(err)}`);

@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { mockApi, renderWithProviders } from '@act/ui-kit/src/testing';
 import SmsContactsPage from './SmsContactsPage';
+import type { SmsContact } from '@act/contracts/src/sms-api';
 import {
   change,
   choose,
@@ -9,9 +10,31 @@ import {
   integration,
   pageButton,
   pageButtons,
+  pagedList,
   pager,
+  queriesTo,
+  searchHits,
   signedIn,
 } from '../test/fixtures';
+
+/** svc-sms's paged contacts, over `rows()`: filters, search, page, total and the four cards over every row. */
+const contactsServer = (rows: () => readonly SmsContact[]) =>
+  pagedList(rows, {
+    matches: (c, q) => {
+      const status = q.get('status');
+      const integrationId = q.get('integration_id');
+      if (status && c.status !== status) return false;
+      if (integrationId === 'none' && c.integration_id !== null) return false;
+      if (integrationId && integrationId !== 'none' && c.integration_id !== Number(integrationId)) return false;
+      return searchHits(q, [c.phone, c.contact_id, c.funnel_id, c.first_name, c.email, c.integration_name]);
+    },
+    summary: (all) => ({
+      total: all.length,
+      pending: all.filter((c) => c.status === 'pending').length,
+      purchased: all.filter((c) => c.status === 'purchased').length,
+      sent: all.filter((c) => c.status === 'sent').length,
+    }),
+  });
 
 // 450 contacts: 9 pages of 50.
 const many = Array.from({ length: 450 }, (_, i) =>
@@ -23,7 +46,7 @@ const many = Array.from({ length: 450 }, (_, i) =>
 );
 const routes = {
   ...signedIn,
-  'GET /api/sms-contacts': { json: many },
+  'GET /api/sms-contacts?': contactsServer(() => many),
   'GET /api/sms-webhook-integrations': { json: [integration(1), integration(2)] },
 };
 
@@ -34,7 +57,7 @@ const rows = () => screen.getAllByTestId('contact-row');
 
 describe('/sms-contacts paging (spec section 9)', () => {
   it('shows 50 rows by default, sizes 25/50/100/250/500, and at most 5 page buttons sliding with the page', async () => {
-    mockApi(routes);
+    const api = mockApi(routes);
     renderWithProviders(<SmsContactsPage />);
     await screen.findAllByTestId('contact-row');
     expect(rows()).toHaveLength(50);
@@ -52,6 +75,11 @@ describe('/sms-contacts paging (spec section 9)', () => {
     expect(pageButtons()).toEqual([5, 6, 7, 8, 9]);
     expect(screen.getByText('Showing 401 to 450 of 450 results')).toBeTruthy();
     expect((pageButton('Next page') as HTMLButtonElement).disabled).toBe(true);
+    // Each page is asked of the server, never the whole list.
+    expect(queriesTo(api.calls, '/api/sms-contacts').map((q) => q.toString())).toEqual(
+      [1, 5, 7, 9].map((p) => `page=${p}&pageSize=50`),
+    );
+    expect(api.callsTo('GET', '/api/sms-contacts')).toHaveLength(0);
 
     fireEvent.mouseDown(within(pager()).getByLabelText('Rows per page', { selector: '[role="combobox"]' }));
     const options = await screen.findAllByRole('option');
@@ -69,19 +97,64 @@ describe('/sms-contacts paging (spec section 9)', () => {
     expect(pageButtons()).toEqual([1, 2, 3, 4, 5]);
   });
 
-  it('returns to page 1 when a filter or the search changes', async () => {
-    mockApi(routes);
+  it('returns to page 1 when a filter or the search changes, and asks the server with them', async () => {
+    const api = mockApi(routes);
     renderWithProviders(<SmsContactsPage />);
     await screen.findAllByTestId('contact-row');
     await click(pageButton('Page 5'));
     await choose('Status', 'Sent');
-    expect(screen.getByText('Showing 1 to 50 of 150 results')).toBeTruthy();
+    expect(await screen.findByText('Showing 1 to 50 of 150 results')).toBeTruthy();
     await click(pageButton('Page 3'));
     await choose('Integration', 'Integration 1');
     expect(pageButton('Page 1').getAttribute('aria-current')).toBe('page');
+    expect(await screen.findByText('Showing 1 to 50 of 75 results')).toBeTruthy();
     await click(pageButton('Page 2'));
-    await change(screen.getByLabelText('Search'), 'c-10');
-    expect(pageButton('Page 1').getAttribute('aria-current')).toBe('page');
+    await change(screen.getByLabelText('Search'), ' c-10 ');
+    // The search waits for the typing to pause, then goes to the server trimmed, from page 1.
+    await waitFor(() => expect(pageButton('Page 1').getAttribute('aria-current')).toBe('page'));
+    expect(await screen.findByText('Showing 1 to 3 of 3 results')).toBeTruthy();
+    expect(queriesTo(api.calls, '/api/sms-contacts').at(-1)!.toString()).toBe(
+      'page=1&pageSize=50&search=c-10&status=sent&integration_id=1',
+    );
+    await choose('Integration', 'No Integration');
+    expect(await screen.findByText('No contacts match these filters')).toBeTruthy();
+    expect(queriesTo(api.calls, '/api/sms-contacts').at(-1)!.get('integration_id')).toBe('none');
+  });
+});
+
+describe('/sms-contacts while a page loads', () => {
+  it('never shows rows of other filters: a search being typed hides the table until its page arrives', async () => {
+    mockApi(routes);
+    renderWithProviders(<SmsContactsPage />);
+    await screen.findAllByTestId('contact-row');
+    await change(screen.getByLabelText('Search'), 'c-449');
+    expect(screen.queryAllByTestId('contact-row')).toHaveLength(0);
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    expect(within(rows()[0]!).getByText('c-449')).toBeTruthy();
+    // The cards stayed on screen meanwhile: they count every contact whatever the search.
+    expect(within(screen.getByTestId('summary-Total')).getByText('450')).toBeTruthy();
+  });
+
+  it('goes back to the last page when the list shrank under the user', async () => {
+    let pending = Array.from({ length: 51 }, (_, i) => contact(i + 1, { status: 'pending' }));
+    mockApi({
+      ...signedIn,
+      'GET /api/sms-contacts?': contactsServer(() => pending),
+      'GET /api/sms-webhook-integrations': { json: [] },
+      'POST /api/sms-contacts/mark-purchased': () => {
+        pending = pending.map((c) => (c.id === 51 ? { ...c, status: 'purchased' as const } : c));
+        return { json: { success: true, message: 'Contact marked as purchased' } };
+      },
+    });
+    renderWithProviders(<SmsContactsPage />);
+    await screen.findAllByTestId('contact-row');
+    await choose('Status', 'Pending');
+    await click(pageButton('Page 2'));
+    expect(await screen.findByText('Showing 51 to 51 of 51 results')).toBeTruthy();
+    await click(within(rows()[0]!).getByRole('button', { name: 'Mark Purchased' }));
+    await click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Mark Purchased' }));
+    expect(await screen.findByText('Showing 1 to 50 of 50 results')).toBeTruthy();
+    expect(rows()).toHaveLength(50);
   });
 });
 
@@ -93,8 +166,36 @@ describe('/sms-contacts contents and actions (spec sections 2, 4, 8)', () => {
     contact(4, { status: 'sent' }),
   ];
 
+  it('shows the cards over every contact, not the page: beyond the newest 5,000 too', async () => {
+    mockApi({
+      ...signedIn,
+      'GET /api/sms-contacts?': {
+        json: {
+          items: few,
+          total: 50_000,
+          page: 1,
+          pageSize: 50,
+          summary: { total: 50_000, pending: 20_001, purchased: 9_999, sent: 15_000 },
+        },
+      },
+      'GET /api/sms-webhook-integrations': { json: [] },
+    });
+    renderWithProviders(<SmsContactsPage />);
+    await screen.findAllByTestId('contact-row');
+    expect(within(screen.getByTestId('summary-Total')).getByText('50000')).toBeTruthy();
+    expect(within(screen.getByTestId('summary-Pending')).getByText('20001')).toBeTruthy();
+    expect(within(screen.getByTestId('summary-Purchased')).getByText('9999')).toBeTruthy();
+    expect(within(screen.getByTestId('summary-SMS Sent')).getByText('15000')).toBeTruthy();
+    expect(screen.getByText('Showing 1 to 50 of 50000 results')).toBeTruthy();
+    expect(pageButtons()).toEqual([1, 2, 3, 4, 5]);
+  });
+
   it('counts Total, Pending, Purchased and SMS Sent, labels skipped_duplicate and marks opted-out phones', async () => {
-    mockApi({ ...signedIn, 'GET /api/sms-contacts': { json: few }, 'GET /api/sms-webhook-integrations': { json: [] } });
+    mockApi({
+      ...signedIn,
+      'GET /api/sms-contacts?': contactsServer(() => few),
+      'GET /api/sms-webhook-integrations': { json: [] },
+    });
     renderWithProviders(<SmsContactsPage />);
     await screen.findAllByTestId('contact-row');
     expect(within(screen.getByTestId('summary-Total')).getByText('4')).toBeTruthy();
@@ -108,14 +209,15 @@ describe('/sms-contacts contents and actions (spec sections 2, 4, 8)', () => {
   });
 
   it("'Mark Purchased' asks first, posts the contact's id, then refetches", async () => {
+    let rows = few;
     const api = mockApi({
       ...signedIn,
-      'GET /api/sms-contacts': [
-        { json: few },
-        { json: few.map((c) => (c.id === 1 ? { ...c, status: 'purchased' as const } : c)) },
-      ],
+      'GET /api/sms-contacts?': contactsServer(() => rows),
       'GET /api/sms-webhook-integrations': { json: [] },
-      'POST /api/sms-contacts/mark-purchased': { json: { success: true, message: 'Contact marked as purchased' } },
+      'POST /api/sms-contacts/mark-purchased': () => {
+        rows = few.map((c) => (c.id === 1 ? { ...c, status: 'purchased' as const } : c));
+        return { json: { success: true, message: 'Contact marked as purchased' } };
+      },
     });
     renderWithProviders(<SmsContactsPage />);
     await screen.findAllByTestId('contact-row');
@@ -126,12 +228,13 @@ describe('/sms-contacts contents and actions (spec sections 2, 4, 8)', () => {
     expect(await screen.findByText('Contact marked as purchased')).toBeTruthy();
     expect(api.callsTo('POST', '/api/sms-contacts/mark-purchased')[0]!.body).toEqual({ contact_id: 1 });
     await waitFor(() => expect(screen.getAllByRole('button', { name: 'Mark Purchased' })).toHaveLength(2));
+    expect(within(screen.getByTestId('summary-Purchased')).getByText('2')).toBeTruthy();
   });
 
   it("shows 'Failed to mark contact as purchased: {message}'", async () => {
     mockApi({
       ...signedIn,
-      'GET /api/sms-contacts': { json: few },
+      'GET /api/sms-contacts?': contactsServer(() => few),
       'GET /api/sms-webhook-integrations': { json: [] },
       'POST /api/sms-contacts/mark-purchased': { status: 404, json: { error: 'SMS contact not found' } },
     });
@@ -143,11 +246,15 @@ describe('/sms-contacts contents and actions (spec sections 2, 4, 8)', () => {
   });
 
   it("'Clear All Contacts' acts at once, without a confirmation", async () => {
+    let rows: readonly SmsContact[] = few;
     const api = mockApi({
       ...signedIn,
-      'GET /api/sms-contacts': [{ json: few }, { json: [] }],
+      'GET /api/sms-contacts?': contactsServer(() => rows),
       'GET /api/sms-webhook-integrations': { json: [] },
-      'POST /api/sms-contacts/clear': { json: { success: true, message: 'All SMS contacts cleared', deleted: 4 } },
+      'POST /api/sms-contacts/clear': () => {
+        rows = [];
+        return { json: { success: true, message: 'All SMS contacts cleared', deleted: 4 } };
+      },
     });
     renderWithProviders(<SmsContactsPage />);
     await screen.findAllByTestId('contact-row');
@@ -156,12 +263,13 @@ describe('/sms-contacts contents and actions (spec sections 2, 4, 8)', () => {
     expect(await screen.findByText('All SMS contacts cleared')).toBeTruthy();
     expect(api.callsTo('POST', '/api/sms-contacts/clear')).toHaveLength(1);
     expect(await screen.findByText('No SMS contacts yet')).toBeTruthy();
+    expect(within(screen.getByTestId('summary-Total')).getByText('0')).toBeTruthy();
   });
 
   it("shows 'Failed to clear contacts: {message}'", async () => {
     mockApi({
       ...signedIn,
-      'GET /api/sms-contacts': { json: few },
+      'GET /api/sms-contacts?': contactsServer(() => few),
       'GET /api/sms-webhook-integrations': { json: [] },
       'POST /api/sms-contacts/clear': { status: 500, json: { error: 'Internal server error' } },
     });

@@ -31,13 +31,17 @@ import {
   errorMessage,
   PageHeader,
   Pagination,
-  SMS_DEFAULT_PAGE_SIZE,
   SMS_PAGE_SIZES,
-  usePagination,
 } from '@act/ui-kit';
-import { SMS_CONTACT_STATUSES, type SmsContact, type SmsIntegration } from '@act/contracts/src/sms-api';
-import { isStatsKey, SMS_KEYS } from '../shared/keys';
-import { formatShortDateTime, matchesSearch } from '../shared/format';
+import {
+  SMS_CONTACT_STATUSES,
+  type SmsContact,
+  type SmsContactPage,
+  type SmsIntegration,
+} from '@act/contracts/src/sms-api';
+import { isListKey, isStatsKey, listPageKey, SMS_KEYS } from '../shared/keys';
+import { formatShortDateTime } from '../shared/format';
+import { useDebounced, useServerList, useServerPaging } from '../shared/paging';
 import { Badge, EmptyState, FilterBar, SearchField, SummaryCard, SummaryRow, TableSkeleton } from '../shared/ui';
 import { ContactStatusBadge, contactStatusLabel } from '../shared/status';
 import { useNotify } from '../shared/notify';
@@ -47,12 +51,16 @@ const MONO = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fon
 /** The integration filter's value for contacts without one. */
 const NO_INTEGRATION = 'none';
 
-/** /sms-contacts: contacts of the SMS side, their sequence status, and the manual purchase mark (spec section 2). */
+/**
+ * /sms-contacts: contacts of the SMS side, their sequence status, and the manual purchase mark (spec section 2).
+ * svc-sms pages, filters, searches and counts (GET /api/sms-contacts?page=&pageSize=&search=&status=&integration_id=
+ * answers one page, its total and the four cards over every contact): the spec's plain list holds only the newest
+ * SMS_LIST_LIMIT contacts, and at 50,000 filtering it here took ~1.2 s with wrong cards. See useServerList for
+ * what shows while a page loads.
+ */
 export default function SmsContactsPage() {
   const notify = useNotify();
   const refetch = useRefetch();
-  const contacts = useSWR<SmsContact[]>(SMS_KEYS.contacts);
-  const integrations = useSWR<SmsIntegration[]>(SMS_KEYS.integrations);
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState('all');
   const [integration, setIntegration] = useState('all');
@@ -60,39 +68,34 @@ export default function SmsContactsPage() {
   const [marking, setMarking] = useState(false);
   const [clearing, setClearing] = useState(false);
 
-  const all = contacts.data ?? [];
+  const searched = useDebounced(search.trim());
+  const paging = useServerPaging([searched, status, integration]);
+  const key = listPageKey(SMS_KEYS.contacts, {
+    page: paging.page,
+    pageSize: paging.pageSize,
+    search: searched,
+    status: status === 'all' ? undefined : status,
+    integration_id: integration === 'all' ? undefined : integration,
+  });
+  const contacts = useServerList<SmsContactPage>(key, [searched, status, integration], search.trim() !== searched);
+  const integrations = useSWR<SmsIntegration[]>(SMS_KEYS.integrations);
+  const paginationProps = paging.paginationProps(contacts.data?.total);
+
+  const rows = contacts.data?.items ?? [];
   const integrationName = useMemo(
     () => new Map((integrations.data ?? []).map((i) => [i.id, i.name])),
     [integrations.data],
   );
   const nameOf = (c: SmsContact) =>
     c.integration_name ?? (c.integration_id !== null ? integrationName.get(c.integration_id) : undefined) ?? null;
+  const counts = contacts.summary ?? { total: 0, pending: 0, purchased: 0, sent: 0 };
 
-  const filtered = useMemo(
-    () =>
-      all.filter((c) => {
-        if (status !== 'all' && c.status !== status) return false;
-        if (integration === NO_INTEGRATION && c.integration_id !== null) return false;
-        if (integration !== 'all' && integration !== NO_INTEGRATION && c.integration_id !== Number(integration))
-          return false;
-        return matchesSearch(search, [c.phone, c.contact_id, c.funnel_id, c.first_name, c.email, nameOf(c)]);
-      }),
-    [all, status, integration, search, integrationName],
-  );
-  const paging = usePagination(filtered, {
-    defaultPageSize: SMS_DEFAULT_PAGE_SIZE,
-    resetOn: [search, status, integration],
-  });
-
-  const counts = useMemo(
-    () => ({
-      total: all.length,
-      pending: all.filter((c) => c.status === 'pending').length,
-      purchased: all.filter((c) => c.status === 'purchased').length,
-      sent: all.filter((c) => c.status === 'sent').length,
-    }),
-    [all],
-  );
+  // After a change: every other page, filter or size cached so far is dropped first (it loads afresh when shown,
+  // the page this one may move to when the list shrank included), then this page loads again.
+  const reloadContacts = async () => {
+    await refetch.forget((k: unknown) => isListKey(SMS_KEYS.contacts)(k) && k !== key, isStatsKey);
+    await contacts.mutate();
+  };
 
   const markPurchased = async () => {
     if (!toMark) return;
@@ -101,7 +104,7 @@ export default function SmsContactsPage() {
       await apiRequest('POST', `${SMS_KEYS.contacts}/mark-purchased`, { contact_id: toMark.id });
       notify.success('Contact marked as purchased');
       setToMark(null);
-      await Promise.all([refetch(SMS_KEYS.contacts), refetch.forget(isStatsKey)]);
+      await reloadContacts();
     } catch (err) {
       notify.error(`Failed to mark contact as purchased: ${errorMessage(err)}`);
     } finally {
@@ -115,7 +118,7 @@ export default function SmsContactsPage() {
     try {
       await apiRequest('POST', `${SMS_KEYS.contacts}/clear`);
       notify.success('All SMS contacts cleared');
-      await Promise.all([refetch(SMS_KEYS.contacts), refetch.forget(isStatsKey)]);
+      await reloadContacts();
     } catch (err) {
       notify.error(`Failed to clear contacts: ${errorMessage(err)}`);
     } finally {
@@ -123,7 +126,7 @@ export default function SmsContactsPage() {
     }
   };
 
-  const filtersActive = search.trim() !== '' || status !== 'all' || integration !== 'all';
+  const filtersActive = searched !== '' || status !== 'all' || integration !== 'all';
 
   let table;
   if (contacts.error && !contacts.data) {
@@ -136,7 +139,7 @@ export default function SmsContactsPage() {
     );
   } else if (!contacts.data) {
     table = <TableSkeleton />;
-  } else if (filtered.length === 0) {
+  } else if (rows.length === 0) {
     table = (
       <Box sx={{ p: 2 }}>
         <EmptyState
@@ -167,7 +170,7 @@ export default function SmsContactsPage() {
               </TableRow>
             </TableHead>
             <TableBody>
-              {paging.pageItems.map((c) => (
+              {rows.map((c) => (
                 <TableRow key={c.id} hover data-testid="contact-row">
                   <TableCell sx={{ whiteSpace: 'nowrap' }}>
                     <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
@@ -228,7 +231,7 @@ export default function SmsContactsPage() {
           </Table>
         </TableContainer>
         <Box sx={{ px: 2, borderTop: 1, borderColor: 'divider' }}>
-          <Pagination {...paging.paginationProps} pageSizeOptions={SMS_PAGE_SIZES} variant="sliding" />
+          <Pagination {...paginationProps} pageSizeOptions={SMS_PAGE_SIZES} variant="sliding" />
         </Box>
       </>
     );

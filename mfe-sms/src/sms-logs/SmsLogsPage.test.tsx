@@ -1,7 +1,8 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { mockApi, renderWithProviders } from '@act/ui-kit/src/testing';
-import SmsLogsPage, { logSummary } from './SmsLogsPage';
-import { choose, log, signedIn } from '../test/fixtures';
+import { smsLogStatusGroup, type SmsLog } from '@act/contracts/src/sms-api';
+import SmsLogsPage from './SmsLogsPage';
+import { change, choose, log, pagedList, queriesTo, searchHits, signedIn } from '../test/fixtures';
 
 const longMessage = 'M'.repeat(50) + 'TAIL-OF-THE-MESSAGE';
 const longError = 'E'.repeat(30) + 'TAIL-OF-THE-ERROR';
@@ -16,13 +17,48 @@ const logs = [
   log(8, { status: 'skipped_duplicate' }),
 ];
 
+/** svc-sms's paged logs: the status filter is a group (failed + undelivered, pending + queued). */
+const logsServer = (rows: readonly SmsLog[]) =>
+  pagedList(() => rows, {
+    matches: (l, q) =>
+      (!q.get('status') || smsLogStatusGroup(l.status) === q.get('status')) &&
+      searchHits(q, [l.phone, l.contact_id, l.message, l.message_sid, l.error_message]),
+    summary: (all) => ({
+      total: all.length,
+      sent: all.filter((l) => smsLogStatusGroup(l.status) === 'sent').length,
+      delivered: all.filter((l) => smsLogStatusGroup(l.status) === 'delivered').length,
+      failed: all.filter((l) => smsLogStatusGroup(l.status) === 'failed').length,
+      pending: all.filter((l) => smsLogStatusGroup(l.status) === 'queued').length,
+    }),
+  });
+
 describe('/sms-logs (spec sections 2, 4, 9)', () => {
-  it('groups the five summary figures: failed + undelivered, pending + queued', () => {
-    expect(logSummary(logs)).toEqual({ total: 8, sent: 1, delivered: 1, failed: 2, pending: 3 });
+  it("shows the server's five cards, counted over every log rather than the page", async () => {
+    mockApi({
+      ...signedIn,
+      'GET /api/sms-logs?': {
+        json: {
+          items: logs,
+          total: 61_000,
+          page: 1,
+          pageSize: 50,
+          summary: { total: 61_000, sent: 30_000, delivered: 20_000, failed: 7_000, pending: 4_000 },
+        },
+      },
+    });
+    renderWithProviders(<SmsLogsPage />);
+    await screen.findAllByTestId('log-row');
+    const card = (label: string) => within(screen.getByTestId(`summary-${label}`));
+    expect(card('Total').getByText('61000')).toBeTruthy();
+    expect(card('Sent').getByText('30000')).toBeTruthy();
+    expect(card('Delivered').getByText('20000')).toBeTruthy();
+    expect(card('Failed').getByText('7000')).toBeTruthy();
+    expect(card('Pending').getByText('4000')).toBeTruthy();
+    expect(screen.getByText('Showing 1 to 50 of 61000 results')).toBeTruthy();
   });
 
   it('shows the five cards, the message cut at 50 and the error at 30 characters', async () => {
-    mockApi({ ...signedIn, 'GET /api/sms-logs': { json: logs } });
+    mockApi({ ...signedIn, 'GET /api/sms-logs?': logsServer(logs) });
     renderWithProviders(<SmsLogsPage />);
     await screen.findAllByTestId('log-row');
     const card = (label: string) => within(screen.getByTestId(`summary-${label}`));
@@ -41,14 +77,26 @@ describe('/sms-logs (spec sections 2, 4, 9)', () => {
     expect(screen.getAllByText('Failed').length).toBeGreaterThanOrEqual(3);
   });
 
-  it('filters by status group and by search', async () => {
-    mockApi({ ...signedIn, 'GET /api/sms-logs': { json: logs } });
+  it('filters by status group and by search, on the server', async () => {
+    const api = mockApi({ ...signedIn, 'GET /api/sms-logs?': logsServer(logs) });
     renderWithProviders(<SmsLogsPage />);
     await screen.findAllByTestId('log-row');
     await choose('Status', 'Pending');
-    expect(screen.getAllByTestId('log-row')).toHaveLength(3);
+    await waitFor(() => expect(screen.getAllByTestId('log-row')).toHaveLength(3));
     await choose('Status', 'Failed');
-    expect(screen.getAllByTestId('log-row')).toHaveLength(2);
+    await waitFor(() => expect(screen.getAllByTestId('log-row')).toHaveLength(2));
     expect(screen.getByText('Showing 1 to 2 of 2 results')).toBeTruthy();
+    await change(screen.getByLabelText('Search'), 'TAIL-OF-THE-ERROR');
+    await waitFor(() => expect(screen.getAllByTestId('log-row')).toHaveLength(1));
+    expect(queriesTo(api.calls, '/api/sms-logs').map((q) => q.toString())).toEqual([
+      'page=1&pageSize=50',
+      'page=1&pageSize=50&status=queued',
+      'page=1&pageSize=50&status=failed',
+      'page=1&pageSize=50&search=TAIL-OF-THE-ERROR&status=failed',
+    ]);
+    // The cards stay over every log whatever the filters.
+    expect(within(screen.getByTestId('summary-Total')).getByText('8')).toBeTruthy();
+    await change(screen.getByLabelText('Search'), 'no such text');
+    expect(await screen.findByText('No messages match these filters')).toBeTruthy();
   });
 });

@@ -1,5 +1,4 @@
-import { useMemo, useState } from 'react';
-import useSWR from 'swr';
+import { useState } from 'react';
 import {
   Box,
   MenuItem,
@@ -19,18 +18,11 @@ import SendIcon from '@mui/icons-material/SendOutlined';
 import DoneAllIcon from '@mui/icons-material/DoneAll';
 import ErrorIcon from '@mui/icons-material/ErrorOutlineOutlined';
 import HourglassIcon from '@mui/icons-material/HourglassTopOutlined';
-import {
-  ErrorCard,
-  errorMessage,
-  PageHeader,
-  Pagination,
-  SMS_DEFAULT_PAGE_SIZE,
-  SMS_PAGE_SIZES,
-  usePagination,
-} from '@act/ui-kit';
-import { smsLogStatusGroup, type SmsLog } from '@act/contracts/src/sms-api';
-import { SMS_KEYS } from '../shared/keys';
-import { formatShortDateTime, LOG_ERROR_PREVIEW, LOG_MESSAGE_PREVIEW, matchesSearch, truncate } from '../shared/format';
+import { ErrorCard, errorMessage, PageHeader, Pagination, SMS_PAGE_SIZES } from '@act/ui-kit';
+import type { SmsLogPage } from '@act/contracts/src/sms-api';
+import { listPageKey, SMS_KEYS } from '../shared/keys';
+import { formatShortDateTime, LOG_ERROR_PREVIEW, LOG_MESSAGE_PREVIEW, truncate } from '../shared/format';
+import { useDebounced, useServerList, useServerPaging } from '../shared/paging';
 import { EmptyState, FilterBar, SearchField, SummaryCard, SummaryRow, TableSkeleton } from '../shared/ui';
 import { LogStatusBadge } from '../shared/status';
 
@@ -38,7 +30,8 @@ const MONO = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fon
 
 /**
  * Status filter choices. 'failed' covers undelivered and 'pending' covers queued, as the cards count them
- * (spec section 4); the two skip statuses of the sequence can be picked on their own.
+ * (spec section 4); the two skip statuses of the sequence can be picked on their own. The values are svc-sms's
+ * `status` filter (SMS_LOG_STATUS_FILTERS).
  */
 const STATUS_FILTERS = [
   { value: 'all', label: 'All Statuses' },
@@ -50,38 +43,30 @@ const STATUS_FILTERS = [
   { value: 'blocked_toll_free', label: 'Toll-free Blocked' },
 ] as const;
 
-/** The five summary figures: failed + undelivered count as Failed, pending + queued as Pending. */
-export function logSummary(logs: readonly Pick<SmsLog, 'status'>[]) {
-  const s = { total: logs.length, sent: 0, delivered: 0, failed: 0, pending: 0 };
-  for (const l of logs) {
-    const g = smsLogStatusGroup(l.status);
-    if (g === 'sent') s.sent++;
-    else if (g === 'delivered') s.delivered++;
-    else if (g === 'failed') s.failed++;
-    else if (g === 'queued') s.pending++;
-  }
-  return s;
-}
-
-/** /sms-logs: every message the SMS side sent or held back (spec section 2). */
+/**
+ * /sms-logs: every message the SMS side sent or held back (spec section 2). svc-sms pages, filters, searches
+ * (phone, contact, message, SID, error) and counts the five cards over every log (failed + undelivered as Failed,
+ * pending + queued as Pending): GET /api/sms-logs?page=&pageSize=&search=&status=.
+ */
 export default function SmsLogsPage() {
-  const logs = useSWR<SmsLog[]>(SMS_KEYS.logs);
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState('all');
-
-  const all = logs.data ?? [];
-  const summary = useMemo(() => logSummary(all), [all]);
-  const filtered = useMemo(
-    () =>
-      all.filter(
-        (l) =>
-          (status === 'all' || smsLogStatusGroup(l.status) === status) &&
-          matchesSearch(search, [l.phone, l.contact_id, l.message, l.message_sid, l.error_message]),
-      ),
-    [all, status, search],
+  const searched = useDebounced(search.trim());
+  const paging = useServerPaging([searched, status]);
+  const logs = useServerList<SmsLogPage>(
+    listPageKey(SMS_KEYS.logs, {
+      page: paging.page,
+      pageSize: paging.pageSize,
+      search: searched,
+      status: status === 'all' ? undefined : status,
+    }),
+    [searched, status],
+    search.trim() !== searched,
   );
-  const paging = usePagination(filtered, { defaultPageSize: SMS_DEFAULT_PAGE_SIZE, resetOn: [search, status] });
-  const filtersActive = search.trim() !== '' || status !== 'all';
+  const paginationProps = paging.paginationProps(logs.data?.total);
+  const rows = logs.data?.items ?? [];
+  const summary = logs.summary ?? { total: 0, sent: 0, delivered: 0, failed: 0, pending: 0 };
+  const filtersActive = searched !== '' || status !== 'all';
 
   let table;
   if (logs.error && !logs.data) {
@@ -90,7 +75,7 @@ export default function SmsLogsPage() {
     );
   } else if (!logs.data) {
     table = <TableSkeleton />;
-  } else if (filtered.length === 0) {
+  } else if (rows.length === 0) {
     table = (
       <Box sx={{ p: 2 }}>
         <EmptyState
@@ -120,7 +105,7 @@ export default function SmsLogsPage() {
               </TableRow>
             </TableHead>
             <TableBody>
-              {paging.pageItems.map((l) => (
+              {rows.map((l) => (
                 <TableRow key={l.id} hover data-testid="log-row">
                   <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatShortDateTime(l.timestamp)}</TableCell>
                   <TableCell>
@@ -166,7 +151,7 @@ export default function SmsLogsPage() {
           </Table>
         </TableContainer>
         <Box sx={{ px: 2, borderTop: 1, borderColor: 'divider' }}>
-          <Pagination {...paging.paginationProps} pageSizeOptions={SMS_PAGE_SIZES} variant="sliding" />
+          <Pagination {...paginationProps} pageSizeOptions={SMS_PAGE_SIZES} variant="sliding" />
         </Box>
       </>
     );

@@ -1,5 +1,4 @@
 import { useMemo, useState } from 'react';
-import useSWR from 'swr';
 import {
   Box,
   Button,
@@ -19,35 +18,40 @@ import CartIcon from '@mui/icons-material/ShoppingCartCheckoutOutlined';
 import DoneAllIcon from '@mui/icons-material/DoneAll';
 import ReplyIcon from '@mui/icons-material/ReplyOutlined';
 import VisibilityIcon from '@mui/icons-material/VisibilityOutlined';
-import {
-  ErrorCard,
-  errorMessage,
-  PageHeader,
-  Pagination,
-  SMS_DEFAULT_PAGE_SIZE,
-  SMS_PAGE_SIZES,
-  usePagination,
-} from '@act/ui-kit';
-import type { SmsWebhookEvent } from '@act/contracts/src/sms-api';
-import { SMS_KEYS } from '../shared/keys';
-import { EVENT_PAYLOAD_PREVIEW, formatDateTime, matchesSearch, truncate } from '../shared/format';
+import { ErrorCard, errorMessage, PageHeader, Pagination, SMS_PAGE_SIZES } from '@act/ui-kit';
+import type { SmsWebhookEvent, SmsWebhookEventPage } from '@act/contracts/src/sms-api';
+import { listPageKey, SMS_KEYS } from '../shared/keys';
+import { EVENT_PAYLOAD_PREVIEW, formatDateTime, truncate } from '../shared/format';
+import { useDebounced, useServerList, useServerPaging } from '../shared/paging';
 import { EmptyState, FilterBar, SearchField, SummaryCard, SummaryRow, TableSkeleton } from '../shared/ui';
 import { EventTypeBadge, eventTypeLabel, KNOWN_EVENT_TYPES } from '../shared/status';
 import { PayloadDialog } from './PayloadDialog';
 
-/** /sms-webhook-events: every inbound delivery (funnel and Twilio) as received (spec section 2). */
+/**
+ * /sms-webhook-events: every inbound delivery (funnel and Twilio) as received (spec section 2). svc-sms pages,
+ * filters, searches (type and payload) and counts every event per type:
+ * GET /api/sms-webhook-events?page=&pageSize=&search=&type=.
+ */
 export default function SmsWebhookEventsPage() {
-  const events = useSWR<SmsWebhookEvent[]>(SMS_KEYS.events);
   const [search, setSearch] = useState('');
   const [type, setType] = useState('all');
   const [viewing, setViewing] = useState<SmsWebhookEvent | null>(null);
-
-  const all = events.data ?? [];
-  const counts = useMemo(() => {
-    const c: Record<string, number> = {};
-    for (const e of all) c[e.type] = (c[e.type] ?? 0) + 1;
-    return c;
-  }, [all]);
+  const searched = useDebounced(search.trim());
+  const paging = useServerPaging([searched, type]);
+  const events = useServerList<SmsWebhookEventPage>(
+    listPageKey(SMS_KEYS.events, {
+      page: paging.page,
+      pageSize: paging.pageSize,
+      search: searched,
+      type: type === 'all' ? undefined : type,
+    }),
+    [searched, type],
+    search.trim() !== searched,
+  );
+  const paginationProps = paging.paginationProps(events.data?.total);
+  const rows = events.data?.items ?? [];
+  const total = events.summary?.total ?? 0;
+  const counts: Record<string, number | undefined> = events.summary?.by_type ?? {};
   // Known types first, then any other type seen (handshake, invalid, ...), so every event can be filtered.
   const typeOptions = useMemo(
     () => [
@@ -59,12 +63,7 @@ export default function SmsWebhookEventsPage() {
     [counts],
   );
 
-  const filtered = useMemo(
-    () => all.filter((e) => (type === 'all' || e.type === type) && matchesSearch(search, [e.type, e.payload])),
-    [all, type, search],
-  );
-  const paging = usePagination(filtered, { defaultPageSize: SMS_DEFAULT_PAGE_SIZE, resetOn: [search, type] });
-  const filtersActive = search.trim() !== '' || type !== 'all';
+  const filtersActive = searched !== '' || type !== 'all';
 
   let table;
   if (events.error && !events.data) {
@@ -77,7 +76,7 @@ export default function SmsWebhookEventsPage() {
     );
   } else if (!events.data) {
     table = <TableSkeleton />;
-  } else if (filtered.length === 0) {
+  } else if (rows.length === 0) {
     table = (
       <Box sx={{ p: 2 }}>
         <EmptyState
@@ -106,7 +105,7 @@ export default function SmsWebhookEventsPage() {
               </TableRow>
             </TableHead>
             <TableBody>
-              {paging.pageItems.map((e) => (
+              {rows.map((e) => (
                 <TableRow key={e.id} hover data-testid="event-row">
                   <TableCell sx={{ color: 'text.secondary' }}>{e.id}</TableCell>
                   <TableCell>
@@ -140,7 +139,7 @@ export default function SmsWebhookEventsPage() {
           </Table>
         </TableContainer>
         <Box sx={{ px: 2, borderTop: 1, borderColor: 'divider' }}>
-          <Pagination {...paging.paginationProps} pageSizeOptions={SMS_PAGE_SIZES} variant="sliding" />
+          <Pagination {...paginationProps} pageSizeOptions={SMS_PAGE_SIZES} variant="sliding" />
         </Box>
       </>
     );
@@ -150,7 +149,7 @@ export default function SmsWebhookEventsPage() {
     <Box>
       <PageHeader title="SMS Webhook Events" subtitle="Funnel webhooks and Twilio callbacks exactly as they arrived." />
       <SummaryRow columns={5}>
-        <SummaryCard label="Total" value={all.length} icon={<InboxIcon />} tone="primary" />
+        <SummaryCard label="Total" value={total} icon={<InboxIcon />} tone="primary" />
         <SummaryCard label="Contact" value={counts.contact ?? 0} icon={<PersonAddIcon />} tone="primary" />
         <SummaryCard label="Purchase" value={counts.purchase ?? 0} icon={<CartIcon />} tone="success" />
         <SummaryCard label="SMS Delivery" value={counts.sms_delivery ?? 0} icon={<DoneAllIcon />} tone="info" />

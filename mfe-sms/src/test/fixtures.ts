@@ -1,6 +1,6 @@
 /** Rows as the SMS API returns them, for the jsdom component tests (never bundled). */
 import { act, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { ADMIN } from '@act/ui-kit/src/testing';
+import { ADMIN, type FakeReply, type RecordedCall } from '@act/ui-kit/src/testing';
 import type {
   SmsContact,
   SmsIntegration,
@@ -155,4 +155,48 @@ export async function click(el: Element) {
   await act(async () => {
     fireEvent.click(el);
   });
+}
+
+/**
+ * A fake of svc-sms's paged list (GET /api/sms-…?page=&pageSize=&search=&…): rows (read at each call, so a test
+ * may change them) filtered by `matches` (search and the route's own filters, from the query), one page of them,
+ * their total, and `summary` over every row, as the service answers. Mount it as `'GET /api/sms-…?': handler`.
+ */
+export function pagedList<T>(
+  rows: () => readonly T[],
+  {
+    matches,
+    summary,
+  }: { matches: (row: T, query: URLSearchParams) => boolean; summary: (all: readonly T[]) => unknown },
+): (call: RecordedCall) => FakeReply {
+  return (call) => {
+    const query = new URLSearchParams(call.path.split('?')[1] ?? '');
+    const page = Number(query.get('page'));
+    const pageSize = Number(query.get('pageSize') ?? 50);
+    if (!page) return { status: 400, json: { error: 'the page asks for the paged form' } };
+    const all = rows();
+    const hits = all.filter((r) => matches(r, query));
+    return {
+      json: {
+        items: hits.slice((page - 1) * pageSize, page * pageSize),
+        total: hits.length,
+        page,
+        pageSize,
+        summary: summary(all),
+      },
+    };
+  };
+}
+
+/** The browser's old rule, now the server's: a case-insensitive substring of any of the fields. */
+export function searchHits(query: URLSearchParams, fields: readonly (string | number | null | undefined)[]): boolean {
+  const q = (query.get('search') ?? '').toLowerCase();
+  return !q || fields.some((f) => f !== null && f !== undefined && String(f).toLowerCase().includes(q));
+}
+
+/** The query strings the page asked a list for, in order. */
+export function queriesTo(calls: readonly RecordedCall[], path: string): URLSearchParams[] {
+  return calls
+    .filter((c) => c.method === 'GET' && c.path.startsWith(`${path}?`))
+    .map((c) => new URLSearchParams(c.path.split('?')[1]));
 }

@@ -4,7 +4,7 @@ import SendIcon from '@mui/icons-material/SendOutlined';
 import SmsIcon from '@mui/icons-material/SmsOutlined';
 import { apiRequest, errorMessage } from '@act/ui-kit';
 import { DEFAULT_TEST_MESSAGE, twilioTestSmsSchema } from '@act/contracts/src/sms-api';
-import { SMS_KEYS } from '../shared/keys';
+import { isListKey, SMS_KEYS } from '../shared/keys';
 import { useNotify } from '../shared/notify';
 import { useRefetch } from '../shared/refetch';
 import { Section } from './sections';
@@ -23,7 +23,7 @@ export function TestSmsCard() {
           test_message: v.test_message.trim(),
         });
         notify.success('Test SMS sent successfully');
-        await refetch.forget(SMS_KEYS.logs);
+        await refetch.forget(isListKey(SMS_KEYS.logs));
       } catch (err) {
         notify.error(`Failed to send test SMS: ${errorMessage(err)}`);
       }

@@ -61,7 +61,8 @@ export function fakeResponse(reply: FakeReply): Response {
 
 /**
  * Replaces global fetch. Keys are 'METHOD /path' (exact) and answer in order of the list when a
- * key holds an array. Unmatched calls answer 404 so a test sees what it forgot.
+ * key holds an array; 'METHOD /path?' answers that path with any query string (a handler function reads
+ * it from `call.path`) when no exact key matches. Unmatched calls answer 404 so a test sees what it forgot.
  */
 export function mockApi(routes: Record<string, Handler | Handler[]>) {
   const calls: RecordedCall[] = [];
@@ -76,7 +77,7 @@ export function mockApi(routes: Record<string, Handler | Handler[]>) {
       credentials: init.credentials,
     };
     calls.push(call);
-    const queue = queues.get(`${method} ${path}`);
+    const queue = queues.get(`${method} ${path}`) ?? queues.get(`${method} ${path.split('?')[0]}?`);
     if (!queue || queue.length === 0)
       return fakeResponse({ status: 404, json: { error: `no mock for ${method} ${path}` } });
     const handler = queue.length > 1 ? queue.shift()! : queue[0];
