@@ -69,19 +69,11 @@ const AGENDA_NULLS = {
 };
 
 /**
- * The `$setOnInsert` of a job written by a bulk upsert rather than Agenda's save: made by Agenda (its defaults, its
- * format), without `name` and `data`, which come from the upsert's filter so the update never names the filter's
- * paths.
+ * A new job's document as Agenda's own save would write it (its defaults, its format), for services that write many
+ * jobs in one insert instead of one save each.
  */
-export function newJobFields(agenda: Agenda, name: string, data: Record<string, unknown>, at: Date) {
-  const {
-    _id,
-    unique,
-    uniqueOpts,
-    name: _name,
-    data: _data,
-    ...props
-  } = agenda.create(name, data).schedule(at).toJson() as unknown as Record<string, unknown>;
-  void [_id, unique, uniqueOpts, _name, _data];
+export function newJobDocument(agenda: Agenda, name: string, data: Record<string, unknown>, at: Date) {
+  const { _id, unique, uniqueOpts, ...props } = agenda.create(name, data).schedule(at).toJson() as unknown as Record<string, unknown>;
+  void [_id, unique, uniqueOpts];
   return { ...AGENDA_NULLS, ...props };
 }

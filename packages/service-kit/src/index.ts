@@ -11,6 +11,7 @@ export * from './consumer';
 export * from './app';
 export * from './rate-limit';
 export * from './batcher';
+export * from './insert-new';
 export * from './heap';
 export * from './service';
 export * from './list';

@@ -45,8 +45,9 @@ const schema = new mongoose.Schema<ContactDoc>(
   { versionKey: false, collection: 'contacts' },
 );
 schema.index({ id: 1 }, { unique: true });
-// Idempotent creation: a repeated delivery upserts onto the same (integration, funnel contact id).
-schema.index({ integration_id: 1, contact_id: 1 }, { unique: true });
+// Idempotent creation: a repeated delivery's insert is refused by this index (named as MongoDB names it by default).
+export const FUNNEL_KEY_INDEX = 'integration_id_1_contact_id_1';
+schema.index({ integration_id: 1, contact_id: 1 }, { unique: true, name: FUNNEL_KEY_INDEX });
 // The pending → sent claim filters on exactly { id, status }. Unique because id is; the MongoDB stand-in only
 // uses an index whose keys are exactly the query's, so this keeps the claim O(1) there too.
 schema.index({ id: 1, status: 1 }, { unique: true });

@@ -1,9 +1,9 @@
 import type { Connection } from 'mongoose';
 import type { Collection, Filter } from 'mongodb';
-import { MongoBulkWriteError, type AnyBulkWriteOperation, type ObjectId } from 'mongodb';
-import { NotFoundError, isDuplicateKeyError, readList, type ListOptions, type ListQueryParsed } from '@act/service-kit';
+import type { ObjectId } from 'mongodb';
+import { NotFoundError, insertNew, isDuplicateKeyError, readList, type ListOptions, type ListQueryParsed } from '@act/service-kit';
 import type { Contact, ContactStatus, Paged } from '@act/contracts/src/email-api';
-import { CONTACT_PROJECTION, contactModel, toContact, type ContactDoc } from './model';
+import { CONTACT_PROJECTION, FUNNEL_KEY_INDEX, contactModel, toContact, type ContactDoc } from './model';
 import { createBatcher } from '../lib/batcher';
 import { ContactListView, toRow, type ContactListViewOptions } from './view';
 
@@ -34,7 +34,7 @@ export interface PurchaseInput {
 }
 
 type NewContact = Omit<ContactDoc, 'contact_id' | 'integration_id'>;
-interface UpsertItem {
+interface NewContactItem {
   key: { integration_id: number; contact_id: string };
   insert: NewContact;
 }
@@ -103,60 +103,33 @@ export class ContactsService {
   }
 
   /**
-   * contact_created: one upsert keyed by (integration, funnel contact id) with $setOnInsert, so a repeated
-   * delivery (or the same funnel posting to both services) never makes a second contact. Concurrent
-   * deliveries share one bulkWrite (group commit); within it a repeat simply matches the first.
+   * contact_created: one insert, which the unique index on (integration, funnel contact id) refuses for a contact
+   * already there, so a repeated delivery (or the same funnel posting to both services) never makes a second
+   * contact. Concurrent deliveries share one insertMany (group commit).
    */
   async createFromFunnel(input: FunnelContactInput): Promise<{ created: boolean; id: number | null; remind_at: Date }> {
     const id = await this.allocateId();
     const remind_at = this.remindAt(input.createdAt, input.integration.reminder_delay);
     const insert = newContactFields(id, input, remind_at);
-    const created = await this.upsert({ key: { integration_id: input.integration.id, contact_id: input.contactId }, insert });
+    const created = await this.insertContact({ key: { integration_id: input.integration.id, contact_id: input.contactId }, insert });
     if (!created) return { created: false, id: null, remind_at };
     this.hooks.scheduled([{ id, remind_at }]);
     return { created: true, id, remind_at };
   }
 
-  private readonly upsert = createBatcher((items: UpsertItem[]) => this.upsertMany(items));
+  private readonly insertContact = createBatcher((items: NewContactItem[]) => this.insertContacts(items));
 
-  private async upsertMany(items: UpsertItem[]): Promise<boolean[]> {
-    const ops: AnyBulkWriteOperation<ContactDoc>[] = items.map((it) => ({ updateOne: { filter: it.key, update: { $setOnInsert: it.insert }, upsert: true } }));
-    let upserted: Record<number, unknown>;
-    const retry = new Set<number>();
-    try {
-      upserted = (await this.coll.bulkWrite(ops, { ordered: false })).upsertedIds;
-    } catch (err) {
-      // Two deliveries of one contact racing in different writes: MongoDB lets one upsert fail on the unique
-      // key; that one is retried alone and matches the contact the other created.
-      if (!(err instanceof MongoBulkWriteError)) throw err;
-      const errors = Array.isArray(err.writeErrors) ? err.writeErrors : [err.writeErrors];
-      for (const we of errors) {
-        if (we.code !== 11000) throw err;
-        retry.add(we.index);
-      }
-      upserted = err.result.upsertedIds;
-    }
-    const created = new Map<number, unknown>();
-    const out = await Promise.all(
-      items.map(async (it, i) => {
-        if (!retry.has(i)) {
-          if (upserted[i] !== undefined) created.set(i, upserted[i]);
-          return upserted[i] !== undefined;
-        }
-        const r = await this.coll.updateOne(it.key, { $setOnInsert: it.insert }, { upsert: true });
-        if (r.upsertedCount === 1) created.set(i, r.upsertedId);
-        return r.upsertedCount === 1;
-      }),
-    );
-    if (created.size) {
+  private async insertContacts(items: NewContactItem[]): Promise<boolean[]> {
+    // A contact repeated within the batch, or racing one in another write or instance, is inserted once; the others
+    // find it there (the unique index on integration and funnel contact id decides).
+    const docs = items.map((it) => ({ ...it.insert, ...it.key }) as ContactDoc & { _id?: ObjectId });
+    const created = await insertNew(this.coll, docs, FUNNEL_KEY_INDEX);
+    if (created.includes(true)) {
       await this.view.changed((rows) => {
-        for (const [i, _id] of created) {
-          const it = items[i]!;
-          rows.set(it.insert.id, toRow({ ...it.insert, ...it.key, _id: _id as ObjectId }));
-        }
+        docs.forEach((d, i) => created[i] && rows.set(d.id, toRow(d as ContactDoc & { _id: ObjectId })));
       });
     }
-    return out;
+    return created;
   }
 
   /** contact_updated: new email/phone for a known contact; an unknown one is created as contact_created would. */

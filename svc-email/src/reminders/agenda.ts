@@ -1,13 +1,14 @@
 // Agenda 6 is ESM-only: this file is loaded by the service entry (tsx) only, never by jest.
 import type { Connection } from 'mongoose';
-import type { Logger } from '@act/service-kit';
-import { createAgenda, newJobFields, startAgenda } from '@act/service-kit/agenda';
+import { insertNew, type Logger } from '@act/service-kit';
+import { createAgenda, newJobDocument, startAgenda } from '@act/service-kit/agenda';
 import type { ReminderJobs, ReminderService } from './service';
 
 export const SEND_REMINDER = 'send-reminder';
 export const REMINDER_SWEEP = 'reminder-sweep';
 const COLLECTION = 'agendaJobs';
 const SCHEDULE_LINGER_MS = 250;
+const JOB_INDEX = 'send_reminder_contact';
 
 export interface AgendaJobs extends ReminderJobs {
   stop(): Promise<void>;
@@ -41,7 +42,7 @@ export async function startAgendaJobs({
   const jobs = db.collection(COLLECTION);
   // Unique by contact (so a job is created once), and exactly the keys of the lookups below (the stand-in
   // only uses an index whose keys equal the query's). Sparse: the sweep's job has no contactId.
-  await jobs.createIndex({ name: 1, 'data.contactId': 1 }, { unique: true, sparse: true, name: 'send_reminder_contact' });
+  await jobs.createIndex({ name: 1, 'data.contactId': 1 }, { unique: true, sparse: true, name: JOB_INDEX });
 
   const agenda = createAgenda({
     conn,
@@ -74,15 +75,16 @@ export async function startAgendaJobs({
   );
   await startAgenda(agenda, { job: REMINDER_SWEEP, everyMs: sweepIntervalMs });
 
-  // Job documents are made by Agenda (its defaults, its format) and written in one bulk upsert per batch,
-  // keyed like Agenda's own `unique({ 'data.contactId' })` + insertOnly save: at thousands of webhooks per
-  // second, one round trip per contact here would cost as much as the webhook itself.
+  // Job documents are made by Agenda (its defaults, its format) and written in one insert per batch, where the
+  // unique index does what Agenda's own `unique({ 'data.contactId' })` + insertOnly save does (a job already
+  // there stays): at thousands of webhooks per second, one round trip per contact would cost as much as the
+  // webhook itself.
   const queue: { id: number; remind_at: Date }[] = [];
   let draining = false;
   let lingering = false;
   let stopped = false;
   function jobDocument(it: { id: number; remind_at: Date }) {
-    return newJobFields(agenda, SEND_REMINDER, { contactId: it.id }, new Date(it.remind_at.getTime() + graceMs));
+    return newJobDocument(agenda, SEND_REMINDER, { contactId: it.id }, new Date(it.remind_at.getTime() + graceMs));
   }
   async function drain() {
     if (draining) return;
@@ -91,10 +93,7 @@ export async function startAgendaJobs({
       while (queue.length && !stopped) {
         const batch = queue.splice(0, 500);
         try {
-          await jobs.bulkWrite(
-            batch.map((it) => ({ updateOne: { filter: { name: SEND_REMINDER, 'data.contactId': it.id }, update: { $setOnInsert: jobDocument(it) }, upsert: true } })),
-            { ordered: false },
-          );
+          await insertNew(jobs, batch.map(jobDocument), JOB_INDEX);
         } catch (err) {
           logger.warn({ err: (err as Error).message, contacts: batch.length }, 'scheduling reminder jobs failed; the due ticker and the sweep cover them');
         }

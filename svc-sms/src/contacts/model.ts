@@ -57,8 +57,10 @@ const schema = new mongoose.Schema<ContactDoc>(
   },
   { versionKey: false },
 );
-// One SMS contact per funnel contact and integration: the webhook and the email side's event upsert on this.
-schema.index({ integration_id: 1, contact_id: 1 }, { unique: true });
+// One SMS contact per funnel contact and integration: the webhook's and the email side's event's insert of a contact
+// already there is refused by this index (named as MongoDB names it by default).
+export const FUNNEL_KEY_INDEX = 'integration_id_1_contact_id_1';
+schema.index({ integration_id: 1, contact_id: 1 }, { unique: true, name: FUNNEL_KEY_INDEX });
 schema.index({ next_at: 1 });
 // Unique because `id` is; it exists so that a compare-and-set filter of exactly these keys is an index lookup on the
 // MongoDB stand-in too (a bulk write of such updates, one per due step, instead of a findOneAndUpdate each).

@@ -1,9 +1,9 @@
 import type { Connection } from 'mongoose';
-import { MongoBulkWriteError } from 'mongodb';
 import type { Document, Filter } from 'mongodb';
 import {
   createBatcher,
   createIdAllocator,
+  insertNew,
   NotFoundError,
   readList,
   substringFilter,
@@ -11,7 +11,7 @@ import {
   type Logger,
 } from '@act/service-kit';
 import type { Paged, SmsContact, SmsContactPage, SmsContactStatus } from '@act/contracts/src/sms-api';
-import { contactModel, optOutModel, type ContactDoc } from './model';
+import { contactModel, FUNNEL_KEY_INDEX, optOutModel, type ContactDoc } from './model';
 import { integrationModel, type IntegrationDoc } from '../integrations/model';
 import type { Clock } from '../settings';
 import { and, countBy, smsListOptions, sumOf, type SmsPageQuery } from '../paging';
@@ -133,37 +133,23 @@ export class ContactService {
   }
 
   /**
-   * Group commit of the upserts: concurrent deliveries (webhooks, the email side's events) share one bulkWrite
-   * instead of a findOneAndUpdate each; `true` where this call inserted the row. Two deliveries of one contact in
-   * different writes (or instances) may race on the unique key: the loser is retried alone and matches the row.
+   * Group commit: concurrent deliveries (webhooks, the email side's events) share one insertMany, which the unique
+   * index on (integration, contact_id) refuses for a contact already there (another delivery, earlier or in the same
+   * batch, on any instance); only those few then get their details refreshed. `true` where this call inserted the row.
    */
   private readonly upsert = createBatcher(async (items: UpsertItem[]): Promise<boolean[]> => {
-    const ops = items.map((it) => ({
-      updateOne: { filter: it.filter, update: { $set: it.set, $setOnInsert: it.onInsert }, upsert: true },
-    }));
-    let upserted: Record<number, unknown>;
-    const retry = new Set<number>();
-    try {
-      upserted = (await this.Contact.collection.bulkWrite(ops, { ordered: false })).upsertedIds;
-    } catch (err) {
-      if (!(err instanceof MongoBulkWriteError)) throw err;
-      for (const we of [err.writeErrors].flat()) {
-        if (we.code !== 11000) throw err;
-        retry.add(we.index);
-      }
-      upserted = err.result.upsertedIds;
-    }
-    return Promise.all(
-      items.map(async (it, i) => {
-        if (!retry.has(i)) return upserted[i] !== undefined;
-        const r = await this.Contact.collection.updateOne(
-          it.filter,
-          { $set: it.set, $setOnInsert: it.onInsert },
-          { upsert: true },
-        );
-        return r.upsertedCount === 1;
-      }),
+    const created = await insertNew(
+      this.Contact.collection,
+      items.map((it) => ({ ...it.onInsert, ...it.set, ...it.filter })),
+      FUNNEL_KEY_INDEX,
     );
+    const existing = items.filter((_, i) => !created[i]);
+    if (existing.length > 0)
+      await this.Contact.collection.bulkWrite(
+        existing.map((it) => ({ updateOne: { filter: it.filter, update: { $set: it.set } } })),
+        { ordered: false },
+      );
+    return created;
   });
 
   /** Marks matching open contacts purchased and stops their sequences; returns how many changed. */

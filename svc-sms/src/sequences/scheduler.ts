@@ -5,15 +5,15 @@
  */
 import type { Agenda } from 'agenda';
 import type { Connection } from 'mongoose';
-import { MongoBulkWriteError } from 'mongodb';
-import { createBatcher, type Logger } from '@act/service-kit';
-import { createAgenda, newJobFields, startAgenda } from '@act/service-kit/agenda';
+import { createBatcher, insertNew, type Logger } from '@act/service-kit';
+import { createAgenda, newJobDocument, startAgenda } from '@act/service-kit/agenda';
 import type { SequenceScheduler } from '../contacts/service';
 import type { SequenceEngine } from './engine';
 
 const STEP_JOB = 'sms-contact-step';
 const SWEEP_JOB = 'sms-sweep';
 const COLLECTION = 'agenda_jobs';
+const JOB_INDEX = 'sms_step_contact_at';
 
 export interface AgendaSchedulerOptions {
   conn: Connection;
@@ -65,39 +65,29 @@ export class AgendaScheduler implements SequenceScheduler {
   private jobsIndex: Promise<void> | null = null;
 
   /**
-   * Jobs are made by Agenda (its defaults, its format) and written in one bulk upsert per burst, keyed like the
-   * `unique({ 'data.contactId', 'data.at' })` save they replace, on a unique index of exactly those keys: Agenda's
-   * own save is a findOneAndUpdate per job whose query no index of the MongoDB stand-in serves, so every new
-   * contact of a webhook burst scanned every job.
+   * Jobs are made by Agenda (its defaults, its format) and written in one insert per burst, where a unique index on
+   * the keys of the `unique({ 'data.contactId', 'data.at' })` save they replace keeps each job once: Agenda's own
+   * save is a findOneAndUpdate per job whose query no index of the MongoDB stand-in serves, so every new contact
+   * of a webhook burst scanned every job.
    */
   private readonly scheduleBatch = createBatcher(async (items: { contactRef: number; at: Date }[]) => {
     const jobs = this.opts.conn.db!.collection(COLLECTION);
     this.jobsIndex ??= this.agenda.ready.then(async () => {
       await jobs.createIndex(
         { name: 1, 'data.contactId': 1, 'data.at': 1 },
-        { unique: true, sparse: true, name: 'sms_step_contact_at' },
+        { unique: true, sparse: true, name: JOB_INDEX },
       );
     });
     await this.jobsIndex.catch((err) => {
       this.jobsIndex = null;
       throw err;
     });
-    const write = jobs.bulkWrite(
-      items.map(({ contactRef, at }) => ({
-        updateOne: {
-          filter: { name: STEP_JOB, 'data.contactId': contactRef, 'data.at': at.getTime() },
-          update: {
-            $setOnInsert: newJobFields(this.agenda, STEP_JOB, { contactId: contactRef, at: at.getTime() }, at),
-          },
-          upsert: true,
-        },
-      })),
-      { ordered: false },
+    // A duplicate is the same job written by another writer (or earlier in this batch): it exists, which is the point.
+    await insertNew(
+      jobs,
+      items.map(({ contactRef, at }) => newJobDocument(this.agenda, STEP_JOB, { contactId: contactRef, at: at.getTime() }, at)),
+      JOB_INDEX,
     );
-    // A duplicate key is the same job upserted by another writer at the same moment: it exists, which is the point.
-    await write.catch((err: unknown) => {
-      if (!(err instanceof MongoBulkWriteError) || [err.writeErrors].flat().some((e) => e.code !== 11000)) throw err;
-    });
     return items.map(() => undefined);
   });
 
