@@ -9,7 +9,10 @@ export interface EmailConfig {
   dueScanMs: number;
   /** Period of Agenda's `reminder-sweep` (the spec's sweep every minute). */
   sweepIntervalMs: number;
-  /** Agenda's polling period for its per-contact `send-reminder` jobs. */
+  /**
+   * Agenda's polling period. Each poll locks the jobs due before the next one and runs them on time from memory, so a
+   * long period costs no precision for jobs written ahead (all of ours); it only spares the jobs collection queries.
+   */
   agendaProcessEveryMs: number;
   /** How long the webhook path may use its cached integrations before re-reading them. */
   integrationCacheMs: number;
@@ -22,7 +25,7 @@ export function loadConfig(): EmailConfig {
     delayUnitMs: envInt('REMINDER_DELAY_UNIT_MS', 60_000),
     dueScanMs: envInt('REMINDER_DUE_SCAN_MS', 250),
     sweepIntervalMs: envInt('REMINDER_SWEEP_INTERVAL_MS', 60_000),
-    agendaProcessEveryMs: envInt('AGENDA_PROCESS_EVERY_MS', 5_000),
+    agendaProcessEveryMs: envInt('AGENDA_PROCESS_EVERY_MS', 30_000),
     integrationCacheMs: envInt('INTEGRATION_CACHE_MS', 1_000),
     sending: loadSendingConfig(),
   };

@@ -22,7 +22,7 @@ export interface SmsSettings {
   jobGraceMs: number;
   /** How long a step may reuse settings, integration, campaign and templates just read (SMS_RULES_CACHE_MS). */
   rulesCacheMs: number;
-  /** Agenda polling interval in ms (SMS_AGENDA_PROCESS_EVERY_MS). */
+  /** Agenda polling interval in ms (SMS_AGENDA_PROCESS_EVERY_MS); each poll locks what is due before the next one. */
   agendaProcessEveryMs: number;
   /** Interval of the Agenda sweep job that catches anything missed (SMS_SWEEP_EVERY_MS). */
   sweepEveryMs: number;
@@ -49,7 +49,7 @@ export function readSettings(): SmsSettings {
     dueBurst: envInt('SMS_DUE_BURST', 100),
     jobGraceMs: envInt('SMS_JOB_GRACE_MS', 10 * 60_000),
     rulesCacheMs: envInt('SMS_RULES_CACHE_MS', 250),
-    agendaProcessEveryMs: envInt('SMS_AGENDA_PROCESS_EVERY_MS', 5_000),
+    agendaProcessEveryMs: envInt('SMS_AGENDA_PROCESS_EVERY_MS', 30_000),
     sweepEveryMs: envInt('SMS_SWEEP_EVERY_MS', 60_000),
     listLimit: envInt('SMS_LIST_LIMIT', 5_000),
     stepLeaseMs: envInt('SMS_STEP_LEASE_MS', 5 * 60_000),
