@@ -106,30 +106,34 @@ export class ContactsService {
    * contact_created: one insert, which the unique index on (integration, funnel contact id) refuses for a contact
    * already there, so a repeated delivery (or the same funnel posting to both services) never makes a second
    * contact. Concurrent deliveries share one insertMany (group commit).
+   * It resolves once the contact is written; `announced` once every instance's contacts list knows of it (the
+   * version bump of view.ts), which the caller awaits before it answers, side by side with its own next write.
    */
-  async createFromFunnel(input: FunnelContactInput): Promise<{ created: boolean; id: number | null; remind_at: Date }> {
+  async createFromFunnel(input: FunnelContactInput): Promise<{ created: boolean; id: number | null; remind_at: Date; announced: Promise<void> }> {
     const id = await this.allocateId();
     const remind_at = this.remindAt(input.createdAt, input.integration.reminder_delay);
     const insert = newContactFields(id, input, remind_at);
-    const created = await this.insertContact({ key: { integration_id: input.integration.id, contact_id: input.contactId }, insert });
-    if (!created) return { created: false, id: null, remind_at };
+    const { created, announced } = await this.insertContact({ key: { integration_id: input.integration.id, contact_id: input.contactId }, insert });
+    if (!created) return { created: false, id: null, remind_at, announced };
     this.hooks.scheduled([{ id, remind_at }]);
-    return { created: true, id, remind_at };
+    return { created: true, id, remind_at, announced };
   }
 
   private readonly insertContact = createBatcher((items: NewContactItem[]) => this.insertContacts(items));
 
-  private async insertContacts(items: NewContactItem[]): Promise<boolean[]> {
+  private async insertContacts(items: NewContactItem[]): Promise<{ created: boolean; announced: Promise<void> }[]> {
     // A contact repeated within the batch, or racing one in another write or instance, is inserted once; the others
     // find it there (the unique index on integration and funnel contact id decides).
     const docs = items.map((it) => ({ ...it.insert, ...it.key }) as ContactDoc & { _id?: ObjectId });
     const created = await insertNew(this.coll, docs, FUNNEL_KEY_INDEX);
-    if (created.includes(true)) {
-      await this.view.changed((rows) => {
-        docs.forEach((d, i) => created[i] && rows.set(d.id, toRow(d as ContactDoc & { _id: ObjectId })));
-      });
-    }
-    return created;
+    const announced = created.includes(true)
+      ? this.view.changed((rows) => {
+          docs.forEach((d, i) => created[i] && rows.set(d.id, toRow(d as ContactDoc & { _id: ObjectId })));
+        })
+      : Promise.resolve();
+    // Every caller awaits it; this only keeps a failure from counting as unhandled before they do.
+    announced.catch(() => undefined);
+    return created.map((c) => ({ created: c, announced }));
   }
 
   /** contact_updated: new email/phone for a known contact; an unknown one is created as contact_created would. */

@@ -39,6 +39,7 @@ export async function handleFunnelEvent(subject: string, payload: Record<string,
     // Only a funnel the email side is set up for: a phone-only SMS funnel must not start email reminders.
     const integration = await integrations.activeForFunnel(funnelId);
     if (!integration) return;
-    await contacts.createFromFunnel({ integration, contactId, email, phone: str(p.phone), firstName: str(p.firstName), createdAt: date(p.createdAt) });
+    const { announced } = await contacts.createFromFunnel({ integration, contactId, email, phone: str(p.phone), firstName: str(p.firstName), createdAt: date(p.createdAt) });
+    await announced;
   }
 }

@@ -8,8 +8,9 @@ import type { EventPublisher } from '../events/publisher';
 
 /**
  * POST /api/webhook: store the delivery as received, apply it, record the fact in the outbox, answer; the
- * outbox relay publishes. Few round trips on purpose (the intake must sustain thousands per second):
- * event insert, one contact upsert, one outbox insert; integrations come from a short-lived cache.
+ * outbox relay publishes. Few round trips on purpose (the intake must sustain thousands per second): the event
+ * insert beside the contact insert, then the contacts list's announcement beside the outbox insert; integrations
+ * come from a short-lived cache.
  */
 export class WebhookService {
   constructor(
@@ -38,10 +39,9 @@ export class WebhookService {
     const now = new Date();
 
     if (ev.kind === 'contact_created') {
-      const { created } = await this.contacts.createFromFunnel({ integration, contactId: ev.contactId, email: ev.email, phone: ev.phone, firstName: ev.firstName, createdAt: now });
-      if (created) {
-        await this.publisher.contactCreated({ funnelId, contactId: ev.contactId, email: ev.email, phone: ev.phone, firstName: ev.firstName, createdAt: now.toISOString() });
-      }
+      const { created, announced } = await this.contacts.createFromFunnel({ integration, contactId: ev.contactId, email: ev.email, phone: ev.phone, firstName: ev.firstName, createdAt: now });
+      // The list's announcement and the outbox row go out together: one round trip in front of the answer, not two.
+      await Promise.all([announced, created && this.publisher.contactCreated({ funnelId, contactId: ev.contactId, email: ev.email, phone: ev.phone, firstName: ev.firstName, createdAt: now.toISOString() })]);
       return { status: 'ok', message: created ? 'Contact created' : 'Contact already exists', contact_id: ev.contactId, integration_id: integration.id };
     }
 
