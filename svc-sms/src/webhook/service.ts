@@ -23,9 +23,9 @@ export interface FunnelWebhookDeps {
 }
 
 /**
- * POST /api/sms/webhook. Stores the delivery first (so nothing is lost, even when refused), then validates,
- * finds the ACTIVE SMS integration for the funnel, applies the contact or purchase, and publishes the fact
- * for the email side through the outbox.
+ * POST /api/sms/webhook. Stores every delivery (so nothing is lost, even when refused), validates it, finds the
+ * ACTIVE SMS integration for the funnel, applies the contact or purchase, and publishes the fact for the email side
+ * through the outbox.
  */
 export class FunnelWebhookService {
   constructor(private readonly deps: FunnelWebhookDeps) {}
@@ -57,10 +57,10 @@ export class FunnelWebhookService {
     if (p.phone && !phone) return refuse(smsMessages.phoneInvalid);
     if (p.kind === 'contact' && !phone) return refuse(smsMessages.phoneRequired);
 
-    await events.record(p.kind, raw);
     const now = this.deps.now().toISOString();
-    // The email side decides for itself whether the funnel concerns it, so the fact is published either way; the
-    // outbox write and this side's own write are independent, so they go out together (one round trip, not two).
+    // The email side decides for itself whether the funnel concerns it, so the fact is published either way. The
+    // delivery's record, the outbox write and this side's own write are independent, so they go out together: one
+    // round trip in front of the answer, not two.
     const published =
       p.kind === 'contact'
         ? this.deps.publisher.contact(p.event === 'contact_updated' ? 'updated' : 'created', {
@@ -80,8 +80,10 @@ export class FunnelWebhookService {
             currency: p.currency,
             purchasedAt: now,
           });
-    const [, result] = await Promise.all([published, this.apply(p, phone)]);
-    return result;
+    // Settled, not raced: the answer waits for all three, so a failure never answers before the record is written.
+    const [recorded, publishedFact, applied] = await Promise.allSettled([events.record(p.kind, raw), published, this.apply(p, phone)]);
+    for (const r of [recorded, publishedFact, applied]) if (r.status === 'rejected') throw r.reason;
+    return (applied as PromiseFulfilledResult<WebhookResult>).value;
   }
 
   private async apply(
