@@ -38,4 +38,6 @@ ENV NODE_ENV=production \
     MFE_SMS_DIR=/app/mfe-sms/dist
 WORKDIR /app/gateway
 USER node
+# A larger young generation: see NODE_RUNTIME_OPTIONS in infra/scripts/stack.mjs.
+ENV NODE_OPTIONS=--max-semi-space-size=32
 CMD ["node", "--import", "tsx", "src/index.ts"]
