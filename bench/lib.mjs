@@ -9,6 +9,7 @@ import { Pool } from 'undici';
 import { startStack } from '../infra/scripts/stack.mjs';
 import { ensureMongo, ensureNats } from '../infra/scripts/deps.mjs';
 import { freePort } from '../infra/scripts/lib/net.mjs';
+import { deleteStreamsWithPrefix } from '../infra/scripts/lib/nats-cleanup.mjs';
 import { startProcess } from '../infra/scripts/lib/proc.mjs';
 import { waitForHealthz } from '../infra/scripts/lib/health.mjs';
 
@@ -19,6 +20,7 @@ export async function benchStack(label, env = {}) {
   const mongo = process.env.MONGODB_URI ? null : await ensureMongo({});
   const nats = process.env.NATS_URL ? null : await ensureNats({});
   const suffix = `_${label}_${Date.now().toString(36)}`;
+  const natsPrefix = `bench${suffix}_`;
   // BENCH_OPS=1: every service counts its MongoDB commands (bench/mongo-ops.mjs), printed when the stack stops.
   const opsDir = process.env.BENCH_OPS ? path.join(BENCH_DIR, 'results', 'profiles', `ops${suffix}`) : null;
   if (opsDir) {
@@ -33,7 +35,7 @@ export async function benchStack(label, env = {}) {
     env: {
       MONGODB_URI: process.env.MONGODB_URI ?? mongo.uri,
       NATS_URL: process.env.NATS_URL ?? nats.url,
-      NATS_PREFIX: `bench${suffix}_`,
+      NATS_PREFIX: natsPrefix,
       LOG_LEVEL: 'warn',
       ...env,
     },
@@ -82,6 +84,9 @@ export async function benchStack(label, env = {}) {
       await client?.close();
       await Promise.all(extra.map((h) => h.stop()));
       await stack.stop();
+      // The machine's NATS outlives the run: its stream (hundreds of thousands of events) would stay on disk and in
+      // the server's memory, run after run, and slow later runs.
+      await deleteStreamsWithPrefix(stack.env.NATS_URL, natsPrefix).catch((err) => console.warn(`[bench] stream not deleted: ${err.message}`));
       await mongo?.stop();
       await nats?.stop();
       if (opsDir) printOps(opsDir);
