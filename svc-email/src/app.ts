@@ -41,13 +41,14 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
   await Promise.all([contactModel, emailLogModel, webhookEventModel, integrationModel, settingModel, emailTemplateModel].map((m) => m(conn).init()));
 
   const logs = new EmailLogsService(conn, createIdAllocator(conn, 'email_logs'));
-  const events = new WebhookEventsService(conn, createIdAllocator(conn, 'webhook_events'));
+  // The webhook path's ids: one counter write per 1,000 deliveries (a restart leaves a gap, nothing sorts by id).
+  const events = new WebhookEventsService(conn, createIdAllocator(conn, 'webhook_events', 1_000));
   const cache = new IntegrationCache(conn, config.integrationCacheMs);
   // Part 2: campaigns, templates, Resend, unsubscribe list, live campaign sends (its own ReminderSender).
   const sending = await buildSendingFeatures({ conn, outbox, logger, app, publicUrl, integrations: cache, config: config.sending });
   const contactsColl = contactModel(conn).collection as never;
   const reminders = new ReminderService(contactsColl, sender ? sender(logs) : sending.sender(logs), logger, { dueScanMs: config.dueScanMs });
-  const contacts = new ContactsService(conn, reminders, createIdAllocator(conn, 'contacts'), config.delayUnitMs);
+  const contacts = new ContactsService(conn, reminders, createIdAllocator(conn, 'contacts', 1_000), config.delayUnitMs);
   const integrations = new IntegrationsService(conn, cache, contacts);
   const settings = new SettingsService(conn, integrations);
   const publisher = new EventPublisher(outbox);

@@ -82,7 +82,8 @@ export class ContactService {
     this.Contact = contactModel(conn);
     this.OptOut = optOutModel(conn);
     this.Integration = integrationModel(conn);
-    this.allocId = createIdAllocator(conn, 'sms_contacts', 50);
+    // One counter write per 1,000 contacts (a restart leaves a gap; lists sort by time, not id).
+    this.allocId = createIdAllocator(conn, 'sms_contacts', 1_000);
   }
 
   /**

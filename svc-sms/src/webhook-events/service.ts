@@ -13,7 +13,8 @@ export class WebhookEventService {
     private readonly deps: { now: Clock; listLimit: number },
   ) {
     this.Event = webhookEventModel(conn);
-    this.allocId = createIdAllocator(conn, 'sms_webhook_events', 100);
+    // One counter write per 1,000 deliveries (a restart leaves a gap; lists sort by time, not id).
+    this.allocId = createIdAllocator(conn, 'sms_webhook_events', 1_000);
   }
 
   /** Every delivery is written on the webhook's path: concurrent ones share one insertMany (group commit). */
