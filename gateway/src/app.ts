@@ -7,7 +7,7 @@ import compress from 'koa-compress';
 import { HttpError, PayloadTooLargeError, type Logger } from '@act/service-kit';
 import type { GatewayConfig } from './config';
 import { healthRoutes } from './health';
-import { createProxy, upstream, type Upstream } from './proxy';
+import { createProxy } from './proxy';
 import { isApiPath, routeFor, type ServiceName } from './routes';
 import { createSessionResolver } from './session';
 import { staticFiles } from './static';
@@ -40,8 +40,9 @@ function errors(logger: Logger) {
 }
 
 export function createGateway(config: GatewayConfig, logger: Logger) {
-  // One keep-alive pool for all services. Idle sockets are dropped after 30 s, before the services' own
-  // 65 s keep-alive timeout, so a request is never written onto a socket the service is closing.
+  // Keep-alive sockets for the gateway's own calls (session lookups, readiness probes). Idle sockets are dropped after
+  // 30 s, before the services' own 65 s keep-alive timeout, so a request is never written onto a socket the service
+  // is closing. Proxied requests go through the proxy's pools.
   const agent = new http.Agent({
     keepAlive: true,
     maxSockets: 1024,
@@ -49,7 +50,7 @@ export function createGateway(config: GatewayConfig, logger: Logger) {
     timeout: 30_000,
     scheduling: 'lifo',
   });
-  const proxy = createProxy({ timeoutMs: config.proxyTimeoutMs, logger, agent });
+  const proxy = createProxy({ upstreams: config.upstreams, timeoutMs: config.proxyTimeoutMs, logger });
   const sessions = createSessionResolver({
     authUrl: config.upstreams['svc-auth'],
     secret: config.identitySecret,
@@ -59,9 +60,6 @@ export function createGateway(config: GatewayConfig, logger: Logger) {
     timeoutMs: Math.min(config.proxyTimeoutMs, 5_000),
     logger,
   });
-  const upstreams = Object.fromEntries(
-    Object.entries(config.upstreams).map(([name, url]) => [name, upstream(name as ServiceName, url)]),
-  ) as Record<ServiceName, Upstream>;
   const debug = logger.isLevelEnabled('debug');
 
   async function api(ctx: Context) {
@@ -104,7 +102,7 @@ export function createGateway(config: GatewayConfig, logger: Logger) {
       );
     }
     ctx.respond = false;
-    proxy.web(req, res, upstreams[route.service], onResponse);
+    proxy.web(req, res, route.service, onResponse);
   }
 
   const app = new Koa();

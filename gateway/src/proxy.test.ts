@@ -67,6 +67,55 @@ describe('routing', () => {
   });
 });
 
+describe('streaming', () => {
+  it('passes a chunked body (no declared length) through whole, and no hop-by-hop header', async () => {
+    const echo = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(
+        gw.url + '/api/webhook',
+        { method: 'POST', headers: { 'content-type': 'application/json', 'keep-alive': 'timeout=5', te: 'trailers' } },
+        (res) => {
+          let body = '';
+          res.on('data', (d) => (body += d));
+          res.on('end', () => resolve({ status: res.statusCode!, body }));
+        },
+      );
+      req.on('error', reject);
+      req.write('{"part":');
+      setTimeout(() => req.end('"two"}'), 50);
+    });
+    expect(echo.status).toBe(200);
+    const seen = JSON.parse(echo.body);
+    expect(seen.body).toBe('{"part":"two"}');
+    expect(seen.headers['keep-alive']).toBeUndefined();
+    expect(seen.headers.te).toBeUndefined();
+    expect(seen.headers['x-forwarded-host']).toBe(new URL(gw.url).host);
+  });
+
+  it('aborts the call to the service when the client goes away', async () => {
+    let upstreamClosed!: () => void;
+    const closed = new Promise<void>((r) => (upstreamClosed = r));
+    const slow = await fakeUpstream('svc-email', (_req, res) => {
+      res.once('close', () => upstreamClosed());
+      return true; // never answers
+    });
+    const gw2 = await startTestGateway(
+      testConfig({ 'svc-auth': auth.url, 'svc-email': slow.url, 'svc-sms': sms.url }, { proxyTimeoutMs: 30_000 }),
+    );
+    try {
+      const req = request(gw2.url + '/api/webhook', { method: 'POST' });
+      req.on('error', () => undefined);
+      req.end('{}');
+      await new Promise((r) => setTimeout(r, 200));
+      req.destroy();
+      const kept = new Promise((_, reject) => setTimeout(() => reject(new Error('the call to the service was kept open')), 5_000));
+      await Promise.race([closed, kept]);
+    } finally {
+      await gw2.close();
+      await slow.close();
+    }
+  });
+});
+
 describe('identity header', () => {
   it("signs the identity itself and never forwards the client's", async () => {
     const forged = signIdentity({ id: 1, username: 'admin', role: 'admin' }, 'guessed-secret');
