@@ -8,7 +8,7 @@ import { HttpError, PayloadTooLargeError, type Logger } from '@act/service-kit';
 import type { GatewayConfig } from './config';
 import { healthRoutes } from './health';
 import { createProxy } from './proxy';
-import { isApiPath, routeFor, type ServiceName } from './routes';
+import { isApiPath, routeFor } from './routes';
 import { createSessionResolver } from './session';
 import { staticFiles } from './static';
 
