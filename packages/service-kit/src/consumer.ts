@@ -24,13 +24,20 @@ export interface ConsumeOptions {
   logger: Logger;
   /** Messages handled at once per subject (handlers are idempotent and events of one subject commute). */
   concurrency?: number;
+  /**
+   * A message waits up to this long for others (at most `gatherMax` in all) before the group is handled: handed over
+   * in one go, their reads and writes share the handler's batched round trips. One by one, each burst the publisher
+   * sent (a few events) cost a set of round trips on each side.
+   */
+  gatherMs?: number;
+  gatherMax?: number;
 }
 
 /**
  * Durable pull consumer shared by all instances of a service (work is split between them). Handlers are
  * idempotent; processed ids are recorded so a redelivery after a crash is skipped without re-running effects.
  */
-export function consume({ conn, bus, durable, subjects, ignoreSource, handler, logger, concurrency = 32 }: ConsumeOptions): { stop(): void } {
+export function consume({ conn, bus, durable, subjects, ignoreSource, handler, logger, concurrency = 128, gatherMs = 20, gatherMax = 64 }: ConsumeOptions): { stop(): void } {
   const Processed = conn.models.ProcessedEvent ?? conn.model('ProcessedEvent', processedSchema, 'processed_events');
   let stopped = false;
   const iterators: { stop(): void }[] = [];
@@ -114,12 +121,12 @@ export function consume({ conn, bus, durable, subjects, ignoreSource, handler, l
         const messages = await consumer.consume({ max_messages: 256, expires: 5_000 });
         iterators.push(messages);
         // Several messages in flight: one at a time, a burst (a webhook burst's contact events) or a purchase behind
-        // it waited a few round trips per message; handled together, their writes share round trips too.
+        // it waited a few round trips per message; gathered and started together, their writes share round trips.
         let inFlight = 0;
         const slots: (() => void)[] = [];
-        for await (const m of messages) {
-          if (inFlight >= concurrency) await new Promise<void>((r) => slots.push(r));
-          inFlight++;
+        let group: JsMsg[] = [];
+        let timer: NodeJS.Timeout | null = null;
+        const start = (m: JsMsg) =>
           handle(m)
             .catch((err) => {
               logger.error({ err: (err as Error).message, subject: m.subject }, 'event handler failed; will be redelivered');
@@ -129,8 +136,25 @@ export function consume({ conn, bus, durable, subjects, ignoreSource, handler, l
               inFlight--;
               slots.shift()?.();
             });
+        const release = () => {
+          if (timer) clearTimeout(timer);
+          timer = null;
+          const started = group;
+          group = [];
+          for (const m of started) void start(m);
+        };
+        for await (const m of messages) {
+          if (inFlight >= concurrency) {
+            release();
+            await new Promise<void>((r) => slots.push(r));
+          }
+          inFlight++;
+          group.push(m);
+          if (group.length >= gatherMax) release();
+          else timer ??= setTimeout(release, gatherMs);
           if (stopped) break;
         }
+        release();
       } catch (err) {
         if (!stopped) {
           logger.warn({ err: (err as Error).message }, 'consumer interrupted; restarting');
