@@ -44,6 +44,8 @@ export async function buildSmsService(
     logger,
     processEveryMs: settings.agendaProcessEveryMs,
     sweepEveryMs: settings.sweepEveryMs,
+    // Behind the due ticker the jobs are a backstop nobody waits for: written 250 ms at a time.
+    writeLingerMs: settings.dueScanMs > 0 ? 250 : 0,
   });
   // Steps run from memory at their time (the due ticker), Agenda's jobs a grace later as the persistent backstop;
   // with the due scan off, Agenda alone.

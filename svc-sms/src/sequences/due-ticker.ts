@@ -59,9 +59,17 @@ export class DueTicker implements SequenceScheduler {
     private readonly opts: DueTickerOptions,
   ) {}
 
+  /**
+   * The step goes into the heap; its job, the backstop a grace later, is written in the background with others (the
+   * contact's next_at is the record: a job lost with this process is made up for by the due scan and the sweep), so
+   * neither a webhook nor a burst waits for it.
+   */
   schedule(contactRef: number, at: Date): Promise<void> {
     this.heap.push(at.getTime(), contactRef);
-    return this.jobs.schedule(contactRef, this.jobTime(at.getTime()));
+    this.jobs
+      .schedule(contactRef, this.jobTime(at.getTime()))
+      .catch((err) => this.opts.logger.warn({ err: (err as Error).message, contactRef }, 'step job not written; the due scan and sweep cover it'));
+    return Promise.resolve();
   }
 
   cancel(contactRefs: number[]): Promise<void> {

@@ -20,6 +20,11 @@ export interface AgendaSchedulerOptions {
   logger: Logger;
   processEveryMs: number;
   sweepEveryMs: number;
+  /**
+   * How long a job waits for others before they are written together. 0 (the default) when callers wait for their
+   * jobs (Agenda alone); the due ticker, which only needs them as a backstop minutes later, lets them wait.
+   */
+  writeLingerMs?: number;
 }
 
 export class AgendaScheduler implements SequenceScheduler {
@@ -27,7 +32,10 @@ export class AgendaScheduler implements SequenceScheduler {
   private engine: SequenceEngine | null = null;
   private started = false;
 
+  private readonly scheduleBatch: (item: { contactRef: number; at: Date }) => Promise<void>;
+
   constructor(private readonly opts: AgendaSchedulerOptions) {
+    this.scheduleBatch = createBatcher(this.writeJobs, { lingerMs: opts.writeLingerMs ?? 0 });
     this.agenda = createAgenda({
       conn: opts.conn,
       collection: COLLECTION,
@@ -70,7 +78,7 @@ export class AgendaScheduler implements SequenceScheduler {
    * save is a findOneAndUpdate per job whose query no index of the MongoDB stand-in serves, so every new contact
    * of a webhook burst scanned every job.
    */
-  private readonly scheduleBatch = createBatcher(async (items: { contactRef: number; at: Date }[]) => {
+  private readonly writeJobs = async (items: { contactRef: number; at: Date }[]) => {
     const jobs = this.opts.conn.db!.collection(COLLECTION);
     this.jobsIndex ??= this.agenda.ready.then(async () => {
       await jobs.createIndex(
@@ -89,7 +97,7 @@ export class AgendaScheduler implements SequenceScheduler {
       JOB_INDEX,
     );
     return items.map(() => undefined);
-  });
+  };
 
   /**
    * Removes the jobs of steps already handled (by the due ticker), each by exactly its unique index's keys: an
