@@ -50,13 +50,13 @@ export function createOutbox({ conn, bus, source, logger, intervalMs = 500 }: { 
   const inFlight = new Set<string>();
 
   async function publishRows(rows: OutboxEntry[]): Promise<void> {
-    const { js } = await bus.ready();
+    const { publish } = await bus.ready();
     // Pipelined: the publishes leave on the one connection in order and their acks are awaited together.
     await Promise.all(
       rows.map((entry) => {
         const h = natsHeaders();
         h.set('source', source);
-        return js.publish(bus.subject(entry.subject), JSON.stringify(entry.payload), { msgID: entry.eventId, headers: h, timeout: 5_000 });
+        return publish(bus.subject(entry.subject), JSON.stringify(entry.payload), entry.eventId, h);
       }),
     );
   }
