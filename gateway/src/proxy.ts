@@ -101,7 +101,8 @@ export function createProxy({ upstreams, timeoutMs, logger }: ProxyOptions) {
       );
     },
     close(): void {
-      for (const pool of Object.values(pools)) void pool.close().catch(() => undefined);
+      // The server is closing every connection too: nothing in flight is worth waiting for.
+      for (const pool of Object.values(pools)) void pool.destroy().catch(() => undefined);
     },
   };
 }
