@@ -291,6 +291,78 @@ export async function postAll({ bases, count, concurrency = 64, item }) {
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
+ * Posts JSON bodies to one URL at a steady `rate` per second for `durationSec`, evenly spaced (autocannon's rate
+ * limit lets each connection send its quota for the second at once, so every second opens with a burst).
+ * Each latency runs from the moment the request was due, not from when a free connection took it, so a stack that
+ * falls behind shows it in p50/p99 instead of slowing the generator down (no coordinated omission).
+ * Returns { requests, ok2xx, non2xx, errors, timeouts, eventsPerSec, p50Ms, p99Ms, maxMs, firstError }.
+ */
+export async function postPaced({ url, rate, durationSec, connections = 64, body, timeoutMs = 10_000 }) {
+  const { origin, pathname } = new URL(url);
+  const pool = new Pool(origin, { connections, pipelining: 1 });
+  const total = Math.round(rate * durationSec);
+  const gapMs = 1000 / rate;
+  const latencies = [];
+  let ok2xx = 0;
+  let non2xx = 0;
+  let errors = 0;
+  let timeouts = 0;
+  let firstError = null;
+  const inFlight = new Set();
+  const send = async (i, due) => {
+    try {
+      const res = await pool.request({
+        path: pathname,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body(i)),
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      const text = await res.body.text();
+      if (res.statusCode >= 200 && res.statusCode < 300) ok2xx++;
+      else {
+        non2xx++;
+        firstError ??= `${res.statusCode} ${text.slice(0, 200)}`;
+      }
+    } catch (err) {
+      if (/timeout/i.test(err.code ?? err.message)) timeouts++;
+      else errors++;
+      firstError ??= err.message;
+    }
+    latencies.push(performance.now() - due);
+  };
+  const started = performance.now();
+  let i = 0;
+  while (i < total) {
+    const now = performance.now();
+    // Every request due by now goes out; a late timer sends its backlog at once, still timed from when it was due.
+    for (; i < total && started + i * gapMs <= now; i++) {
+      const p = send(i, started + i * gapMs).finally(() => inFlight.delete(p));
+      inFlight.add(p);
+    }
+    if (i < total) await sleep(Math.max(0, started + i * gapMs - performance.now()));
+  }
+  await Promise.all(inFlight);
+  const sendSec = (total * gapMs) / 1000;
+  await pool.close();
+  latencies.sort((a, b) => a - b);
+  const ms = (p) => +(percentile(latencies, p) ?? 0).toFixed(1);
+  return {
+    requests: total,
+    ok2xx,
+    non2xx,
+    errors,
+    timeouts,
+    eventsPerSec: Math.round(ok2xx / sendSec),
+    p50Ms: ms(50),
+    p99Ms: ms(99),
+    maxMs: +(latencies.at(-1) ?? 0).toFixed(1),
+    firstError,
+  };
+}
+
+/**
  * Records the MongoDB stand-in's garbage-collection pauses with Java Flight Recorder (JDK 11+, about 1% overhead):
  * call before the stack starts (the JVM reads JAVA_TOOL_OPTIONS at start). The recording is written when the JVM
  * exits; `pauses(from, to)` then sums the stop-the-world pauses that began in a window (epoch ms). Null when the

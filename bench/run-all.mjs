@@ -37,7 +37,7 @@ const add = (figure, value, unit, target, met, r) =>
     figure,
     value: value === null || value === undefined ? 'n/a' : `${value}${unit}`,
     target,
-    met: met ? 'yes' : 'NO',
+    met: met === null ? '' : met ? 'yes' : 'NO',
     date: r.date.slice(0, 16).replace('T', ' '),
     load: r.machine?.load1 ?? '',
   });
@@ -60,6 +60,18 @@ if (w) {
       w,
     );
     add(`${label}: every accepted event stored`, `${x.stored}/${x.ok2xx}`, '', 'all', x.allStored, w);
+    // Older result files held one fixed-rate object (autocannon's rate limit), newer ones a list of steady rates.
+    for (const r of Array.isArray(x.atFixedRate) ? x.atFixedRate : []) {
+      const atTarget = r.rate >= w.target.eventsPerSec;
+      add(
+        `${label}: steady ${r.rate}/s, answered/s · p50 / p99`,
+        `${r.eventsPerSec}/s · ${r.p50Ms} / ${r.p99Ms}`,
+        ' ms',
+        atTarget ? `${r.rate}/s kept, p99 ≤ 50 ms` : '(latency without queueing)',
+        atTarget ? r.met.eventsPerSec && r.met.p99Ms && r.allStored : null,
+        w,
+      );
+    }
   }
 }
 const rem = read('reminders');
