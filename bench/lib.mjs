@@ -244,6 +244,24 @@ export async function startFakeTwilio() {
   };
 }
 
+/** One JSON POST on an undici pool: { ok } for a 2xx answer, else { error } (the status and the body's start). */
+async function postJson(pool, path, body, timeoutMs = undefined) {
+  try {
+    const res = await pool.request({
+      path,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    const text = await res.body.text();
+    return res.statusCode >= 200 && res.statusCode < 300 ? { ok: true } : { ok: false, status: res.statusCode, error: `${res.statusCode} ${text.slice(0, 200)}` };
+  } catch (err) {
+    return { ok: false, error: err.message, timeout: /timeout/i.test(err.code ?? err.message) };
+  }
+}
+
 /**
  * Posts JSON bodies as fast as `concurrency` workers can, spreading them over `bases` (gateway URLs) in turn.
  * `item(i)` → { path, body }. Returns { ms, ok, failed, firstError, latencies (sorted ms) }.
@@ -262,22 +280,11 @@ export async function postAll({ bases, count, concurrency = 64, item }) {
         const i = next++;
         const { path: p, body } = item(i);
         const t = performance.now();
-        try {
-          const res = await pools[i % pools.length].request({
-            path: p,
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify(body),
-          });
-          const text = await res.body.text();
-          if (res.statusCode >= 200 && res.statusCode < 300) ok++;
-          else {
-            failed++;
-            firstError ??= `${res.statusCode} ${text.slice(0, 200)}`;
-          }
-        } catch (err) {
+        const r = await postJson(pools[i % pools.length], p, body);
+        if (r.ok) ok++;
+        else {
           failed++;
-          firstError ??= err.message;
+          firstError ??= r.error;
         }
         latencies.push(performance.now() - t);
       }
@@ -310,25 +317,13 @@ export async function postPaced({ url, rate, durationSec, connections = 64, body
   let firstError = null;
   const inFlight = new Set();
   const send = async (i, due) => {
-    try {
-      const res = await pool.request({
-        path: pathname,
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body(i)),
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-      const text = await res.body.text();
-      if (res.statusCode >= 200 && res.statusCode < 300) ok2xx++;
-      else {
-        non2xx++;
-        firstError ??= `${res.statusCode} ${text.slice(0, 200)}`;
-      }
-    } catch (err) {
-      if (/timeout/i.test(err.code ?? err.message)) timeouts++;
+    const r = await postJson(pool, pathname, body(i), timeoutMs);
+    if (r.ok) ok2xx++;
+    else {
+      if (r.status) non2xx++;
+      else if (r.timeout) timeouts++;
       else errors++;
-      firstError ??= err.message;
+      firstError ??= r.error;
     }
     latencies.push(performance.now() - due);
   };

@@ -33,6 +33,19 @@ afterAll(async () => {
   await Promise.all([auth, email, sms].map((u) => u?.close()));
 });
 
+/** A raw request through the gateway whose body `send` writes (in parts, or never whole); resolves with the answer. */
+function rawRequest(path: string, headers: Record<string, string>, send: (req: ReturnType<typeof request>) => void) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = request(gw.url + path, { method: 'POST', headers }, (res) => {
+      let body = '';
+      res.on('data', (d) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode!, body }));
+    });
+    req.on('error', reject);
+    send(req);
+  });
+}
+
 describe('routing', () => {
   it.each([
     ['/api/users/3', 'svc-auth'],
@@ -69,17 +82,7 @@ describe('routing', () => {
 
 describe('streaming', () => {
   it('passes a chunked body (no declared length) through whole, and no hop-by-hop header', async () => {
-    const echo = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(
-        gw.url + '/api/webhook',
-        { method: 'POST', headers: { 'content-type': 'application/json', 'keep-alive': 'timeout=5', te: 'trailers' } },
-        (res) => {
-          let body = '';
-          res.on('data', (d) => (body += d));
-          res.on('end', () => resolve({ status: res.statusCode!, body }));
-        },
-      );
-      req.on('error', reject);
+    const echo = await rawRequest('/api/webhook', { 'content-type': 'application/json', 'keep-alive': 'timeout=5', te: 'trailers' }, (req) => {
       req.write('{"part":');
       setTimeout(() => req.end('"two"}'), 50);
     });
@@ -152,17 +155,7 @@ describe('identity header', () => {
 describe('limits and failures', () => {
   it('refuses a declared body over 1 MB with 413 JSON before proxying', async () => {
     const before = email.requests.length;
-    const status = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(
-        gw.url + '/api/webhook',
-        { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(2 * 1024 * 1024) } },
-        (res) => {
-          let body = '';
-          res.on('data', (d) => (body += d));
-          res.on('end', () => resolve({ status: res.statusCode!, body }));
-        },
-      );
-      req.on('error', reject);
+    const status = await rawRequest('/api/webhook', { 'content-type': 'application/json', 'content-length': String(2 * 1024 * 1024) }, (req) => {
       req.write('{"a":"');
       // Never sends the rest: the answer must come from the declared length alone.
     });

@@ -32,7 +32,7 @@ export function createAckedPublisher(nc: NatsConnection, timeoutMs = 5_000): Ack
       }
     },
   });
-  setInterval(() => {
+  const expire = setInterval(() => {
     const before = Date.now() - timeoutMs;
     for (const [token, waiter] of pending) {
       if (waiter.at > before) break; // in order of publication
@@ -40,6 +40,12 @@ export function createAckedPublisher(nc: NatsConnection, timeoutMs = 5_000): Ack
       waiter.reject(new Error(`JetStream did not acknowledge within ${timeoutMs} ms`));
     }
   }, Math.min(1_000, timeoutMs)).unref();
+  // A closed connection answers nothing more: what still waits fails now, and the timer goes with the connection.
+  void nc.closed().then(() => {
+    clearInterval(expire);
+    for (const waiter of pending.values()) waiter.reject(new Error('NATS connection closed before JetStream acknowledged'));
+    pending.clear();
+  });
   return (subject, data, msgID, headers) =>
     new Promise<void>((resolve, reject) => {
       const token = (next++).toString(36);
