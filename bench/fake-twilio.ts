@@ -1,7 +1,7 @@
-// svc-sms's fake Twilio (svc-sms/src/test/fake-twilio.ts) as a process of its own for the benchmarks, which are
+// The fake Twilio of packages/testing as a process of its own for the benchmarks, which are
 // plain .mjs: started with `node --import tsx` and an IPC channel. It announces { url, accountSid, authToken }; on
 // { type: 'messages', since } it answers with the messages recorded from index `since` on (to, body, at).
-import { startFakeTwilio } from '../svc-sms/src/test/fake-twilio';
+import { startFakeTwilio } from '@act/testing/fake-twilio';
 
 async function main() {
   const fake = await startFakeTwilio();

@@ -3,7 +3,7 @@
 // and the fake records what arrived. svc-email gets its usual settings back at the end.
 import type { Browser, Page } from 'playwright-core';
 import type { EmailCampaign, EmailTemplate } from '@act/contracts/src/email-api';
-import { startFakeResend, type FakeResend } from '../../svc-email/src/providers/fake-resend';
+import { startFakeResend, type FakeResend } from '@act/testing';
 import { launchBrowser, readStack, signIn, startProcess, stopProcess } from '../../infra/e2e/browser';
 
 const { url, adminPassword } = readStack();

@@ -6,7 +6,7 @@ import twilio from 'twilio';
 import type { Browser } from 'playwright-core';
 import type { SmsCampaign, SmsIntegration } from '@act/contracts/src/sms-api';
 import { launchBrowser, startProcess, stopProcess } from '../../infra/e2e/browser';
-import { startFakeTwilio, type FakeTwilio } from '../../svc-sms/src/test/fake-twilio';
+import { startFakeTwilio, type FakeTwilio } from '@act/testing';
 import { api, choose, expectToast, openSession, postSmsWebhook, uid, type Session } from './helpers';
 
 jest.setTimeout(120_000);

@@ -3,7 +3,7 @@
 // template at a fake Twilio). Contacts are posted through the webhooks with a long delay; while the service is
 // down their reminder time is moved to now in its database, so at restart all of them are due at once, as
 // after an outage (on a loaded machine, posting them may take longer than any short delay).
-import { startFakeTwilio, type FakeTwilio } from '../../../svc-sms/src/test/fake-twilio';
+import { startFakeTwilio, type FakeTwilio } from '@act/testing';
 import { killProcess, startProcess, stopProcess } from '../stack';
 import { adminCookie, api, expectStatus, inParallel, runTag, serviceDb, sleep, stopwatch, waitFor } from './helpers';
 

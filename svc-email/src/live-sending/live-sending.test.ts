@@ -1,5 +1,5 @@
 import { call } from '@act/service-kit/testing';
-import { startFakeResend, type FakeResend, type SentEmail } from '../providers/fake-resend';
+import { startFakeResend, type FakeResend, type SentEmail } from '@act/testing';
 import {
   contactCreated,
   dropDb,

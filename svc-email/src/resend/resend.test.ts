@@ -1,6 +1,6 @@
 import { testUser } from '@act/service-kit/testing';
 import { resolveCredentials } from '../providers/resend';
-import { startFakeResend, type FakeResend } from '../providers/fake-resend';
+import { startFakeResend, type FakeResend } from '@act/testing';
 import { dropDb, startEmail, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
 import { verifyUnsubscribeToken } from '../unsubscribe/token';
 

@@ -6,7 +6,7 @@
 import type { SmsContact, SmsLog } from '@act/contracts/src/sms-api';
 import { MongoClient } from 'mongodb';
 import { call, type ServiceProcess } from '@act/service-kit/testing';
-import { startFakeTwilio, type FakeTwilio } from '../test/fake-twilio';
+import { startFakeTwilio, type FakeTwilio } from '@act/testing';
 import {
   configureSending,
   createFunnel,

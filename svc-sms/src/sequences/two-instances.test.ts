@@ -4,7 +4,7 @@
  */
 import type { SmsContact, SmsLog } from '@act/contracts/src/sms-api';
 import { call, type ServiceProcess } from '@act/service-kit/testing';
-import { startFakeTwilio, type FakeTwilio } from '../test/fake-twilio';
+import { startFakeTwilio, type FakeTwilio } from '@act/testing';
 import {
   configureSending,
   createFunnel,

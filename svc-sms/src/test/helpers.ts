@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { connect } from 'nats';
 import { call, startServiceProcess, testDbName, type ServiceProcess } from '@act/service-kit/testing';
-import type { FakeTwilio } from './fake-twilio';
+import type { FakeTwilio } from '@act/testing';
 
 export const PUBLIC_URL = 'http://sms.test.local';
 

@@ -1,5 +1,5 @@
 import type { ServiceProcess } from '@act/service-kit/testing';
-import { startFakeTwilio, type FakeTwilio } from './fake-twilio';
+import { startFakeTwilio, type FakeTwilio } from '@act/testing';
 import { configureSending, dropDb, dropStream, smsTestEnv, startSms, type SmsTestEnv } from './helpers';
 
 /** The file's service, its fake Twilio and its environment: set by the time the file's tests run. */

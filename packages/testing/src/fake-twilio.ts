@@ -1,5 +1,6 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
+import { readBody } from './http';
 
 export interface FakeMessage {
   sid: string;
@@ -25,16 +26,6 @@ export interface FakeTwilio {
   services: { sid: string; friendly_name: string }[];
   waitForMessages(count: number, timeoutMs?: number): Promise<FakeMessage[]>;
   stop(): Promise<void>;
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let s = '';
-    req.setEncoding('utf8');
-    req.on('data', (d) => (s += d));
-    req.on('end', () => resolve(s));
-    req.on('error', reject);
-  });
 }
 
 /**

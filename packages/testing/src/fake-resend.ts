@@ -4,7 +4,8 @@
  * but not list domains (Resend's restricted_api_key). A recipient starting with `reject` is refused (422).
  * The same Idempotency-Key twice answers the first id again without recording a second email, as Resend does.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
+import { readBody } from './http';
 
 export interface RecordedRequest {
   method: string;
@@ -31,16 +32,6 @@ export interface FakeResend {
   emails: SentEmail[];
   emailsTo(address: string): SentEmail[];
   close(): Promise<void>;
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let data = '';
-    req.setEncoding('utf8');
-    req.on('data', (c) => (data += c));
-    req.on('end', () => resolve(data));
-    req.on('error', reject);
-  });
 }
 
 export async function startFakeResend(): Promise<FakeResend> {

@@ -1,0 +1,3 @@
+// Provider fakes for tests and benchmarks: they speak the providers' HTTP APIs, so the real SDKs are pointed at them.
+export * from './fake-resend';
+export * from './fake-twilio';
