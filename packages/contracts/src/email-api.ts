@@ -7,6 +7,7 @@
  * dates are ISO strings.
  */
 import * as yup from 'yup';
+import type { DeliveryInfo, IntegrationSigning } from './webhook-signing';
 
 // ---------------------------------------------------------------------------------------------------------
 // Constants of section 9
@@ -53,10 +54,13 @@ export interface EmailLog {
   status: string;
 }
 
-/** Types stored for a delivery to POST /api/webhook; `invalid` = malformed JSON, missing fields or unknown type. */
-export type WebhookEventType = 'contact_created' | 'contact_updated' | 'purchase_created' | 'handshake' | 'invalid';
+/**
+ * Types stored for a delivery to POST /api/webhook; `invalid` = malformed JSON, missing fields or unknown type;
+ * `ignored` = a sender's event the product does not act on; `rejected` = refused for its signature (401).
+ */
+export type WebhookEventType = 'contact_created' | 'contact_updated' | 'purchase_created' | 'handshake' | 'invalid' | 'ignored' | 'rejected';
 
-export interface WebhookEvent {
+export interface WebhookEvent extends DeliveryInfo {
   id: number;
   type: WebhookEventType;
   timestamp: string;
@@ -64,7 +68,7 @@ export interface WebhookEvent {
   payload: string;
 }
 
-export interface WebhookIntegration {
+export interface WebhookIntegration extends IntegrationSigning {
   id: number;
   name: string;
   funnel_id: string;

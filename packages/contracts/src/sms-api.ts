@@ -7,6 +7,7 @@
  */
 import * as yup from 'yup';
 import type { Paged } from './email-api';
+import type { DeliveryInfo, IntegrationSigning } from './webhook-signing';
 
 // ---------------------------------------------------------------------------------------------------------
 // Constants of section 9
@@ -166,13 +167,15 @@ export const SMS_WEBHOOK_EVENT_TYPES = [
   'sms_reply',
   'handshake',
   'invalid',
+  'ignored',
+  'rejected',
 ] as const;
 export type SmsWebhookEventType = (typeof SMS_WEBHOOK_EVENT_TYPES)[number];
 
 // ---------------------------------------------------------------------------------------------------------
 // Entities as the API returns them (snake_case, numeric ids, ISO date strings)
 
-export interface SmsIntegration {
+export interface SmsIntegration extends IntegrationSigning {
   id: number;
   name: string;
   funnel_id: string;
@@ -244,7 +247,8 @@ export interface SmsLog {
   error_message: string | null;
 }
 
-export interface SmsWebhookEvent {
+/** Funnel deliveries carry the DeliveryInfo fields; Twilio callbacks carry them too (source generic, unsigned/verified). */
+export interface SmsWebhookEvent extends Partial<DeliveryInfo> {
   id: number;
   type: SmsWebhookEventType;
   /** The delivery as received: JSON text (form callbacks are stored as a JSON object of their fields). */

@@ -6,6 +6,8 @@ declare module 'koa' {
   interface Request {
     /** The body text as received, kept so a webhook can store a delivery even when it is not valid JSON. */
     rawBody?: string;
+    /** The body bytes as received: webhook signatures are computed over these, not over the decoded text. */
+    rawBytes?: Buffer;
     /** Set when the body could not be parsed; validateBody turns it into a 400. */
     bodyError?: string;
     body?: unknown;
@@ -33,14 +35,16 @@ export function bodyParser({ limit = 1024 * 1024 }: BodyOptions = {}) {
     if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(ctx.method)) return next();
     const declared = Number(ctx.get('content-length') || 0);
     if (declared > limit) throw new PayloadTooLargeError();
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = await getRawBody(ctx.req, { limit, encoding: 'utf8', length: declared || undefined });
+      bytes = await getRawBody(ctx.req, { limit, length: declared || undefined });
     } catch (err) {
       const type = (err as { type?: string }).type;
       if (type === 'entity.too.large') throw new PayloadTooLargeError();
       throw new BadRequestError('Could not read request body');
     }
+    const text = bytes.toString('utf8');
+    ctx.request.rawBytes = bytes;
     ctx.request.rawBody = text;
     if (text.trim() === '') {
       ctx.request.body = undefined;

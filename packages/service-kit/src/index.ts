@@ -15,3 +15,5 @@ export * from './insert-new';
 export * from './heap';
 export * from './service';
 export * from './list';
+export * from './secret-box';
+export * from './replay-guard';

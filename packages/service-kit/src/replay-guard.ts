@@ -1,0 +1,49 @@
+import type { Connection } from 'mongoose';
+import type { Collection } from 'mongodb';
+import { insertNew } from './insert-new';
+
+interface SeenDelivery {
+  integration_id: number;
+  delivery_id: string;
+  received_at: Date;
+}
+
+const INDEX = 'integration_delivery_unique';
+
+/**
+ * Remembers the senders' own delivery ids per integration (ClickFunnels' event_id, Shopify's X-Shopify-Webhook-Id),
+ * so a retried or replayed delivery has no second effect. The unique index decides, so two instances taking the same
+ * delivery at once agree on which one applies it. Entries expire after `retentionDays` (senders retry for days, not
+ * months), by a TTL index.
+ */
+export class ReplayGuard {
+  private readonly coll: Collection<SeenDelivery>;
+  private ready: Promise<void> | null = null;
+
+  constructor(
+    conn: Connection,
+    collection: string,
+    private readonly retentionDays = 30,
+  ) {
+    this.coll = conn.db!.collection<SeenDelivery>(collection);
+  }
+
+  init(): Promise<void> {
+    return (this.ready ??= (async () => {
+      await this.coll.createIndex({ integration_id: 1, delivery_id: 1 }, { unique: true, name: INDEX });
+      await this.coll.createIndex({ received_at: 1 }, { expireAfterSeconds: this.retentionDays * 86_400, name: 'received_at_ttl' });
+    })());
+  }
+
+  /** True the first time this delivery of this integration is seen. */
+  async claim(integrationId: number, deliveryId: string): Promise<boolean> {
+    await this.init();
+    const [inserted] = await insertNew(this.coll, [{ integration_id: integrationId, delivery_id: deliveryId, received_at: new Date() }], INDEX);
+    return inserted!;
+  }
+
+  /** Forgets a claim whose delivery could not be applied, so the sender's retry is applied. */
+  async release(integrationId: number, deliveryId: string): Promise<void> {
+    await this.coll.deleteOne({ integration_id: integrationId, delivery_id: deliveryId });
+  }
+}
