@@ -1,5 +1,5 @@
 import type { ServiceDeps, ServiceParts } from '@act/service-kit';
-import { createIdAllocator } from '@act/service-kit';
+import { createIdAllocator, createSecretBox, ReplayGuard } from '@act/service-kit';
 import type { EmailConfig } from './config';
 import { contactModel } from './contacts/model';
 import { ContactsService } from './contacts/service';
@@ -16,7 +16,7 @@ import { IntegrationsService } from './integrations/service';
 import { integrationsRouter } from './integrations/routes';
 import { settingModel } from './settings/model';
 import { SettingsService } from './settings/service';
-import { settingsRouter } from './settings/routes';
+import { settingsRouter, webhookSigningRouter } from './settings/routes';
 import { emailTemplateModel } from './templates/model';
 import { buildSendingFeatures } from './live-sending';
 import { ReminderService, type ReminderJobs } from './reminders/service';
@@ -43,18 +43,22 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
   const logs = new EmailLogsService(conn, createIdAllocator(conn, 'email_logs'));
   // The webhook path's ids: one counter write per 1,000 deliveries (a restart leaves a gap, nothing sorts by id).
   const events = new WebhookEventsService(conn, createIdAllocator(conn, 'webhook_events', 1_000));
-  const cache = new IntegrationCache(conn, config.integrationCacheMs);
+  // Webhook signing secrets are sealed under SECRETS_KEY; the cache opens them once per snapshot.
+  const box = createSecretBox();
+  const cache = new IntegrationCache(conn, config.integrationCacheMs, box);
   // Part 2: campaigns, templates, Resend, unsubscribe list, live campaign sends (its own ReminderSender).
   const sending = await buildSendingFeatures({ conn, outbox, logger, app, publicUrl, integrations: cache, config: config.sending });
   const contactsColl = contactModel(conn).collection as never;
   const reminders = new ReminderService(contactsColl, sender ? sender(logs) : sending.sender(logs), logger, { dueScanMs: config.dueScanMs });
   const contacts = new ContactsService(conn, reminders, createIdAllocator(conn, 'contacts', 1_000), config.delayUnitMs);
-  const integrations = new IntegrationsService(conn, cache, contacts);
-  const settings = new SettingsService(conn, integrations);
+  const integrations = new IntegrationsService(conn, cache, contacts, { publicUrl, box, testBaseUrl: config.webhookTestBaseUrl, logger });
+  const settings = new SettingsService(conn, integrations, cache);
   const publisher = new EventPublisher(outbox);
-  const webhook = new WebhookService(events, contacts, cache, publisher);
+  const replays = new ReplayGuard(conn, 'webhook_deliveries');
+  const webhook = new WebhookService(events, contacts, cache, publisher, replays);
 
-  await integrations.ensureDefault(await settings.getReminderDelay());
+  await Promise.all([integrations.ensureDefault(await settings.getReminderDelay()), replays.init()]);
+  await integrations.ensureKeys();
 
   let jobs: (ReminderJobs & { stop(): Promise<void> }) | null = null;
   let consumers: { stop(): void } | null = null;
@@ -67,6 +71,7 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
       webhookEventsRouter(events),
       integrationsRouter(integrations),
       settingsRouter(settings),
+      webhookSigningRouter(settings),
       ...sending.routers,
       testToolsRouter({ contacts, logs, events, reminders }),
     ],

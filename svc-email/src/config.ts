@@ -1,4 +1,4 @@
-import { envInt } from '@act/service-kit';
+import { env, envInt } from '@act/service-kit';
 import { loadSendingConfig, type SendingConfig } from './live-sending/config';
 
 /** svc-email's own settings (service-kit reads the shared ones: PORT, MONGODB_*, NATS_*, IDENTITY_SECRET...). */
@@ -16,6 +16,11 @@ export interface EmailConfig {
   agendaProcessEveryMs: number;
   /** How long the webhook path may use its cached integrations before re-reading them. */
   integrationCacheMs: number;
+  /**
+   * Where "Send test delivery" posts its sample (WEBHOOK_TEST_BASE_URL, default PUBLIC_URL): the public origin, so
+   * the sample passes the gateway like a sender's delivery. Set it when the service cannot reach PUBLIC_URL.
+   */
+  webhookTestBaseUrl: string | null;
   /** Part 2: Resend, live campaign sends, unsubscribe links (live-sending/config.ts). */
   sending: SendingConfig;
 }
@@ -27,6 +32,7 @@ export function loadConfig(): EmailConfig {
     sweepIntervalMs: envInt('REMINDER_SWEEP_INTERVAL_MS', 60_000),
     agendaProcessEveryMs: envInt('AGENDA_PROCESS_EVERY_MS', 30_000),
     integrationCacheMs: envInt('INTEGRATION_CACHE_MS', 1_000),
+    webhookTestBaseUrl: env('WEBHOOK_TEST_BASE_URL', '') || null,
     sending: loadSendingConfig(),
   };
 }

@@ -169,6 +169,8 @@ export interface WebhookOkResponse {
   integration_id?: number;
   /** Purchases: how many contacts were moved to purchased. */
   matched?: number;
+  /** A replay of a delivery already applied (the sender's delivery id was seen before): nothing was done. */
+  duplicate?: true;
 }
 
 // ---------------------------------------------------------------------------------------------------------

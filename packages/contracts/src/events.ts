@@ -31,7 +31,8 @@ export interface FunnelContactEvent extends EventEnvelope {
 
 export interface FunnelPurchaseEvent extends EventEnvelope {
   funnelId: string;
-  contactId: string;
+  /** Null when the sender names the buyer only by email or phone (a Shopify order without its checkout). */
+  contactId: string | null;
   email: string | null;
   phone: string | null;
   amount?: number | null;

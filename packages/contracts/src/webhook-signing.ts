@@ -19,7 +19,16 @@ export const DELIVERY_VERIFICATIONS = ['verified', 'unsigned', 'rejected'] as co
 export type DeliveryVerification = (typeof DELIVERY_VERIFICATIONS)[number];
 
 /** What a delivery did. */
-export const DELIVERY_OUTCOMES = ['created', 'updated', 'purchase', 'duplicate', 'ignored', 'invalid', 'rejected', 'handshake'] as const;
+export const DELIVERY_OUTCOMES = [
+  'created',
+  'updated',
+  'purchase',
+  'duplicate',
+  'ignored',
+  'invalid',
+  'rejected',
+  'handshake',
+] as const;
 export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
 
 /** Fields every webhook event row carries on both sides, besides the spec's id, type, payload and timestamp. */

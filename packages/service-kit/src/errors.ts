@@ -57,3 +57,10 @@ export class ServiceUnavailableError extends HttpError {
 export function isDuplicateKeyError(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: number }).code === 11000;
 }
+
+/** An upstream this service called (a provider, our own public URL) failed; the detail is logged, not answered. */
+export class BadGatewayError extends HttpError {
+  constructor(message = 'Upstream call failed') {
+    super(502, message);
+  }
+}

@@ -17,3 +17,4 @@ export * from './service';
 export * from './list';
 export * from './secret-box';
 export * from './replay-guard';
+export * from './webhook-signing';

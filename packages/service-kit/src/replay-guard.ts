@@ -31,14 +31,21 @@ export class ReplayGuard {
   init(): Promise<void> {
     return (this.ready ??= (async () => {
       await this.coll.createIndex({ integration_id: 1, delivery_id: 1 }, { unique: true, name: INDEX });
-      await this.coll.createIndex({ received_at: 1 }, { expireAfterSeconds: this.retentionDays * 86_400, name: 'received_at_ttl' });
+      await this.coll.createIndex(
+        { received_at: 1 },
+        { expireAfterSeconds: this.retentionDays * 86_400, name: 'received_at_ttl' },
+      );
     })());
   }
 
   /** True the first time this delivery of this integration is seen. */
   async claim(integrationId: number, deliveryId: string): Promise<boolean> {
     await this.init();
-    const [inserted] = await insertNew(this.coll, [{ integration_id: integrationId, delivery_id: deliveryId, received_at: new Date() }], INDEX);
+    const [inserted] = await insertNew(
+      this.coll,
+      [{ integration_id: integrationId, delivery_id: deliveryId, received_at: new Date() }],
+      INDEX,
+    );
     return inserted!;
   }
 

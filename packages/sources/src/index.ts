@@ -8,3 +8,4 @@ export {
   PAID_EVENTS as CLICKFUNNELS2_PAID_EVENTS,
 } from './clickfunnels2';
 export * from './intake';
+export * from './test-delivery';

@@ -9,8 +9,7 @@ import type { Headers, SourceId } from './types';
  * delivery is accepted unsigned, unless the side's "Require signed deliveries" setting is on.
  */
 export type VerificationDecision =
-  | { verification: 'verified' | 'unsigned'; reason: null }
-  | { verification: 'rejected'; reason: string };
+  { verification: 'verified' | 'unsigned'; reason: null } | { verification: 'rejected'; reason: string };
 
 export function decideVerification(opts: {
   source: SourceId;
@@ -49,6 +48,10 @@ export function looksLikeWebhookKey(v: string): boolean {
 }
 
 /** The integration's own endpoint, e.g. `https://app.example.com/api/webhook/i/<key>`. */
-export function integrationWebhookUrl(publicUrl: string, basePath: '/api/webhook' | '/api/sms/webhook', key: string): string {
+export function integrationWebhookUrl(
+  publicUrl: string,
+  basePath: '/api/webhook' | '/api/sms/webhook',
+  key: string,
+): string {
   return `${publicUrl.replace(/\/+$/, '')}${basePath}/i/${key}`;
 }

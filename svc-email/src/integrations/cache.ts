@@ -1,5 +1,6 @@
 import type { Connection } from 'mongoose';
-import { ServiceUnavailableError } from '@act/service-kit';
+import { ServiceUnavailableError, type SecretBox } from '@act/service-kit';
+import { settingModel, WEBHOOK_SIGNING_KEY } from '../settings/model';
 import { DEFAULT_FUNNEL_ID } from '@act/contracts/src/email-api';
 import { integrationModel, type IntegrationDoc } from './model';
 
@@ -7,7 +8,13 @@ export interface IntegrationSnapshot {
   /** Active integrations by exact funnel id. */
   activeByFunnel: Map<string, IntegrationDoc>;
   byId: Map<number, IntegrationDoc>;
+  /** By the key of each integration's own endpoint URL. */
+  byKey: Map<string, IntegrationDoc>;
+  /** Signing secrets opened once per snapshot, by integration id (absent: none, or sealed under another key). */
+  secrets: Map<number, string>;
   fallback: IntegrationDoc | null;
+  /** The "Require signed deliveries" setting. */
+  requireSigned: boolean;
 }
 
 /**
@@ -24,6 +31,7 @@ export class IntegrationCache {
   constructor(
     private readonly conn: Connection,
     private readonly ttlMs: number,
+    private readonly box: SecretBox,
   ) {}
 
   async get(): Promise<IntegrationSnapshot> {
@@ -50,6 +58,21 @@ export class IntegrationCache {
     return (await this.get()).activeByFunnel.get(funnelId) ?? null;
   }
 
+  async byKey(key: string): Promise<IntegrationDoc | null> {
+    return (await this.get()).byKey.get(key) ?? null;
+  }
+
+  /** The integration's signing secret, opened; null when it has none. */
+  async secretOf(integration: IntegrationDoc): Promise<string | null> {
+    if (!integration.webhook_secret) return null;
+    // A secret that no longer opens (SECRETS_KEY changed) must not turn into "no secret": nothing verifies against it.
+    return (await this.get()).secrets.get(integration.id) ?? '\u0000unopenable';
+  }
+
+  async requireSigned(): Promise<boolean> {
+    return (await this.get()).requireSigned;
+  }
+
   async byId(id: number | null): Promise<IntegrationDoc | null> {
     if (id === null) return null;
     return (await this.get()).byId.get(id) ?? null;
@@ -57,10 +80,25 @@ export class IntegrationCache {
 
   private async load(): Promise<IntegrationSnapshot> {
     const gen = this.generation;
-    const docs = await integrationModel(this.conn).collection.find({}, { projection: { _id: 0 } }).toArray();
-    const snapshot: IntegrationSnapshot = { activeByFunnel: new Map(), byId: new Map(), fallback: null };
+    const [docs, signing] = await Promise.all([
+      integrationModel(this.conn)
+        .collection.find({}, { projection: { _id: 0 } })
+        .toArray(),
+      settingModel(this.conn).collection.findOne({ _id: WEBHOOK_SIGNING_KEY } as never),
+    ]);
+    const snapshot: IntegrationSnapshot = {
+      activeByFunnel: new Map(),
+      byId: new Map(),
+      byKey: new Map(),
+      secrets: new Map(),
+      fallback: null,
+      requireSigned: signing?.value === true,
+    };
     for (const d of docs as unknown as IntegrationDoc[]) {
       snapshot.byId.set(d.id, d);
+      if (d.webhook_key) snapshot.byKey.set(d.webhook_key, d);
+      const secret = d.webhook_secret ? this.box.open(d.webhook_secret) : null;
+      if (secret !== null) snapshot.secrets.set(d.id, secret);
       if (d.active) snapshot.activeByFunnel.set(d.funnel_id, d);
       if (d.funnel_id === DEFAULT_FUNNEL_ID) snapshot.fallback = d;
     }

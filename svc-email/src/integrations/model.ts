@@ -1,5 +1,7 @@
 import mongoose, { type Connection } from 'mongoose';
 import type { WebhookIntegration } from '@act/contracts/src/email-api';
+import type { WebhookSource } from '@act/contracts/src/webhook-signing';
+import { integrationWebhookUrl } from '@act/sources';
 import { iso } from '@act/service-kit';
 
 /** A funnel's webhook integration: which funnel, how long before a reminder, which template/campaign. */
@@ -17,6 +19,12 @@ export interface IntegrationDoc {
   campaign_id: number | null;
   /** Free text the spec's documentation mentions; kept as given. */
   email_template: string | null;
+  /** The unguessable part of the integration's own endpoint `/api/webhook/i/<key>`. */
+  webhook_key: string;
+  /** The sender's signing secret, sealed with SECRETS_KEY (service-kit's secret box); null = none. */
+  webhook_secret: string | null;
+  /** The sender the integration is pinned to; null = recognised per delivery. */
+  webhook_source: WebhookSource | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -31,6 +39,9 @@ const schema = new mongoose.Schema<IntegrationDoc>(
     resend_template_id: { type: Number, default: null },
     campaign_id: { type: Number, default: null },
     email_template: { type: String, default: null },
+    webhook_key: { type: String },
+    webhook_secret: { type: String, default: null },
+    webhook_source: { type: String, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },
@@ -38,12 +49,17 @@ const schema = new mongoose.Schema<IntegrationDoc>(
 );
 schema.index({ id: 1 }, { unique: true });
 schema.index({ funnel_id: 1 }, { unique: true });
+// Sparse: integrations stored before keys existed get theirs at start (IntegrationsService.ensureKeys).
+schema.index({ webhook_key: 1 }, { unique: true, sparse: true });
 
 export function integrationModel(conn: Connection) {
-  return (conn.models.WebhookIntegration as mongoose.Model<IntegrationDoc>) ?? conn.model<IntegrationDoc>('WebhookIntegration', schema);
+  return (
+    (conn.models.WebhookIntegration as mongoose.Model<IntegrationDoc>) ??
+    conn.model<IntegrationDoc>('WebhookIntegration', schema)
+  );
 }
 
-export function toIntegration(d: IntegrationDoc): WebhookIntegration {
+export function toIntegration(d: IntegrationDoc, publicUrl: string): WebhookIntegration {
   return {
     id: d.id,
     name: d.name,
@@ -54,5 +70,7 @@ export function toIntegration(d: IntegrationDoc): WebhookIntegration {
     campaign_id: d.campaign_id ?? null,
     email_template: d.email_template ?? null,
     created_at: iso(d.created_at)!,
+    webhook_url: d.webhook_key ? integrationWebhookUrl(publicUrl, '/api/webhook', d.webhook_key) : '',
+    signing: { has_secret: Boolean(d.webhook_secret), source: d.webhook_source ?? null },
   };
 }

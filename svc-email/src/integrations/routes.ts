@@ -1,6 +1,7 @@
 import Router from '@koa/router';
-import { parseId, requireUser, validateBody } from '@act/service-kit';
+import { parseId, readSigningPatch, requireUser, validate, validateBody } from '@act/service-kit';
 import { integrationPatchRequestSchema, integrationRequestSchema } from '@act/contracts/src/email-api';
+import { testDeliveryRequestSchema } from '@act/contracts/src/webhook-signing';
 import type { IntegrationsService } from './service';
 
 export function integrationsRouter(integrations: IntegrationsService): Router {
@@ -16,8 +17,18 @@ export function integrationsRouter(integrations: IntegrationsService): Router {
   });
   router.patch('/:id', async (ctx) => {
     const id = parseId(ctx.params.id);
+    const signing = await readSigningPatch(ctx);
     const patch = await validateBody(ctx, integrationPatchRequestSchema);
-    ctx.body = await integrations.update(id, patch);
+    ctx.body = await integrations.update(id, patch, signing);
+  });
+  router.post('/:id/test-delivery', async (ctx) => {
+    const id = parseId(ctx.params.id);
+    const body = ctx.request.body;
+    const { source } = await validate(
+      testDeliveryRequestSchema,
+      body && typeof body === 'object' && !Array.isArray(body) ? body : {},
+    );
+    ctx.body = await integrations.testDelivery(id, source);
   });
   router.post('/:id/clear-contacts', async (ctx) => {
     const { message } = await integrations.clearContacts(parseId(ctx.params.id));

@@ -1,6 +1,30 @@
 import type { Connection } from 'mongoose';
-import { BadRequestError, ConflictError, NotFoundError, isDuplicateKeyError, nextId } from '@act/service-kit';
-import { DEFAULT_FUNNEL_ID, DEFAULT_INTEGRATION_NAME, type IntegrationPatchRequest, type IntegrationRequest, type WebhookIntegration } from '@act/contracts/src/email-api';
+import {
+  BadGatewayError,
+  BadRequestError,
+  ConflictError,
+  NotFoundError,
+  isDuplicateKeyError,
+  nextId,
+  signingFields,
+  type Logger,
+  type SecretBox,
+} from '@act/service-kit';
+import type { IntegrationSigningPatch } from '@act/contracts/src/webhook-signing';
+import {
+  integrationWebhookUrl,
+  newWebhookKey,
+  sendTestDelivery,
+  type SourceId,
+  type TestDeliveryResult,
+} from '@act/sources';
+import {
+  DEFAULT_FUNNEL_ID,
+  DEFAULT_INTEGRATION_NAME,
+  type IntegrationPatchRequest,
+  type IntegrationRequest,
+  type WebhookIntegration,
+} from '@act/contracts/src/email-api';
 import { integrationModel, toIntegration, type IntegrationDoc } from './model';
 import type { IntegrationCache } from './cache';
 import { saveReminderDelay } from '../settings/model';
@@ -20,16 +44,26 @@ export class IntegrationsService {
     private readonly conn: Connection,
     private readonly cache: IntegrationCache,
     private readonly contacts: IntegrationContacts,
+    private readonly signing: { publicUrl: string; box: SecretBox; testBaseUrl: string | null; logger: Logger },
   ) {
     this.Model = integrationModel(conn);
   }
 
-  async list(): Promise<WebhookIntegration[]> {
-    const docs = await this.Model.collection.find({}, { projection: { _id: 0 } }).sort({ id: 1 }).toArray();
-    return (docs as unknown as IntegrationDoc[]).map(toIntegration);
+  private view(d: IntegrationDoc): WebhookIntegration {
+    return toIntegration(d, this.signing.publicUrl);
   }
 
-  async create(input: Required<Pick<IntegrationRequest, 'name' | 'funnel_id'>> & IntegrationRequest): Promise<WebhookIntegration> {
+  async list(): Promise<WebhookIntegration[]> {
+    const docs = await this.Model.collection
+      .find({}, { projection: { _id: 0 } })
+      .sort({ id: 1 })
+      .toArray();
+    return (docs as unknown as IntegrationDoc[]).map((d) => this.view(d));
+  }
+
+  async create(
+    input: Required<Pick<IntegrationRequest, 'name' | 'funnel_id'>> & IntegrationRequest,
+  ): Promise<WebhookIntegration> {
     if (await this.Model.exists({ funnel_id: input.funnel_id })) throw new ConflictError(FUNNEL_TAKEN);
     const now = new Date();
     const doc: IntegrationDoc = {
@@ -41,6 +75,9 @@ export class IntegrationsService {
       resend_template_id: input.resend_template_id ?? null,
       campaign_id: input.campaign_id ?? null,
       email_template: input.email_template ?? null,
+      webhook_key: newWebhookKey(),
+      webhook_secret: null,
+      webhook_source: null,
       created_at: now,
       updated_at: now,
     };
@@ -51,13 +88,25 @@ export class IntegrationsService {
       throw err;
     }
     this.cache.invalidate();
-    return toIntegration(doc);
+    return this.view(doc);
   }
 
-  async update(id: number, patch: IntegrationPatchRequest): Promise<WebhookIntegration> {
+  async update(
+    id: number,
+    patch: IntegrationPatchRequest,
+    signing: IntegrationSigningPatch | null = null,
+  ): Promise<WebhookIntegration> {
     const current = await this.find(id);
-    const set: Partial<IntegrationDoc> = {};
-    for (const key of ['name', 'funnel_id', 'active', 'reminder_delay', 'resend_template_id', 'campaign_id', 'email_template'] as const) {
+    const set: Partial<IntegrationDoc> = signing ? signingFields(signing, this.signing.box) : {};
+    for (const key of [
+      'name',
+      'funnel_id',
+      'active',
+      'reminder_delay',
+      'resend_template_id',
+      'campaign_id',
+      'email_template',
+    ] as const) {
       if (patch[key] !== undefined) (set as Record<string, unknown>)[key] = patch[key];
     }
     if (Object.keys(set).length === 0) throw new BadRequestError('No fields to update');
@@ -65,13 +114,21 @@ export class IntegrationsService {
     if (isDefault && set.funnel_id !== undefined && set.funnel_id !== DEFAULT_FUNNEL_ID) {
       throw new BadRequestError("The default integration's funnel ID cannot be changed");
     }
-    if (set.funnel_id !== undefined && set.funnel_id !== current.funnel_id && (await this.Model.exists({ funnel_id: set.funnel_id }))) {
+    if (
+      set.funnel_id !== undefined &&
+      set.funnel_id !== current.funnel_id &&
+      (await this.Model.exists({ funnel_id: set.funnel_id }))
+    ) {
       throw new ConflictError(FUNNEL_TAKEN);
     }
     set.updated_at = new Date();
     let updated: IntegrationDoc | null;
     try {
-      updated = (await this.Model.collection.findOneAndUpdate({ id }, { $set: set }, { returnDocument: 'after', projection: { _id: 0 } })) as unknown as IntegrationDoc | null;
+      updated = (await this.Model.collection.findOneAndUpdate(
+        { id },
+        { $set: set },
+        { returnDocument: 'after', projection: { _id: 0 } },
+      )) as unknown as IntegrationDoc | null;
     } catch (err) {
       if (isDuplicateKeyError(err)) throw new ConflictError(FUNNEL_TAKEN);
       throw err;
@@ -80,12 +137,13 @@ export class IntegrationsService {
     // The default integration's delay is the global reminder delay (dashboard and settings show it).
     if (isDefault && set.reminder_delay !== undefined) await saveReminderDelay(this.conn, set.reminder_delay);
     this.cache.invalidate();
-    return toIntegration(updated);
+    return this.view(updated);
   }
 
   async clearContacts(id: number): Promise<{ message: string; cleared: number }> {
     const current = await this.find(id);
-    if (current.funnel_id === DEFAULT_FUNNEL_ID) throw new BadRequestError('The contacts of the default integration cannot be cleared');
+    if (current.funnel_id === DEFAULT_FUNNEL_ID)
+      throw new BadRequestError('The contacts of the default integration cannot be cleared');
     const cleared = await this.contacts.clearIntegration(id);
     return { message: `Cleared ${cleared} contacts`, cleared };
   }
@@ -117,6 +175,9 @@ export class IntegrationsService {
             resend_template_id: null,
             campaign_id: null,
             email_template: null,
+            webhook_key: newWebhookKey(),
+            webhook_secret: null,
+            webhook_source: null,
             created_at: now,
             updated_at: now,
           },
@@ -129,13 +190,55 @@ export class IntegrationsService {
     this.cache.invalidate();
   }
 
+  /** "Send test delivery": a sample of the sender, signed with the integration's secret, to its own public URL. */
+  async testDelivery(id: number, source: SourceId | undefined): Promise<TestDeliveryResult> {
+    const doc = await this.find(id);
+    if (!doc.webhook_key) throw new ConflictError('The integration has no URL yet; retry shortly');
+    const secret = doc.webhook_secret ? this.signing.box.open(doc.webhook_secret) : null;
+    const url = integrationWebhookUrl(
+      this.signing.testBaseUrl ?? this.signing.publicUrl,
+      '/api/webhook',
+      doc.webhook_key,
+    );
+    try {
+      return await sendTestDelivery({
+        source: source ?? doc.webhook_source ?? 'clickfunnels2',
+        url,
+        secret,
+        funnelId: doc.funnel_id,
+      });
+    } catch (err) {
+      this.signing.logger.warn({ err: (err as Error).message, url }, 'test delivery failed');
+      throw new BadGatewayError(`The test delivery could not reach ${url}`);
+    }
+  }
+
+  /** Integrations stored before per-integration URLs existed get their key (each its own, once). */
+  async ensureKeys(): Promise<void> {
+    const missing = await this.Model.collection
+      .find({ webhook_key: { $exists: false } }, { projection: { _id: 0, id: 1 } })
+      .toArray();
+    for (const { id } of missing)
+      await this.Model.collection.updateOne(
+        { id, webhook_key: { $exists: false } },
+        { $set: { webhook_key: newWebhookKey() } },
+      );
+    if (missing.length) this.cache.invalidate();
+  }
+
   async setDefaultDelay(minutes: number): Promise<void> {
-    await this.Model.collection.updateOne({ funnel_id: DEFAULT_FUNNEL_ID }, { $set: { reminder_delay: minutes, updated_at: new Date() } });
+    await this.Model.collection.updateOne(
+      { funnel_id: DEFAULT_FUNNEL_ID },
+      { $set: { reminder_delay: minutes, updated_at: new Date() } },
+    );
     this.cache.invalidate();
   }
 
   private async find(id: number): Promise<IntegrationDoc> {
-    const doc = (await this.Model.collection.findOne({ id }, { projection: { _id: 0 } })) as unknown as IntegrationDoc | null;
+    const doc = (await this.Model.collection.findOne(
+      { id },
+      { projection: { _id: 0 } },
+    )) as unknown as IntegrationDoc | null;
     if (!doc) throw new NotFoundError('Integration not found');
     return doc;
   }

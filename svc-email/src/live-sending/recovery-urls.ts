@@ -96,24 +96,30 @@ export class RecoveryUrls {
   }
 
   /**
-   * Watches POST /api/webhook (part 1's route, left as it is): after a contact_created/updated it answered
-   * with 200 and the contact's integration and funnel id, the link in the body is kept for that contact.
+   * Watches the funnel webhook (POST /api/webhook and /api/webhook/i/<key>; part 1's route, left as it is): after
+   * a contact delivery answered 200 with the contact's integration and funnel id, the checkout link is kept for
+   * that contact. A sender adapter's link arrives in `ctx.state.checkoutUrl`; the spec's formats carry it in the body.
    */
   middleware(logger: Logger) {
     return async (ctx: Context, next: Next) => {
       await next();
-      if (ctx.method !== 'POST' || ctx.path !== '/api/webhook' || ctx.status !== 200) return;
+      if (ctx.method !== 'POST' || ctx.status !== 200) return;
+      if (ctx.path !== '/api/webhook' && !ctx.path.startsWith('/api/webhook/i/')) return;
+      const hint = ctx.state.checkoutUrl as { integrationId: number; contactId: string; url: string } | undefined;
       const answer = ctx.body as { contact_id?: unknown; integration_id?: unknown; matched?: unknown } | undefined;
+      let target: { integrationId: number; contactId: string; url: string } | null = hint ?? null;
       if (
-        !answer ||
-        typeof answer.contact_id !== 'string' ||
-        typeof answer.integration_id !== 'number' ||
-        answer.matched !== undefined
-      )
-        return;
-      const url = extractRecoveryUrl(ctx.request.body);
-      if (!url) return;
-      await this.remember(answer.integration_id, answer.contact_id, url).catch((err) =>
+        !target &&
+        answer &&
+        typeof answer.contact_id === 'string' &&
+        typeof answer.integration_id === 'number' &&
+        answer.matched === undefined
+      ) {
+        const url = extractRecoveryUrl(ctx.request.body);
+        if (url) target = { integrationId: answer.integration_id, contactId: answer.contact_id, url };
+      }
+      if (!target) return;
+      await this.remember(target.integrationId, target.contactId, target.url).catch((err) =>
         logger.warn({ err: (err as Error).message }, 'storing a recovery URL failed'),
       );
     };

@@ -1,6 +1,11 @@
 import Router from '@koa/router';
-import { requireUser, validateBody } from '@act/service-kit';
-import { reminderDelayRequestSchema, type ReminderDelayResponse, type SetReminderDelayResponse } from '@act/contracts/src/email-api';
+import { requireAdmin, requireUser, validateBody } from '@act/service-kit';
+import { webhookSigningSettingsSchema, type WebhookSigningSettings } from '@act/contracts/src/webhook-signing';
+import {
+  reminderDelayRequestSchema,
+  type ReminderDelayResponse,
+  type SetReminderDelayResponse,
+} from '@act/contracts/src/email-api';
 import type { SettingsService } from './service';
 
 export function settingsRouter(settings: SettingsService): Router {
@@ -13,7 +18,26 @@ export function settingsRouter(settings: SettingsService): Router {
   router.post('/reminder-delay', async (ctx) => {
     const { reminderDelay } = await validateBody(ctx, reminderDelayRequestSchema);
     const saved = await settings.setReminderDelay(reminderDelay);
-    const body: SetReminderDelayResponse = { success: true, reminderDelay: saved, message: `Reminder delay set to ${saved} minutes.` };
+    const body: SetReminderDelayResponse = {
+      success: true,
+      reminderDelay: saved,
+      message: `Reminder delay set to ${saved} minutes.`,
+    };
+    ctx.body = body;
+  });
+  return router;
+}
+
+/** GET (staff) / PUT (admin) /api/webhook-signing: "Require signed deliveries" for the email side's webhook. */
+export function webhookSigningRouter(settings: SettingsService): Router {
+  const router = new Router({ prefix: '/api/webhook-signing' });
+  router.get('/', requireUser(), async (ctx) => {
+    const body: WebhookSigningSettings = { require_signed: await settings.getRequireSigned() };
+    ctx.body = body;
+  });
+  router.put('/', requireAdmin(), async (ctx) => {
+    const { require_signed } = await validateBody(ctx, webhookSigningSettingsSchema);
+    const body: WebhookSigningSettings = { require_signed: await settings.setRequireSigned(require_signed) };
     ctx.body = body;
   });
   return router;

@@ -30,7 +30,7 @@ export interface EmailUnderTest {
   db: string;
   prefix: string;
   env: Record<string, string>;
-  api(method: string, path: string, opts?: { body?: unknown; raw?: string; user?: IdentityUser | null }): ReturnType<typeof call>;
+  api(method: string, path: string, opts?: { body?: unknown; raw?: string; user?: IdentityUser | null; headers?: Record<string, string> }): ReturnType<typeof call>;
 }
 
 export async function startEmail(label: string, env: Record<string, string> = {}): Promise<EmailUnderTest> {

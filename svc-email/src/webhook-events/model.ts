@@ -1,9 +1,10 @@
 import mongoose, { type Connection } from 'mongoose';
 import type { WebhookEvent, WebhookEventType } from '@act/contracts/src/email-api';
-import { iso } from '../lib/list';
+import type { DeliveryInfo } from '@act/contracts/src/webhook-signing';
+import { iso } from '@act/service-kit';
 
-/** Every delivery to POST /api/webhook, stored before it is applied (malformed ones too, as `invalid`). */
-export interface WebhookEventDoc {
+/** Every delivery to POST /api/webhook (and /api/webhook/i/<key>), stored as received (malformed and refused ones too). */
+export interface WebhookEventDoc extends Partial<DeliveryInfo> {
   id: number;
   type: WebhookEventType;
   timestamp: Date;
@@ -17,6 +18,12 @@ const schema = new mongoose.Schema<WebhookEventDoc>(
     type: { type: String, required: true },
     timestamp: { type: Date, required: true },
     payload: { type: String, default: '' },
+    source: { type: String },
+    verification: { type: String },
+    verification_reason: { type: String },
+    outcome: { type: String },
+    integration_id: { type: Number },
+    event_name: { type: String },
   },
   { versionKey: false, collection: 'webhook_events' },
 );
@@ -24,11 +31,47 @@ schema.index({ id: 1 }, { unique: true });
 schema.index({ timestamp: -1 });
 
 export function webhookEventModel(conn: Connection) {
-  return (conn.models.WebhookEvent as mongoose.Model<WebhookEventDoc>) ?? conn.model<WebhookEventDoc>('WebhookEvent', schema);
+  return (
+    (conn.models.WebhookEvent as mongoose.Model<WebhookEventDoc>) ?? conn.model<WebhookEventDoc>('WebhookEvent', schema)
+  );
 }
 
-export const WEBHOOK_EVENT_PROJECTION = { _id: 0, id: 1, type: 1, timestamp: 1, payload: 1 } as const;
+export const WEBHOOK_EVENT_PROJECTION = {
+  _id: 0,
+  id: 1,
+  type: 1,
+  timestamp: 1,
+  payload: 1,
+  source: 1,
+  verification: 1,
+  verification_reason: 1,
+  outcome: 1,
+  integration_id: 1,
+  event_name: 1,
+} as const;
+
+/** What a row stored before sources existed did, from its type. */
+const OUTCOME_OF_TYPE: Record<WebhookEventType, DeliveryInfo['outcome']> = {
+  contact_created: 'created',
+  contact_updated: 'updated',
+  purchase_created: 'purchase',
+  handshake: 'handshake',
+  invalid: 'invalid',
+  ignored: 'ignored',
+  rejected: 'rejected',
+};
 
 export function toWebhookEvent(d: WebhookEventDoc): WebhookEvent {
-  return { id: d.id, type: d.type, timestamp: iso(d.timestamp)!, payload: d.payload };
+  return {
+    id: d.id,
+    type: d.type,
+    timestamp: iso(d.timestamp)!,
+    payload: d.payload,
+    source: d.source ?? 'generic',
+    verification: d.verification ?? 'unsigned',
+    verification_reason: d.verification_reason ?? null,
+    outcome: d.outcome ?? OUTCOME_OF_TYPE[d.type] ?? 'invalid',
+    integration_id: d.integration_id ?? null,
+    event_name: d.event_name ?? null,
+  };
 }

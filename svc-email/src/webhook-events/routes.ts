@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { requireUser } from '@act/service-kit';
+import { deliveryFilter, requireUser } from '@act/service-kit';
 import { WEBHOOK_EVENT_LIST_OPTIONS, type WebhookEventsService } from './service';
 import { parseListQuery } from '../lib/list';
 
@@ -7,7 +7,7 @@ export function webhookEventsRouter(events: WebhookEventsService): Router {
   const router = new Router({ prefix: '/api/webhook-events' });
   router.use(requireUser());
   router.get('/', async (ctx) => {
-    ctx.body = await events.list(parseListQuery(ctx.query, WEBHOOK_EVENT_LIST_OPTIONS));
+    ctx.body = await events.list(parseListQuery(ctx.query, WEBHOOK_EVENT_LIST_OPTIONS), deliveryFilter(ctx.query));
   });
   return router;
 }

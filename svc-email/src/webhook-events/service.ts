@@ -1,6 +1,7 @@
 import type { Connection } from 'mongoose';
 import type { Collection } from 'mongodb';
 import type { Paged, WebhookEvent, WebhookEventType } from '@act/contracts/src/email-api';
+import type { DeliveryInfo } from '@act/contracts/src/webhook-signing';
 import { WEBHOOK_EVENT_PROJECTION, toWebhookEvent, webhookEventModel, type WebhookEventDoc } from './model';
 import { readList, type ListOptions, type ListQueryParsed } from '../lib/list';
 import { createBatcher } from '../lib/batcher';
@@ -26,12 +27,19 @@ export class WebhookEventsService {
     return docs.map((d) => d.id);
   });
 
-  async record(type: WebhookEventType, payload: string, timestamp = new Date()): Promise<number> {
-    return this.insert({ id: await this.allocateId(), type, timestamp, payload });
+  async record(type: WebhookEventType, payload: string, info: DeliveryInfo, timestamp = new Date()): Promise<number> {
+    return this.insert({ id: await this.allocateId(), type, timestamp, payload, ...info });
   }
 
-  list(q: ListQueryParsed): Promise<WebhookEvent[] | Paged<WebhookEvent>> {
-    return readList(this.coll, {}, WEBHOOK_EVENT_PROJECTION, q, WEBHOOK_EVENT_LIST_OPTIONS, toWebhookEvent);
+  list(q: ListQueryParsed, filter: Record<string, unknown> = {}): Promise<WebhookEvent[] | Paged<WebhookEvent>> {
+    return readList(
+      this.coll,
+      filter as never,
+      WEBHOOK_EVENT_PROJECTION,
+      q,
+      WEBHOOK_EVENT_LIST_OPTIONS,
+      toWebhookEvent,
+    );
   }
 
   async clearAll(): Promise<number> {

@@ -1,11 +1,26 @@
 import Router from '@koa/router';
+import type { Context } from 'koa';
 import type { WebhookService } from './service';
 
-/** Public (no signed-in user): the funnel builder calls it through the gateway. */
+/**
+ * Public (no signed-in user): senders call it through the gateway. `/api/webhook` matches the integration by the
+ * delivery's funnel id (the spec's rule); `/api/webhook/i/<key>` is one integration's own URL.
+ */
 export function webhookRouter(webhook: WebhookService): Router {
   const router = new Router();
-  router.post('/api/webhook', async (ctx) => {
-    ctx.body = await webhook.handle(ctx.request.rawBody ?? '', ctx.request.body, ctx.request.bodyError);
-  });
+  const handle = async (ctx: Context, key: string | null) => {
+    const answer = await webhook.handle({
+      raw: ctx.request.rawBody ?? '',
+      bytes: ctx.request.rawBytes ?? Buffer.alloc(0),
+      body: ctx.request.body,
+      bodyError: ctx.request.bodyError,
+      headers: ctx.headers,
+      key,
+    });
+    if (answer.checkoutUrl) ctx.state.checkoutUrl = answer.checkoutUrl;
+    ctx.body = answer.body;
+  };
+  router.post('/api/webhook', (ctx) => handle(ctx, null));
+  router.post('/api/webhook/i/:key', (ctx) => handle(ctx, ctx.params.key ?? ''));
   return router;
 }

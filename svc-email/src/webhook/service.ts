@@ -1,16 +1,49 @@
-import { BadRequestError } from '@act/service-kit';
-import { DEFAULT_FUNNEL_ID, type WebhookOkResponse } from '@act/contracts/src/email-api';
-import { parseFunnelWebhook, type FunnelEvent } from './parse';
+import { BadRequestError, NotFoundError, UnauthorizedError, type ReplayGuard } from '@act/service-kit';
+import { DEFAULT_FUNNEL_ID, type WebhookEventType, type WebhookOkResponse } from '@act/contracts/src/email-api';
+import type { DeliveryInfo } from '@act/contracts/src/webhook-signing';
+import {
+  adapterFor,
+  decideVerification,
+  looksLikeWebhookKey,
+  sourceOf,
+  type Headers,
+  type SourceFact,
+  type SourceId,
+} from '@act/sources';
+import { parseFunnelWebhook } from './parse';
 import type { WebhookEventsService } from '../webhook-events/service';
 import type { ContactsService } from '../contacts/service';
 import type { IntegrationCache } from '../integrations/cache';
+import type { IntegrationDoc } from '../integrations/model';
 import type { EventPublisher } from '../events/publisher';
 
+/** One delivery as the route hands it over. */
+export interface Delivery {
+  /** Body text as received (stored as the event's payload). */
+  raw: string;
+  /** Body bytes as received (signatures are over these). */
+  bytes: Buffer;
+  body: unknown;
+  bodyError?: string;
+  headers: Headers;
+  /** The key of `/api/webhook/i/<key>`; null on the plain `/api/webhook`. */
+  key: string | null;
+}
+
+export interface WebhookAnswer {
+  body: WebhookOkResponse;
+  /** The checkout link a contact delivery carried, for the reminders' `{{recoveryUrl}}`. */
+  checkoutUrl?: { integrationId: number; contactId: string; url: string };
+}
+
+type Fact = SourceFact | { kind: 'handshake' };
+type Read = { ok: true; fact: Fact; eventName: string | null } | { ok: false; error: string; eventName: string | null };
+
 /**
- * POST /api/webhook: store the delivery as received, apply it, record the fact in the outbox, answer; the
- * outbox relay publishes. Few round trips on purpose (the intake must sustain thousands per second): the event
- * insert beside the contact insert, then the contacts list's announcement beside the outbox insert; integrations
- * come from a short-lived cache.
+ * POST /api/webhook and /api/webhook/i/<key>: recognise the sender, read the delivery, find its integration, check
+ * its signature, drop a replay, apply it, record it and answer; the outbox relay publishes. The spec's formats keep
+ * their parser and answers; ClickFunnels and Shopify go through their adapters (packages/sources). The plain URL's
+ * unsigned path stays as lean as before: no signature work, no replay write, integrations from a short-lived cache.
  */
 export class WebhookService {
   constructor(
@@ -18,42 +51,257 @@ export class WebhookService {
     private readonly contacts: ContactsService,
     private readonly integrations: IntegrationCache,
     private readonly publisher: EventPublisher,
+    private readonly replays: ReplayGuard,
   ) {}
 
-  async handle(raw: string, body: unknown, bodyError?: string): Promise<WebhookOkResponse> {
-    const parsed = parseFunnelWebhook(body, bodyError);
-    if (!parsed.ok || parsed.event.kind === 'handshake') {
-      await this.events.record(parsed.ok ? parsed.event.kind : 'invalid', raw);
-      if (!parsed.ok) throw new BadRequestError(parsed.error);
-      return { status: 'ok', message: 'Handshake received' };
+  async handle(d: Delivery): Promise<WebhookAnswer> {
+    let pinned: IntegrationDoc | null = null;
+    if (d.key !== null) {
+      pinned = looksLikeWebhookKey(d.key) ? await this.integrations.byKey(d.key) : null;
+      // Nothing is recorded for an unknown URL: it belongs to no integration, and recording would let anyone fill the table.
+      if (!pinned) throw new NotFoundError('Unknown webhook URL');
     }
-    // The delivery's record and its effect are independent writes: they go out together, one round trip
-    // instead of two in front of the answer (the record is written even when applying fails).
-    const [, answer] = await Promise.all([this.events.record(parsed.event.kind, raw), this.apply(parsed.event)]);
-    return answer;
+    const source = sourceOf(pinned?.webhook_source, d.body, d.headers);
+    const read = this.read(source, d);
+    const info = (over: Partial<DeliveryInfo>): DeliveryInfo => ({
+      source,
+      verification: 'unsigned',
+      verification_reason: null,
+      outcome: 'invalid',
+      integration_id: pinned?.id ?? null,
+      event_name: read.eventName,
+      ...over,
+    });
+    if (!read.ok) {
+      await this.events.record('invalid', d.raw, info({ verification_reason: read.error }));
+      throw new BadRequestError(read.error);
+    }
+    const { fact } = read;
+    const funnelId = fact.kind === 'contact' || fact.kind === 'purchase' ? fact.funnelId : null;
+    const integration = pinned ?? (await this.integrations.resolve(funnelId));
+
+    const decision = decideVerification({
+      source,
+      raw: d.bytes,
+      headers: d.headers,
+      secret: await this.integrations.secretOf(integration),
+      requireSigned: await this.integrations.requireSigned(),
+    });
+    const base = info({ integration_id: integration.id, verification: decision.verification });
+    if (decision.verification === 'rejected') {
+      await this.events.record('rejected', d.raw, {
+        ...base,
+        outcome: 'rejected',
+        verification_reason: decision.reason,
+      });
+      throw new UnauthorizedError(decision.reason);
+    }
+
+    const deliveryId = adapterFor(source).deliveryId(d.body, d.headers);
+    if (deliveryId !== null && !(await this.replays.claim(integration.id, deliveryId))) {
+      await this.events.record(typeOf(fact), d.raw, { ...base, outcome: 'duplicate' });
+      return {
+        body: {
+          status: 'ok',
+          message: 'Duplicate delivery: already processed',
+          duplicate: true,
+          integration_id: integration.id,
+        },
+      };
+    }
+    try {
+      const { answer, outcome, reason } = await this.apply(fact, integration, pinned !== null);
+      await this.events.record(typeOf(fact, outcome), d.raw, { ...base, outcome, verification_reason: reason ?? null });
+      return answer;
+    } catch (err) {
+      // Not applied: the sender's retry must be.
+      if (deliveryId !== null) await this.replays.release(integration.id, deliveryId).catch(() => undefined);
+      throw err;
+    }
   }
 
-  private async apply(ev: Exclude<FunnelEvent, { kind: 'handshake' }>): Promise<WebhookOkResponse> {
-    const integration = await this.integrations.resolve(ev.funnelId);
-    const funnelId = ev.funnelId ?? DEFAULT_FUNNEL_ID;
+  /** The delivery as a fact, or why it cannot be read. */
+  private read(source: SourceId, d: Delivery): Read {
+    if (source === 'generic') {
+      const parsed = parseFunnelWebhook(d.body, d.bodyError);
+      const eventName = eventNameOf(d.body);
+      if (!parsed.ok) return { ok: false, error: parsed.error, eventName };
+      const ev = parsed.event;
+      if (ev.kind === 'handshake') return { ok: true, fact: ev, eventName };
+      if (ev.kind === 'purchase_created')
+        return {
+          ok: true,
+          eventName,
+          fact: {
+            kind: 'purchase',
+            contactId: ev.contactId,
+            email: ev.email,
+            phone: ev.phone,
+            amount: ev.amount,
+            currency: ev.currency,
+            funnelId: ev.funnelId,
+          },
+        };
+      // The spec format's checkout link is read from the body by the recovery-URL middleware, as before.
+      return {
+        ok: true,
+        eventName,
+        fact: {
+          kind: 'contact',
+          op: ev.kind === 'contact_created' ? 'created' : 'updated',
+          contactId: ev.contactId,
+          email: ev.email,
+          phone: ev.phone,
+          firstName: ev.firstName,
+          checkoutUrl: null,
+          funnelId: ev.funnelId,
+        },
+      };
+    }
+    if (d.bodyError) return { ok: false, error: 'Invalid JSON body', eventName: null };
+    const r = adapterFor(source).parse!(d.body, d.headers);
+    return r.ok
+      ? { ok: true, fact: r.fact, eventName: r.eventName }
+      : { ok: false, error: r.error, eventName: r.eventName };
+  }
+
+  private async apply(
+    fact: Fact,
+    integration: IntegrationDoc,
+    byUrl: boolean,
+  ): Promise<{ answer: WebhookAnswer; outcome: DeliveryInfo['outcome']; reason?: string }> {
+    if (fact.kind === 'handshake')
+      return { answer: { body: { status: 'ok', message: 'Handshake received' } }, outcome: 'handshake' };
+    if (fact.kind === 'ignored')
+      return {
+        answer: { body: { status: 'ok', message: `Ignored: ${fact.reason}`, integration_id: integration.id } },
+        outcome: 'ignored',
+        reason: fact.reason,
+      };
+    if (fact.kind === 'contact' && !fact.email) {
+      const reason = 'The contact has no email address: nothing to send on the email side';
+      return {
+        answer: {
+          body: {
+            status: 'ok',
+            message: `Ignored: ${reason}`,
+            contact_id: fact.contactId,
+            integration_id: integration.id,
+          },
+        },
+        outcome: 'ignored',
+        reason,
+      };
+    }
+    // A delivery to an integration's own URL belongs to it whatever its body says, and so does the fact the SMS
+    // side hears: it finds its own integration by this funnel id.
+    const funnelId = byUrl ? integration.funnel_id : (fact.funnelId ?? DEFAULT_FUNNEL_ID);
     const now = new Date();
 
-    if (ev.kind === 'contact_created') {
-      const { created, announced } = await this.contacts.createFromFunnel({ integration, contactId: ev.contactId, email: ev.email, phone: ev.phone, firstName: ev.firstName, createdAt: now });
-      // The list's announcement and the outbox row go out together: one round trip in front of the answer, not two.
-      await Promise.all([announced, created && this.publisher.contactCreated({ funnelId, contactId: ev.contactId, email: ev.email, phone: ev.phone, firstName: ev.firstName, createdAt: now.toISOString() })]);
-      return { status: 'ok', message: created ? 'Contact created' : 'Contact already exists', contact_id: ev.contactId, integration_id: integration.id };
+    if (fact.kind === 'contact') {
+      const email = fact.email!;
+      const input = {
+        integration,
+        contactId: fact.contactId,
+        email,
+        phone: fact.phone,
+        firstName: fact.firstName,
+        createdAt: now,
+      };
+      const checkoutUrl = fact.checkoutUrl
+        ? { integrationId: integration.id, contactId: fact.contactId, url: fact.checkoutUrl }
+        : undefined;
+      if (fact.op === 'created') {
+        const { created, announced } = await this.contacts.createFromFunnel(input);
+        // The list's announcement and the outbox row go out together: one round trip in front of the answer, not two.
+        await Promise.all([
+          announced,
+          created &&
+            this.publisher.contactCreated({
+              funnelId,
+              contactId: fact.contactId,
+              email,
+              phone: fact.phone,
+              firstName: fact.firstName,
+              createdAt: now.toISOString(),
+            }),
+        ]);
+        return {
+          answer: {
+            body: {
+              status: 'ok',
+              message: created ? 'Contact created' : 'Contact already exists',
+              contact_id: fact.contactId,
+              integration_id: integration.id,
+            },
+            checkoutUrl,
+          },
+          outcome: created ? 'created' : 'updated',
+        };
+      }
+      const { created, contact } = await this.contacts.updateFromFunnel(input);
+      await this.publisher.contactUpdated({
+        funnelId,
+        contactId: fact.contactId,
+        email,
+        phone: contact.phone ?? null,
+        firstName: contact.first_name ?? null,
+        createdAt: new Date(contact.created_at).toISOString(),
+      });
+      return {
+        answer: {
+          body: {
+            status: 'ok',
+            message: created ? 'Contact created' : 'Contact updated',
+            contact_id: fact.contactId,
+            integration_id: integration.id,
+          },
+          checkoutUrl,
+        },
+        outcome: created ? 'created' : 'updated',
+      };
     }
 
-    if (ev.kind === 'contact_updated') {
-      const { created, contact } = await this.contacts.updateFromFunnel({ integration, contactId: ev.contactId, email: ev.email, phone: ev.phone, firstName: ev.firstName, createdAt: now });
-      await this.publisher.contactUpdated({ funnelId, contactId: ev.contactId, email: ev.email, phone: contact.phone ?? null, firstName: contact.first_name ?? null, createdAt: new Date(contact.created_at).toISOString() });
-      return { status: 'ok', message: created ? 'Contact created' : 'Contact updated', contact_id: ev.contactId, integration_id: integration.id };
-    }
-
-    if (ev.kind !== 'purchase_created') throw new BadRequestError('Unknown event type');
-    const { matched } = await this.contacts.markPurchased({ integrationId: integration.id, contactId: ev.contactId, email: ev.email, purchasedAt: now });
-    await this.publisher.purchaseCreated({ funnelId, contactId: ev.contactId, email: ev.email, phone: ev.phone, amount: ev.amount, currency: ev.currency, purchasedAt: now.toISOString() });
-    return { status: 'ok', message: matched > 0 ? 'Purchase recorded' : 'Purchase recorded; no matching contact', contact_id: ev.contactId, integration_id: integration.id, matched };
+    const { matched } = await this.contacts.markPurchased({
+      integrationId: integration.id,
+      contactId: fact.contactId,
+      email: fact.email,
+      purchasedAt: now,
+    });
+    await this.publisher.purchaseCreated({
+      funnelId,
+      contactId: fact.contactId,
+      email: fact.email,
+      phone: fact.phone,
+      amount: fact.amount,
+      currency: fact.currency,
+      purchasedAt: now.toISOString(),
+    });
+    return {
+      answer: {
+        body: {
+          status: 'ok',
+          message: matched > 0 ? 'Purchase recorded' : 'Purchase recorded; no matching contact',
+          ...(fact.contactId !== null ? { contact_id: fact.contactId } : {}),
+          integration_id: integration.id,
+          matched,
+        },
+      },
+      outcome: 'purchase',
+    };
   }
+}
+
+function typeOf(fact: Fact, outcome?: DeliveryInfo['outcome']): WebhookEventType {
+  if (outcome === 'ignored' || fact.kind === 'ignored') return 'ignored';
+  if (fact.kind === 'handshake') return 'handshake';
+  if (fact.kind === 'purchase') return 'purchase_created';
+  return fact.op === 'created' ? 'contact_created' : 'contact_updated';
+}
+
+function eventNameOf(body: unknown): string | null {
+  if (!body || typeof body !== 'object') return null;
+  const b = body as Record<string, unknown>;
+  const name = b.event ?? b.event_type;
+  return typeof name === 'string' ? name.slice(0, 100) : null;
 }

@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import { adapterFor } from './adapters';
+import type { SourceId } from './types';
+
+export interface TestDeliveryResult {
+  source: SourceId;
+  signed: boolean;
+  url: string;
+  status: number;
+  body: unknown;
+}
+
+/**
+ * "Send test delivery": a realistic sample of the sender, signed with the integration's secret by the sender's own
+ * scheme (server side, so the secret never reaches a browser), posted to the integration's public URL the way the
+ * sender would, and the answer handed back. The sample's contact is a test address on example.com.
+ */
+export async function sendTestDelivery(opts: {
+  source: SourceId;
+  url: string;
+  secret: string | null;
+  funnelId: string | null;
+  timeoutMs?: number;
+}): Promise<TestDeliveryResult> {
+  const nonce = randomBytes(8).toString('hex');
+  const adapter = adapterFor(opts.source);
+  const { body, headers } = adapter.sample({
+    email: `test-delivery+${nonce}@example.com`,
+    phone: '+14155550100',
+    firstName: 'Test',
+    funnelId: opts.funnelId,
+    nonce,
+  });
+  const raw = Buffer.from(JSON.stringify(body));
+  const signature = opts.secret ? adapter.sign(raw, opts.secret) : {};
+  const res = await fetch(opts.url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'AbandonedCartTracker-TestDelivery/1.0',
+      ...headers,
+      ...signature,
+    },
+    body: raw,
+    signal: AbortSignal.timeout(opts.timeoutMs ?? 10_000),
+  });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // Not JSON: shown as text.
+  }
+  return {
+    source: opts.source,
+    signed: Object.keys(signature).length > 0,
+    url: opts.url,
+    status: res.status,
+    body: parsed,
+  };
+}
