@@ -293,7 +293,7 @@ describe('GET /api/sms-webhook-events?page=', () => {
   });
 
   it.each([
-    ['page=1&type=other', 'type must be one of: contact, purchase, sms_delivery, sms_reply, handshake, invalid'],
+    ['page=1&type=other', 'type must be one of: contact, purchase, sms_delivery, sms_reply, handshake, invalid, ignored, rejected'],
     ['type=contact', 'page is required with type'],
   ])('refuses ?%s', async (query, error) => {
     const r = await call(svc.url, 'GET', `/api/sms-webhook-events?${query}`);

@@ -1,4 +1,4 @@
-import type { ServiceDeps, ServiceParts } from '@act/service-kit';
+import { createSecretBox, env, ReplayGuard, type ServiceDeps, type ServiceParts } from '@act/service-kit';
 import { readSettings, systemClock, type Clock } from './settings';
 import { IntegrationCache } from './integrations/cache';
 import { IntegrationService } from './integrations/service';
@@ -30,6 +30,8 @@ import { AgendaScheduler } from './sequences/scheduler';
 import { DueTicker } from './sequences/due-ticker';
 import { FunnelEventPublisher } from './events/publisher';
 import { startFunnelConsumers } from './events/consumers';
+import { WebhookSigningSettings } from './webhook-signing/settings';
+import { webhookSigningRouter } from './webhook-signing/routes';
 
 /** Wires svc-sms from service-kit's dependencies: models, domain services, routers, scheduler, consumers. */
 export async function buildSmsService(
@@ -61,7 +63,18 @@ export async function buildSmsService(
       : null;
   const scheduler = ticker ?? agendaJobs;
   const publisher = new FunnelEventPublisher(outbox);
-  const integrations = new IntegrationCache(conn, settings.integrationCacheMs);
+  // Webhook signing secrets are sealed under SECRETS_KEY; the cache opens them once per snapshot.
+  const box = createSecretBox();
+  let invalidate = () => undefined as void;
+  const signingSettings = new WebhookSigningSettings(conn, () => invalidate());
+  const integrations = new IntegrationCache(conn, settings.integrationCacheMs, box, signingSettings);
+  invalidate = () => integrations.invalidate();
+  const integrationService = new IntegrationService(
+    conn,
+    { publicUrl, box, testBaseUrl: env('WEBHOOK_TEST_BASE_URL', '') || null, logger },
+    () => integrations.invalidate(),
+  );
+  const replays = new ReplayGuard(conn, 'sms_webhook_deliveries');
 
   const contacts = new ContactService(conn, {
     now,
@@ -90,6 +103,7 @@ export async function buildSmsService(
     contacts,
     events,
     publisher,
+    replays,
     now,
     logger,
   });
@@ -110,7 +124,8 @@ export async function buildSmsService(
     );
 
   // Unique indexes carry the idempotency rules (contact per funnel contact, one send per step): build them first.
-  await Promise.all(Object.values(conn.models).map((m) => m.init()));
+  await Promise.all([...Object.values(conn.models).map((m) => m.init()), replays.init()]);
+  await integrationService.ensureKeys();
 
   let scan: NodeJS.Timeout | null = null;
   let consumers: { stop(): void } | null = null;
@@ -120,7 +135,8 @@ export async function buildSmsService(
     routers: [
       webhookRouter(webhook),
       twilioCallbackRouter(callbacks),
-      integrationRouter(new IntegrationService(conn, () => integrations.invalidate())),
+      integrationRouter(integrationService),
+      webhookSigningRouter(signingSettings),
       campaignRouter(new CampaignService(conn)),
       templateRouter(new TemplateService(conn, providerService)),
       contactRouter(contacts, publisher),

@@ -35,7 +35,18 @@ export function log(id: number, email = `person${id}@example.com`): EmailLog {
 }
 
 export function event(id: number, type: string, payload = `{"event":"${type}"}`): WebhookEvent {
-  return { id, type: type as WebhookEvent['type'], timestamp: '2026-03-01T11:00:00.000Z', payload };
+  return {
+    id,
+    type: type as WebhookEvent['type'],
+    timestamp: '2026-03-01T11:00:00.000Z',
+    payload,
+    source: 'generic',
+    verification: 'unsigned',
+    verification_reason: null,
+    outcome: 'created',
+    integration_id: null,
+    event_name: type,
+  };
 }
 
 export const DEFAULT_INTEGRATION: WebhookIntegration = {
@@ -48,6 +59,8 @@ export const DEFAULT_INTEGRATION: WebhookIntegration = {
   campaign_id: null,
   email_template: null,
   created_at: '2026-02-01T09:00:00.000Z',
+  webhook_url: 'http://127.0.0.1:8080/api/webhook/i/defaultKey0123456789abcd',
+  signing: { has_secret: false, source: null },
 };
 
 export const SHOP_INTEGRATION: WebhookIntegration = {

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { requireUser } from '@act/service-kit';
+import { deliveryFilter, requireUser } from '@act/service-kit';
 import { SMS_WEBHOOK_EVENT_TYPES } from '@act/contracts/src/sms-api';
 import { EVENT_LIST_OPTIONS, type WebhookEventPageService } from './service';
 import { oneOf, parseSmsPageQuery } from '../paging';
@@ -12,9 +12,9 @@ export function webhookEventPageRouter(service: WebhookEventPageService): Router
   const router = new Router();
   router.use(requireUser());
   router.get('/api/sms-webhook-events', async (ctx, next) => {
-    const q = parseSmsPageQuery(ctx.query, EVENT_LIST_OPTIONS, ['type']);
+    const q = parseSmsPageQuery(ctx.query, EVENT_LIST_OPTIONS, ['type', 'source', 'verification', 'outcome']);
     if (!q) return next();
-    ctx.body = await service.page(q, oneOf(ctx.query.type, 'type', SMS_WEBHOOK_EVENT_TYPES));
+    ctx.body = await service.page(q, oneOf(ctx.query.type, 'type', SMS_WEBHOOK_EVENT_TYPES), deliveryFilter(ctx.query));
   });
   return router;
 }

@@ -2,7 +2,7 @@ import type { Connection } from 'mongoose';
 import type { Document, Filter } from 'mongodb';
 import { readList, substringFilter } from '@act/service-kit';
 import type { Paged, SmsWebhookEvent, SmsWebhookEventPage, SmsWebhookEventType } from '@act/contracts/src/sms-api';
-import { webhookEventModel, type WebhookEventDoc } from '../webhook-events/model';
+import { toApiEvent, webhookEventModel, type WebhookEventDoc } from '../webhook-events/model';
 import { and, countBy, smsListOptions, sumOf, type SmsPageQuery } from '../paging';
 
 export const EVENT_LIST_OPTIONS = smsListOptions('timestamp');
@@ -21,12 +21,17 @@ export class WebhookEventPageService {
   }
 
   /** One page, its total, and the cards over every event: one `$group` by type gives them (and the total unless searched). */
-  async page(q: SmsPageQuery, type: SmsWebhookEventType | undefined): Promise<SmsWebhookEventPage> {
+  async page(
+    q: SmsPageQuery,
+    type: SmsWebhookEventType | undefined,
+    delivery: Record<string, unknown> = {},
+  ): Promise<SmsWebhookEventPage> {
     const search = q.search === null ? null : (substringFilter(q.search, SEARCHED) as Filter<Document>);
-    const filter = and([type ? { type } : null, search]);
+    const narrowed = Object.keys(delivery).length > 0;
+    const filter = and([type ? { type } : null, search, narrowed ? (delivery as Filter<Document>) : null]);
     const coll = this.Event.collection;
     const counts = countBy(coll, 'type');
-    const knownTotal = search ? undefined : counts.then((c) => sumOf(c, type ? [type] : undefined));
+    const knownTotal = search || narrowed ? undefined : counts.then((c) => sumOf(c, type ? [type] : undefined));
     const [byType, paged] = await Promise.all([
       counts,
       readList(coll, filter, {}, q, EVENT_LIST_OPTIONS, (d) => toApiEvent(d as WebhookEventDoc), knownTotal) as Promise<
@@ -35,9 +40,4 @@ export class WebhookEventPageService {
     ]);
     return { ...paged, summary: { total: sumOf(byType), by_type: Object.fromEntries(byType) } };
   }
-}
-
-/** The same fields as the plain list's rows. */
-function toApiEvent(d: WebhookEventDoc): SmsWebhookEvent {
-  return { id: d.id, type: d.type, payload: d.payload, timestamp: new Date(d.timestamp).toISOString() };
 }

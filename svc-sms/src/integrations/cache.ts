@@ -1,5 +1,14 @@
 import type { Connection } from 'mongoose';
+import type { SecretBox } from '@act/service-kit';
 import { integrationModel, type IntegrationDoc } from './model';
+import type { WebhookSigningSettings } from '../webhook-signing/settings';
+
+/** Per-integration URLs, opened secrets and the require-signed setting, read together and kept like the funnel map. */
+interface SigningSnapshot {
+  byKey: Map<string, IntegrationDoc>;
+  secrets: Map<number, string>;
+  requireSigned: boolean;
+}
 
 /**
  * The webhook path (and the email side's contact events) look up the active integration of a funnel on every
@@ -12,11 +21,56 @@ export class IntegrationCache {
   private loadedAt = 0;
   private loading: Promise<Map<string, IntegrationDoc>> | null = null;
   private generation = 0;
+  private signing: SigningSnapshot | null = null;
+  private signingAt = 0;
+  private signingLoad: Promise<SigningSnapshot> | null = null;
 
   constructor(
     private readonly conn: Connection,
     private readonly ttlMs: number,
+    private readonly box: SecretBox,
+    private readonly signingSettings: WebhookSigningSettings,
   ) {}
+
+  /** The integration of `/api/sms/webhook/i/<key>`, active or not. */
+  async byKey(key: string): Promise<IntegrationDoc | null> {
+    return (await this.signingSnapshot()).byKey.get(key) ?? null;
+  }
+
+  /** The integration's signing secret, opened; null when it has none. */
+  async secretOf(integration: IntegrationDoc): Promise<string | null> {
+    if (!integration.webhook_secret) return null;
+    // A secret that no longer opens (SECRETS_KEY changed) must not turn into "no secret": nothing verifies against it.
+    return (await this.signingSnapshot()).secrets.get(integration.id) ?? '\u0000unopenable';
+  }
+
+  async requireSigned(): Promise<boolean> {
+    return (await this.signingSnapshot()).requireSigned;
+  }
+
+  private async signingSnapshot(): Promise<SigningSnapshot> {
+    if (this.signing && this.ttlMs > 0 && Date.now() - this.signingAt < this.ttlMs) return this.signing;
+    return (this.signingLoad ??= this.loadSigning().finally(() => (this.signingLoad = null)));
+  }
+
+  private async loadSigning(): Promise<SigningSnapshot> {
+    const gen = this.generation;
+    const [docs, requireSigned] = await Promise.all([
+      integrationModel(this.conn).find({}).lean<IntegrationDoc[]>(),
+      this.signingSettings.requireSigned(),
+    ]);
+    const snap: SigningSnapshot = { byKey: new Map(), secrets: new Map(), requireSigned };
+    for (const d of docs) {
+      if (d.webhook_key) snap.byKey.set(d.webhook_key, d);
+      const secret = d.webhook_secret ? this.box.open(d.webhook_secret) : null;
+      if (secret !== null) snap.secrets.set(d.id, secret);
+    }
+    if (gen === this.generation) {
+      this.signing = snap;
+      this.signingAt = Date.now();
+    }
+    return snap;
+  }
 
   /** The ACTIVE integration whose funnel_id equals this one exactly (the lowest id when several), else null. */
   async activeForFunnel(funnelId: string): Promise<IntegrationDoc | null> {
@@ -34,6 +88,7 @@ export class IntegrationCache {
 
   invalidate(): void {
     this.byFunnel = null;
+    this.signing = null;
     this.generation++;
   }
 

@@ -1,4 +1,5 @@
 import mongoose, { type Connection, type Model } from 'mongoose';
+import type { WebhookSource } from '@act/contracts/src/webhook-signing';
 
 export interface IntegrationDoc {
   id: number;
@@ -10,6 +11,12 @@ export interface IntegrationDoc {
   /** Minutes between a contact's arrival and its first message. */
   reminder_delay: number;
   active: boolean;
+  /** The unguessable part of the integration's own endpoint `/api/sms/webhook/i/<key>`. */
+  webhook_key?: string;
+  /** The sender's signing secret, sealed with SECRETS_KEY (service-kit's secret box); null = none. */
+  webhook_secret?: string | null;
+  /** The sender the integration is pinned to; null = recognised per delivery. */
+  webhook_source?: WebhookSource | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -22,6 +29,10 @@ const schema = new mongoose.Schema<IntegrationDoc>(
     sms_campaign_id: { type: Number, default: null },
     reminder_delay: { type: Number, required: true },
     active: { type: Boolean, required: true },
+    // Sparse: integrations stored before keys existed get theirs at start (IntegrationService.ensureKeys).
+    webhook_key: { type: String, unique: true, sparse: true },
+    webhook_secret: { type: String, default: null },
+    webhook_source: { type: String, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
-import { parseId, requireUser } from '@act/service-kit';
+import { parseId, readSigningPatch, requireUser, validate } from '@act/service-kit';
+import { testDeliveryRequestSchema } from '@act/contracts/src/webhook-signing';
 import type { IntegrationService } from './service';
 import { jsonObject } from '../http';
 
@@ -14,7 +15,18 @@ export function integrationRouter(service: IntegrationService): Router {
     ctx.body = await service.create(jsonObject(ctx));
   });
   router.patch('/api/sms-webhook-integrations/:id', async (ctx) => {
-    ctx.body = await service.update(parseId(ctx.params.id), jsonObject(ctx));
+    const id = parseId(ctx.params.id);
+    const signing = await readSigningPatch(ctx);
+    ctx.body = await service.update(id, jsonObject(ctx), signing);
+  });
+  router.post('/api/sms-webhook-integrations/:id/test-delivery', async (ctx) => {
+    const id = parseId(ctx.params.id);
+    const body = ctx.request.body;
+    const { source } = await validate(
+      testDeliveryRequestSchema,
+      body && typeof body === 'object' && !Array.isArray(body) ? body : {},
+    );
+    ctx.body = await service.testDelivery(id, source);
   });
   router.delete('/api/sms-webhook-integrations/:id', async (ctx) => {
     await service.remove(parseId(ctx.params.id));

@@ -1,6 +1,24 @@
 import type { Connection } from 'mongoose';
-import { BadRequestError, ConflictError, NotFoundError, nextId, validate } from '@act/service-kit';
+import {
+  BadGatewayError,
+  BadRequestError,
+  ConflictError,
+  NotFoundError,
+  nextId,
+  signingFields,
+  validate,
+  type Logger,
+  type SecretBox,
+} from '@act/service-kit';
 import { smsIntegrationSchema, type SmsIntegration } from '@act/contracts/src/sms-api';
+import type { IntegrationSigningPatch } from '@act/contracts/src/webhook-signing';
+import {
+  integrationWebhookUrl,
+  newWebhookKey,
+  sendTestDelivery,
+  type SourceId,
+  type TestDeliveryResult,
+} from '@act/sources';
 import { integrationModel, type IntegrationDoc } from './model';
 import { requireObject } from '../http';
 import { campaignModel } from '../campaigns/model';
@@ -10,6 +28,7 @@ export class IntegrationService {
   private readonly Campaign;
   constructor(
     private readonly conn: Connection,
+    private readonly signing: { publicUrl: string; box: SecretBox; testBaseUrl: string | null; logger: Logger },
     /** Told after every change, so this instance's webhook path sees it at once. */
     private readonly onChange: () => void = () => undefined,
   ) {
@@ -23,7 +42,9 @@ export class IntegrationService {
       this.Campaign.find({}, { id: 1, name: 1 }).lean(),
     ]);
     const names = new Map(campaigns.map((c) => [c.id, c.name]));
-    return docs.map((d) => toApiIntegration(d, d.sms_campaign_id ? (names.get(d.sms_campaign_id) ?? null) : null));
+    return docs.map((d) =>
+      toApiIntegration(d, d.sms_campaign_id ? (names.get(d.sms_campaign_id) ?? null) : null, this.signing.publicUrl),
+    );
   }
 
   async create(body: unknown): Promise<SmsIntegration> {
@@ -37,6 +58,9 @@ export class IntegrationService {
       sms_campaign_id: input.sms_campaign_id ?? null,
       reminder_delay: input.reminder_delay,
       active: input.active,
+      webhook_key: newWebhookKey(),
+      webhook_secret: null,
+      webhook_source: null,
       created_at: now,
       updated_at: now,
     };
@@ -46,7 +70,7 @@ export class IntegrationService {
   }
 
   /** The form sends the whole body; a field left out keeps its value. */
-  async update(id: number, body: unknown): Promise<SmsIntegration> {
+  async update(id: number, body: unknown, signing: IntegrationSigningPatch | null = null): Promise<SmsIntegration> {
     const current = await this.Integration.findOne({ id }).lean<IntegrationDoc>();
     if (!current) throw new NotFoundError('SMS webhook integration not found');
     const input = await validate(smsIntegrationSchema, mergeBody(current, body));
@@ -60,6 +84,7 @@ export class IntegrationService {
           sms_campaign_id: input.sms_campaign_id ?? null,
           reminder_delay: input.reminder_delay,
           active: input.active,
+          ...(signing ? signingFields(signing, this.signing.box) : {}),
           updated_at: new Date(),
         },
       },
@@ -82,7 +107,39 @@ export class IntegrationService {
     const campaign = d.sms_campaign_id
       ? await this.Campaign.findOne({ id: d.sms_campaign_id }, { name: 1 }).lean()
       : null;
-    return toApiIntegration(d, campaign?.name ?? null);
+    return toApiIntegration(d, campaign?.name ?? null, this.signing.publicUrl);
+  }
+
+  /** "Send test delivery": a sample of the sender, signed with the integration's secret, to its own public URL. */
+  async testDelivery(id: number, source: SourceId | undefined): Promise<TestDeliveryResult> {
+    const d = await this.Integration.findOne({ id }).lean<IntegrationDoc>();
+    if (!d) throw new NotFoundError('SMS webhook integration not found');
+    if (!d.webhook_key) throw new ConflictError('The integration has no URL yet; retry shortly');
+    const secret = d.webhook_secret ? this.signing.box.open(d.webhook_secret) : null;
+    const base = this.signing.testBaseUrl ?? this.signing.publicUrl;
+    const url = integrationWebhookUrl(base, '/api/sms/webhook', d.webhook_key);
+    try {
+      return await sendTestDelivery({
+        source: source ?? d.webhook_source ?? 'clickfunnels2',
+        url,
+        secret,
+        funnelId: d.funnel_id,
+      });
+    } catch (err) {
+      this.signing.logger.warn({ err: (err as Error).message, url }, 'test delivery failed');
+      throw new BadGatewayError(`The test delivery could not reach ${url}`);
+    }
+  }
+
+  /** Integrations stored before per-integration URLs existed get their key (each its own, once). */
+  async ensureKeys(): Promise<void> {
+    const missing = await this.Integration.find({ webhook_key: { $exists: false } }, { id: 1 }).lean();
+    for (const { id } of missing)
+      await this.Integration.updateOne(
+        { id, webhook_key: { $exists: false } },
+        { $set: { webhook_key: newWebhookKey() } },
+      );
+    if (missing.length) this.onChange();
   }
 
   private async checkRefs(campaignId: number | null, funnelId: string, active: boolean, selfId: number | null) {
@@ -108,7 +165,7 @@ export function mergeBody(current: object, body: unknown): Record<string, unknow
   return { ...base, ...(body as Record<string, unknown>) };
 }
 
-export function toApiIntegration(d: IntegrationDoc, campaignName: string | null): SmsIntegration {
+export function toApiIntegration(d: IntegrationDoc, campaignName: string | null, publicUrl: string): SmsIntegration {
   return {
     id: d.id,
     name: d.name,
@@ -118,5 +175,7 @@ export function toApiIntegration(d: IntegrationDoc, campaignName: string | null)
     active: d.active,
     created_at: new Date(d.created_at).toISOString(),
     campaign_name: campaignName,
+    webhook_url: d.webhook_key ? integrationWebhookUrl(publicUrl, '/api/sms/webhook', d.webhook_key) : '',
+    signing: { has_secret: Boolean(d.webhook_secret), source: d.webhook_source ?? null },
   };
 }

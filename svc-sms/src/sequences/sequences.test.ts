@@ -373,6 +373,12 @@ describe('funnel webhook', () => {
       type: 'invalid',
       payload: expect.stringContaining('"12"'),
       timestamp: expect.any(String),
+      source: 'generic',
+      verification: 'unsigned',
+      verification_reason: 'Invalid phone number format',
+      outcome: 'invalid',
+      integration_id: null,
+      event_name: 'contact_created',
     });
     expect(events.filter((e) => e.type === 'invalid').map((e) => e.payload)).toContain('{not json');
     expect(events.some((e) => e.type === 'handshake')).toBe(true);

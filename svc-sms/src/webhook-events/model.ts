@@ -1,7 +1,9 @@
 import mongoose, { type Connection, type Model } from 'mongoose';
-import type { SmsWebhookEventType } from '@act/contracts/src/sms-api';
+import type { SmsWebhookEvent, SmsWebhookEventType } from '@act/contracts/src/sms-api';
+import type { DeliveryInfo } from '@act/contracts/src/webhook-signing';
 
-export interface WebhookEventDoc {
+/** Funnel deliveries carry the DeliveryInfo fields (sender, verification, outcome); Twilio callbacks do not. */
+export interface WebhookEventDoc extends Partial<DeliveryInfo> {
   id: number;
   type: SmsWebhookEventType;
   /** The delivery as received (JSON text; form callbacks as a JSON object of their fields). */
@@ -15,6 +17,12 @@ const schema = new mongoose.Schema<WebhookEventDoc>(
     type: { type: String, required: true },
     payload: { type: String, required: true },
     timestamp: { type: Date, required: true, index: true },
+    source: String,
+    verification: String,
+    verification_reason: String,
+    outcome: String,
+    integration_id: Number,
+    event_name: String,
   },
   { versionKey: false },
 );
@@ -24,4 +32,18 @@ export function webhookEventModel(conn: Connection): Model<WebhookEventDoc> {
     (conn.models.SmsWebhookEvent as Model<WebhookEventDoc>) ??
     conn.model<WebhookEventDoc>('SmsWebhookEvent', schema, 'sms_webhook_events')
   );
+}
+
+const INFO_KEYS = ['source', 'verification', 'verification_reason', 'outcome', 'integration_id', 'event_name'] as const;
+
+/** A stored event as the API returns it (the plain list and the paged one alike). */
+export function toApiEvent(d: WebhookEventDoc): SmsWebhookEvent {
+  const e: SmsWebhookEvent = {
+    id: d.id,
+    type: d.type,
+    payload: d.payload,
+    timestamp: new Date(d.timestamp).toISOString(),
+  };
+  for (const k of INFO_KEYS) if (d[k] !== undefined) (e as unknown as Record<string, unknown>)[k] = d[k];
+  return e;
 }

@@ -1,7 +1,8 @@
 import type { Connection } from 'mongoose';
 import { createBatcher, createIdAllocator, toApi } from '@act/service-kit';
 import type { SmsWebhookEvent, SmsWebhookEventType } from '@act/contracts/src/sms-api';
-import { webhookEventModel, type WebhookEventDoc } from './model';
+import type { DeliveryInfo } from '@act/contracts/src/webhook-signing';
+import { toApiEvent, webhookEventModel, type WebhookEventDoc } from './model';
 import type { Clock } from '../settings';
 
 /** Every inbound delivery (funnel webhook, Twilio callback) is kept as received, valid or not. */
@@ -23,12 +24,13 @@ export class WebhookEventService {
     return docs.map((d) => d.id);
   });
 
-  async record(type: SmsWebhookEventType, payload: string): Promise<number> {
+  async record(type: SmsWebhookEventType, payload: string, info?: DeliveryInfo): Promise<number> {
     return this.insert({
       id: await this.allocId(),
       type,
       payload: payload === '' ? '""' : payload,
       timestamp: this.deps.now(),
+      ...info,
     });
   }
 
@@ -41,9 +43,6 @@ export class WebhookEventService {
       .sort({ timestamp: -1, id: -1 })
       .limit(this.deps.listLimit)
       .lean<WebhookEventDoc[]>();
-    return docs.map((d) => {
-      const e = toApi(d as unknown as Record<string, unknown>) as unknown as WebhookEventDoc;
-      return { id: e.id, type: e.type, payload: e.payload, timestamp: new Date(e.timestamp).toISOString() };
-    });
+    return docs.map((d) => toApiEvent(toApi(d as unknown as Record<string, unknown>) as unknown as WebhookEventDoc));
   }
 }

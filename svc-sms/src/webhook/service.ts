@@ -1,11 +1,22 @@
-import { BadRequestError, type Logger } from '@act/service-kit';
-import { smsMessages } from '@act/contracts/src/sms-api';
+import { BadRequestError, NotFoundError, UnauthorizedError, type Logger, type ReplayGuard } from '@act/service-kit';
+import { smsMessages, type SmsWebhookEventType } from '@act/contracts/src/sms-api';
+import type { DeliveryInfo, DeliveryOutcome } from '@act/contracts/src/webhook-signing';
+import {
+  adapterFor,
+  decideVerification,
+  looksLikeWebhookKey,
+  sourceOf,
+  type Headers,
+  type SourceFact,
+  type SourceId,
+} from '@act/sources';
 import type { ContactService } from '../contacts/service';
 import type { IntegrationCache } from '../integrations/cache';
+import type { IntegrationDoc } from '../integrations/model';
 import type { WebhookEventService } from '../webhook-events/service';
 import type { FunnelEventPublisher } from '../events/publisher';
 import { toE164 } from '../contacts/phone';
-import { parseFunnelWebhook, type ParsedFunnelWebhook } from './parse';
+import { parseFunnelWebhook } from './parse';
 import type { Clock } from '../settings';
 
 export interface WebhookResult {
@@ -18,119 +29,272 @@ export interface FunnelWebhookDeps {
   contacts: ContactService;
   events: WebhookEventService;
   publisher: FunnelEventPublisher;
+  replays: ReplayGuard;
   now: Clock;
   logger: Logger;
 }
 
+/** One delivery as the route hands it over. */
+export interface Delivery {
+  raw: string;
+  bytes: Buffer;
+  body: unknown;
+  parseError?: string;
+  headers: Headers;
+  /** The key of `/api/sms/webhook/i/<key>`; null on the plain `/api/sms/webhook`. */
+  key: string | null;
+}
+
+type Fact = SourceFact | { kind: 'handshake' };
+type Read = { ok: true; fact: Fact; eventName: string | null } | { ok: false; error: string; eventName: string | null };
+type Applied = { result: WebhookResult; outcome: DeliveryOutcome; reason?: string };
+
+/** Replays of deliveries that found no SMS integration are remembered under this id. */
+const NO_INTEGRATION = 0;
+
 /**
- * POST /api/sms/webhook. Stores every delivery (so nothing is lost, even when refused), validates it, finds the
- * ACTIVE SMS integration for the funnel, applies the contact or purchase, and publishes the fact for the email side
- * through the outbox.
+ * POST /api/sms/webhook and /api/sms/webhook/i/<key>. Recognises the sender, reads and validates the delivery
+ * (every delivery is stored, even when refused), finds the integration (its own URL's, else the ACTIVE one of the
+ * funnel), checks the signature, drops a replay, applies the contact or purchase, publishes the fact for the email
+ * side through the outbox, records and answers.
  */
 export class FunnelWebhookService {
   constructor(private readonly deps: FunnelWebhookDeps) {}
 
-  /** `body` is the parsed JSON (undefined with `parseError` when it was not JSON); `raw` the text as received. */
-  async handle(raw: string, body: unknown, parseError?: string): Promise<WebhookResult> {
-    const { events } = this.deps;
-    if (parseError) {
-      await events.record('invalid', raw);
-      throw new BadRequestError(parseError);
+  async handle(d: Delivery): Promise<WebhookResult> {
+    const { events, integrations } = this.deps;
+    let pinned: IntegrationDoc | null = null;
+    if (d.key !== null) {
+      pinned = looksLikeWebhookKey(d.key) ? await integrations.byKey(d.key) : null;
+      if (!pinned) throw new NotFoundError('Unknown webhook URL');
     }
-    const p = parseFunnelWebhook(body);
-    if (p.kind === 'invalid') {
-      await events.record('invalid', raw);
-      throw new BadRequestError(p.error);
-    }
-    if (p.kind === 'handshake') {
-      await events.record('handshake', raw);
-      return { status: 200, body: { status: 'ok', message: 'Handshake received' } };
-    }
-    // Structural rules first (a 400 whatever the configuration), stored as `invalid`.
+    const source = sourceOf(pinned?.webhook_source, d.body, d.headers);
+    const read = this.read(source, d);
+    const info = (over: Partial<DeliveryInfo>): DeliveryInfo => ({
+      source,
+      verification: 'unsigned',
+      verification_reason: null,
+      outcome: 'invalid',
+      integration_id: pinned?.id ?? null,
+      event_name: read.eventName,
+      ...over,
+    });
     const refuse = async (message: string): Promise<never> => {
-      await events.record('invalid', raw);
+      await events.record('invalid', d.raw, info({ verification_reason: message }));
       throw new BadRequestError(message);
     };
-    if (!p.funnelId) return refuse(smsMessages.funnelIdRequired);
-    if (!p.contactId) return refuse('contact_id is required');
-    const phone = p.phone ? toE164(p.phone) : null;
-    if (p.phone && !phone) return refuse(smsMessages.phoneInvalid);
-    if (p.kind === 'contact' && !phone) return refuse(smsMessages.phoneRequired);
+    if (!read.ok) return refuse(read.error);
+    let { fact } = read;
 
-    const now = this.deps.now().toISOString();
-    // The email side decides for itself whether the funnel concerns it, so the fact is published either way. The
-    // delivery's record, the outbox write and this side's own write are independent, so they go out together: one
-    // round trip in front of the answer, not two.
-    const published =
-      p.kind === 'contact'
-        ? this.deps.publisher.contact(p.event === 'contact_updated' ? 'updated' : 'created', {
-            funnelId: p.funnelId,
+    // Structural rules of the spec's format first (a 400 whatever the configuration), stored as `invalid`. Other
+    // senders' deliveries that cannot concern the SMS side are answered and recorded as ignored: they retry a 4xx.
+    let phone: string | null = null;
+    if (fact.kind === 'contact' || fact.kind === 'purchase') {
+      if (source === 'generic') {
+        if (!fact.funnelId && !pinned) return refuse(smsMessages.funnelIdRequired);
+        if (!fact.contactId) return refuse('contact_id is required');
+      }
+      phone = fact.phone ? toE164(fact.phone) : null;
+      if (fact.phone && !phone) {
+        if (source === 'generic') return refuse(smsMessages.phoneInvalid);
+        if (fact.kind === 'contact') fact = { kind: 'ignored', reason: `The phone number ${fact.phone} is not valid` };
+      } else if (fact.kind === 'contact' && !phone) {
+        if (source === 'generic') return refuse(smsMessages.phoneRequired);
+        fact = { kind: 'ignored', reason: 'The contact has no phone number: nothing to send on the SMS side' };
+      }
+    }
+
+    const funnelId = fact.kind === 'contact' || fact.kind === 'purchase' ? fact.funnelId : null;
+    const integration = pinned ?? (funnelId ? await integrations.activeForFunnel(funnelId) : null);
+    const decision = decideVerification({
+      source,
+      raw: d.bytes,
+      headers: d.headers,
+      secret: integration ? await integrations.secretOf(integration) : null,
+      requireSigned: await integrations.requireSigned(),
+    });
+    const base = info({ integration_id: integration?.id ?? null, verification: decision.verification });
+    if (decision.verification === 'rejected') {
+      await events.record('rejected', d.raw, { ...base, outcome: 'rejected', verification_reason: decision.reason });
+      throw new UnauthorizedError(decision.reason);
+    }
+
+    const deliveryId = adapterFor(source).deliveryId(d.body, d.headers);
+    const replayKey = integration?.id ?? NO_INTEGRATION;
+    if (deliveryId !== null && !(await this.deps.replays.claim(replayKey, deliveryId))) {
+      await events.record(typeOf(fact), d.raw, { ...base, outcome: 'duplicate' });
+      return { status: 200, body: { status: 'ok', message: 'Duplicate delivery: already processed', duplicate: true } };
+    }
+    try {
+      const { result, outcome, reason } = await this.apply(fact, phone, pinned, integration);
+      await events.record(typeOf(fact), d.raw, { ...base, outcome, verification_reason: reason ?? null });
+      return result;
+    } catch (err) {
+      // Not applied: the sender's retry must be.
+      if (deliveryId !== null) await this.deps.replays.release(replayKey, deliveryId).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  private read(source: SourceId, d: Delivery): Read {
+    if (source === 'generic') {
+      if (d.parseError) return { ok: false, error: d.parseError, eventName: null };
+      const p = parseFunnelWebhook(d.body);
+      if (p.kind === 'invalid') return { ok: false, error: p.error, eventName: eventNameOf(d.body) };
+      const eventName = eventNameOf(d.body);
+      if (p.kind === 'handshake') return { ok: true, fact: p, eventName };
+      if (p.kind === 'purchase')
+        return {
+          ok: true,
+          eventName,
+          fact: {
+            kind: 'purchase',
             contactId: p.contactId,
             email: p.email,
-            phone,
-            firstName: p.firstName,
-            createdAt: now,
-          })
-        : this.deps.publisher.purchase({
-            funnelId: p.funnelId,
-            contactId: p.contactId,
-            email: p.email,
-            phone,
+            phone: p.phone,
             amount: p.amount,
             currency: p.currency,
-            purchasedAt: now,
-          });
-    // Settled, not raced: the answer waits for all three, so a failure never answers before the record is written.
-    const [recorded, publishedFact, applied] = await Promise.allSettled([events.record(p.kind, raw), published, this.apply(p, phone)]);
-    for (const r of [recorded, publishedFact, applied]) if (r.status === 'rejected') throw r.reason;
-    return (applied as PromiseFulfilledResult<WebhookResult>).value;
+            funnelId: p.funnelId,
+          },
+        };
+      return {
+        ok: true,
+        eventName,
+        fact: {
+          kind: 'contact',
+          op: p.event === 'contact_updated' ? 'updated' : 'created',
+          contactId: p.contactId ?? '',
+          email: p.email,
+          phone: p.phone,
+          firstName: p.firstName,
+          checkoutUrl: p.checkoutUrl,
+          funnelId: p.funnelId,
+        },
+      };
+    }
+    if (d.parseError) return { ok: false, error: 'Invalid JSON body', eventName: null };
+    const r = adapterFor(source).parse!(d.body, d.headers);
+    return r.ok
+      ? { ok: true, fact: r.fact, eventName: r.eventName }
+      : { ok: false, error: r.error, eventName: r.eventName };
   }
 
   private async apply(
-    p: Extract<ParsedFunnelWebhook, { kind: 'contact' | 'purchase' }>,
+    fact: Fact,
     phone: string | null,
-  ): Promise<WebhookResult> {
-    const integration = await this.deps.integrations.activeForFunnel(p.funnelId!);
-    if (!integration) {
+    pinned: IntegrationDoc | null,
+    integration: IntegrationDoc | null,
+  ): Promise<Applied> {
+    if (fact.kind === 'handshake')
+      return { result: { status: 200, body: { status: 'ok', message: 'Handshake received' } }, outcome: 'handshake' };
+    if (fact.kind === 'ignored')
       return {
-        status: 202,
-        body: { status: 'ignored', message: `No active SMS integration for funnel ${p.funnelId}` },
+        result: { status: 200, body: { status: 'ok', message: `Ignored: ${fact.reason}` } },
+        outcome: 'ignored',
+        reason: fact.reason,
       };
+    // A delivery to an integration's own URL belongs to it whatever its body says; so does the fact the email side
+    // hears (it finds its own integration by this funnel id).
+    const funnelId = pinned ? pinned.funnel_id : fact.funnelId;
+    const now = this.deps.now().toISOString();
+    // The email side decides for itself whether the funnel concerns it, so the fact is published either way.
+    const published = !funnelId
+      ? Promise.resolve()
+      : fact.kind === 'contact'
+        ? this.deps.publisher.contact(fact.op, {
+            funnelId,
+            contactId: fact.contactId,
+            email: fact.email,
+            phone,
+            firstName: fact.firstName,
+            createdAt: now,
+          })
+        : this.deps.publisher.purchase({
+            funnelId,
+            contactId: fact.contactId,
+            email: fact.email,
+            phone,
+            amount: fact.amount,
+            currency: fact.currency,
+            purchasedAt: now,
+          });
+    // Settled, not raced: the answer waits for both, so a failure never answers before the fact is in the outbox.
+    const [publishedFact, applied] = await Promise.allSettled([
+      published,
+      this.applyHere(fact, phone, integration, funnelId),
+    ]);
+    for (const r of [publishedFact, applied]) if (r.status === 'rejected') throw r.reason;
+    return (applied as PromiseFulfilledResult<Applied>).value;
+  }
+
+  private async applyHere(
+    fact: Extract<Fact, { kind: 'contact' | 'purchase' }>,
+    phone: string | null,
+    integration: IntegrationDoc | null,
+    funnelId: string | null,
+  ): Promise<Applied> {
+    if (!integration || !integration.active) {
+      const message = integration
+        ? `The SMS integration ${integration.name} is paused`
+        : funnelId
+          ? `No active SMS integration for funnel ${funnelId}`
+          : "No funnel id: post to the integration's own URL";
+      return { result: { status: 202, body: { status: 'ignored', message } }, outcome: 'ignored', reason: message };
     }
 
-    if (p.kind === 'contact') {
+    if (fact.kind === 'contact') {
       const { contact, created } = await this.deps.contacts.upsertFromFunnel({
         integration,
-        funnelId: p.funnelId!,
-        contactId: p.contactId!,
+        funnelId: integration.funnel_id,
+        contactId: fact.contactId,
         phone: phone!,
-        email: p.email,
-        firstName: p.firstName,
-        checkoutUrl: p.checkoutUrl,
+        email: fact.email,
+        firstName: fact.firstName,
+        checkoutUrl: fact.checkoutUrl,
       });
       return {
-        status: 200,
-        body: {
-          status: 'ok',
-          message: created ? 'SMS contact created' : 'SMS contact updated',
-          contact_id: contact.contact_id,
-          id: contact.id,
+        result: {
+          status: 200,
+          body: {
+            status: 'ok',
+            message: created ? 'SMS contact created' : 'SMS contact updated',
+            contact_id: contact.contact_id,
+            id: contact.id,
+          },
         },
+        outcome: created ? 'created' : 'updated',
       };
     }
     const updated = await this.deps.contacts.markPurchased({
       integrationId: integration.id,
-      contactId: p.contactId,
+      contactId: fact.contactId,
       phone,
     });
     return {
-      status: 200,
-      body: {
-        status: 'ok',
-        message:
-          updated > 0 ? 'Purchase recorded; SMS sequence stopped' : 'Purchase recorded; no open SMS contact matched',
-        updated,
+      result: {
+        status: 200,
+        body: {
+          status: 'ok',
+          message:
+            updated > 0 ? 'Purchase recorded; SMS sequence stopped' : 'Purchase recorded; no open SMS contact matched',
+          updated,
+        },
       },
+      outcome: 'purchase',
     };
   }
+}
+
+/** The spec's event types; a contact or purchase that found no integration keeps its type (outcome `ignored`). */
+function typeOf(fact: Fact): SmsWebhookEventType {
+  if (fact.kind === 'handshake') return 'handshake';
+  if (fact.kind === 'ignored') return 'ignored';
+  return fact.kind === 'purchase' ? 'purchase' : 'contact';
+}
+
+function eventNameOf(body: unknown): string | null {
+  if (!body || typeof body !== 'object') return null;
+  const b = body as Record<string, unknown>;
+  const name = b.event ?? b.event_type;
+  return typeof name === 'string' ? name.slice(0, 100) : null;
 }
