@@ -12,9 +12,17 @@ function renderPage() {
 }
 
 describe('/documentation (spec §2)', () => {
-  it('has the three tabs and the setup steps with the endpoint URL and the required events', () => {
+  it('has the three tabs of the spec, then one per sender, and the setup steps with the endpoint URL and the required events', () => {
     renderPage();
-    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['ClickFunnels Setup', 'Testing', 'Phase 2']);
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual([
+      'ClickFunnels Setup',
+      'Testing',
+      'Phase 2',
+      'ClickFunnels 2.0',
+      'ClickFunnels Classic',
+      'Shopify',
+      'Signed deliveries',
+    ]);
     expect(screen.getByRole('heading', { name: /Step 1: Create a webhook integration/ })).toBeTruthy();
     expect(screen.getByText(/exactly as ClickFunnels shows it/)).toBeTruthy();
     expect(screen.getByRole('heading', { name: /Step 2/ })).toBeTruthy();

@@ -3,10 +3,12 @@ import { Alert, Box, Card, CardContent, Chip, Stack, Tab, Tabs, Typography } fro
 import { PageHeader } from '@act/ui-kit';
 import { CodeBlock } from './CodeBlock';
 import { REQUIRED_EVENTS, TEST_EXAMPLES, webhookEndpoint } from './content';
+import { ClickFunnels2Tab, ClickFunnelsClassicTab, ShopifyTab, SignedGenericTab } from './SourceTabs';
 
 /**
- * /documentation (spec §2): three tabs, ClickFunnels Setup / Testing / Phase 2. Needs no server:
- * the endpoint URL is this site's origin plus /api/webhook.
+ * /documentation (spec §2): three tabs, ClickFunnels Setup / Testing / Phase 2, then one tab per sender (issue 13:
+ * ClickFunnels 2.0, ClickFunnels Classic, Shopify, and signing the spec's own formats) with a test delivery each.
+ * The spec's tabs need no server: their endpoint URL is this site's origin plus /api/webhook.
  */
 export default function DocumentationPage() {
   const [tab, setTab] = useState(0);
@@ -30,6 +32,10 @@ export default function DocumentationPage() {
             <Tab label="ClickFunnels Setup" id="doc-tab-0" aria-controls="doc-panel-0" />
             <Tab label="Testing" id="doc-tab-1" aria-controls="doc-panel-1" />
             <Tab label="Phase 2" id="doc-tab-2" aria-controls="doc-panel-2" />
+            <Tab label="ClickFunnels 2.0" id="doc-tab-3" aria-controls="doc-panel-3" />
+            <Tab label="ClickFunnels Classic" id="doc-tab-4" aria-controls="doc-panel-4" />
+            <Tab label="Shopify" id="doc-tab-5" aria-controls="doc-panel-5" />
+            <Tab label="Signed deliveries" id="doc-tab-6" aria-controls="doc-panel-6" />
           </Tabs>
         </Box>
         <CardContent sx={{ p: { xs: 2, md: 4 } }}>
@@ -41,6 +47,18 @@ export default function DocumentationPage() {
           </TabPanel>
           <TabPanel index={2} value={tab}>
             <PhaseTwoTab />
+          </TabPanel>
+          <TabPanel index={3} value={tab}>
+            <ClickFunnels2Tab />
+          </TabPanel>
+          <TabPanel index={4} value={tab}>
+            <ClickFunnelsClassicTab />
+          </TabPanel>
+          <TabPanel index={5} value={tab}>
+            <ShopifyTab />
+          </TabPanel>
+          <TabPanel index={6} value={tab}>
+            <SignedGenericTab />
           </TabPanel>
         </CardContent>
       </Card>
@@ -117,6 +135,11 @@ function SetupTab({ endpoint }: { endpoint: string }) {
             <Chip key={event} label={event} color="primary" variant="outlined" sx={{ fontFamily: 'monospace' }} />
           ))}
         </Stack>
+        <Alert severity="info" sx={{ mt: 2 }}>
+          These are the tracker&apos;s own event names, for a relay that reshapes deliveries. ClickFunnels 2.0,
+          ClickFunnels Classic and Shopify post their own events: see their tabs for the names to tick, each
+          integration&apos;s own URL and its signing secret.
+        </Alert>
       </Step>
       <Step number={3} title="Test the connection">
         <Typography component="div">

@@ -12,6 +12,7 @@ export const WEBHOOK_EVENTS = '/api/webhook-events';
 export const INTEGRATIONS = '/api/webhook-integrations';
 export const REMINDER_DELAY = '/api/settings/reminder-delay';
 export const TEMPLATES = '/api/resend/templates';
+export const WEBHOOK_SIGNING = '/api/webhook-signing';
 
 /** The base path itself or the base path with a query string. */
 export function matches(base: string) {

@@ -6,6 +6,7 @@ import PlayIcon from '@mui/icons-material/PlayCircleOutlined';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import ClearIcon from '@mui/icons-material/PersonRemoveOutlined';
 import type { WebhookIntegration } from '@act/contracts/src/email-api';
+import { WebhookEndpoint } from '@act/ui-kit';
 import { minutes, DateTime } from '../shared';
 import { isDefaultIntegration } from './integrationForm';
 
@@ -44,6 +45,9 @@ export interface IntegrationCardProps {
   onToggle: () => void;
   onDelete: () => void;
   onClearContacts: () => void;
+  isAdmin: boolean;
+  onSetSecret: () => void;
+  onRemoveSecret: () => void;
 }
 
 export function IntegrationCard({
@@ -54,6 +58,9 @@ export function IntegrationCard({
   onToggle,
   onDelete,
   onClearContacts,
+  isAdmin,
+  onSetSecret,
+  onRemoveSecret,
 }: IntegrationCardProps) {
   const isDefault = isDefaultIntegration(integration);
   return (
@@ -109,6 +116,14 @@ export function IntegrationCard({
             )}
           </Detail>
         </Stack>
+        <Divider sx={{ my: 2 }} />
+        <WebhookEndpoint
+          webhook_url={integration.webhook_url}
+          signing={integration.signing}
+          isAdmin={isAdmin}
+          onSetSecret={onSetSecret}
+          onRemoveSecret={onRemoveSecret}
+        />
       </CardContent>
       <Divider />
       <CardActions sx={{ px: 2, py: 1.5, flexWrap: 'wrap', gap: 1, '& > :not(style) ~ :not(style)': { ml: 0 } }}>

@@ -2,9 +2,20 @@ import { useState } from 'react';
 import { Box, Button, Card, Grid, Skeleton } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import HubIcon from '@mui/icons-material/HubOutlined';
-import { ApiError, ConfirmDialog, PageHeader, apiRequest, errorMessage, useToast } from '@act/ui-kit';
+import {
+  ApiError,
+  ConfirmDialog,
+  PageHeader,
+  RequireSignedSwitch,
+  apiRequest,
+  errorMessage,
+  useAuth,
+  useSigningActions,
+  useToast,
+} from '@act/ui-kit';
 import type { EmailTemplateSummary, MessageResponse, WebhookIntegration } from '@act/contracts/src/email-api';
-import { EmptyState, INTEGRATIONS, LoadError, TEMPLATES, useApi, useRefetch } from '../shared';
+import type { WebhookSigningSettings } from '@act/contracts/src/webhook-signing';
+import { EmptyState, INTEGRATIONS, LoadError, TEMPLATES, WEBHOOK_SIGNING, useApi, useRefetch } from '../shared';
 import { IntegrationCard } from './IntegrationCard';
 import { IntegrationDrawer } from './IntegrationDrawer';
 import { requestOf, templateLabel, type IntegrationFormValues } from './integrationForm';
@@ -23,6 +34,25 @@ export default function WebhookIntegrationsPage() {
   const refetch = useRefetch();
   const { data, error, mutate } = useApi<WebhookIntegration[]>(INTEGRATIONS);
   const templates = useApi<EmailTemplateSummary[]>(TEMPLATES);
+  const { isAdmin } = useAuth();
+  const requireSigned = useApi<WebhookSigningSettings>(WEBHOOK_SIGNING);
+  const signingActions = useSigningActions({
+    patchUrl: (id) => `${INTEGRATIONS}/${id}`,
+    onChanged: () => refetch('integrations'),
+  });
+
+  async function setRequireSigned(on: boolean) {
+    try {
+      await apiRequest<WebhookSigningSettings>('PUT', WEBHOOK_SIGNING, { require_signed: on });
+      toast({
+        title: on ? 'Signed deliveries required' : 'Unsigned deliveries accepted',
+        description: on ? 'Deliveries without a valid signature are refused.' : 'Integrations without a secret accept unsigned deliveries.',
+      });
+      await requireSigned.mutate();
+    } catch (err) {
+      toast({ title: 'Error updating signing', description: errorMessage(err), variant: 'destructive' });
+    }
+  }
 
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [editing, setEditing] = useState<WebhookIntegration | null>(null);
@@ -125,9 +155,12 @@ export default function WebhookIntegrationsPage() {
   }
 
   const addButton = (
-    <Button variant="contained" startIcon={<AddIcon />} onClick={() => openDrawer(null)}>
-      Add New Integration
-    </Button>
+    <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
+      <RequireSignedSwitch checked={requireSigned.data?.require_signed} isAdmin={isAdmin} onChange={setRequireSigned} />
+      <Button variant="contained" startIcon={<AddIcon />} onClick={() => openDrawer(null)}>
+        Add New Integration
+      </Button>
+    </Box>
   );
 
   if (error) return <LoadError what="webhook integrations" error={error} onRetry={() => void mutate()} />;
@@ -165,6 +198,9 @@ export default function WebhookIntegrationsPage() {
                 onToggle={() => toggle(integration)}
                 onDelete={() => setConfirm({ kind: 'delete', integration })}
                 onClearContacts={() => setConfirm({ kind: 'clear', integration })}
+                isAdmin={isAdmin}
+                onSetSecret={() => signingActions.openSet(integration)}
+                onRemoveSecret={() => signingActions.openRemove(integration)}
               />
             </Grid>
           ))}
@@ -180,6 +216,7 @@ export default function WebhookIntegrationsPage() {
         onSubmit={save}
       />
 
+      {signingActions.dialogs}
       <ConfirmDialog
         open={confirmOpen && confirm?.kind === 'delete'}
         title="Delete Integration"

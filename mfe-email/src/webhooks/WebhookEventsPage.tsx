@@ -1,9 +1,12 @@
+import { useMemo, useState } from 'react';
 import {
   Box,
   Card,
   Chip,
   CircularProgress,
+  MenuItem,
   Stack,
+  TextField,
   Table,
   TableBody,
   TableCell,
@@ -12,18 +15,30 @@ import {
   TableRow,
 } from '@mui/material';
 import WebhookIcon from '@mui/icons-material/WebhookOutlined';
-import { EMAIL_PAGE_SIZES, PageHeader, Pagination, usePagination } from '@act/ui-kit';
+import { DELIVERY_FILTER_OPTIONS, DeliveryChips, EMAIL_PAGE_SIZES, PageHeader, Pagination, usePagination } from '@act/ui-kit';
 import type { WebhookEvent } from '@act/contracts/src/email-api';
 import { LoadError, TableMessageRow, WEBHOOK_EVENTS, useApi, DateTime, RefreshButton } from '../shared';
 import { EndpointCard } from './EndpointCard';
 import { EventTypeChip } from './EventTypeChip';
 
 const EMPTY: WebhookEvent[] = [];
+type FilterName = keyof typeof DELIVERY_FILTER_OPTIONS;
+const FILTER_LABELS: Record<FilterName, string> = { source: 'Source', verification: 'Verification', outcome: 'Outcome' };
 
-/** Webhook Events (section 2): endpoint URL with Copy, then every delivery (newest first), paged in the browser. */
+/**
+ * Webhook Events (section 2): endpoint URL with Copy, then every delivery (newest first), paged in the browser;
+ * each delivery's sender, verification and outcome, filterable by those (in the browser, like the paging).
+ */
 export default function WebhookEventsPage() {
   const { data, error, mutate } = useApi<WebhookEvent[]>(WEBHOOK_EVENTS);
-  const events = data ?? EMPTY;
+  const [filters, setFilters] = useState<Partial<Record<FilterName, string>>>({});
+  const events = useMemo(
+    () =>
+      (data ?? EMPTY).filter((e) =>
+        (Object.keys(filters) as FilterName[]).every((k) => !filters[k] || e[k] === filters[k]),
+      ),
+    [data, filters],
+  );
   const { pageItems, paginationProps, total } = usePagination(events);
 
   return (
@@ -39,33 +54,59 @@ export default function WebhookEventsPage() {
         }
       />
       <EndpointCard />
+      <Stack direction="row" spacing={1.5} sx={{ mb: 2, flexWrap: 'wrap', rowGap: 1.5 }}>
+        {(Object.keys(DELIVERY_FILTER_OPTIONS) as FilterName[]).map((name) => (
+          <TextField
+            key={name}
+            select
+            size="small"
+            label={FILTER_LABELS[name]}
+            value={filters[name] ?? ''}
+            onChange={(e) => setFilters((f) => ({ ...f, [name]: e.target.value }))}
+            sx={{ minWidth: 170 }}
+          >
+            <MenuItem value="">All</MenuItem>
+            {DELIVERY_FILTER_OPTIONS[name].map((o) => (
+              <MenuItem key={o.value} value={o.value}>
+                {o.label}
+              </MenuItem>
+            ))}
+          </TextField>
+        ))}
+      </Stack>
       {error ? (
         <LoadError what="webhook events" error={error} onRetry={() => void mutate()} />
       ) : (
         <Card>
           <TableContainer>
-            <Table aria-label="Webhook events" sx={{ minWidth: 760, tableLayout: 'fixed' }}>
+            <Table aria-label="Webhook events" sx={{ minWidth: 980, tableLayout: 'fixed' }}>
               <TableHead>
                 <TableRow>
                   <TableCell sx={{ width: 190 }}>Type</TableCell>
+                  <TableCell sx={{ width: 230 }}>Delivery</TableCell>
                   <TableCell sx={{ width: 210 }}>Received</TableCell>
                   <TableCell>Payload</TableCell>
                 </TableRow>
               </TableHead>
               <TableBody>
                 {!data ? (
-                  <TableMessageRow colSpan={3} icon={<CircularProgress size={22} />}>
+                  <TableMessageRow colSpan={4} icon={<CircularProgress size={22} />}>
                     Loading webhook events...
                   </TableMessageRow>
                 ) : events.length === 0 ? (
-                  <TableMessageRow colSpan={3} icon={<WebhookIcon />}>
-                    No webhook events yet. Send a webhook to this endpoint to see events here.
+                  <TableMessageRow colSpan={4} icon={<WebhookIcon />}>
+                    {data.length === 0
+                      ? 'No webhook events yet. Send a webhook to this endpoint to see events here.'
+                      : 'No webhook events match these filters.'}
                   </TableMessageRow>
                 ) : (
                   pageItems.map((event) => (
                     <TableRow key={event.id} hover sx={{ verticalAlign: 'top' }} data-event-type={event.type}>
                       <TableCell>
                         <EventTypeChip type={event.type} />
+                      </TableCell>
+                      <TableCell data-testid="delivery-cell">
+                        <DeliveryChips event={event} />
                       </TableCell>
                       <TableCell sx={{ whiteSpace: 'nowrap' }}>
                         <DateTime value={event.timestamp} />

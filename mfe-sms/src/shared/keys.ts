@@ -14,6 +14,7 @@ export const SMS_KEYS = {
   events: '/api/sms-webhook-events',
   twilioConfig: '/api/twilio/config',
   messagingServices: '/api/twilio/messaging-services',
+  webhookSigning: '/api/sms/webhook-signing',
 } as const;
 
 export const STATS_PATH = '/api/sms-stats-simple';

@@ -18,7 +18,15 @@ import CartIcon from '@mui/icons-material/ShoppingCartCheckoutOutlined';
 import DoneAllIcon from '@mui/icons-material/DoneAll';
 import ReplyIcon from '@mui/icons-material/ReplyOutlined';
 import VisibilityIcon from '@mui/icons-material/VisibilityOutlined';
-import { ErrorCard, errorMessage, PageHeader, Pagination, SMS_PAGE_SIZES } from '@act/ui-kit';
+import {
+  DELIVERY_FILTER_OPTIONS,
+  DeliveryChips,
+  ErrorCard,
+  errorMessage,
+  PageHeader,
+  Pagination,
+  SMS_PAGE_SIZES,
+} from '@act/ui-kit';
 import type { SmsWebhookEvent, SmsWebhookEventPage } from '@act/contracts/src/sms-api';
 import { listPageKey, SMS_KEYS } from '../shared/keys';
 import { EVENT_PAYLOAD_PREVIEW, formatDateTime, truncate } from '../shared/format';
@@ -30,22 +38,34 @@ import { PayloadDialog } from './PayloadDialog';
 /**
  * /sms-webhook-events: every inbound delivery (funnel and Twilio) as received (spec section 2). svc-sms pages,
  * filters, searches (type and payload) and counts every event per type:
- * GET /api/sms-webhook-events?page=&pageSize=&search=&type=.
+ * GET /api/sms-webhook-events?page=&pageSize=&search=&type=&source=&verification=&outcome=.
  */
+type DeliveryFilter = keyof typeof DELIVERY_FILTER_OPTIONS;
+const DELIVERY_FILTER_LABELS: Record<DeliveryFilter, string> = {
+  source: 'Source',
+  verification: 'Verification',
+  outcome: 'Outcome',
+};
+
 export default function SmsWebhookEventsPage() {
   const [search, setSearch] = useState('');
   const [type, setType] = useState('all');
   const [viewing, setViewing] = useState<SmsWebhookEvent | null>(null);
+  const [delivery, setDelivery] = useState<Partial<Record<DeliveryFilter, string>>>({});
   const searched = useDebounced(search.trim());
-  const paging = useServerPaging([searched, type]);
+  const deliveryKey = JSON.stringify(delivery);
+  const paging = useServerPaging([searched, type, deliveryKey]);
   const events = useServerList<SmsWebhookEventPage>(
     listPageKey(SMS_KEYS.events, {
       page: paging.page,
       pageSize: paging.pageSize,
       search: searched,
       type: type === 'all' ? undefined : type,
+      source: delivery.source || undefined,
+      verification: delivery.verification || undefined,
+      outcome: delivery.outcome || undefined,
     }),
-    [searched, type],
+    [searched, type, deliveryKey],
     search.trim() !== searched,
   );
   const paginationProps = paging.paginationProps(events.data?.total);
@@ -63,7 +83,7 @@ export default function SmsWebhookEventsPage() {
     [counts],
   );
 
-  const filtersActive = searched !== '' || type !== 'all';
+  const filtersActive = searched !== '' || type !== 'all' || Object.values(delivery).some(Boolean);
 
   let table;
   if (events.error && !events.data) {
@@ -99,6 +119,7 @@ export default function SmsWebhookEventsPage() {
               <TableRow>
                 <TableCell>ID</TableCell>
                 <TableCell>Type</TableCell>
+                <TableCell>Delivery</TableCell>
                 <TableCell>Payload</TableCell>
                 <TableCell>Received</TableCell>
                 <TableCell align="right">Actions</TableCell>
@@ -110,6 +131,9 @@ export default function SmsWebhookEventsPage() {
                   <TableCell sx={{ color: 'text.secondary' }}>{e.id}</TableCell>
                   <TableCell>
                     <EventTypeBadge type={e.type} />
+                  </TableCell>
+                  <TableCell data-testid="delivery-cell">
+                    <DeliveryChips event={e} />
                   </TableCell>
                   <TableCell
                     sx={{
@@ -173,6 +197,24 @@ export default function SmsWebhookEventsPage() {
               </MenuItem>
             ))}
           </TextField>
+          {(Object.keys(DELIVERY_FILTER_OPTIONS) as DeliveryFilter[]).map((name) => (
+            <TextField
+              key={name}
+              select
+              size="small"
+              label={DELIVERY_FILTER_LABELS[name]}
+              value={delivery[name] ?? ''}
+              onChange={(e) => setDelivery((d) => ({ ...d, [name]: e.target.value }))}
+              sx={{ flex: 1, minWidth: 150 }}
+            >
+              <MenuItem value="">All</MenuItem>
+              {DELIVERY_FILTER_OPTIONS[name].map((o) => (
+                <MenuItem key={o.value} value={o.value}>
+                  {o.label}
+                </MenuItem>
+              ))}
+            </TextField>
+          ))}
         </FilterBar>
         {table}
       </Paper>

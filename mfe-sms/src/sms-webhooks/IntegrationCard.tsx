@@ -1,7 +1,9 @@
 import { Box, Button, Card, CardActions, CardContent, Divider, Stack, Typography } from '@mui/material';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
+import SendIcon from '@mui/icons-material/SendOutlined';
 import type { SmsIntegration } from '@act/contracts/src/sms-api';
+import { WebhookEndpoint } from '@act/ui-kit';
 import { ActiveBadge, Field } from '../shared/ui';
 import { formatDate } from '../shared/format';
 
@@ -9,9 +11,22 @@ export interface IntegrationCardProps {
   integration: SmsIntegration;
   onEdit: () => void;
   onDelete: () => void;
+  isAdmin: boolean;
+  onSetSecret: () => void;
+  onRemoveSecret: () => void;
+  /** Sends a signed sample delivery to the integration's own URL. */
+  onTestDelivery: () => void;
 }
 
-export function IntegrationCard({ integration: i, onEdit, onDelete }: IntegrationCardProps) {
+export function IntegrationCard({
+  integration: i,
+  onEdit,
+  onDelete,
+  isAdmin,
+  onSetSecret,
+  onRemoveSecret,
+  onTestDelivery,
+}: IntegrationCardProps) {
   return (
     <Card component="article" aria-label={i.name} sx={{ height: '100%', display: 'flex', flexDirection: 'column' }}>
       <CardContent sx={{ flex: 1 }}>
@@ -37,9 +52,20 @@ export function IntegrationCard({ integration: i, onEdit, onDelete }: Integratio
           <Field label="Reminder Delay">{`${i.reminder_delay} ${i.reminder_delay === 1 ? 'minute' : 'minutes'}`}</Field>
           <Field label="Created">{formatDate(i.created_at)}</Field>
         </Box>
+        <Divider sx={{ my: 2 }} />
+        <WebhookEndpoint
+          webhook_url={i.webhook_url}
+          signing={i.signing}
+          isAdmin={isAdmin}
+          onSetSecret={onSetSecret}
+          onRemoveSecret={onRemoveSecret}
+        />
       </CardContent>
       <Divider />
-      <CardActions sx={{ px: 2, py: 1.25, justifyContent: 'flex-end' }}>
+      <CardActions sx={{ px: 2, py: 1.25, justifyContent: 'flex-end', flexWrap: 'wrap', gap: 1 }}>
+        <Button size="small" startIcon={<SendIcon />} onClick={onTestDelivery}>
+          Send test delivery
+        </Button>
         <Button size="small" variant="outlined" startIcon={<EditIcon />} onClick={onEdit}>
           Edit
         </Button>

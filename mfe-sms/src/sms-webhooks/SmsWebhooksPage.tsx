@@ -3,8 +3,19 @@ import useSWR from 'swr';
 import { Alert, Box, Button, Card, CardContent, Skeleton, Stack, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import WebhookIcon from '@mui/icons-material/WebhookOutlined';
-import { apiRequest, ConfirmDialog, ErrorCard, errorMessage, PageHeader, serverMessage } from '@act/ui-kit';
+import {
+  apiRequest,
+  ConfirmDialog,
+  ErrorCard,
+  errorMessage,
+  PageHeader,
+  RequireSignedSwitch,
+  serverMessage,
+  useAuth,
+  useSigningActions,
+} from '@act/ui-kit';
 import type { SmsCampaign, SmsIntegration } from '@act/contracts/src/sms-api';
+import type { TestDeliveryResponse, WebhookSigningSettings } from '@act/contracts/src/webhook-signing';
 import { SMS_KEYS } from '../shared/keys';
 import { EmptyState } from '../shared/ui';
 import { useNotify } from '../shared/notify';
@@ -56,6 +67,36 @@ export default function SmsWebhooksPage() {
   });
   const [toDelete, setToDelete] = useState<SmsIntegration | null>(null);
   const [deleting, setDeleting] = useState(false);
+  const { isAdmin } = useAuth();
+  const requireSigned = useSWR<WebhookSigningSettings>(SMS_KEYS.webhookSigning);
+  const signingActions = useSigningActions({
+    patchUrl: (id) => `${SMS_KEYS.integrations}/${id}`,
+    onChanged: () => refetch(SMS_KEYS.integrations),
+  });
+
+  const setRequireSigned = async (on: boolean) => {
+    try {
+      await apiRequest('PUT', SMS_KEYS.webhookSigning, { require_signed: on });
+      notify.success(on ? 'Signed deliveries required' : 'Unsigned deliveries accepted');
+      await refetch(SMS_KEYS.webhookSigning);
+    } catch (err) {
+      notify.error(serverMessage(err, 'Failed to update webhook signing'));
+    }
+  };
+
+  // The server signs a sample with the integration's secret and posts it to the integration's public URL.
+  const testDelivery = async (i: SmsIntegration) => {
+    try {
+      const r = await apiRequest<TestDeliveryResponse>('POST', `${SMS_KEYS.integrations}/${i.id}/test-delivery`, {});
+      const answer = typeof r.body === 'object' && r.body && 'message' in r.body ? String(r.body.message) : '';
+      if (r.status >= 200 && r.status < 300)
+        notify.success(`Test delivery answered ${r.status}${r.signed ? ' (signed)' : ' (unsigned)'}${answer ? `: ${answer}` : ''}`);
+      else notify.error(`Test delivery answered ${r.status}${answer ? `: ${answer}` : ''}`);
+      await refetch(SMS_KEYS.contacts, SMS_KEYS.events);
+    } catch (err) {
+      notify.error(serverMessage(err, 'Failed to send the test delivery'));
+    }
+  };
 
   // A new key per opening gives the form fresh values (Formik keeps its state while the dialog is mounted).
   const openDialog = (integration: SmsIntegration | null) =>
@@ -114,7 +155,16 @@ export default function SmsWebhooksPage() {
     body = (
       <Box sx={GRID}>
         {list.map((i) => (
-          <IntegrationCard key={i.id} integration={i} onEdit={() => openDialog(i)} onDelete={() => setToDelete(i)} />
+          <IntegrationCard
+            key={i.id}
+            integration={i}
+            onEdit={() => openDialog(i)}
+            onDelete={() => setToDelete(i)}
+            isAdmin={isAdmin}
+            onSetSecret={() => signingActions.openSet(i)}
+            onRemoveSecret={() => signingActions.openRemove(i)}
+            onTestDelivery={() => void testDelivery(i)}
+          />
         ))}
       </Box>
     );
@@ -126,9 +176,16 @@ export default function SmsWebhooksPage() {
         title="SMS Webhook Integrations"
         subtitle="Connect funnels to SMS campaigns and choose when the first reminder goes out."
         actions={
-          <Button variant="contained" startIcon={<AddIcon />} onClick={openNew}>
-            Add Integration
-          </Button>
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
+            <RequireSignedSwitch
+              checked={requireSigned.data?.require_signed}
+              isAdmin={isAdmin}
+              onChange={(on) => void setRequireSigned(on)}
+            />
+            <Button variant="contained" startIcon={<AddIcon />} onClick={openNew}>
+              Add Integration
+            </Button>
+          </Box>
         }
       />
       <Alert severity="info" variant="outlined" sx={{ mb: 3, bgcolor: 'background.paper' }}>
@@ -137,7 +194,8 @@ export default function SmsWebhooksPage() {
           <Box component="code" sx={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontWeight: 600 }}>
             {webhookUrl}
           </Box>
-          ; the funnel ID picks the integration.
+          ; the funnel ID picks the integration. Each integration also has its own URL (below): a delivery there belongs
+          to it whatever funnel it names.
         </Typography>
       </Alert>
       {body}
@@ -148,6 +206,7 @@ export default function SmsWebhooksPage() {
         campaigns={campaigns.data ?? []}
         onClose={() => setDialog((d) => ({ ...d, open: false }))}
       />
+      {signingActions.dialogs}
       <ConfirmDialog
         open={toDelete !== null}
         title="Delete SMS Integration"

@@ -126,3 +126,19 @@ export interface TestDeliveryResponse {
   status: number;
   body: unknown;
 }
+
+/** ClickFunnels 2.0 events that mean "a contact is known" (its Contact payload in `data`). */
+export const CLICKFUNNELS2_CONTACT_EVENTS = ['contact.created', 'contact.identified', 'contact.updated'] as const;
+/**
+ * ClickFunnels 2.0 events that mean "paid" (Order or invoice payloads). `order.completed` also fires when a
+ * subscription's service period ends: it counts for one-time orders only.
+ */
+export const CLICKFUNNELS2_PAID_EVENTS = [
+  'one-time-order.completed',
+  'order.completed',
+  'one-time-order.invoice.paid',
+  'subscription/invoice.paid',
+  'subscription.first_payment_received',
+] as const;
+/** Shopify topics the product acts on. */
+export const SHOPIFY_TOPICS = ['checkouts/create', 'checkouts/update', 'orders/create'] as const;

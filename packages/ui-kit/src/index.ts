@@ -47,3 +47,16 @@ export { roleLabel } from './roles';
 export type { User, CurrentUser, UserRole } from '@act/contracts/src/auth';
 export { StandaloneFrame } from './StandaloneFrame';
 export type { StandaloneLink } from './StandaloneFrame';
+export {
+  CopyableUrl,
+  SigningStatus,
+  WebhookEndpoint,
+  WebhookSigningDialog,
+  RemoveSecretDialog,
+  RequireSignedSwitch,
+  DeliveryChips,
+  DELIVERY_FILTER_OPTIONS,
+  generateSecret,
+  useSigningActions,
+} from './WebhookSigning';
+export type { WebhookEndpointProps, WebhookSigningDialogProps } from './WebhookSigning';

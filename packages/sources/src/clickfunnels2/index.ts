@@ -1,6 +1,7 @@
 import { signTimestamped, verifyTimestamped, type TimestampedScheme } from '../timestamped';
 import { amount, currency, email, first, header, LIMITS, obj, text } from '../values';
 import type { AdapterResult, SourceAdapter } from '../types';
+import { CLICKFUNNELS2_CONTACT_EVENTS, CLICKFUNNELS2_PAID_EVENTS } from '@act/contracts/src/webhook-signing';
 
 /**
  * ClickFunnels 2.0 outgoing webhooks (developers.myclickfunnels.com: "How to Work with Webhooks", "Webhook Event
@@ -16,8 +17,8 @@ export const CLICKFUNNELS2_SCHEME: TimestampedScheme = {
   prefix: '',
 };
 
-/** "A contact is known": the Contact payload is `data`. */
-export const CONTACT_EVENTS: Record<string, 'created' | 'updated'> = {
+/** "A contact is known": the Contact payload is `data` (the names: CLICKFUNNELS2_CONTACT_EVENTS in contracts). */
+export const CONTACT_EVENTS: Record<(typeof CLICKFUNNELS2_CONTACT_EVENTS)[number], 'created' | 'updated'> = {
   'contact.created': 'created',
   'contact.identified': 'created',
   'contact.updated': 'updated',
@@ -27,13 +28,7 @@ export const CONTACT_EVENTS: Record<string, 'created' | 'updated'> = {
  * "Paid": Order payloads (`order_type`, `total_amount`, `currency`, `contact_id`, `contact`) and invoice payloads.
  * `order.completed` also fires when a subscription's service period ends, so it counts only for one-time orders.
  */
-export const PAID_EVENTS = [
-  'one-time-order.completed',
-  'order.completed',
-  'one-time-order.invoice.paid',
-  'subscription/invoice.paid',
-  'subscription.first_payment_received',
-] as const;
+export const PAID_EVENTS = CLICKFUNNELS2_PAID_EVENTS;
 
 /** Contact fields live on `data` for contact events and on `data.contact` (or `data.order.contact`) for orders. */
 function contactOf(data: Record<string, unknown>): Record<string, unknown> | null {
@@ -64,7 +59,7 @@ function parse(body: unknown): AdapterResult {
   if (!data) return fail(`data is required for ${eventName}`);
   const funnelId = text(b.funnel_id);
 
-  const op = CONTACT_EVENTS[eventName];
+  const op = (CONTACT_EVENTS as Record<string, 'created' | 'updated' | undefined>)[eventName];
   if (op) {
     const contactId = text(data.id);
     if (!contactId) return fail(`data.id is required for ${eventName}`);

@@ -1,6 +1,7 @@
 import { hmacSha256, signatureMatches } from '../crypto';
 import { amount, currency, email, first, header, LIMITS, obj, text } from '../values';
 import type { AdapterResult, SourceAdapter } from '../types';
+import { SHOPIFY_TOPICS } from '@act/contracts/src/webhook-signing';
 
 /**
  * Shopify webhooks (shopify.dev "Webhooks", "Verify webhooks"): the topic in `X-Shopify-Topic`, the delivery's id in
@@ -18,6 +19,8 @@ const CHECKOUT_TOPICS: Record<string, 'created' | 'updated'> = {
   'checkouts/update': 'updated',
 };
 const ORDER_TOPICS = ['orders/create'];
+// The topics the documentation asks shops to tick (contracts' SHOPIFY_TOPICS) are exactly these.
+SHOPIFY_TOPICS satisfies readonly (keyof typeof CHECKOUT_TOPICS | 'orders/create')[];
 
 function parse(body: unknown, topic: string | null, deliveryId: string | null): AdapterResult {
   const eventName = topic;
