@@ -173,6 +173,7 @@ const nats = process.env.NATS_URL ? null : await ensureNats({});
 const secrets = {
   IDENTITY_SECRET: randomBytes(24).toString('base64url'),
   SESSION_SECRET: randomBytes(24).toString('base64url'),
+  SECRETS_KEY: randomBytes(24).toString('base64url'),
 };
 const adminPassword = randomBytes(9).toString('base64url');
 const run = Date.now().toString(36);

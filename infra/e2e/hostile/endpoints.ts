@@ -206,6 +206,39 @@ export function endpoints(f: Fixtures): Endpoint[] {
       // Deliveries are stored and answered by docs/webhooks.md's rules: only never a 5xx is asserted per field.
       expect: 'any',
     },
+    {
+      // An integration's own URL with a key that matches none: 404 whatever the body, never a 5xx.
+      method: 'POST',
+      path: '/api/webhook/i/AAAAAAAAAAAAAAAAAAAAAAAA',
+      as: 'anon',
+      base: (m) => ({
+        event_type: 'contact.identified',
+        event_id: m,
+        data: { id: 1, email_address: `${m}@example.com` },
+      }),
+      fields: { event_type: text(true), event_id: text(), data: { kind: 'object' } },
+      expect: 'any',
+    },
+    { method: 'GET', path: '/api/webhook-signing', as: 'user', query: true },
+    {
+      method: 'PUT',
+      path: '/api/webhook-signing',
+      as: 'admin',
+      base: () => ({ require_signed: false }),
+      fields: { require_signed: { kind: 'bool', required: true } },
+      // Turning it on would refuse every other test's unsigned deliveries.
+      refuseOnly: true,
+    },
+    {
+      method: 'POST',
+      path: '/api/webhook-integrations/:id/test-delivery',
+      as: 'user',
+      id: f.emailIntegrationId,
+      ids: true,
+      base: () => ({ source: 'generic' }),
+      fields: { source: text() },
+      allow: [502],
+    },
     { method: 'GET', path: '/api/contacts', as: 'user', query: true, depth: 'full' },
     {
       method: 'POST',
@@ -393,6 +426,33 @@ export function endpoints(f: Fixtures): Endpoint[] {
         'contact.first_name': text(),
       },
       expect: 'any',
+    },
+    {
+      method: 'POST',
+      path: '/api/sms/webhook/i/AAAAAAAAAAAAAAAAAAAAAAAA',
+      as: 'anon',
+      base: (m) => ({ event: 'contact_created', funnel_id: m, contact: { id: m, phone: '+15550100003' } }),
+      fields: { event: text(true), funnel_id: text(), contact: { kind: 'object' } },
+      expect: 'any',
+    },
+    { method: 'GET', path: '/api/sms/webhook-signing', as: 'user', query: true },
+    {
+      method: 'PUT',
+      path: '/api/sms/webhook-signing',
+      as: 'admin',
+      base: () => ({ require_signed: false }),
+      fields: { require_signed: { kind: 'bool', required: true } },
+      refuseOnly: true,
+    },
+    {
+      method: 'POST',
+      path: '/api/sms-webhook-integrations/:id/test-delivery',
+      as: 'user',
+      id: f.smsIntegrationId,
+      ids: true,
+      base: () => ({ source: 'generic' }),
+      fields: { source: text() },
+      allow: [502],
     },
     { method: 'GET', path: '/api/sms-webhook-integrations', as: 'user', query: true },
     {

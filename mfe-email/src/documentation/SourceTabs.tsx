@@ -57,8 +57,8 @@ export function ClickFunnels2Tab() {
         <Steps>
           {URL_NOTE}
           <li>
-            In ClickFunnels open <strong>Workspace Settings → Webhooks</strong> and add a <strong>Webhook Endpoint</strong>{' '}
-            with that URL (API version 2).
+            In ClickFunnels open <strong>Workspace Settings → Webhooks</strong> and add a{' '}
+            <strong>Webhook Endpoint</strong> with that URL (API version 2).
           </li>
           <li>Tick the events that mean &quot;a contact is known&quot;:</li>
         </Steps>
@@ -72,9 +72,9 @@ export function ClickFunnels2Tab() {
       <Section title="Its signing secret">
         <Typography>
           After saving the endpoint, ClickFunnels shows its <code>webhook_secret</code> (also under Workspace Settings →
-          Webhooks → the endpoint). On the integration&apos;s card choose <strong>Set secret</strong> and paste it: every
-          delivery is then checked against <code>X-Webhook-ClickFunnels-Signature</code> (HMAC-SHA256 of the timestamp
-          and the body), and one more than 10 minutes old is refused.
+          Webhooks → the endpoint). On the integration&apos;s card choose <strong>Set secret</strong> and paste it:
+          every delivery is then checked against <code>X-Webhook-ClickFunnels-Signature</code> (HMAC-SHA256 of the
+          timestamp and the body), and one more than 10 minutes old is refused.
         </Typography>
       </Section>
       <Divider />
@@ -100,8 +100,8 @@ export function ClickFunnelsClassicTab() {
         </Typography>
       </Section>
       <Alert severity="warning">
-        ClickFunnels Classic does not sign its deliveries: keep the integration without a secret and its URL private
-        (an integration with a secret refuses Classic deliveries).
+        ClickFunnels Classic does not sign its deliveries: keep the integration without a secret and its URL private (an
+        integration with a secret refuses Classic deliveries).
       </Alert>
       <Divider />
       <TestDeliveryPanel source="clickfunnels_classic" />
@@ -130,8 +130,8 @@ export function ShopifyTab() {
       <Section title="Its signing secret">
         <Typography>
           Shopify signs every webhook with the secret shown under the webhooks list (&quot;Your webhooks will be signed
-          with …&quot;, or your app&apos;s client secret). Paste it with <strong>Set secret</strong>: deliveries are then
-          checked against <code>X-Shopify-Hmac-Sha256</code>.
+          with …&quot;, or your app&apos;s client secret). Paste it with <strong>Set secret</strong>: deliveries are
+          then checked against <code>X-Shopify-Hmac-Sha256</code>.
         </Typography>
       </Section>
       <Divider />
@@ -157,9 +157,9 @@ export function SignedGenericTab() {
           ].join('\n')}
         />
         <Typography color="textSecondary">
-          Deliveries more than 5 minutes away from now are refused; a repeated <code>X-Webhook-Id</code> is answered
-          200 as a duplicate and does nothing. With <strong>Require signed deliveries</strong> on (Webhook
-          Integrations), every unsigned delivery is refused with 401.
+          Deliveries more than 5 minutes away from now are refused; a repeated <code>X-Webhook-Id</code> is answered 200
+          as a duplicate and does nothing. With <strong>Require signed deliveries</strong> on (Webhook Integrations),
+          every unsigned delivery is refused with 401.
         </Typography>
       </Section>
       <Divider />

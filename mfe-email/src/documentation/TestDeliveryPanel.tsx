@@ -29,7 +29,9 @@ export function TestDeliveryPanel({ source }: { source: WebhookSource }) {
     setError(null);
     setResult(null);
     try {
-      setResult(await apiRequest<TestDeliveryResponse>('POST', `${INTEGRATIONS}/${integration.id}/test-delivery`, { source }));
+      setResult(
+        await apiRequest<TestDeliveryResponse>('POST', `${INTEGRATIONS}/${integration.id}/test-delivery`, { source }),
+      );
       await refetch('webhookEvents', 'contacts');
     } catch (err) {
       setError(errorMessage(err));

@@ -46,7 +46,9 @@ export default function WebhookIntegrationsPage() {
       await apiRequest<WebhookSigningSettings>('PUT', WEBHOOK_SIGNING, { require_signed: on });
       toast({
         title: on ? 'Signed deliveries required' : 'Unsigned deliveries accepted',
-        description: on ? 'Deliveries without a valid signature are refused.' : 'Integrations without a secret accept unsigned deliveries.',
+        description: on
+          ? 'Deliveries without a valid signature are refused.'
+          : 'Integrations without a secret accept unsigned deliveries.',
       });
       await requireSigned.mutate();
     } catch (err) {

@@ -15,7 +15,14 @@ import {
   TableRow,
 } from '@mui/material';
 import WebhookIcon from '@mui/icons-material/WebhookOutlined';
-import { DELIVERY_FILTER_OPTIONS, DeliveryChips, EMAIL_PAGE_SIZES, PageHeader, Pagination, usePagination } from '@act/ui-kit';
+import {
+  DELIVERY_FILTER_OPTIONS,
+  DeliveryChips,
+  EMAIL_PAGE_SIZES,
+  PageHeader,
+  Pagination,
+  usePagination,
+} from '@act/ui-kit';
 import type { WebhookEvent } from '@act/contracts/src/email-api';
 import { LoadError, TableMessageRow, WEBHOOK_EVENTS, useApi, DateTime, RefreshButton } from '../shared';
 import { EndpointCard } from './EndpointCard';
@@ -23,7 +30,11 @@ import { EventTypeChip } from './EventTypeChip';
 
 const EMPTY: WebhookEvent[] = [];
 type FilterName = keyof typeof DELIVERY_FILTER_OPTIONS;
-const FILTER_LABELS: Record<FilterName, string> = { source: 'Source', verification: 'Verification', outcome: 'Outcome' };
+const FILTER_LABELS: Record<FilterName, string> = {
+  source: 'Source',
+  verification: 'Verification',
+  outcome: 'Outcome',
+};
 
 /**
  * Webhook Events (section 2): endpoint URL with Copy, then every delivery (newest first), paged in the browser;
@@ -54,7 +65,7 @@ export default function WebhookEventsPage() {
         }
       />
       <EndpointCard />
-      <Stack direction="row" spacing={1.5} sx={{ mb: 2, flexWrap: 'wrap', rowGap: 1.5 }}>
+      <Box sx={{ mb: 2, display: 'flex', gap: 1.5, flexWrap: 'wrap' }}>
         {(Object.keys(DELIVERY_FILTER_OPTIONS) as FilterName[]).map((name) => (
           <TextField
             key={name}
@@ -63,7 +74,7 @@ export default function WebhookEventsPage() {
             label={FILTER_LABELS[name]}
             value={filters[name] ?? ''}
             onChange={(e) => setFilters((f) => ({ ...f, [name]: e.target.value }))}
-            sx={{ minWidth: 170 }}
+            sx={{ width: { xs: '100%', sm: 200 } }}
           >
             <MenuItem value="">All</MenuItem>
             {DELIVERY_FILTER_OPTIONS[name].map((o) => (
@@ -73,7 +84,7 @@ export default function WebhookEventsPage() {
             ))}
           </TextField>
         ))}
-      </Stack>
+      </Box>
       {error ? (
         <LoadError what="webhook events" error={error} onRetry={() => void mutate()} />
       ) : (

@@ -90,7 +90,9 @@ export default function SmsWebhooksPage() {
       const r = await apiRequest<TestDeliveryResponse>('POST', `${SMS_KEYS.integrations}/${i.id}/test-delivery`, {});
       const answer = typeof r.body === 'object' && r.body && 'message' in r.body ? String(r.body.message) : '';
       if (r.status >= 200 && r.status < 300)
-        notify.success(`Test delivery answered ${r.status}${r.signed ? ' (signed)' : ' (unsigned)'}${answer ? `: ${answer}` : ''}`);
+        notify.success(
+          `Test delivery answered ${r.status}${r.signed ? ' (signed)' : ' (unsigned)'}${answer ? `: ${answer}` : ''}`,
+        );
       else notify.error(`Test delivery answered ${r.status}${answer ? `: ${answer}` : ''}`);
       await refetch(SMS_KEYS.contacts, SMS_KEYS.events);
     } catch (err) {

@@ -78,16 +78,17 @@ export class WebhookService {
     }
     const { fact } = read;
     const funnelId = fact.kind === 'contact' || fact.kind === 'purchase' ? fact.funnelId : null;
-    const integration = pinned ?? (await this.integrations.resolve(funnelId));
+    // A handshake on the plain URL concerns no integration (it is answered even before the default one exists).
+    const integration = pinned ?? (fact.kind === 'handshake' ? null : await this.integrations.resolve(funnelId));
 
     const decision = decideVerification({
       source,
       raw: d.bytes,
       headers: d.headers,
-      secret: await this.integrations.secretOf(integration),
+      secret: integration ? await this.integrations.secretOf(integration) : null,
       requireSigned: await this.integrations.requireSigned(),
     });
-    const base = info({ integration_id: integration.id, verification: decision.verification });
+    const base = info({ integration_id: integration?.id ?? null, verification: decision.verification });
     if (decision.verification === 'rejected') {
       await this.events.record('rejected', d.raw, {
         ...base,
@@ -97,6 +98,10 @@ export class WebhookService {
       throw new UnauthorizedError(decision.reason);
     }
 
+    if (!integration) {
+      await this.events.record('handshake', d.raw, { ...base, outcome: 'handshake' });
+      return { body: { status: 'ok', message: 'Handshake received' } };
+    }
     const deliveryId = adapterFor(source).deliveryId(d.body, d.headers);
     if (deliveryId !== null && !(await this.replays.claim(integration.id, deliveryId))) {
       await this.events.record(typeOf(fact), d.raw, { ...base, outcome: 'duplicate' });

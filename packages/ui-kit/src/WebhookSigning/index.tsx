@@ -101,7 +101,8 @@ export function SigningStatus({ signing }: Pick<IntegrationSigning, 'signing'>) 
       variant="outlined"
       icon={<WarningIcon />}
       label={`Unsigned: anyone with the URL can post${pinned}`}
-      sx={{ maxWidth: '100%', '& .MuiChip-label': { whiteSpace: 'normal' } }}
+      // Wraps on a narrow card instead of spilling out of its border.
+      sx={{ maxWidth: '100%', height: 'auto', minHeight: 24, '& .MuiChip-label': { whiteSpace: 'normal', py: 0.25 } }}
     />
   );
 }
@@ -302,7 +303,11 @@ export function RemoveSecretDialog(props: {
 }
 
 /** The side's "Require signed deliveries" switch; admins change it, everyone sees it. */
-export function RequireSignedSwitch(props: { checked: boolean | undefined; isAdmin: boolean; onChange: (on: boolean) => void }) {
+export function RequireSignedSwitch(props: {
+  checked: boolean | undefined;
+  isAdmin: boolean;
+  onChange: (on: boolean) => void;
+}) {
   return (
     <FormControlLabel
       control={
@@ -346,9 +351,7 @@ export function DeliveryChips({ event }: { event: Partial<DeliveryInfo> }) {
           sx={{ maxWidth: 320 }}
         />
       </Tooltip>
-      {event.outcome && (
-        <Chip size="small" color={OUTCOME_COLORS[event.outcome]} label={capitalise(event.outcome)} />
-      )}
+      {event.outcome && <Chip size="small" color={OUTCOME_COLORS[event.outcome]} label={capitalise(event.outcome)} />}
     </Stack>
   );
 }
@@ -402,7 +405,9 @@ export function useSigningActions(opts: { patchUrl: (id: number) => string; onCh
         currentSource={target?.signing.source ?? null}
         hasSecret={target?.signing.has_secret ?? false}
         onClose={() => setMode(null)}
-        onSave={(body) => patch(target!, body, target!.signing.has_secret ? 'Signing secret rotated' : 'Signing secret set')}
+        onSave={(body) =>
+          patch(target!, body, target!.signing.has_secret ? 'Signing secret rotated' : 'Signing secret set')
+        }
       />
       <RemoveSecretDialog
         open={mode === 'remove'}
