@@ -15,8 +15,9 @@ const SHOTS = path.resolve(__dirname, '../../.run/screenshots');
 let browser: Browser;
 let page: Page;
 
+// Fixtures are edited field by field below: typed loosely on purpose.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const fixture = (source: string, name: string): Record<string, any> =>
-  // eslint-disable-line @typescript-eslint/no-explicit-any
   JSON.parse(
     readFileSync(path.resolve(__dirname, '../../packages/sources/src', source, 'fixtures', `${name}.json`), 'utf8'),
   );

@@ -4,9 +4,7 @@ import {
   Card,
   Chip,
   CircularProgress,
-  MenuItem,
   Stack,
-  TextField,
   Table,
   TableBody,
   TableCell,
@@ -16,12 +14,14 @@ import {
 } from '@mui/material';
 import WebhookIcon from '@mui/icons-material/WebhookOutlined';
 import {
-  DELIVERY_FILTER_OPTIONS,
   DeliveryChips,
+  DeliveryFilters,
   EMAIL_PAGE_SIZES,
   PageHeader,
   Pagination,
   usePagination,
+  type DeliveryFilterName,
+  type DeliveryFilterValues,
 } from '@act/ui-kit';
 import type { WebhookEvent } from '@act/contracts/src/email-api';
 import { LoadError, TableMessageRow, WEBHOOK_EVENTS, useApi, DateTime, RefreshButton } from '../shared';
@@ -29,12 +29,6 @@ import { EndpointCard } from './EndpointCard';
 import { EventTypeChip } from './EventTypeChip';
 
 const EMPTY: WebhookEvent[] = [];
-type FilterName = keyof typeof DELIVERY_FILTER_OPTIONS;
-const FILTER_LABELS: Record<FilterName, string> = {
-  source: 'Source',
-  verification: 'Verification',
-  outcome: 'Outcome',
-};
 
 /**
  * Webhook Events (section 2): endpoint URL with Copy, then every delivery (newest first), paged in the browser;
@@ -42,11 +36,11 @@ const FILTER_LABELS: Record<FilterName, string> = {
  */
 export default function WebhookEventsPage() {
   const { data, error, mutate } = useApi<WebhookEvent[]>(WEBHOOK_EVENTS);
-  const [filters, setFilters] = useState<Partial<Record<FilterName, string>>>({});
+  const [filters, setFilters] = useState<DeliveryFilterValues>({});
   const events = useMemo(
     () =>
       (data ?? EMPTY).filter((e) =>
-        (Object.keys(filters) as FilterName[]).every((k) => !filters[k] || e[k] === filters[k]),
+        (Object.keys(filters) as DeliveryFilterName[]).every((k) => !filters[k] || e[k] === filters[k]),
       ),
     [data, filters],
   );
@@ -66,24 +60,7 @@ export default function WebhookEventsPage() {
       />
       <EndpointCard />
       <Box sx={{ mb: 2, display: 'flex', gap: 1.5, flexWrap: 'wrap' }}>
-        {(Object.keys(DELIVERY_FILTER_OPTIONS) as FilterName[]).map((name) => (
-          <TextField
-            key={name}
-            select
-            size="small"
-            label={FILTER_LABELS[name]}
-            value={filters[name] ?? ''}
-            onChange={(e) => setFilters((f) => ({ ...f, [name]: e.target.value }))}
-            sx={{ width: { xs: '100%', sm: 200 } }}
-          >
-            <MenuItem value="">All</MenuItem>
-            {DELIVERY_FILTER_OPTIONS[name].map((o) => (
-              <MenuItem key={o.value} value={o.value}>
-                {o.label}
-              </MenuItem>
-            ))}
-          </TextField>
-        ))}
+        <DeliveryFilters value={filters} onChange={setFilters} />
       </Box>
       {error ? (
         <LoadError what="webhook events" error={error} onRetry={() => void mutate()} />

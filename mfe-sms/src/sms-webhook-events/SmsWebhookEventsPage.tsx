@@ -19,13 +19,14 @@ import DoneAllIcon from '@mui/icons-material/DoneAll';
 import ReplyIcon from '@mui/icons-material/ReplyOutlined';
 import VisibilityIcon from '@mui/icons-material/VisibilityOutlined';
 import {
-  DELIVERY_FILTER_OPTIONS,
   DeliveryChips,
+  DeliveryFilters,
   ErrorCard,
   errorMessage,
   PageHeader,
   Pagination,
   SMS_PAGE_SIZES,
+  type DeliveryFilterValues,
 } from '@act/ui-kit';
 import type { SmsWebhookEvent, SmsWebhookEventPage } from '@act/contracts/src/sms-api';
 import { listPageKey, SMS_KEYS } from '../shared/keys';
@@ -40,18 +41,12 @@ import { PayloadDialog } from './PayloadDialog';
  * filters, searches (type and payload) and counts every event per type:
  * GET /api/sms-webhook-events?page=&pageSize=&search=&type=&source=&verification=&outcome=.
  */
-type DeliveryFilter = keyof typeof DELIVERY_FILTER_OPTIONS;
-const DELIVERY_FILTER_LABELS: Record<DeliveryFilter, string> = {
-  source: 'Source',
-  verification: 'Verification',
-  outcome: 'Outcome',
-};
 
 export default function SmsWebhookEventsPage() {
   const [search, setSearch] = useState('');
   const [type, setType] = useState('all');
   const [viewing, setViewing] = useState<SmsWebhookEvent | null>(null);
-  const [delivery, setDelivery] = useState<Partial<Record<DeliveryFilter, string>>>({});
+  const [delivery, setDelivery] = useState<DeliveryFilterValues>({});
   const searched = useDebounced(search.trim());
   const deliveryKey = JSON.stringify(delivery);
   const paging = useServerPaging([searched, type, deliveryKey]);
@@ -197,24 +192,7 @@ export default function SmsWebhookEventsPage() {
               </MenuItem>
             ))}
           </TextField>
-          {(Object.keys(DELIVERY_FILTER_OPTIONS) as DeliveryFilter[]).map((name) => (
-            <TextField
-              key={name}
-              select
-              size="small"
-              label={DELIVERY_FILTER_LABELS[name]}
-              value={delivery[name] ?? ''}
-              onChange={(e) => setDelivery((d) => ({ ...d, [name]: e.target.value }))}
-              sx={{ flex: 1, minWidth: 150 }}
-            >
-              <MenuItem value="">All</MenuItem>
-              {DELIVERY_FILTER_OPTIONS[name].map((o) => (
-                <MenuItem key={o.value} value={o.value}>
-                  {o.label}
-                </MenuItem>
-              ))}
-            </TextField>
-          ))}
+          <DeliveryFilters value={delivery} onChange={setDelivery} />
         </FilterBar>
         {table}
       </Paper>

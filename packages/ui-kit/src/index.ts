@@ -55,8 +55,14 @@ export {
   RemoveSecretDialog,
   RequireSignedSwitch,
   DeliveryChips,
+  DeliveryFilters,
   DELIVERY_FILTER_OPTIONS,
   generateSecret,
   useSigningActions,
 } from './WebhookSigning';
-export type { WebhookEndpointProps, WebhookSigningDialogProps } from './WebhookSigning';
+export type {
+  WebhookEndpointProps,
+  WebhookSigningDialogProps,
+  DeliveryFilterName,
+  DeliveryFilterValues,
+} from './WebhookSigning';

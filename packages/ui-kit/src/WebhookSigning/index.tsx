@@ -435,3 +435,43 @@ export function useSigningActions(opts: { patchUrl: (id: number) => string; onCh
     dialogs,
   };
 }
+
+export type DeliveryFilterName = keyof typeof DELIVERY_FILTER_OPTIONS;
+export type DeliveryFilterValues = Partial<Record<DeliveryFilterName, string>>;
+const DELIVERY_FILTER_LABELS: Record<DeliveryFilterName, string> = {
+  source: 'Source',
+  verification: 'Verification',
+  outcome: 'Outcome',
+};
+
+/** Source / Verification / Outcome selects of the Webhook Events lists ('' = all). */
+export function DeliveryFilters({
+  value,
+  onChange,
+}: {
+  value: DeliveryFilterValues;
+  onChange: (v: DeliveryFilterValues) => void;
+}) {
+  return (
+    <>
+      {(Object.keys(DELIVERY_FILTER_OPTIONS) as DeliveryFilterName[]).map((name) => (
+        <TextField
+          key={name}
+          select
+          size="small"
+          label={DELIVERY_FILTER_LABELS[name]}
+          value={value[name] ?? ''}
+          onChange={(e) => onChange({ ...value, [name]: e.target.value })}
+          sx={{ width: { xs: '100%', sm: 190 } }}
+        >
+          <MenuItem value="">All</MenuItem>
+          {DELIVERY_FILTER_OPTIONS[name].map((o) => (
+            <MenuItem key={o.value} value={o.value}>
+              {o.label}
+            </MenuItem>
+          ))}
+        </TextField>
+      ))}
+    </>
+  );
+}
