@@ -8,6 +8,13 @@ export const Subjects = {
   purchaseCreated: 'funnel.purchase.created',
   unsubscribeAdded: 'unsubscribe.email.added',
   unsubscribeRemoved: 'unsubscribe.email.removed',
+  /** A reminder handed to a provider (or, email without live sending, logged as would-send): attribution's touches. */
+  emailSent: 'send.email.sent',
+  emailDelivered: 'send.email.delivered',
+  emailBounced: 'send.email.bounced',
+  smsSent: 'send.sms.sent',
+  smsDelivered: 'send.sms.delivered',
+  smsFailed: 'send.sms.failed',
 } as const;
 export type Subject = (typeof Subjects)[keyof typeof Subjects];
 
@@ -43,4 +50,24 @@ export interface FunnelPurchaseEvent extends EventEnvelope {
 export interface UnsubscribeEvent extends EventEnvelope {
   email: string;
   reason?: string | null;
+}
+
+/**
+ * One reminder to one contact (`send.email.sent`, `send.sms.sent`, and the provider's later verdicts on it): what
+ * recovered-revenue attribution needs to credit a purchase to the touch before it, on either side.
+ */
+export interface SendEvent extends EventEnvelope {
+  channel: 'email' | 'sms';
+  funnelId: string | null;
+  contactId: string;
+  email: string | null;
+  phone: string | null;
+  integrationId: number | null;
+  campaignId: number | null;
+  templateId: number | null;
+  /** Position in the campaign (template_order / sequence_order); null for the plain reminder. */
+  step: number | null;
+  /** The provider's message id (Resend id, Twilio SID); null for a would-send log. */
+  messageId: string | null;
+  sentAt: string;
 }

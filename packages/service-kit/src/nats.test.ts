@@ -9,7 +9,13 @@ let nc: NatsConnection;
 beforeAll(async () => {
   nc = await connect({ servers: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' });
   const jsm = await nc.jetstreamManager();
-  await jsm.streams.add({ name: stream, subjects: [`${prefix}in.>`], retention: RetentionPolicy.Limits, storage: StorageType.Memory, duplicate_window: 60_000_000_000 });
+  await jsm.streams.add({
+    name: stream,
+    subjects: [`${prefix}in.>`],
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.Memory,
+    duplicate_window: 60_000_000_000,
+  });
 });
 
 afterAll(async () => {
@@ -20,7 +26,9 @@ afterAll(async () => {
 describe('createAckedPublisher', () => {
   it('resolves once the stream stored each message; a repeated msgID is stored once', async () => {
     const publish = createAckedPublisher(nc);
-    await Promise.all(Array.from({ length: 50 }, (_, i) => publish(`${prefix}in.a`, `{"n":${i}}`, `id-${i}`, headers())));
+    await Promise.all(
+      Array.from({ length: 50 }, (_, i) => publish(`${prefix}in.a`, `{"n":${i}}`, `id-${i}`, headers())),
+    );
     await publish(`${prefix}in.a`, '{"n":0}', 'id-0', headers());
     const info = await (await nc.jetstreamManager()).streams.info(stream);
     expect(info.state.messages).toBe(50);
@@ -38,5 +46,37 @@ describe('createAckedPublisher', () => {
     // A plain subscriber takes the subject and never answers, as a stalled server would.
     nc.subscribe(`${prefix}silent`, { callback: () => undefined });
     await expect(publish(`${prefix}silent`, '{}', 'y', headers())).rejects.toThrow(/did not acknowledge within 300 ms/);
+  });
+});
+
+describe('createBus', () => {
+  it('widens a stream an older release made with fewer subject families, keeping its messages', async () => {
+    const { createBus, STREAM_SUBJECTS } = await import('./nats');
+    const { createLogger } = await import('./logger');
+    const p = `${prefix}old_`;
+    const name = `${p}FUNNEL`.replace(/[^A-Za-z0-9_-]/g, '_');
+    const jsm = await nc.jetstreamManager();
+    await jsm.streams.add({
+      name,
+      subjects: [`${p}funnel.>`, `${p}unsubscribe.>`],
+      retention: RetentionPolicy.Limits,
+      storage: StorageType.Memory,
+    });
+    await nc.jetstream().publish(`${p}funnel.contact.created`, '{}');
+    const bus = createBus({
+      url: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+      prefix: p,
+      name: 'widen-test',
+      logger: createLogger('widen-test'),
+    });
+    try {
+      await bus.ready();
+      const info = await jsm.streams.info(name);
+      expect([...info.config.subjects].sort()).toEqual(STREAM_SUBJECTS.map((s) => `${p}${s}`).sort());
+      expect(info.state.messages).toBe(1);
+    } finally {
+      await bus.close();
+      await jsm.streams.delete(name).catch(() => undefined);
+    }
   });
 });

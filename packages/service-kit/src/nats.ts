@@ -69,6 +69,9 @@ export interface Bus {
   close(): Promise<void>;
 }
 
+/** Subject families of the one stream (without the prefix); events.ts names the subjects in them. */
+export const STREAM_SUBJECTS = ['funnel.>', 'unsubscribe.>', 'send.>', 'audit.>', 'privacy.>'] as const;
+
 /**
  * Connects in the background so a service starts (and takes webhooks into its outbox) while NATS is away.
  * The stream is declared on each connect, idempotently, so any service may come up first.
@@ -86,11 +89,18 @@ export function createBus({ url, prefix, name, logger }: { url: string; prefix: 
         // up front (an Error for context, one for its timer): the largest NATS cost of the outbox relay in profiles.
         const nc = await connect({ servers: url, name, maxReconnectAttempts: -1, reconnectTimeWait: 500, waitOnFirstConnect: true, noAsyncTraces: true });
         const jsm = await nc.jetstreamManager();
-        const config = { name: streamName, subjects: [subject('funnel.>'), subject('unsubscribe.>')], retention: RetentionPolicy.Limits, storage: StorageType.File, duplicate_window: 2 * 60 * 1_000_000_000 };
+        const subjects = STREAM_SUBJECTS.map(subject);
+        const config = { name: streamName, subjects, retention: RetentionPolicy.Limits, storage: StorageType.File, duplicate_window: 2 * 60 * 1_000_000_000 };
+        let existing: string[] | null = null;
         try {
-          await jsm.streams.info(streamName);
+          existing = (await jsm.streams.info(streamName)).config.subjects ?? [];
         } catch {
           await jsm.streams.add(config);
+        }
+        // A stream made by an older release lacks the subjects added since: widen it, keeping what it has.
+        if (existing && subjects.some((s) => !existing!.includes(s))) {
+          const info = await jsm.streams.info(streamName);
+          await jsm.streams.update(streamName, { ...info.config, subjects: [...new Set([...existing, ...subjects])] });
         }
         connection = nc;
         online = true;
