@@ -44,7 +44,7 @@ describe('SMS webhook events and logs', () => {
     expect(await rows.count()).toBe(2);
     const contactRow = rows.filter({ hasText: 'contact_created' });
     await contactRow.getByText('Contact', { exact: true }).waitFor();
-    const preview = await contactRow.locator('td').nth(2).textContent();
+    const preview = await contactRow.getByTestId('payload-cell').textContent();
     const payload = JSON.stringify(contact);
     expect(preview).toBe(`${payload.slice(0, 100)}...`);
     await rows.filter({ hasText: 'purchase_created' }).getByText('Purchase', { exact: true }).waitFor();

@@ -18,6 +18,8 @@ export interface Endpoint {
   fields?: Record<string, FieldSpec>;
   /** The endpoint ignores its body: only the size limit and a couple of odd bodies are sent. */
   bodyless?: boolean;
+  /** The body may be left out (its fields have defaults): an empty body is accepted, a malformed one refused. */
+  bodyOptional?: boolean;
   /** Clears shared data whatever the body: only calls that must be refused (no session, too large) are sent. */
   destructive?: boolean;
   /** Sends the id cases (for paths with `:id`). */
@@ -237,6 +239,7 @@ export function endpoints(f: Fixtures): Endpoint[] {
       ids: true,
       base: () => ({ source: 'generic' }),
       fields: { source: text() },
+      bodyOptional: true,
       allow: [502],
     },
     { method: 'GET', path: '/api/contacts', as: 'user', query: true, depth: 'full' },
@@ -452,6 +455,7 @@ export function endpoints(f: Fixtures): Endpoint[] {
       ids: true,
       base: () => ({ source: 'generic' }),
       fields: { source: text() },
+      bodyOptional: true,
       allow: [502],
     },
     { method: 'GET', path: '/api/sms-webhook-integrations', as: 'user', query: true },

@@ -145,6 +145,7 @@ export function buildCases(f: Fixtures): Case[] {
         if (ep.bodyless && !v.forBodyless) continue;
         let expect: Expect = v.expect;
         if (ep.bodyless && typeof expect !== 'number') expect = ep.expect ?? 'any';
+        else if (ep.bodyOptional && v.body === '') expect = 'any';
         else if (ep.expect === 'refuse') expect = typeof expect === 'number' ? expect : 'refuse';
         if (ep.refuseOnly && expect === 'any') continue;
         // The variants were built around one marker: each case carries its own.

@@ -131,6 +131,7 @@ export default function SmsWebhookEventsPage() {
                     <DeliveryChips event={e} />
                   </TableCell>
                   <TableCell
+                    data-testid="payload-cell"
                     sx={{
                       fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace',
                       fontSize: 12,

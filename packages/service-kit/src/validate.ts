@@ -25,6 +25,16 @@ export async function validateBody<S extends AnySchema>(ctx: Context, schema: S)
   return validate(schema, body);
 }
 
+/**
+ * For routes whose body may be left out (defaults apply): no body validates as `{}`, but a body that is
+ * sent must still be a well-formed JSON object, so a malformed one is refused as on every other route.
+ */
+export async function validateOptionalBody<S extends AnySchema>(ctx: Context, schema: S): Promise<InferType<S>> {
+  if (ctx.request.bodyError) throw new BadRequestError(ctx.request.bodyError);
+  if (ctx.request.body === undefined) return validate(schema, {});
+  return validateBody(ctx, schema);
+}
+
 /** Route ids are positive integers; anything else is a 400 rather than a query with junk. */
 export function parseId(raw: string | undefined, label = 'id'): number {
   const n = Number(raw);

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { parseId, readSigningPatch, requireUser, validate, validateBody } from '@act/service-kit';
+import { parseId, readSigningPatch, requireUser, validateBody, validateOptionalBody } from '@act/service-kit';
 import { integrationPatchRequestSchema, integrationRequestSchema } from '@act/contracts/src/email-api';
 import { testDeliveryRequestSchema } from '@act/contracts/src/webhook-signing';
 import type { IntegrationsService } from './service';
@@ -23,11 +23,7 @@ export function integrationsRouter(integrations: IntegrationsService): Router {
   });
   router.post('/:id/test-delivery', async (ctx) => {
     const id = parseId(ctx.params.id);
-    const body = ctx.request.body;
-    const { source } = await validate(
-      testDeliveryRequestSchema,
-      body && typeof body === 'object' && !Array.isArray(body) ? body : {},
-    );
+    const { source } = await validateOptionalBody(ctx, testDeliveryRequestSchema);
     ctx.body = await integrations.testDelivery(id, source);
   });
   router.post('/:id/clear-contacts', async (ctx) => {

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { parseId, readSigningPatch, requireUser, validate } from '@act/service-kit';
+import { parseId, readSigningPatch, requireUser, validateOptionalBody } from '@act/service-kit';
 import { testDeliveryRequestSchema } from '@act/contracts/src/webhook-signing';
 import type { IntegrationService } from './service';
 import { jsonObject } from '../http';
@@ -21,11 +21,7 @@ export function integrationRouter(service: IntegrationService): Router {
   });
   router.post('/api/sms-webhook-integrations/:id/test-delivery', async (ctx) => {
     const id = parseId(ctx.params.id);
-    const body = ctx.request.body;
-    const { source } = await validate(
-      testDeliveryRequestSchema,
-      body && typeof body === 'object' && !Array.isArray(body) ? body : {},
-    );
+    const { source } = await validateOptionalBody(ctx, testDeliveryRequestSchema);
     ctx.body = await service.testDelivery(id, source);
   });
   router.delete('/api/sms-webhook-integrations/:id', async (ctx) => {
