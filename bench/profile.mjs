@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // Where the CPU goes under webhook load: a stack whose processes run with `--cpu-prof`, a load of N seconds on one
 // webhook URL, then the top functions (self time) and the top packages of each process's profile.
-//   node bench/profile.mjs [--target=email|sms|echo] [--duration=8] [--connections=32] [--top=25]
+//   node bench/profile.mjs [--target=email|sms|email-signed|sms-signed|echo] [--duration=8] [--connections=32] [--top=25]
+// The -signed targets post signed ClickFunnels 2.0 `contact.identified` deliveries to an integration's own URL.
 // --rate=N: a fixed N requests/s (autocannon overallRate) instead of as fast as it goes, so CPU per event can be
 // compared between two versions at the same throughput on a machine whose free CPU varies.
 // Profiles stay in bench/results/profiles/ (open them in Chrome DevTools → Performance) and are not committed.
+import { createHmac } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -32,7 +34,7 @@ let cpuBefore;
 let cpuAfter;
 try {
   const api = await adminClient(stack);
-  await api('POST', '/api/webhook-integrations', {
+  const email = await api('POST', '/api/webhook-integrations', {
     name: 'Profile',
     funnel_id: `p-${run}`,
     reminder_delay: 720,
@@ -40,13 +42,41 @@ try {
     resend_template_id: null,
     campaign_id: null,
   });
-  await api('POST', '/api/sms-webhook-integrations', {
+  const sms = await api('POST', '/api/sms-webhook-integrations', {
     name: 'Profile',
     funnel_id: `p-${run}`,
     reminder_delay: 720,
     active: true,
   });
-  const url = `${stack.url}${TARGET === 'sms' ? '/api/sms/webhook' : '/api/webhook'}`;
+  const SECRET = 'profile-clickfunnels-webhook-secret';
+  const signed = TARGET.endsWith('-signed');
+  let url = `${stack.url}${TARGET.startsWith('sms') ? '/api/sms/webhook' : '/api/webhook'}`;
+  if (signed) {
+    const [kind, integration] = TARGET.startsWith('sms') ? ['sms-webhook-integrations', sms] : ['webhook-integrations', email];
+    const saved = await api('PATCH', `/api/${kind}/${integration.id}`, { webhook_secret: SECRET });
+    url = `${stack.url}${new URL(saved.webhook_url).pathname}`;
+  }
+  const delivery = (i) => {
+    const phone = `+1415555${String(i % 10000).padStart(4, '0')}`;
+    if (!signed)
+      return {
+        body: JSON.stringify({ event: 'contact_created', funnel_id: `p-${run}`, contact: { id: `p-${i}`, email: `p${i}@example.com`, phone } }),
+        headers: {},
+      };
+    const body = JSON.stringify({
+      event_id: `p-${run}-${i}`,
+      event_type: 'contact.identified',
+      data: { id: i, email_address: `p${i}@example.com`, phone_number: phone, first_name: 'Dana' },
+    });
+    const ts = String(Math.floor(Date.now() / 1000));
+    return {
+      body,
+      headers: {
+        'X-Webhook-ClickFunnels-Signature': createHmac('sha256', SECRET).update(`${ts}.${body}`).digest('hex'),
+        'X-Webhook-ClickFunnels-Timestamp': ts,
+      },
+    };
+  };
   let n = 0;
   const fire = (duration) =>
     new Promise((resolve, reject) =>
@@ -60,18 +90,10 @@ try {
             {
               method: 'POST',
               headers: { 'content-type': 'application/json' },
-              setupRequest: (req) => ({
-                ...req,
-                body: JSON.stringify({
-                  event: 'contact_created',
-                  funnel_id: `p-${run}`,
-                  contact: {
-                    id: `p-${n}`,
-                    email: `p${n}@example.com`,
-                    phone: `+1415555${String(n++ % 10000).padStart(4, '0')}`,
-                  },
-                }),
-              }),
+              setupRequest: (req) => {
+                const d = delivery(n++);
+                return { ...req, body: d.body, headers: { ...req.headers, ...d.headers } };
+              },
             },
           ],
         },

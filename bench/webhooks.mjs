@@ -2,6 +2,9 @@
 // Webhook intake through the gateway (both webhook URLs) at a sustained load, next to a bare Koa echo measured in
 // the same run, then a count proving every accepted event was stored.
 // Target: >= 2,000 events/s, p99 <= 50 ms, ratio to the bare echo >= 0.25.
+// A signed ClickFunnels 2.0 phase follows on each side (`contact.identified` posted to an integration's own URL,
+// each delivery HMAC-signed with the integration's secret, each with its own event_id so the replay guard stores
+// one row per delivery): its events/s must stay within 15% of the unsigned figure of the same run.
 // Each phase also records the CPU seconds of every process of the stack per accepted event (the machine is shared:
 // CPU per event is the figure that does not depend on what else runs). A warm-up on both URLs comes first (not
 // counted): the stand-in is a fresh JVM whose JIT compiles during its first seconds of load, which a running
@@ -14,6 +17,7 @@
 // first measured phase still ran 20-30% slower than the next identical one).
 //   node bench/webhooks.mjs [--duration=10] [--connections=32] [--warmup=15] [--rate=200,2000]
 import { fork } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import {
@@ -37,9 +41,19 @@ const RATES = (process.argv.find((a) => a.startsWith('--rate='))?.split('=')[1] 
   .split(',')
   .map(Number)
   .filter((r) => r > 0);
-const TARGET = { eventsPerSec: 2000, p99Ms: 50, ratioToEcho: 0.25 };
+const TARGET = { eventsPerSec: 2000, p99Ms: 50, ratioToEcho: 0.25, signedWithinShare: 0.15 };
+const SECRET = 'bench-clickfunnels-webhook-secret';
 
-function load(url, makeBody, duration = DURATION) {
+/** ClickFunnels 2.0's scheme: hex HMAC-SHA256 of "{unix seconds}.{raw body}" with the endpoint's secret. */
+function signClickFunnels2(body) {
+  const ts = String(Math.floor(Date.now() / 1000));
+  return {
+    'X-Webhook-ClickFunnels-Signature': createHmac('sha256', SECRET).update(`${ts}.${body}`).digest('hex'),
+    'X-Webhook-ClickFunnels-Timestamp': ts,
+  };
+}
+
+function load(url, makeBody, duration = DURATION, sign = undefined) {
   let n = 0;
   return new Promise((resolve, reject) => {
     autocannon(
@@ -51,7 +65,10 @@ function load(url, makeBody, duration = DURATION) {
           {
             method: 'POST',
             headers: { 'content-type': 'application/json' },
-            setupRequest: (req) => ({ ...req, body: JSON.stringify(makeBody(n++)) }),
+            setupRequest: (req) => {
+              const body = JSON.stringify(makeBody(n++));
+              return sign ? { ...req, body, headers: { ...req.headers, ...sign(body) } } : { ...req, body };
+            },
           },
         ],
       },
@@ -100,7 +117,7 @@ let result = null;
 const echo = await startEcho();
 try {
   const api = await adminClient(stack);
-  await api('POST', '/api/webhook-integrations', {
+  const emailIntegration = await api('POST', '/api/webhook-integrations', {
     name: 'Bench funnel',
     funnel_id: `bench-${run}`,
     reminder_delay: 720,
@@ -108,11 +125,38 @@ try {
     resend_template_id: null,
     campaign_id: null,
   });
-  await api('POST', '/api/sms-webhook-integrations', {
+  const smsIntegration = await api('POST', '/api/sms-webhook-integrations', {
     name: 'Bench SMS funnel',
     funnel_id: `bench-${run}`,
     reminder_delay: 720,
     active: true,
+  });
+  // The signed phases post to an integration of their own (a secret makes its funnel refuse unsigned deliveries),
+  // at its own URL, with its secret set (write-only, admin).
+  const signedUrl = async (kind, integration) => {
+    const { id: _id, created_at: _c, webhook_url: _u, signing: _s, email_template: _t, ...fields } = integration;
+    const twin = await api('POST', `/api/${kind}`, { ...fields, name: `${fields.name} (signed)`, funnel_id: `bench-signed-${run}` });
+    const saved = await api('PATCH', `/api/${kind}/${twin.id}`, { webhook_secret: SECRET });
+    return `${stack.url}${new URL(saved.webhook_url).pathname}`;
+  };
+  const emailSignedUrl = await signedUrl('webhook-integrations', emailIntegration);
+  const smsSignedUrl = await signedUrl('sms-webhook-integrations', smsIntegration);
+  const clickFunnels2Body = (i, prefix) => ({
+    event_id: `${prefix}-${run}-${i}`,
+    event_type: 'contact.identified',
+    subject_id: 900000 + i,
+    subject_type: 'Contact',
+    created_at: new Date().toISOString(),
+    page_id: 88123,
+    funnel_id: 5521,
+    data: {
+      id: 900000 + i,
+      public_id: `cf${i}`,
+      email_address: `cf2.shopper${i}@example.com`,
+      phone_number: `+1415556${String(i % 10000).padStart(4, '0')}`,
+      first_name: 'Dana',
+      last_name: 'Reyes',
+    },
   });
   const body = (i, prefix) => ({
     event: 'contact_created',
@@ -137,13 +181,15 @@ try {
     await sleep(2_000); // the consumers' and the relay's backlog of the warm-up
   }
   /** One measured phase: the answers, the CPU seconds per process per accepted event, the rows stored meanwhile. */
-  async function phase(url, prefix, events, rate = undefined) {
+  async function phase(url, prefix, events, rate = undefined, signed = false) {
     const before = await events.countDocuments({});
     const cpu0 = descendantCpu();
     const t0 = Date.now();
     const r = rate
       ? await postPaced({ url, rate, durationSec: DURATION, connections: 2 * CONNECTIONS, body: (i) => body(i, prefix) })
-      : summary(await load(url, (i) => body(i, prefix), DURATION));
+      : signed
+        ? summary(await load(url, (i) => clickFunnels2Body(i, prefix), DURATION, signClickFunnels2))
+        : summary(await load(url, (i) => body(i, prefix), DURATION));
     windows[prefix] = [t0, Date.now()];
     const cpu = cpuDelta(cpu0, descendantCpu());
     const stored = (await waitForCount(async () => (await events.countDocuments({})) - before, r.ok2xx)) ?? 0;
@@ -156,11 +202,32 @@ try {
     cpuMsPerEvent.total = per(Object.values(cpu).reduce((a, b) => a + b, 0));
     return { ...r, stored, cpuMsPerEvent };
   }
+  /**
+   * The signed ClickFunnels 2.0 phase of one side, right after that side's unsigned phase (the stand-in slows as its
+   * collections grow, so the two compared phases run next to each other) and judged against it.
+   */
+  async function signedPhase(url, prefix, events, unsigned) {
+    await sleep(2_000);
+    const { stored, ...r } = await phase(url, prefix, events, undefined, true);
+    const shareOfUnsigned = +(r.eventsPerSec / Math.max(1, unsigned.eventsPerSec)).toFixed(3);
+    return {
+      ...r,
+      stored,
+      allStored: stored >= r.ok2xx,
+      shareOfUnsigned,
+      met: { withinShare: r.non2xx === 0 && shareOfUnsigned >= 1 - TARGET.signedWithinShare },
+    };
+  }
   const { stored: emailStored, ...emailResult } = await phase(`${stack.url}/api/webhook`, 'e', emailEvents);
   console.log('[bench] POST /api/webhook', emailResult);
   await sleep(2_000);
+  const emailSigned = await signedPhase(emailSignedUrl, 'ec', emailEvents, emailResult);
+  console.log('[bench] signed ClickFunnels 2.0 to /api/webhook/i/<key>', emailSigned);
+  await sleep(2_000);
   const { stored: smsStored, ...smsResult } = await phase(`${stack.url}/api/sms/webhook`, 's', smsEvents);
   console.log('[bench] POST /api/sms/webhook', smsResult);
+  const smsSigned = await signedPhase(smsSignedUrl, 'sc', smsEvents, smsResult);
+  console.log('[bench] signed ClickFunnels 2.0 to /api/sms/webhook/i/<key>', smsSigned);
   /** The same URL at a steady rate (evenly spaced): events/s kept up, p50/p99 from when each was due, all stored. */
   async function atRate(url, prefix, events, rate) {
     await sleep(2_000);
@@ -194,6 +261,7 @@ try {
       stored: emailStored,
       allStored: emailStored >= emailResult.ok2xx,
       met: verdict(emailResult),
+      signedClickFunnels2: emailSigned,
       atFixedRate: emailAtRate,
     },
     sms: {
@@ -202,6 +270,7 @@ try {
       stored: smsStored,
       allStored: smsStored >= smsResult.ok2xx,
       met: verdict(smsResult),
+      signedClickFunnels2: smsSigned,
       atFixedRate: smsAtRate,
     },
   };
@@ -222,7 +291,28 @@ try {
       ratio: result.sms.ratioToEcho,
       stored: `${smsStored}/${smsResult.ok2xx}`,
     },
+    'signed CF2, email': {
+      'events/s': emailSigned.eventsPerSec,
+      'p50 ms': emailSigned.p50Ms,
+      'p99 ms': emailSigned.p99Ms,
+      ratio: emailSigned.shareOfUnsigned,
+      stored: `${emailSigned.stored}/${emailSigned.ok2xx}`,
+    },
+    'signed CF2, SMS': {
+      'events/s': smsSigned.eventsPerSec,
+      'p50 ms': smsSigned.p50Ms,
+      'p99 ms': smsSigned.p99Ms,
+      ratio: smsSigned.shareOfUnsigned,
+      stored: `${smsSigned.stored}/${smsSigned.ok2xx}`,
+    },
   });
+  for (const [name, r] of [
+    ['email', emailSigned],
+    ['SMS', smsSigned],
+  ])
+    console.log(
+      `[bench] signed ClickFunnels 2.0 (${name}): ${r.eventsPerSec}/s, ${(100 * r.shareOfUnsigned).toFixed(1)}% of the unsigned figure (target >= ${100 * (1 - TARGET.signedWithinShare)}%), ${r.non2xx} non-2xx`,
+    );
   console.log(`[bench] written ${path.relative(process.cwd(), file)}`);
   for (const [name, list] of [
     ['/api/webhook', emailAtRate],
@@ -232,7 +322,7 @@ try {
       console.log(
         `[bench] ${name} at a steady ${r.rate}/s: ${r.eventsPerSec}/s answered, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, max ${r.maxMs} ms, stored ${r.stored}/${r.ok2xx}`,
       );
-  const fixedRateLost = [...emailAtRate, ...smsAtRate].some((r) => !r.allStored);
+  const fixedRateLost = [...emailAtRate, ...smsAtRate, emailSigned, smsSigned].some((r) => !r.allStored);
   if (!result.email.allStored || !result.sms.allStored || fixedRateLost) {
     console.error('[bench] FAIL: some accepted events were not stored');
     process.exitCode = 1;
@@ -249,7 +339,10 @@ if (gc && result) {
   for (const r of result.email.atFixedRate) r.standInGc = at(`er${r.rate}`);
   for (const r of result.sms.atFixedRate) r.standInGc = at(`sr${r.rate}`);
   writeResult('webhooks', result);
-  const phases = { e: '/api/webhook', s: '/api/sms/webhook' };
+  result.email.signedClickFunnels2.standInGc = at('ec');
+  result.sms.signedClickFunnels2.standInGc = at('sc');
+  writeResult('webhooks', result);
+  const phases = { e: '/api/webhook', s: '/api/sms/webhook', ec: 'signed CF2 email', sc: 'signed CF2 SMS' };
   for (const rate of RATES) {
     phases[`er${rate}`] = `/api/webhook at ${rate}/s`;
     phases[`sr${rate}`] = `/api/sms/webhook at ${rate}/s`;
