@@ -9,10 +9,23 @@ import type { GatewayConfig } from './config';
 import { healthRoutes } from './health';
 import { createProxy } from './proxy';
 import { isApiPath, routeFor } from './routes';
+import { clientAddress, clientProto } from './security/client-address';
+import { checkBrowserRequest, ownOrigins } from './security/csrf';
 import { createSessionResolver } from './session';
 import { staticFiles } from './static';
 
 const FORWARDED = ['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'x-forwarded-port'];
+/**
+ * What HTTP methods /api answers; anything else (TRACE, PROPFIND, QUERY...) is a 405 here, not the services'
+ * router failing on a method it has no table for (a 500). 405 rather than 501: no /api resource has them.
+ */
+const API_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+class MethodNotAllowed extends HttpError {
+  constructor(method: string) {
+    super(405, `Method ${method} is not allowed`);
+  }
+}
 
 /** The gateway's own errors (health, static files) as `{ error }`. */
 function errors(logger: Logger) {
@@ -60,7 +73,11 @@ export function createGateway(config: GatewayConfig, logger: Logger) {
   const debug = logger.isLevelEnabled('debug');
 
   async function api(req: IncomingMessage, res: ServerResponse, path: string) {
+    const method = req.method ?? 'GET';
+    if (!API_METHODS.has(method)) throw new MethodNotAllowed(method.slice(0, 20));
     const route = routeFor(path);
+    const proto = clientProto(req, config.trustedHops);
+    if (!route.public) checkBrowserRequest(method, req.headers, ownOrigins(config.publicUrl, req.headers, proto));
     // Bodies are streamed, never parsed here; a declared size over the cap is refused before any upstream work.
     // (Chunked bodies without a length are capped by the service itself.)
     const declared = req.headers['content-length'];
@@ -71,7 +88,13 @@ export function createGateway(config: GatewayConfig, logger: Logger) {
     const identity = route.access === 'anonymous' ? sessions.anonymous() : await sessions.resolve(req.headers.cookie);
     // Overwrites whatever the client sent: services trust only this header.
     req.headers['x-act-identity'] = identity.token;
-    if (!config.trustProxy) for (const h of FORWARDED) delete req.headers[h];
+    // The services read only what the gateway settled on: the client's address and scheme, never a client's claim.
+    const client = clientAddress(req, config.trustedHops);
+    const forwardedHost = config.trustedHops > 0 ? req.headers['x-forwarded-host'] : undefined;
+    for (const h of FORWARDED) delete req.headers[h];
+    req.headers['x-forwarded-for'] = client;
+    req.headers['x-forwarded-proto'] = proto;
+    if (forwardedHost) req.headers['x-forwarded-host'] = forwardedHost;
     if (!req.headers['x-request-id']) req.headers['x-request-id'] = randomUUID();
 
     let onResponse: ((status: number) => void) | undefined;
@@ -121,7 +144,8 @@ export function createGateway(config: GatewayConfig, logger: Logger) {
   }
 
   const app = new Koa();
-  app.proxy = config.trustProxy;
+  app.proxy = config.trustedHops > 0;
+  app.maxIpsCount = config.trustedHops;
   app.silent = true;
   app.on('error', (err) => logger.warn({ err: (err as Error).message }, 'koa error'));
   app.use(errors(logger));

@@ -132,7 +132,7 @@ it('marks the cookie Secure behind an HTTPS terminator only when told to trust i
   expect(untrusted.headers.getSetCookie().find((c) => c.startsWith('act.sid='))).not.toMatch(/;\s*secure/i);
 
   const behindTls = await startTestGateway(
-    testConfig({ 'svc-auth': auth.url, 'svc-email': email.url, 'svc-sms': sms.url }, { trustProxy: true }),
+    testConfig({ 'svc-auth': auth.url, 'svc-email': email.url, 'svc-sms': sms.url }, { trustedHops: 1 }),
   );
   try {
     const res = await get(behindTls.url + '/api/login', {

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { env, envBool, envInt, identitySecret } from '@act/service-kit';
+import { env, envInt, identitySecret } from '@act/service-kit';
+import { parseTrustedHops } from './security/client-address';
 import type { ServiceName } from './routes';
 
 export interface GatewayConfig {
@@ -18,10 +19,13 @@ export interface GatewayConfig {
   /** `GET /remotes.json`: remote name -> manifest URL, read by the shell at start. */
   remotes: { mfe_email: string; mfe_sms: string };
   /**
-   * Keep X-Forwarded-* from the client (a TLS terminator or load balancer in front of the gateway). Off by default:
-   * the gateway then writes them itself, so a client cannot spoof its address (login throttling) or HTTPS.
+   * How many proxies in front of the gateway append to X-Forwarded-* (`TRUST_PROXY`: a TLS terminator, a load
+   * balancer). 0 by default: the gateway then takes the socket's peer and plain http, so a client cannot spoof its
+   * address (login throttling) or HTTPS. The services receive only the address and scheme the gateway settled on.
    */
-  trustProxy: boolean;
+  trustedHops: number;
+  /** `PUBLIC_URL`: the origin the app is served from; state-changing browser calls must come from it. */
+  publicUrl: string | null;
 }
 
 const gatewayDir = path.resolve(__dirname, '..');
@@ -50,6 +54,7 @@ export function loadConfig(): GatewayConfig {
       mfe_email: env('MFE_EMAIL_MANIFEST', '/remotes/mfe-email/mf-manifest.json'),
       mfe_sms: env('MFE_SMS_MANIFEST', '/remotes/mfe-sms/mf-manifest.json'),
     },
-    trustProxy: envBool('TRUST_PROXY', false),
+    trustedHops: parseTrustedHops(process.env.TRUST_PROXY),
+    publicUrl: process.env.PUBLIC_URL ? new URL(process.env.PUBLIC_URL).origin : null,
   };
 }

@@ -179,7 +179,7 @@ describe('limits and failures', () => {
         status: 503,
         body: { error: 'svc-sms unavailable' },
       });
-      expect(await get(gw2.url + '/api/login', { method: 'POST', body: '{}' })).toMatchObject({
+      expect(await get(gw2.url + '/api/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).toMatchObject({
         status: 503,
         body: { error: 'svc-auth unavailable' },
       });

@@ -24,7 +24,7 @@ function unavailable(res: ServerResponse, name: ServiceName): void {
 // nobody here (a 100-continue would stall the pool's connection).
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'expect']);
 
-/** The request's headers for the service, with X-Forwarded-* appended as a proxy does (the gateway sets the rest). */
+/** The request's headers for the service, with X-Forwarded-* as the gateway settled them. */
 function forwardedHeaders(req: IncomingMessage): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   const h: IncomingHttpHeaders = req.headers;
@@ -32,9 +32,10 @@ function forwardedHeaders(req: IncomingMessage): Record<string, string | string[
   const host = h.host ?? '';
   const port = /:(\d+)$/.exec(host)?.[1] ?? '80';
   const append = (name: string, value: string) => (out[name] = typeof h[name] === 'string' && h[name] ? `${h[name]},${value}` : value);
-  append('x-forwarded-for', req.socket.remoteAddress ?? '');
+  // The gateway has already replaced X-Forwarded-For / -Proto with the client's address and scheme (app.ts).
+  out['x-forwarded-for'] = (h['x-forwarded-for'] as string | undefined) || (req.socket.remoteAddress ?? '');
+  out['x-forwarded-proto'] = (h['x-forwarded-proto'] as string | undefined) || 'http';
   append('x-forwarded-port', port);
-  append('x-forwarded-proto', 'http');
   out['x-forwarded-host'] = (h['x-forwarded-host'] as string | undefined) || host;
   return out;
 }

@@ -17,6 +17,8 @@ export interface Route {
   prefix: string;
   service: ServiceName;
   access: Access;
+  /** Called by senders, Twilio and mail clients, never with our cookie: no browser (CSRF) checks, their own rules. */
+  public?: true;
 }
 
 export const ROUTES: readonly Route[] = [
@@ -28,15 +30,15 @@ export const ROUTES: readonly Route[] = [
   { prefix: '/api/users', service: 'svc-auth', access: 'session' },
 
   // svc-sms: SMS side and Twilio
-  { prefix: '/api/sms/webhook', service: 'svc-sms', access: 'anonymous' },
+  { prefix: '/api/sms/webhook', service: 'svc-sms', access: 'anonymous', public: true },
   { prefix: '/api/sms', service: 'svc-sms', access: 'session' },
   { prefix: '/api/sms-', service: 'svc-sms', access: 'session' }, // sms-campaigns, sms-templates, sms-contacts, sms-logs, ...
-  { prefix: '/api/twilio/webhooks', service: 'svc-sms', access: 'anonymous' }, // Twilio's signature is checked by svc-sms
+  { prefix: '/api/twilio/webhooks', service: 'svc-sms', access: 'anonymous', public: true }, // Twilio's signature is checked by svc-sms
   { prefix: '/api/twilio', service: 'svc-sms', access: 'session' },
 
   // svc-email: its public endpoints; everything else falls to DEFAULT_ROUTE
-  { prefix: '/api/webhook', service: 'svc-email', access: 'anonymous' },
-  { prefix: '/api/unsubscribe', service: 'svc-email', access: 'anonymous' },
+  { prefix: '/api/webhook', service: 'svc-email', access: 'anonymous', public: true },
+  { prefix: '/api/unsubscribe', service: 'svc-email', access: 'anonymous', public: true },
 ];
 
 /** Contacts, email logs, webhook events and integrations, settings, test, resend, email, unsubscribe lists, and unknown paths (svc-email answers 404 JSON). */

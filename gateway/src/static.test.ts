@@ -112,6 +112,11 @@ describe('remotes', () => {
     expect((await get(gw.url + '/remotes/unknown/remoteEntry.js')).status).toBe(404);
   });
 
+  it("a remote named like one of Object.prototype's members is a plain 404, not a 500", async () => {
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'])
+      expect([name, (await get(`${gw.url}/remotes/${name}/x`)).status]).toEqual([name, 404]);
+  });
+
   it('GET /remotes.json gives the deploy-time config, never cached', async () => {
     const res = await get(gw.url + '/remotes.json');
     expect(res.status).toBe(200);

@@ -90,7 +90,8 @@ export function staticFiles(config: GatewayConfig) {
       const rest = ctx.path.slice('/remotes/'.length);
       const slash = rest.indexOf('/');
       const name = slash === -1 ? rest : rest.slice(0, slash);
-      const root = remoteRoots[name];
+      // Own keys only: `constructor`, `__proto__` or `toString` must not find Object.prototype's members.
+      const root = Object.hasOwn(remoteRoots, name) ? remoteRoots[name] : undefined;
       const rel = slash === -1 ? '' : rest.slice(slash + 1);
       if (!root || !rel) return notFound(ctx);
       if (await serveFile(ctx, root, rel)) return;

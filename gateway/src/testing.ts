@@ -85,7 +85,8 @@ export function testConfig(
     shellDir: '/nonexistent/shell',
     remoteDirs: { 'mfe-email': '/nonexistent/mfe-email', 'mfe-sms': '/nonexistent/mfe-sms' },
     remotes: { mfe_email: '/remotes/mfe-email/mf-manifest.json', mfe_sms: '/remotes/mfe-sms/mf-manifest.json' },
-    trustProxy: false,
+    trustedHops: 0,
+    publicUrl: null,
     ...overrides,
   };
 }

@@ -607,6 +607,25 @@ export const RAW_CASES: RawCase[] = [
   { label: 'encoded traversal', method: 'GET', path: '/api/%2e%2e/%2e%2e/etc/passwd', as: 'user', expect: 'refuse' },
   { label: 'traversal into users', method: 'GET', path: '/api/contacts/..%2f..%2fusers', as: 'user', expect: 'refuse' },
   { label: 'double slash', method: 'GET', path: '/api//users', as: 'user', expect: 'refuse' },
+  // Methods no /api route has: the router used to fail on them (500).
+  ...['TRACE', 'PROPFIND', 'SEARCH', 'MKCOL', 'PURGE'].map(
+    (method): RawCase => ({ label: `method ${method}`, method, path: '/api/contacts', as: 'user', expect: 405 }),
+  ),
+  // Remote names that are Object.prototype members (a lookup by plain key found them: 500).
+  ...['constructor', '__proto__', 'toString', 'hasOwnProperty'].map(
+    (name): RawCase => ({ label: `remote ${name}`, method: 'GET', path: `/remotes/${name}/x`, as: 'anon', expect: 404 }),
+  ),
+  // CSRF: a signed-in browser made to post a form, or to call from another origin, is refused before any effect.
+  ...(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x'] as const).flatMap(
+    (contentType): RawCase[] => [
+      { label: `form post ${contentType}`, method: 'POST', path: '/api/users', as: 'admin', contentType, body: '{"username":"csrf","password":"Password123!","role":"admin"}', expect: 415 },
+      { label: `form post ${contentType}`, method: 'POST', path: '/api/campaigns', as: 'user', contentType, body: '{"name":"csrf"}', expect: 415 },
+    ],
+  ),
+  ...['http://evil.example', 'null', 'http://127.0.0.1:1'].map(
+    (origin): RawCase => ({ label: `origin ${origin}`, method: 'POST', path: '/api/campaigns', as: 'user', body: '{"name":"csrf"}', headers: { origin }, expect: 403 }),
+  ),
+  { label: 'cross-site fetch', method: 'DELETE', path: '/api/users/999999', as: 'admin', headers: { 'sec-fetch-site': 'cross-site' }, expect: 403 },
   ...[
     'MessageSid=SM1&MessageStatus=delivered',
     'From=%2B15550100006&Body=STOP',

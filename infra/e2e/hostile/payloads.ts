@@ -34,6 +34,10 @@ const STRUCTURAL: { label: string; value: unknown; full?: boolean }[] = [
   { label: '{}', value: {}, full: true },
   { label: '["a"]', value: ['a'] },
   { label: '{__proto__}', value: JSON.parse('{"__proto__":{"polluted":"yes"}}'), full: true },
+  // Objects whose toString / valueOf are not functions: schema casting that calls them threw a TypeError (a 500).
+  { label: '{toString:1}', value: { toString: 1 } },
+  { label: '{valueOf:1}', value: { valueOf: 1 } },
+  { label: '{toString,valueOf:null}', value: { toString: null, valueOf: null }, full: true },
 ];
 
 interface Scalar {
