@@ -158,8 +158,14 @@ export function createGateway(config: GatewayConfig, logger: Logger) {
   }
 
   const koa = app.callback();
+  const internal = new Koa();
+  internal.silent = true;
+  internal.use(errors(logger));
+  internal.use(healthRoutes(config.upstreams, agent, { detail: true }));
   return {
     app,
+    /** The internal port's listener: detailed readiness (metrics join it). */
+    internalListener: internal.callback(),
     /** The server's request listener: /api to the services, everything else to Koa. */
     listener: (req: IncomingMessage, res: ServerResponse) => void (handle(req, res) || koa(req, res)),
     sessions,
@@ -174,6 +180,8 @@ export interface RunningGateway {
   server: Server;
   port: number;
   url: string;
+  /** The internal port's URL, when `internalPort` opened one. */
+  internalUrl: string | null;
   close(): Promise<void>;
 }
 
@@ -188,13 +196,24 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     server.listen(config.port, config.host, () => resolve());
   });
   const port = (server.address() as { port: number }).port;
+  let internal: Server | null = null;
+  if (config.internalPort > 0) {
+    internal = http.createServer(gateway.internalListener);
+    await new Promise<void>((resolve, reject) => {
+      internal!.once('error', reject);
+      internal!.listen(config.internalPort, config.host, () => resolve());
+    });
+  }
   return {
     server,
     port,
     url: `http://${config.host}:${port}`,
+    internalUrl: internal ? `http://${config.host}:${(internal.address() as { port: number }).port}` : null,
     close: () =>
       new Promise<void>((resolve) => {
         gateway.close();
+        internal?.close();
+        internal?.closeAllConnections();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

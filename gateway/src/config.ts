@@ -24,6 +24,11 @@ export interface GatewayConfig {
    * address (login throttling) or HTTPS. The services receive only the address and scheme the gateway settled on.
    */
   trustedHops: number;
+  /**
+   * `GATEWAY_METRICS_PORT`: the internal port (not routed publicly): `/readyz` with each service's detail, and the
+   * place for metrics. 0 = not opened.
+   */
+  internalPort: number;
   /** `PUBLIC_URL`: the origin the app is served from; state-changing browser calls must come from it. */
   publicUrl: string | null;
 }
@@ -55,6 +60,7 @@ export function loadConfig(): GatewayConfig {
       mfe_sms: env('MFE_SMS_MANIFEST', '/remotes/mfe-sms/mf-manifest.json'),
     },
     trustedHops: parseTrustedHops(process.env.TRUST_PROXY),
+    internalPort: envInt('GATEWAY_METRICS_PORT', 0),
     publicUrl: process.env.PUBLIC_URL ? new URL(process.env.PUBLIC_URL).origin : null,
   };
 }

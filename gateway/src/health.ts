@@ -33,8 +33,16 @@ function probe(url: string, agent: http.Agent, timeoutMs: number): Promise<Servi
   });
 }
 
-/** `/healthz`: the gateway itself is up. `/readyz`: every service says it is ready (503 with the detail otherwise). */
-export function healthRoutes(upstreams: Record<ServiceName, string>, agent: http.Agent, timeoutMs = 2_000) {
+/**
+ * `/healthz`: the gateway itself is up. `/readyz`: every service says it is ready (503 otherwise). The public port
+ * says only that; the internal port (`detail`) adds each service's checks (MongoDB, NATS) and errors, which name
+ * the internals an outsider has no business knowing.
+ */
+export function healthRoutes(
+  upstreams: Record<ServiceName, string>,
+  agent: http.Agent,
+  { detail = false, timeoutMs = 2_000 }: { detail?: boolean; timeoutMs?: number } = {},
+) {
   return async function health(ctx: Context, next: Next) {
     if (ctx.path === '/healthz') {
       ctx.set('Cache-Control', 'no-store');
@@ -48,7 +56,7 @@ export function healthRoutes(upstreams: Record<ServiceName, string>, agent: http
       const ready = results.every((r) => r.ready);
       ctx.set('Cache-Control', 'no-store');
       ctx.status = ready ? 200 : 503;
-      ctx.body = { status: ready ? 'ready' : 'not ready', services };
+      ctx.body = detail ? { status: ready ? 'ready' : 'not ready', services } : { status: ready ? 'ready' : 'not ready' };
       return;
     }
     return next();

@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { signIdentity, identitySecret } from '@act/service-kit';
 import type { RunningGateway } from './app';
+import { freePort } from '@act/service-kit/testing';
 import { deadUrl, fakeUpstream, get, startTestGateway, testConfig, type FakeUpstream } from './testing';
 
 let auth: FakeUpstream;
@@ -214,23 +215,18 @@ describe('limits and failures', () => {
 });
 
 describe('health', () => {
-  it("/healthz is the gateway's own; /readyz aggregates the services' with detail", async () => {
+  it("/healthz is the gateway's own; /readyz aggregates the services': ready or not in public, detail on the internal port", async () => {
     expect(await get(gw.url + '/healthz')).toMatchObject({ status: 200, body: { status: 'ok' } });
     // The fakes answer /readyz with 200 (their echo), so all are ready.
-    const ready = await get(gw.url + '/readyz');
-    expect(ready).toMatchObject({
-      status: 200,
-      body: {
-        status: 'ready',
-        services: { 'svc-auth': { ready: true }, 'svc-email': { ready: true }, 'svc-sms': { ready: true } },
-      },
-    });
+    expect(await get(gw.url + '/readyz')).toEqual(expect.objectContaining({ status: 200, body: { status: 'ready' } }));
 
     const gw2 = await startTestGateway(
-      testConfig({ 'svc-auth': auth.url, 'svc-email': await deadUrl(), 'svc-sms': sms.url }),
+      testConfig({ 'svc-auth': auth.url, 'svc-email': await deadUrl(), 'svc-sms': sms.url }, { internalPort: await freePort() }),
     );
     try {
-      const notReady = await get(gw2.url + '/readyz');
+      // Public: nothing about which service or dependency is down.
+      expect(await get(gw2.url + '/readyz')).toEqual(expect.objectContaining({ status: 503, body: { status: 'not ready' } }));
+      const notReady = await get(gw2.internalUrl + '/readyz');
       expect(notReady).toMatchObject({
         status: 503,
         body: {
@@ -238,6 +234,8 @@ describe('health', () => {
           services: { 'svc-auth': { ready: true }, 'svc-email': { ready: false, error: 'ECONNREFUSED' } },
         },
       });
+      // The internal port serves nothing else (no /api, no pages).
+      expect((await get(gw2.internalUrl + '/api/contacts')).status).toBe(404);
     } finally {
       await gw2.close();
     }

@@ -86,6 +86,7 @@ export function testConfig(
     remoteDirs: { 'mfe-email': '/nonexistent/mfe-email', 'mfe-sms': '/nonexistent/mfe-sms' },
     remotes: { mfe_email: '/remotes/mfe-email/mf-manifest.json', mfe_sms: '/remotes/mfe-sms/mf-manifest.json' },
     trustedHops: 0,
+    internalPort: 0,
     publicUrl: null,
     ...overrides,
   };

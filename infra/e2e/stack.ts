@@ -14,7 +14,7 @@ export interface StackInfo {
   /** File holding every process's output, prefixed with its name */
   logFile: string;
   /** Each process's own port (services are reachable directly, e.g. to prove they refuse unsigned calls) */
-  ports: Record<ProcessName, number>;
+  ports: Record<ProcessName | 'gateway-internal', number>;
   /** Base MongoDB URI, NATS URL and subject prefix of the stack, and each service's database name */
   mongoUri?: string;
   natsUrl?: string;

@@ -43,6 +43,7 @@ function command(name, dev) {
  *
  * @param {object} [options]
  * @param {number} [options.gatewayPort] default: a free port
+ * @param {number} [options.gatewayInternalPort] the gateway's internal port (detailed /readyz); default: a free port
  * @param {Partial<Record<'svc-auth'|'svc-email'|'svc-sms', number>>} [options.servicePorts] default: free ports
  * @param {Record<string, string>} [options.env] settings on top of process.env for every process
  *   (MONGODB_URI and NATS_URL: when neither there nor in process.env, the stack ensures its own and stops them with itself)
@@ -55,6 +56,7 @@ function command(name, dev) {
  */
 export async function startStack({
   gatewayPort,
+  gatewayInternalPort,
   servicePorts = {},
   env = {},
   dbSuffix = '',
@@ -66,6 +68,7 @@ export async function startStack({
   const ports = {};
   for (const name of Object.keys(SERVICES)) ports[name] = servicePorts[name] ?? (await freePort(host));
   ports.gateway = gatewayPort ?? (await freePort(host));
+  ports['gateway-internal'] = gatewayInternalPort ?? (await freePort(host));
   for (const [name, port] of Object.entries(ports)) {
     if (!(await portIsFree(port, host))) throw new Error(`startStack: port ${port} for ${name} is already in use`);
   }
@@ -100,7 +103,7 @@ export async function startStack({
       const upstreams = Object.fromEntries(
         Object.entries(SERVICES).map(([svc, { urlEnv }]) => [urlEnv, `http://${host}:${ports[svc]}`]),
       );
-      return { ...shared, ...upstreams, PORT: String(ports.gateway) };
+      return { ...shared, ...upstreams, PORT: String(ports.gateway), GATEWAY_METRICS_PORT: String(ports['gateway-internal']) };
     }
     // Always set: a MONGODB_DB inherited from the shell would otherwise put all three services in one database.
     return { ...shared, PORT: String(ports[name]), MONGODB_DB: `${SERVICES[name].db}${dbSuffix}` };

@@ -52,6 +52,7 @@ try {
 
   const stack = await startStack({
     gatewayPort: port('GATEWAY_PORT', 8080),
+    gatewayInternalPort: port('GATEWAY_METRICS_PORT', 9464),
     servicePorts: {
       'svc-auth': port('AUTH_PORT', 4001),
       'svc-email': port('EMAIL_PORT', 4002),

@@ -19,10 +19,15 @@ export interface Answer {
 export async function api(
   method: string,
   path: string,
-  { body, cookie, timeoutMs = 15_000 }: { body?: unknown; cookie?: string; timeoutMs?: number } = {},
+  {
+    body,
+    cookie,
+    timeoutMs = 15_000,
+    base = stack.url,
+  }: { body?: unknown; cookie?: string; timeoutMs?: number; base?: string } = {},
 ): Promise<Answer> {
   const started = performance.now();
-  const res = await fetch(`${stack.url}${path}`, {
+  const res = await fetch(`${base}${path}`, {
     method,
     headers: {
       accept: 'application/json',

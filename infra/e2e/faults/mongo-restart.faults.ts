@@ -8,8 +8,12 @@ import { adminCookie, api, closeDb, expectStatus, runTag, serviceDb, stack, stop
 
 const SERVICES = ['svc-auth', 'svc-email', 'svc-sms'] as const;
 
+// The per-service detail is on the gateway's internal port; the public /readyz says only ready or not.
 const mongoChecks = async () => {
-  const r = await api('GET', '/readyz', { timeoutMs: 10_000 });
+  const r = await api('GET', '/readyz', { timeoutMs: 10_000, base: `http://127.0.0.1:${stack.ports['gateway-internal']}` });
+  const open = await api('GET', '/readyz', { timeoutMs: 10_000 });
+  expect(open.status).toBe(r.status);
+  expect(Object.keys(open.body as object)).toEqual(['status']);
   return { status: r.status, mongo: SERVICES.map((s) => r.body?.services?.[s]?.checks?.mongo) };
 };
 

@@ -121,7 +121,9 @@ function baseConfig(opts: BaseOptions, mode: 'host' | 'remote'): Configuration {
     mode: prod ? 'production' : 'development',
     context: opts.dir,
     entry: { main: './src/index.ts' },
-    devtool: prod ? 'source-map' : 'eval-cheap-module-source-map',
+    // Production maps hold the whole source (sourcesContent): they are written next to the served folder, not in it,
+    // and the bundles do not name them; keep them for an error tracker or for reading a stack trace by hand.
+    devtool: prod ? 'hidden-source-map' : 'eval-cheap-module-source-map',
     output: {
       path: deploy.outputDir,
       // Remotes are served under a sub-path chosen at deploy time, so they resolve their own
@@ -130,6 +132,7 @@ function baseConfig(opts: BaseOptions, mode: 'host' | 'remote'): Configuration {
       uniqueName: opts.name,
       filename: prod ? '[name].[contenthash:8].js' : '[name].js',
       chunkFilename: prod ? '[name].[contenthash:8].js' : '[name].js',
+      sourceMapFilename: '../sourcemaps/[file].map',
       clean: true,
     },
     resolve: {
