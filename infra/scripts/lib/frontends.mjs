@@ -6,7 +6,7 @@ import { run, startProcess } from './proc.mjs';
 
 export const FRONTENDS = ['mfe-email', 'mfe-sms', 'shell'];
 // What a frontend bundle is made of besides its own folder: the shared UI kit, contracts and the lockfile.
-const SHARED_SOURCES = ['packages/ui-kit/src', 'packages/contracts/src', 'infra/rspack', 'package-lock.json'];
+const SHARED_SOURCES = ['packages/ui-kit/src', 'packages/contracts/src', 'packages/mf-config/src', 'infra/rspack', 'package-lock.json'];
 const RSPACK_BIN = path.join(ROOT, 'node_modules/.bin/rspack');
 
 export function hasRspackConfig(ws) {
@@ -20,7 +20,7 @@ function newestMtime(target) {
   if (!stat.isDirectory()) return stat.mtimeMs;
   let newest = 0;
   for (const entry of readdirSync(target)) {
-    if (entry === 'node_modules' || entry === 'dist') continue;
+    if (entry === 'node_modules' || entry === 'dist' || entry === 'sourcemaps') continue;
     newest = Math.max(newest, newestMtime(path.join(target, entry)));
   }
   return newest;
