@@ -256,6 +256,7 @@ describe('the gateway and the roles', () => {
       ['DELETE', `/api/users/${victim.id}`, undefined],
       ['DELETE', '/api/users/1', undefined],
       ['POST', '/api/resend/config', { apiKey: 're_owned', from: 'owned@example.com' }],
+      ['POST', '/api/twilio/config', { phone_number: '+15005550009', webhook_url: 'https://evil.example/cb' }],
       ['GET', '/api/direct-unsubscribes', undefined],
       ['POST', '/api/email-unsubscribes/quick-add', { email: `${tag}-by-user@example.com` }],
       ['POST', '/api/email-unsubscribes/remove', { id: unsubscribeId }],

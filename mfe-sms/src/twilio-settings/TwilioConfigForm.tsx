@@ -20,7 +20,7 @@ import TrackIcon from '@mui/icons-material/TrackChangesOutlined';
 import BedtimeIcon from '@mui/icons-material/BedtimeOutlined';
 import SaveIcon from '@mui/icons-material/SaveOutlined';
 import LinkIcon from '@mui/icons-material/CableOutlined';
-import { apiRequest, errorMessage } from '@act/ui-kit';
+import { apiRequest, errorMessage, useAuth } from '@act/ui-kit';
 import {
   BLACKOUT_DEFAULTS,
   SMS_TIMEZONES,
@@ -64,6 +64,8 @@ function formValues(cfg: TwilioConfigResponse): TwilioConfig {
 }
 
 export function TwilioConfigForm({ config }: { config: TwilioConfigResponse }) {
+  // Provider settings are an admin's (the server refuses others): a plain user sees them, read-only.
+  const { isAdmin } = useAuth();
   const notify = useNotify();
   const { mutate } = useSWRConfig();
   const services = useSWR<MessagingServicesResponse>(SMS_KEYS.messagingServices);
@@ -120,143 +122,154 @@ export function TwilioConfigForm({ config }: { config: TwilioConfigResponse }) {
   return (
     <form onSubmit={form.handleSubmit} noValidate aria-label="Twilio configuration">
       <Stack spacing={3}>
-        <Section
-          title="Basic Configuration"
-          description="Where messages are sent from. Account credentials are server secrets."
-          icon={<SettingsIcon fontSize="small" />}
+        {!isAdmin && (
+          <Alert severity="info" variant="outlined" sx={{ bgcolor: 'background.paper' }}>
+            Only an admin can change the Twilio settings.
+          </Alert>
+        )}
+        <Box
+          component="fieldset"
+          disabled={!isAdmin}
+          sx={{ border: 0, p: 0, m: 0, minWidth: 0, display: 'flex', flexDirection: 'column', gap: 3 }}
         >
-          <Stack spacing={2.5}>
-            <TextField
-              select
-              label="Messaging Service"
-              name="messaging_service_sid"
-              value={sid}
-              onChange={form.handleChange}
-              helperText={servicesHelp}
-              error={!!services.error}
-              slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-            >
-              <MenuItem value="">
-                <em>None (send from the phone number)</em>
-              </MenuItem>
-              {options.map((o) => (
-                <MenuItem key={o.sid} value={o.sid}>
-                  {`${o.friendlyName} (${o.sid})`}
-                </MenuItem>
-              ))}
-              {sidMissing && <MenuItem value={sid}>{sid}</MenuItem>}
-            </TextField>
-            <TextField
-              label="Phone Number"
-              name="phone_number"
-              placeholder="+15551234567"
-              value={form.values.phone_number}
-              onChange={form.handleChange}
-              onBlur={form.handleBlur}
-              error={!!form.errors.phone_number}
-              helperText={
-                form.errors.phone_number ??
-                'Your Twilio number in E.164 format, used when no messaging service is chosen.'
-              }
-            />
-          </Stack>
-        </Section>
-
-        <Section
-          title="Delivery Tracking"
-          description="Let Twilio report whether each message was delivered."
-          icon={<TrackIcon fontSize="small" />}
-        >
-          <FormControlLabel
-            control={
-              <Switch
-                name="delivery_webhooks_enabled"
-                checked={form.values.delivery_webhooks_enabled}
-                onChange={form.handleChange}
-              />
-            }
-            label="Enable delivery status webhooks"
-          />
-          <Collapse in={form.values.delivery_webhooks_enabled} unmountOnExit>
-            <TextField
-              sx={{ mt: 2 }}
-              label="Webhook URL"
-              name="webhook_url"
-              placeholder={`${window.location.origin}/api/twilio/webhooks`}
-              value={form.values.webhook_url}
-              onChange={form.handleChange}
-              onBlur={form.handleBlur}
-              error={!!urlError}
-              helperText={urlError ?? 'Leave empty to use this site’s delivery status URL.'}
-            />
-          </Collapse>
-        </Section>
-
-        <Section
-          title="Blackout Times"
-          description="No SMS is sent inside this window; messages due then are queued and sent when it ends."
-          icon={<BedtimeIcon fontSize="small" />}
-        >
-          <FormControlLabel
-            control={
-              <Switch name="blackout_enabled" checked={form.values.blackout_enabled} onChange={form.handleChange} />
-            }
-            label="Enable blackout window"
-          />
-          <Box
-            sx={{
-              display: 'grid',
-              gap: 2,
-              mt: 2,
-              gridTemplateColumns: { xs: '1fr', sm: 'repeat(3, minmax(0, 1fr))' },
-              opacity: form.values.blackout_enabled ? 1 : 0.6,
-            }}
+          <Section
+            title="Basic Configuration"
+            description="Where messages are sent from. Account credentials are server secrets."
+            icon={<SettingsIcon fontSize="small" />}
           >
-            <TextField
-              select
-              label="Start Hour"
-              name="blackout_start_hour"
-              value={form.values.blackout_start_hour}
-              onChange={(e) => void form.setFieldValue('blackout_start_hour', Number(e.target.value))}
-              error={!!form.errors.blackout_start_hour}
-              helperText={form.errors.blackout_start_hour}
-            >
-              {HOURS.map((h) => (
-                <MenuItem key={h} value={h}>
-                  {hourLabel(h)}
+            <Stack spacing={2.5}>
+              <TextField
+                select
+                label="Messaging Service"
+                name="messaging_service_sid"
+                value={sid}
+                onChange={form.handleChange}
+                helperText={servicesHelp}
+                error={!!services.error}
+                slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+              >
+                <MenuItem value="">
+                  <em>None (send from the phone number)</em>
                 </MenuItem>
-              ))}
-            </TextField>
-            <TextField
-              select
-              label="End Hour"
-              name="blackout_end_hour"
-              value={form.values.blackout_end_hour}
-              onChange={(e) => void form.setFieldValue('blackout_end_hour', Number(e.target.value))}
-              error={!!form.errors.blackout_end_hour}
-              helperText={form.errors.blackout_end_hour}
+                {options.map((o) => (
+                  <MenuItem key={o.sid} value={o.sid}>
+                    {`${o.friendlyName} (${o.sid})`}
+                  </MenuItem>
+                ))}
+                {sidMissing && <MenuItem value={sid}>{sid}</MenuItem>}
+              </TextField>
+              <TextField
+                label="Phone Number"
+                name="phone_number"
+                placeholder="+15551234567"
+                value={form.values.phone_number}
+                onChange={form.handleChange}
+                onBlur={form.handleBlur}
+                error={!!form.errors.phone_number}
+                helperText={
+                  form.errors.phone_number ??
+                  'Your Twilio number in E.164 format, used when no messaging service is chosen.'
+                }
+              />
+            </Stack>
+          </Section>
+
+          <Section
+            title="Delivery Tracking"
+            description="Let Twilio report whether each message was delivered."
+            icon={<TrackIcon fontSize="small" />}
+          >
+            <FormControlLabel
+              control={
+                <Switch
+                  name="delivery_webhooks_enabled"
+                  checked={form.values.delivery_webhooks_enabled}
+                  onChange={form.handleChange}
+                />
+              }
+              label="Enable delivery status webhooks"
+            />
+            <Collapse in={form.values.delivery_webhooks_enabled} unmountOnExit>
+              <TextField
+                sx={{ mt: 2 }}
+                label="Webhook URL"
+                name="webhook_url"
+                placeholder={`${window.location.origin}/api/twilio/webhooks`}
+                value={form.values.webhook_url}
+                onChange={form.handleChange}
+                onBlur={form.handleBlur}
+                error={!!urlError}
+                helperText={urlError ?? 'Leave empty to use this site’s delivery status URL.'}
+              />
+            </Collapse>
+          </Section>
+
+          <Section
+            title="Blackout Times"
+            description="No SMS is sent inside this window; messages due then are queued and sent when it ends."
+            icon={<BedtimeIcon fontSize="small" />}
+          >
+            <FormControlLabel
+              control={
+                <Switch name="blackout_enabled" checked={form.values.blackout_enabled} onChange={form.handleChange} />
+              }
+              label="Enable blackout window"
+            />
+            <Box
+              sx={{
+                display: 'grid',
+                gap: 2,
+                mt: 2,
+                gridTemplateColumns: { xs: '1fr', sm: 'repeat(3, minmax(0, 1fr))' },
+                opacity: form.values.blackout_enabled ? 1 : 0.6,
+              }}
             >
-              {HOURS.map((h) => (
-                <MenuItem key={h} value={h}>
-                  {hourLabel(h)}
-                </MenuItem>
-              ))}
-            </TextField>
-            <TextField
-              select
-              label="Timezone"
-              name="blackout_timezone"
-              value={form.values.blackout_timezone}
-              onChange={form.handleChange}
-            >
-              {SMS_TIMEZONES.map((tz) => (
-                <MenuItem key={tz} value={tz}>
-                  {tz}
-                </MenuItem>
-              ))}
-            </TextField>
-          </Box>
-        </Section>
+              <TextField
+                select
+                label="Start Hour"
+                name="blackout_start_hour"
+                value={form.values.blackout_start_hour}
+                onChange={(e) => void form.setFieldValue('blackout_start_hour', Number(e.target.value))}
+                error={!!form.errors.blackout_start_hour}
+                helperText={form.errors.blackout_start_hour}
+              >
+                {HOURS.map((h) => (
+                  <MenuItem key={h} value={h}>
+                    {hourLabel(h)}
+                  </MenuItem>
+                ))}
+              </TextField>
+              <TextField
+                select
+                label="End Hour"
+                name="blackout_end_hour"
+                value={form.values.blackout_end_hour}
+                onChange={(e) => void form.setFieldValue('blackout_end_hour', Number(e.target.value))}
+                error={!!form.errors.blackout_end_hour}
+                helperText={form.errors.blackout_end_hour}
+              >
+                {HOURS.map((h) => (
+                  <MenuItem key={h} value={h}>
+                    {hourLabel(h)}
+                  </MenuItem>
+                ))}
+              </TextField>
+              <TextField
+                select
+                label="Timezone"
+                name="blackout_timezone"
+                value={form.values.blackout_timezone}
+                onChange={form.handleChange}
+              >
+                {SMS_TIMEZONES.map((tz) => (
+                  <MenuItem key={tz} value={tz}>
+                    {tz}
+                  </MenuItem>
+                ))}
+              </TextField>
+            </Box>
+          </Section>
+        </Box>
 
         {!config.configured && (
           <Alert severity="warning" variant="outlined" sx={{ bgcolor: 'background.paper' }}>
@@ -278,7 +291,7 @@ export function TwilioConfigForm({ config }: { config: TwilioConfigResponse }) {
             <Button
               type="submit"
               variant="contained"
-              disabled={busy}
+              disabled={busy || !isAdmin}
               startIcon={busy ? <CircularProgress size={16} color="inherit" /> : <SaveIcon />}
             >
               Save Configuration

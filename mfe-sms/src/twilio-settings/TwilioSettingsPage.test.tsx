@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { mockApi, renderWithProviders } from '@act/ui-kit/src/testing';
+import { mockApi, PLAIN_USER, renderWithProviders } from '@act/ui-kit/src/testing';
 import TwilioSettingsPage from './TwilioSettingsPage';
 import { change, choose, click, signedIn } from '../test/fixtures';
 
@@ -14,7 +14,7 @@ const config = {
   blackout_timezone: 'America/New_York',
   configured: true,
 };
-const services = { services: [{ sid: 'MG1', friendlyName: 'Cart Reminders' }] };
+const services = { services: [{ sid: 'MG00000000000000000000000000000001', friendlyName: 'Cart Reminders' }] };
 const base = {
   ...signedIn,
   'GET /api/twilio/config': { json: config },
@@ -30,6 +30,17 @@ async function openPage() {
 }
 
 describe('/twilio-settings (spec sections 2, 5, 8, 9)', () => {
+  it('shows a plain user the settings read-only: the fields and Save disabled, and why', async () => {
+    mockApi({ ...base, 'GET /api/user': { json: { ...PLAIN_USER, authenticated: true } } });
+    await openPage();
+    await screen.findByText('Only an admin can change the Twilio settings.');
+    expect(screen.getByRole('button', { name: 'Save Configuration' })).toHaveProperty('disabled', true);
+    // Disabled by its fieldset, as a browser does it (the input's own property stays false).
+    expect(screen.getByRole('textbox', { name: 'Phone Number' }).matches(':disabled')).toBe(true);
+    // Testing the connection changes nothing: still offered.
+    expect(screen.getByRole('button', { name: 'Test Connection' })).toHaveProperty('disabled', false);
+  });
+
   it('shows the title, both reference URLs on this origin, and the blackout defaults', async () => {
     mockApi(base);
     await openPage();
@@ -89,7 +100,7 @@ describe('/twilio-settings (spec sections 2, 5, 8, 9)', () => {
   it('saves every field and says so', async () => {
     const saved = {
       ...config,
-      messaging_service_sid: 'MG1',
+      messaging_service_sid: 'MG00000000000000000000000000000001',
       delivery_webhooks_enabled: true,
       webhook_url: 'https://hooks.example.com/twilio',
       blackout_start_hour: 21,

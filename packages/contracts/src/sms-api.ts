@@ -391,6 +391,8 @@ export interface SmsActionResponse {
 // Validation (section 5)
 
 export const smsMessages = {
+  senderPhoneInvalid: 'The phone number must be in E.164 format, like +14155550123',
+  messagingServiceSidInvalid: 'The messaging service SID must be MG followed by 32 hexadecimal characters',
   nameRequired: 'Name is required',
   funnelIdRequired: 'Funnel ID is required',
   reminderDelayMin: 'Reminder delay must be at least 1 minute',
@@ -507,8 +509,16 @@ const hour = (msg: string) => yup.number().typeError(msg).integer(msg).min(0, ms
 
 /** POST /api/twilio/config: fields left out keep their saved value. */
 export const twilioConfigSchema = yup.object({
-  messaging_service_sid: trimmedString().max(64).optional(),
-  phone_number: trimmedString().max(32).optional(),
+  // Twilio's own formats: a sender in E.164, a Messaging Service SID "MG" + 32 hex (an "abc" was saved and every send
+  // failed later).
+  messaging_service_sid: trimmedString()
+    .max(64)
+    .optional()
+    .test('sid', smsMessages.messagingServiceSidInvalid, (v) => !v || /^MG[0-9a-fA-F]{32}$/.test(v)),
+  phone_number: trimmedString()
+    .max(32)
+    .optional()
+    .test('e164', smsMessages.senderPhoneInvalid, (v) => !v || /^\+[1-9]\d{7,14}$/.test(v)),
   webhook_url: trimmedString()
     .optional()
     .test('url', smsMessages.urlInvalid, (v) => {

@@ -267,8 +267,23 @@ describe('provider settings without credentials', () => {
     expect((await post('/api/twilio/config', { blackout_start_hour: 24 })).status).toBe(400);
     expect((await post('/api/twilio/config', { blackout_end_hour: 7.5 })).status).toBe(400);
     expect((await post('/api/twilio/config', { blackout_timezone: 'Europe/Paris' })).status).toBe(400);
+    // Twilio's formats, refused with a message that says what is expected.
+    expect((await post('/api/twilio/config', { phone_number: 'abc' })).body).toEqual({
+      error: 'The phone number must be in E.164 format, like +14155550123',
+    });
+    expect((await post('/api/twilio/config', { phone_number: '415 555 0123' })).status).toBe(400);
+    expect((await post('/api/twilio/config', { messaging_service_sid: 'MG123' })).body).toEqual({
+      error: 'The messaging service SID must be MG followed by 32 hexadecimal characters',
+    });
+    // A plain user may read the settings but not change them (as with Resend).
+    const asUser = await call(svc.url, 'POST', '/api/twilio/config', {
+      body: { phone_number: '+15005550009' },
+      user: { id: 2, username: 'operator', role: 'user' },
+    });
+    expect([asUser.status, asUser.body]).toEqual([403, { error: 'Admin access required' }]);
+    expect((await call(svc.url, 'GET', '/api/twilio/config', { user: { id: 2, username: 'operator', role: 'user' } })).status).toBe(200);
     const r = await post('/api/twilio/config', {
-      messaging_service_sid: 'MG123',
+      messaging_service_sid: 'MG0123456789abcdef0123456789abcdef',
       phone_number: '+15005550006',
       webhook_url: '',
       delivery_webhooks_enabled: true,
@@ -281,7 +296,7 @@ describe('provider settings without credentials', () => {
     });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
-      messaging_service_sid: 'MG123',
+      messaging_service_sid: 'MG0123456789abcdef0123456789abcdef',
       phone_number: '+15005550006',
       webhook_url: '',
       delivery_webhooks_enabled: true,

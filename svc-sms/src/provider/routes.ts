@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { requireUser, validateBody } from '@act/service-kit';
+import { requireAdmin, requireUser, validateBody } from '@act/service-kit';
 import { twilioConfigSchema, twilioTestSmsSchema } from '@act/contracts/src/sms-api';
 import type { ProviderService } from './service';
 
@@ -9,7 +9,8 @@ export function providerRouter(service: ProviderService): Router {
   router.get('/api/twilio/config', async (ctx) => {
     ctx.body = await service.getConfig();
   });
-  router.post('/api/twilio/config', async (ctx) => {
+  // Provider settings are an admin's, as Resend's are: a sender number or a tracking URL changes who gets what.
+  router.post('/api/twilio/config', requireAdmin(), async (ctx) => {
     const input = await validateBody(ctx, twilioConfigSchema);
     ctx.body = { ...(await service.saveConfig(input)), message: 'Twilio configuration saved successfully' };
   });
