@@ -5,45 +5,30 @@ import { setLocale, ValidationError, type AnySchema, type InferType } from 'yup'
 setLocale({ mixed: { notType: ({ path, type }: { path: string; type: string }) => `${path} must be a ${type}` } });
 import { BadRequestError } from './errors';
 
-const SCALARS = new Set(['string', 'number', 'boolean', 'date']);
-
 /**
- * Refuses an object or array where the schema wants a scalar, before yup sees it: yup's casting calls the value's
- * own `toString` / `valueOf`, so `{"username":{"toString":1}}` threw a TypeError (a 500) on every body-taking
- * route. Walks nested objects and arrays the schema describes.
+ * A copy of a parsed JSON value in which no object has its own `toString` / `valueOf` (JSON cannot make functions,
+ * so such keys only ever hold data). yup casts a scalar field by calling them, so `{"username":{"toString":1}}`
+ * threw a TypeError (a 500) on every body-taking route; without them the object is an ordinary wrong type, refused
+ * with the field's own message.
  */
-export function rejectWrongShapes(schema: AnySchema, value: unknown, path = ''): void {
-  if (value === null || value === undefined) return;
-  const type = (schema as { type?: string }).type ?? 'mixed';
-  const label = path || 'The request body';
-  if (SCALARS.has(type)) {
-    if (typeof value === 'object') throw new BadRequestError(`${label} must be a ${type}`);
-    return;
+export function withoutCraftedConversions(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(withoutCraftedConversions);
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (k === 'toString' || k === 'valueOf') continue;
+    out[k] = withoutCraftedConversions(v);
   }
-  if (type === 'object') {
-    if (typeof value !== 'object' || Array.isArray(value)) throw new BadRequestError(`${label} must be an object`);
-    const fields = (schema as { fields?: Record<string, AnySchema> }).fields ?? {};
-    for (const [key, child] of Object.entries(fields)) {
-      if (Object.hasOwn(value, key))
-        rejectWrongShapes(child, (value as Record<string, unknown>)[key], path ? `${path}.${key}` : key);
-    }
-    return;
-  }
-  if (type === 'array') {
-    if (!Array.isArray(value)) throw new BadRequestError(`${label} must be an array`);
-    const inner = (schema as { innerType?: AnySchema }).innerType;
-    if (inner) value.forEach((item, i) => rejectWrongShapes(inner, item, `${path}[${i}]`));
-  }
+  return out;
 }
 
 /** Validates a plain value; the first failing rule's message becomes the 400 answer. */
 export async function validate<S extends AnySchema>(schema: S, value: unknown): Promise<InferType<S>> {
-  rejectWrongShapes(schema, value);
   try {
-    return await schema.validate(value, { abortEarly: true, stripUnknown: true });
+    return await schema.validate(withoutCraftedConversions(value), { abortEarly: true, stripUnknown: true });
   } catch (err) {
     if (err instanceof ValidationError) throw new BadRequestError(err.errors[0] ?? err.message);
-    // A value yup could not even cast (a shape the walk above does not know): the client's input, not our fault.
+    // A value yup could not even cast: the client's input, not a fault of ours.
     if (err instanceof TypeError) throw new BadRequestError('The request body has a value of the wrong type');
     throw err;
   }
