@@ -4,6 +4,8 @@ import { MongoClient, type Db } from 'mongodb';
 import { readStack, type StackInfo } from '../stack';
 
 export const stack: StackInfo = readStack();
+/** The gateway's internal port: /readyz there names each service's checks (the public one says ready or not). */
+export const internalUrl = `http://127.0.0.1:${stack.ports['gateway-internal']}`;
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

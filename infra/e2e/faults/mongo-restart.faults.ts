@@ -4,13 +4,13 @@
 // MongoDB keeps them): at the end the services are restarted so they seed again (admin, default integration,
 // indexes, Agenda's sweep) and the next tests find the stack as before.
 import { startProcess, stopProcess } from '../stack';
-import { adminCookie, api, closeDb, expectStatus, runTag, serviceDb, stack, stopwatch, waitFor } from './helpers';
+import { adminCookie, api, closeDb, internalUrl, expectStatus, runTag, serviceDb, stack, stopwatch, waitFor } from './helpers';
 
 const SERVICES = ['svc-auth', 'svc-email', 'svc-sms'] as const;
 
 // The per-service detail is on the gateway's internal port; the public /readyz says only ready or not.
 const mongoChecks = async () => {
-  const r = await api('GET', '/readyz', { timeoutMs: 10_000, base: `http://127.0.0.1:${stack.ports['gateway-internal']}` });
+  const r = await api('GET', '/readyz', { timeoutMs: 10_000, base: internalUrl });
   const open = await api('GET', '/readyz', { timeoutMs: 10_000 });
   expect(open.status).toBe(r.status);
   expect(Object.keys(open.body as object)).toEqual(['status']);

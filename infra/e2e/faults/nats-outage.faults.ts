@@ -7,6 +7,7 @@ import {
   api,
   expectStatus,
   inParallel,
+  internalUrl,
   runTag,
   serviceDb,
   sleep,
@@ -74,10 +75,10 @@ it('loses nothing and applies each cross-channel effect once across a 30 s NATS 
   await stopProcess('nats');
   let restarted = false;
   try {
-    // Both services notice and say so on /readyz (the gateway reports it per service).
+    // Both services notice and say so on /readyz (the gateway's internal port reports it per service).
     await waitFor(
       async () => {
-        const r = await api('GET', '/readyz');
+        const r = await api('GET', '/readyz', { base: internalUrl });
         return (
           r.status === 503 &&
           r.body.services['svc-email'].checks?.nats === false &&
