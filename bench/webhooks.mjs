@@ -141,16 +141,19 @@ try {
   };
   const emailSignedUrl = await signedUrl('webhook-integrations', emailIntegration);
   const smsSignedUrl = await signedUrl('sms-webhook-integrations', smsIntegration);
+  // Each signed phase names contacts of its own: the other side hears every contact (cross-channel), so a phase
+  // reusing the previous one's ids would update known contacts instead of creating them, unlike the unsigned phases.
+  const firstId = { ec: 1_000_000, sc: 5_000_000 };
   const clickFunnels2Body = (i, prefix) => ({
     event_id: `${prefix}-${run}-${i}`,
     event_type: 'contact.identified',
-    subject_id: 900000 + i,
+    subject_id: (firstId[prefix] ?? 9_000_000) + i,
     subject_type: 'Contact',
     created_at: new Date().toISOString(),
     page_id: 88123,
     funnel_id: 5521,
     data: {
-      id: 900000 + i,
+      id: (firstId[prefix] ?? 9_000_000) + i,
       public_id: `cf${i}`,
       email_address: `cf2.shopper${i}@example.com`,
       phone_number: `+1415556${String(i % 10000).padStart(4, '0')}`,

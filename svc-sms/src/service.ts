@@ -84,7 +84,7 @@ export async function buildSmsService(
     listLimit: settings.listLimit,
   });
   const events = new WebhookEventService(conn, { now, listLimit: settings.listLimit });
-  const providerService = new ProviderService(conn, { provider, config, publicUrl, now });
+  const providerService = new ProviderService(conn, { provider, config, publicUrl, now, logger });
   const engine = new SequenceEngine({
     conn,
     provider,

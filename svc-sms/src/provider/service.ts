@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import { BadRequestError, createIdAllocator, HttpError } from '@act/service-kit';
+import { BadRequestError, createIdAllocator, HttpError, type Logger } from '@act/service-kit';
 import {
   smsMessages,
   type TwilioConfigInput,
@@ -10,7 +10,7 @@ import {
 import type { ProviderConfigService } from './config';
 import { statusCallbackUrl } from './config';
 import { logStatusFromTwilio } from './twilio';
-import type { SmsProvider } from './types';
+import type { ProviderError, SmsProvider } from './types';
 import { optOutModel } from '../contacts/model';
 import { logModel } from '../logs/model';
 import { toE164 } from '../contacts/phone';
@@ -30,11 +30,24 @@ export class ProviderService {
   private readonly allocLogId;
   constructor(
     conn: Connection,
-    private readonly deps: { provider: SmsProvider; config: ProviderConfigService; publicUrl: string; now: Clock },
+    private readonly deps: {
+      provider: SmsProvider;
+      config: ProviderConfigService;
+      publicUrl: string;
+      now: Clock;
+      logger?: Logger;
+    },
   ) {
     this.OptOut = optOutModel(conn);
     this.Log = logModel(conn);
     this.allocLogId = createIdAllocator(conn, 'sms_logs', 50);
+  }
+
+  /** The message for the caller; a transport failure's own text (hosts, addresses) goes to the log only. */
+  private reason(err: unknown, doing: string): string {
+    const e = err as ProviderError;
+    if (e?.detail) this.deps.logger?.warn({ err: e.detail, code: e.code }, `Twilio unreachable while ${doing}`);
+    return (err as Error).message;
   }
 
   async getConfig(): Promise<TwilioConfigResponse> {
@@ -51,7 +64,7 @@ export class ProviderService {
     try {
       return { services: await this.deps.provider.listMessagingServices() };
     } catch (err) {
-      throw new HttpError(502, `Could not list messaging services: ${(err as Error).message}`);
+      throw new HttpError(502, `Could not list messaging services: ${this.reason(err, 'listing messaging services')}`);
     }
   }
 
@@ -65,7 +78,7 @@ export class ProviderService {
         message: `Twilio connection test successful: ${account.friendlyName} (${account.status})`,
       };
     } catch (err) {
-      return { success: false, message: (err as Error).message };
+      return { success: false, message: this.reason(err, 'testing the connection') };
     }
   }
 
@@ -93,7 +106,7 @@ export class ProviderService {
         statusCallback: statusCallbackUrl(cfg, this.deps.publicUrl),
       });
     } catch (err) {
-      throw new HttpError(502, (err as Error).message || 'Twilio refused the message');
+      throw new HttpError(502, this.reason(err, 'sending a test SMS') || 'Twilio refused the message');
     }
     const now = this.deps.now();
     await this.Log.create({

@@ -1,7 +1,7 @@
 import twilio from 'twilio';
 import { BadRequestError } from '@act/service-kit';
 import { smsMessages } from '@act/contracts/src/sms-api';
-import { ProviderError, type OutgoingSms, type SentSms, type SmsProvider } from './types';
+import { ProviderError, TWILIO_UNREACHABLE, type OutgoingSms, type SentSms, type SmsProvider } from './types';
 import { RedirectingRequestClient } from './redirect-client';
 
 export interface TwilioProviderOptions {
@@ -12,10 +12,19 @@ export interface TwilioProviderOptions {
   timeoutMs?: number;
 }
 
-function toProviderError(err: unknown): ProviderError {
-  const e = err as { message?: string; code?: number | string; status?: number };
+/**
+ * Twilio's own refusals (a RestException: an HTTP status and a numeric Twilio code) keep their message, which says
+ * what to fix. Anything else is the transport failing (`getaddrinfo ENOTFOUND api.twilio.com`, ECONNREFUSED, a
+ * timeout): its text names our network, so callers get a plain message and the text goes to `detail` for the log.
+ */
+export function toProviderError(err: unknown): ProviderError {
   if (err instanceof ProviderError) return err;
-  return new ProviderError(e?.message || 'Twilio request failed', e?.code, e?.status);
+  const e = err as { message?: string; code?: number | string; status?: number } | null;
+  if (typeof e?.status === 'number' && typeof e?.code === 'number')
+    return new ProviderError(e.message || `Twilio error ${e.code}`, e.code, e.status);
+  if (typeof e?.status === 'number' && e.status >= 400)
+    return new ProviderError(e.message || `Twilio answered ${e.status}`, e.code, e.status);
+  return new ProviderError(TWILIO_UNREACHABLE, e?.code, undefined, e?.message ?? String(err));
 }
 
 export function createTwilioProvider({

@@ -39,8 +39,13 @@ export class ProviderError extends Error {
     message: string,
     readonly code?: number | string,
     readonly status?: number,
+    /** What the transport said (host names, addresses): for the service's log, never for an answer or a log row. */
+    readonly detail?: string,
   ) {
     super(message);
     this.name = 'ProviderError';
   }
 }
+
+/** Said when Twilio could not be reached at all (DNS, refused, reset, timeout): the cause stays in the log. */
+export const TWILIO_UNREACHABLE = 'Could not reach Twilio (network error); try again later';

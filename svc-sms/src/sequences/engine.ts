@@ -353,7 +353,8 @@ export class SequenceEngine {
         h.log = this.logOf(h, 'failed', { error_message: msg });
         h.outcome = 'failed';
         h.set = { next_at: null, status: 'error' };
-        this.deps.logger.warn({ contact: h.c.id, err: msg }, 'SMS send failed');
+        // `detail`: a transport failure's own text (host names), kept out of the log row staff read.
+        this.deps.logger.warn({ contact: h.c.id, err: msg, detail: (err as { detail?: string }).detail }, 'SMS send failed');
         return;
       }
       const sentAt = this.deps.now();
