@@ -366,16 +366,19 @@ describe('login throttling', () => {
       if (u.username === username) await json('DELETE', `/api/users/${u.id}`, undefined, { cookie: adminCookie });
   });
 
-  it('answers 429 to the 6th failed login for one username within a minute, from any address, even with the right password', async () => {
+  it('answers 429 to the 6th failed login of one username from one address; its owner elsewhere still gets in', async () => {
     const statuses: number[] = [];
     for (let i = 1; i <= 5; i++)
-      statuses.push((await json('POST', '/api/login', { username, password: `wrong-${i}` }, { from: from(i) })).status);
+      statuses.push((await json('POST', '/api/login', { username, password: `wrong-${i}` }, { from: from(1) })).status);
     expect(statuses).toEqual([401, 401, 401, 401, 401]);
-    const sixth = await json('POST', '/api/login', { username, password: 'wrong-6' }, { from: from(6) });
-    expect(sixth.status).toBe(429);
-    expect(errorMessage(sixth)).toMatch(/too many/i);
-    const right = await json('POST', '/api/login', { username, password }, { from: from(7) });
-    expect(right.status).toBe(429);
+    const sixth = await json('POST', '/api/login', { username, password }, { from: from(1) });
+    expect([sixth.status, errorMessage(sixth)]).toEqual([429, expect.stringMatching(/too many/i)]);
+    // Failures spread over other addresses (an attacker rotating them, in any case of the name) do not lock it
+    // either: the owner waits a moment, then signs in.
+    for (let i = 2; i <= 6; i++)
+      expect((await json('POST', '/api/login', { username: username.toUpperCase(), password: 'nope' }, { from: from(i) })).status).toBe(401);
+    const owner = await json('POST', '/api/login', { username, password }, { from: from(9) });
+    expect(owner.status).toBe(200);
     // Other accounts are not held back by it.
     expect((await json('POST', '/api/login', { username: 'admin', password: stack.adminPassword })).status).toBe(200);
   });

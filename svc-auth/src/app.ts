@@ -19,8 +19,12 @@ export async function buildAuthService({ conn, app, logger }: ServiceDeps): Prom
   const auth = createAuthService(conn, {
     maxFailures: envInt('LOGIN_MAX_FAILURES', 5),
     windowSec: envInt('LOGIN_WINDOW_SEC', 60),
+    slowAfter: envInt('LOGIN_SLOW_AFTER', 5),
+    slowWindowSec: envInt('LOGIN_SLOW_WINDOW_SEC', 900),
+    maxDelayMs: envInt('LOGIN_MAX_DELAY_MS', 4_000),
   });
 
+  await users.backfillUsernameKeys(logger);
   await users.ensureBootstrapAdmin(process.env.ADMIN_PASSWORD, logger);
 
   app.use(sessionMiddleware(app, store, sessionKeys(logger)));

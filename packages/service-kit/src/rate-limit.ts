@@ -17,6 +17,10 @@ export function createLimiter({ points, durationSec }: { points: number; duratio
         throw new TooManyRequestsError(message);
       }
     },
+    /** Points used by `key` in the current window. */
+    async consumed(key: string): Promise<number> {
+      return (await limiter.get(key))?.consumedPoints ?? 0;
+    },
     async isBlocked(key: string): Promise<boolean> {
       const r = await limiter.get(key);
       return !!r && r.consumedPoints >= points;

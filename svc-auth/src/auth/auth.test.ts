@@ -118,29 +118,42 @@ describe('login', () => {
     });
   });
 
-  it('answers 429 after 5 failures in a minute for one username, even from other addresses and with the right password', async () => {
+  it('answers 429 after 5 failures of one username from one address, for that address only', async () => {
     const created = await call(svc.url, 'POST', '/api/users', {
       body: { username: 'victim', password: 'victim-pass', role: 'user' },
     });
     expect(created.status).toBe(201);
-    for (let i = 0; i < 5; i++) {
-      expect(
-        (
-          await call(svc.url, 'POST', '/api/login', {
-            ...asBrowser(),
-            body: { username: 'victim', password: `wrong-${i}` },
-          })
-        ).status,
-      ).toBe(401);
-    }
-    const blocked = await call(svc.url, 'POST', '/api/login', {
-      ...asBrowser(),
-      body: { username: 'victim', password: 'victim-pass' },
-    });
-    expect(blocked).toMatchObject({
+    const attacker = freshAddress();
+    const from = (address: string, password: string) =>
+      call(svc.url, 'POST', '/api/login', {
+        user: null,
+        headers: { 'x-forwarded-for': address },
+        body: { username: 'victim', password },
+      });
+    for (let i = 0; i < 5; i++) expect((await from(attacker, `wrong-${i}`)).status).toBe(401);
+    expect(await from(attacker, 'victim-pass')).toMatchObject({
       status: 429,
       body: { error: 'Too many failed login attempts. Please wait a minute and try again.' },
     });
+    // The owner, elsewhere, is not locked out by it.
+    expect((await from(freshAddress(), 'victim-pass')).status).toBe(200);
+  });
+
+  it('cannot lock an account from many addresses: past 5 failures each attempt waits longer, the right password still gets in', async () => {
+    await call(svc.url, 'POST', '/api/users', { body: { username: 'Target', password: 'target-pass', role: 'user' } });
+    // Any case, and NFKC forms, count as the same username (full-width "ＴＡＲＧＥＴ").
+    const names = ['target', 'TARGET', 'Target', '\uff34\uff21\uff32\uff27\uff25\uff34'];
+    for (let i = 0; i < 8; i++) {
+      const r = await call(svc.url, 'POST', '/api/login', { ...asBrowser(), body: { username: names[i % names.length], password: 'nope' } });
+      expect(r.status).toBe(401);
+    }
+    // 8 failures, 5 allowed: the next attempt waits 250 x 2^3 = 2 s before its password is checked.
+    const started = Date.now();
+    const right = await call(svc.url, 'POST', '/api/login', { ...asBrowser(), body: { username: 'target', password: 'target-pass' } });
+    const waited = Date.now() - started;
+    expect([right.status, right.body.username]).toEqual([200, 'Target']);
+    expect(waited).toBeGreaterThanOrEqual(1_900);
+    expect((await call(svc.url, 'POST', '/api/login', { ...asBrowser(), body: { username: 'TARGET', password: 'target-pass' } })).status).toBe(200);
   });
 
   it('answers 429 after 5 failures in a minute from one address, whatever the usernames', async () => {

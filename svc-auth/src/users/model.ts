@@ -4,8 +4,12 @@ import type { Role, UserDto } from '@act/contracts/src/auth-api';
 export interface UserDoc {
   /** Numeric id from the `users` counter (the spec's ids are numbers); `_id` never leaves the service. */
   id: number;
-  /** Unique, case-sensitive, at least 3 characters; cannot be changed after creation. */
+  /** As typed, at least 3 characters; cannot be changed after creation. */
   username: string;
+  /** NFKC + lower case (users/username.ts): unique; login and its throttle find the account by it. */
+  username_key?: string;
+  /** The key with look-alike characters folded: unique, so no account can impersonate another's name. */
+  username_skeleton?: string;
   /** `scrypt$N$r$p$salt$hash`; never returned by any call. */
   password_hash: string;
   /** Null when not given (the spec's email is nullable). */
@@ -22,6 +26,9 @@ const userSchema = new Schema<UserDoc>(
   {
     id: { type: Number, required: true, unique: true },
     username: { type: String, required: true, unique: true },
+    // Sparse: rows written before these fields existed get them at start (backfillUsernameKeys).
+    username_key: { type: String, unique: true, sparse: true },
+    username_skeleton: { type: String, unique: true, sparse: true },
     password_hash: { type: String, required: true },
     email: { type: String, default: null },
     full_name: { type: String, default: null },

@@ -11,6 +11,10 @@ import {
 import type { CreateUserRequest, Role, UpdateUserRequest, UserDto } from '@act/contracts/src/auth-api';
 import { toUserDto, userModel, type UserDoc } from './model';
 import { hashPassword } from './password';
+import { usernameKey, usernameSkeleton } from './username';
+
+export const USERNAME_TAKEN = 'Username already exists';
+export const USERNAME_LOOKALIKE = 'Username looks like an existing one: choose a clearly different name';
 
 export interface SessionRevoker {
   /** Ends every session of a user (optionally sparing one), so a deleted or reset account stops working at once. */
@@ -38,12 +42,18 @@ export function createUsersService(conn: Connection, sessions: SessionRevoker) {
     },
 
     async create(input: CreateUserRequest, createdBy: number | null): Promise<UserDto> {
-      // Checked first for the clear message; the unique index still decides when two creations race.
-      if (await User.exists({ username: input.username })) throw new ConflictError('Username already exists');
+      const key = usernameKey(input.username);
+      const skeleton = usernameSkeleton(input.username);
+      // Checked first for the clear message; the unique indexes still decide when two creations race.
+      if (await User.exists({ $or: [{ username: input.username }, { username_key: key }] }))
+        throw new ConflictError(USERNAME_TAKEN);
+      if (await User.exists({ username_skeleton: skeleton })) throw new ConflictError(USERNAME_LOOKALIKE);
       try {
         const doc = await User.create({
           id: await nextId(conn, 'users'),
           username: input.username,
+          username_key: key,
+          username_skeleton: skeleton,
           password_hash: await hashPassword(input.password),
           email: input.email ?? null,
           full_name: input.full_name ?? null,
@@ -52,8 +62,27 @@ export function createUsersService(conn: Connection, sessions: SessionRevoker) {
         });
         return toUserDto(doc.toObject());
       } catch (err) {
-        if (isDuplicateKeyError(err)) throw new ConflictError('Username already exists');
+        if (isDuplicateKeyError(err)) throw new ConflictError(USERNAME_TAKEN);
         throw err;
+      }
+    },
+
+    /**
+     * Accounts made before usernames were compared by key get their key and skeleton. Two old accounts that now
+     * collide keep working (the first gets the key, the other is logged): nothing is renamed behind an admin's back.
+     */
+    async backfillUsernameKeys(logger: Logger): Promise<void> {
+      const old = await User.find({ username_key: { $exists: false } }).sort({ id: 1 }).lean<UserDoc[]>();
+      for (const u of old) {
+        try {
+          await User.updateOne(
+            { id: u.id },
+            { $set: { username_key: usernameKey(u.username), username_skeleton: usernameSkeleton(u.username) } },
+          );
+        } catch (err) {
+          if (!isDuplicateKeyError(err)) throw err;
+          logger.warn({ id: u.id, username: u.username }, 'username collides with another account once case and look-alikes are ignored');
+        }
       }
     },
 
@@ -95,6 +124,8 @@ export function createUsersService(conn: Connection, sessions: SessionRevoker) {
         await User.create({
           id: await nextId(conn, 'users'),
           username: 'admin',
+          username_key: usernameKey('admin'),
+          username_skeleton: usernameSkeleton('admin'),
           password_hash: await hashPassword(pw),
           role: 'admin',
           created_by: null,

@@ -102,6 +102,13 @@ describe('users as admin', () => {
       status: 409,
       body: { error: 'Username already exists' },
     });
+    // The same name in another case or Unicode form is the same username; a look-alike of one is refused too.
+    for (const username of [valid.username.toUpperCase(), valid.username.normalize('NFKC').replace(/./g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0))])
+      expect([username, (await create({ ...valid, username })).body]).toEqual([username, { error: 'Username already exists' }]);
+    expect((await create({ ...valid, username: 'аdmin' })).body).toEqual({
+      error: 'Username looks like an existing one: choose a clearly different name',
+    });
+    expect((await create({ ...valid, username: 'Αdmin' })).status).toBe(409); // Greek capital alpha
 
     const id = ok.body.id;
     expect(
