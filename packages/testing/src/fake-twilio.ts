@@ -23,6 +23,10 @@ export interface FakeTwilio {
   messages: FakeMessage[];
   /** Destinations the fake refuses like Twilio does for an invalid number (error 21211). */
   refuse: Set<string>;
+  /** Destinations that replied STOP to the sender: refused with 21610, as Twilio does. */
+  optedOut: Set<string>;
+  /** Destinations that are not mobile numbers: refused with 21614. */
+  notMobile: Set<string>;
   services: { sid: string; friendly_name: string }[];
   waitForMessages(count: number, timeoutMs?: number): Promise<FakeMessage[]>;
   stop(): Promise<void>;
@@ -38,6 +42,8 @@ export async function startFakeTwilio({
 } = {}): Promise<FakeTwilio> {
   const messages: FakeMessage[] = [];
   const refuse = new Set<string>();
+  const optedOut = new Set<string>();
+  const notMobile = new Set<string>();
   const services = [
     { sid: 'MG00000000000000000000000000000001', friendly_name: 'Cart Reminders' },
     { sid: 'MG00000000000000000000000000000002', friendly_name: 'Marketing' },
@@ -65,6 +71,20 @@ export async function startFakeTwilio({
           code: 21211,
           message: `The 'To' number ${to} is not a valid phone number.`,
           more_info: 'https://www.twilio.com/docs/errors/21211',
+          status: 400,
+        });
+      if (optedOut.has(to))
+        return send(400, {
+          code: 21610,
+          message: 'Attempt to send to unsubscribed recipient',
+          more_info: 'https://www.twilio.com/docs/errors/21610',
+          status: 400,
+        });
+      if (notMobile.has(to))
+        return send(400, {
+          code: 21614,
+          message: `'To' number ${to} is not a valid mobile number`,
+          more_info: 'https://www.twilio.com/docs/errors/21614',
           status: 400,
         });
       const m: FakeMessage = {
@@ -149,6 +169,8 @@ export async function startFakeTwilio({
     authToken,
     messages,
     refuse,
+    optedOut,
+    notMobile,
     services,
     async waitForMessages(count, timeoutMs = 15_000) {
       const end = Date.now() + timeoutMs;

@@ -9,6 +9,7 @@ import {
 } from 'mongodb';
 import { createIdAllocator, isDuplicateKeyError, type Logger } from '@act/service-kit';
 import { isTollFree, renderSmsTemplate, type SmsLogStatus, type TwilioConfig } from '@act/contracts/src/sms-api';
+import { isUnsubscribedRefusal, sendFailureMessage } from '../provider/refusals';
 import { contactModel, optOutModel, type ContactDoc, type OptOutDoc } from '../contacts/model';
 import { OPEN_STATUSES, type SequenceScheduler } from '../contacts/service';
 import { integrationModel, type IntegrationDoc } from '../integrations/model';
@@ -349,10 +350,14 @@ export class SequenceEngine {
           statusCallback: statusCallbackUrl(cfg, this.deps.publicUrl),
         });
       } catch (err) {
-        const msg = (err as Error).message || 'Send failed';
+        const msg = sendFailureMessage(err);
+        const optedOut = await this.optOutOnRefusal(h.c.phone, err);
         h.log = this.logOf(h, 'failed', { error_message: msg });
         h.outcome = 'failed';
-        h.set = { next_at: null, status: 'error' };
+        // A number that opted out ends its sequence like a STOP reply does; any other refusal is an error.
+        h.set = optedOut
+          ? { next_at: null, status: h.c.step === 0 && h.c.status === 'pending' ? 'abandoned' : h.c.status }
+          : { next_at: null, status: 'error' };
         // `detail`: a transport failure's own text (host names), kept out of the log row staff read.
         this.deps.logger.warn({ contact: h.c.id, err: msg, detail: (err as { detail?: string }).detail }, 'SMS send failed');
         return;
@@ -400,6 +405,21 @@ export class SequenceEngine {
       while (next < items.length) await fn(items[next++]!);
     };
     await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  }
+
+  /**
+   * Twilio refused the send with 21610 (the number replied STOP to our sender, maybe before we heard of it): the
+   * number joins the opt-out list as if the STOP had reached us, so no later step or contact tries it again.
+   */
+  private async optOutOnRefusal(phone: string, err: unknown): Promise<boolean> {
+    if (!isUnsubscribedRefusal(err)) return false;
+    await this.OptOut.updateOne(
+      { phone },
+      { $setOnInsert: { keyword: 'TWILIO_21610', opted_out_at: this.deps.now() } },
+      { upsert: true },
+    );
+    this.deps.logger.info({ phone }, 'Twilio says the phone opted out (21610): added to the opt-out list');
+    return true;
   }
 
   /** Phones among these that replied STOP, by the opt-outs' unique `phone` index (one read for the burst). */
@@ -675,9 +695,13 @@ export class SequenceEngine {
         statusCallback: statusCallbackUrl(cfg, this.deps.publicUrl),
       });
     } catch (err) {
-      const msg = (err as Error).message || 'Send failed';
+      const msg = sendFailureMessage(err);
+      const optedOut = await this.optOutOnRefusal(c.phone, err);
       await log('failed', { error_message: msg });
-      await finish({ next_at: null, status: 'error' });
+      await finish({
+        next_at: null,
+        status: !optedOut ? 'error' : c.step === 0 && c.status === 'pending' ? 'abandoned' : c.status,
+      });
       this.deps.logger.warn({ contact: ref, err: msg }, 'SMS send failed');
       return 'failed';
     }

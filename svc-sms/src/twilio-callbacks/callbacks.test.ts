@@ -168,13 +168,40 @@ describe('replies, STOP and START', () => {
     await waitFor(async () => sentTo('+15552020004').length === 1);
   });
 
-  it.each(['STOPALL', 'unsubscribe', 'Cancel', 'END', 'quit'])('%s is an opt-out keyword', async (word) => {
-    const phone = `+1555203${String(1000 + word.length * 7).slice(-4)}`;
-    await postCallback(sms.svc.url, { MessageSid: `SMk${word}`, From: phone, To: '+15005550006', Body: word });
-    await createFunnel(sms.svc.url, `kw-${word}`, [{ message: 'x' }]);
-    await postContact(sms.svc.url, `kw-${word}`, `kw-${word}`, phone);
-    await waitFor(async () => (await contactOf(`kw-${word}`))?.status === 'abandoned');
+  it.each(['STOPALL', 'unsubscribe', 'Cancel', 'END', 'quit', 'OPTOUT', 'revoke', ' Stop. ', 'STOP!', 'Stop all'])('%s is an opt-out keyword', async (word) => {
+    const n = [...word].reduce((a, ch) => (a * 31 + ch.charCodeAt(0)) % 10_000, 7);
+    const phone = `+1555203${String(n).padStart(4, '0')}`;
+    const id = `kw-${n}`;
+    await postCallback(sms.svc.url, { MessageSid: `SMk${n}`, From: phone, To: '+15005550006', Body: word });
+    await createFunnel(sms.svc.url, id, [{ message: 'x' }]);
+    await postContact(sms.svc.url, id, id, phone);
+    await waitFor(async () => (await contactOf(id))?.status === 'abandoned');
     expect(sentTo(phone)).toEqual([]);
+  });
+
+  it("YES opts back in; HELP and INFO change nothing; Twilio's OptOutType decides over the text (localised keywords)", async () => {
+    const phone = '+15552040001';
+    const optedOut = async () => (await contactOf('kw-in'))?.opted_out;
+    await createFunnel(sms.svc.url, 'kw-in', [{ message: 'x' }, { message: 'y', delay_minutes: 600 }]);
+    await postContact(sms.svc.url, 'kw-in', 'kw-in', phone);
+    await waitFor(async () => sentTo(phone).length === 1);
+    const reply = (Body: string, extra: Record<string, string> = {}) =>
+      postCallback(sms.svc.url, { MessageSid: `SMh${Body}`, From: phone, To: '+15005550006', Body, ...extra });
+    await reply('ARRET', { OptOutType: 'STOP' });
+    expect(await optedOut()).toBe(true);
+    for (const help of ['HELP', 'info', 'Help?']) {
+      await reply(help);
+      expect([help, await optedOut()]).toEqual([help, true]);
+    }
+    await reply('Yes');
+    expect(await optedOut()).toBe(false);
+    await reply('stop');
+    expect(await optedOut()).toBe(true);
+    await reply('COMMENCER', { OptOutType: 'START' });
+    expect(await optedOut()).toBe(false);
+    // A keyword Twilio reports as HELP is not an opt-out, whatever it says.
+    await reply('STOP', { OptOutType: 'HELP' });
+    expect(await optedOut()).toBe(false);
   });
 
   it('an ordinary reply is stored and changes nothing', async () => {
@@ -188,5 +215,37 @@ describe('replies, STOP and START', () => {
     await createFunnel(sms.svc.url, 'reply-funnel', [{ message: 'Still sent' }]);
     await postContact(sms.svc.url, 'reply-funnel', 'reply-1', '+15552020009');
     await waitFor(async () => sentTo('+15552020009').length === 1);
+  });
+});
+
+describe("Twilio's refusals at send time", () => {
+  it('21610 (the number replied STOP to the sender): the log says so, the phone joins the opt-out list, no contact with it is tried again', async () => {
+    const phone = '+15552050001';
+    sms.twilio.optedOut.add(phone);
+    await createFunnel(sms.svc.url, 'r21610', [{ message: 'First' }, { message: 'Second', delay_minutes: 1 }]);
+    await postContact(sms.svc.url, 'r21610', 'r21610-a', phone);
+    await waitFor(async () => (await logs()).some((l) => l.phone === phone && l.status === 'failed'));
+    const log = (await logs()).find((l) => l.phone === phone)!;
+    expect(log.error_message).toBe('Twilio error 21610: the recipient replied STOP to this sender and is now on the opt-out list');
+    expect(await contactOf('r21610-a')).toMatchObject({ opted_out: true, next_send_at: null });
+    // Twilio would refuse again: nothing more is attempted for that phone.
+    sms.twilio.optedOut.delete(phone);
+    await postContact(sms.svc.url, 'r21610', 'r21610-b', phone);
+    await waitFor(async () => (await contactOf('r21610-b'))?.status === 'abandoned');
+    expect(sentTo(phone)).toEqual([]);
+  });
+
+  it('21614 (not a mobile number) fails at once with the reason, and is not retried', async () => {
+    const phone = '+15552050002';
+    sms.twilio.notMobile.add(phone);
+    await createFunnel(sms.svc.url, 'r21614', [{ message: 'Hi' }]);
+    await postContact(sms.svc.url, 'r21614', 'r21614', phone);
+    await waitFor(async () => (await logs()).some((l) => l.phone === phone && l.status === 'failed'));
+    await sleep(2_000);
+    const rows = (await logs()).filter((l) => l.phone === phone);
+    expect(rows.map((l) => [l.status, l.error_message])).toEqual([
+      ['failed', 'Twilio error 21614: the phone number is not a mobile number and cannot receive SMS'],
+    ]);
+    expect((await contactOf('r21614'))?.opted_out).toBe(false);
   });
 });

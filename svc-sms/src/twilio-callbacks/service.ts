@@ -10,9 +10,8 @@ import type { ProviderConfigService } from '../provider/config';
 import { toE164 } from '../contacts/phone';
 import type { Clock } from '../settings';
 
-/** Carrier-standard opt-out and opt-in keywords (the whole message, any case). */
-export const OPT_OUT_KEYWORDS = ['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT'];
-export const OPT_IN_KEYWORDS = ['START', 'UNSTOP'];
+import { intentOf } from './keywords';
+
 
 /** How far along a message is; a late or repeated callback never moves a log backwards. */
 const RANK: Record<string, number> = { pending: 0, queued: 1, sent: 2, delivered: 3, undelivered: 3, failed: 3 };
@@ -68,7 +67,7 @@ export class TwilioCallbackService {
     const payload = JSON.stringify(params);
     if (params.Body !== undefined && params.From) {
       await this.deps.events.record('sms_reply', payload);
-      await this.inbound(params.From, params.Body);
+      await this.inbound(params.From, params.Body, params.OptOutType);
       return;
     }
     if (params.MessageSid && params.MessageStatus) {
@@ -92,20 +91,23 @@ export class TwilioCallbackService {
     await this.Log.updateOne({ message_sid: sid, status: { $in: lower } }, { $set: set });
   }
 
-  private async inbound(from: string, body: string) {
+  private async inbound(from: string, body: string, optOutType?: string) {
     const phone = toE164(from) ?? from;
-    const word = body.trim().toUpperCase();
-    if (OPT_OUT_KEYWORDS.includes(word)) {
+    const { intent, keyword } = intentOf(body, optOutType);
+    if (intent === 'opt_out') {
       await this.OptOut.updateOne(
         { phone },
-        { $set: { keyword: word, opted_out_at: this.deps.now() } },
+        { $set: { keyword, opted_out_at: this.deps.now() } },
         { upsert: true },
       );
       await this.deps.contacts.stopSequencesForPhone(phone);
-      this.deps.logger.info({ phone }, 'phone opted out of SMS');
-    } else if (OPT_IN_KEYWORDS.includes(word)) {
+      this.deps.logger.info({ phone, keyword }, 'phone opted out of SMS');
+    } else if (intent === 'opt_in') {
       await this.OptOut.deleteOne({ phone });
-      this.deps.logger.info({ phone }, 'phone opted back in to SMS');
+      this.deps.logger.info({ phone, keyword }, 'phone opted back in to SMS');
+    } else if (intent === 'help') {
+      // Twilio answers HELP itself (or the Messaging Service's Advanced Opt-Out reply); nothing changes here.
+      this.deps.logger.info({ phone, keyword }, 'phone asked for help');
     }
   }
 }
