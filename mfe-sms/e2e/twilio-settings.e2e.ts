@@ -17,7 +17,7 @@ describe('Twilio SMS settings', () => {
     await api(s.page, 'POST', '/api/twilio/config', {
       phone_number: '',
       webhook_url: '',
-      delivery_webhooks_enabled: false,
+      delivery_webhooks_enabled: true,
       blackout_enabled: true,
       blackout_start_hour: 22,
       blackout_end_hour: 8,
@@ -44,8 +44,10 @@ describe('Twilio SMS settings', () => {
     expect(await page.getByRole('textbox', { name: 'Delivery status callbacks' }).inputValue()).toBe(
       `${url}/api/twilio/webhooks`,
     );
-    expect(await page.getByRole('switch', { name: 'Enable delivery status webhooks' }).isChecked()).toBe(false);
-    expect(await page.getByRole('textbox', { name: 'Webhook URL', exact: true }).count()).toBe(0);
+    // On by default (issue 14): logs follow Twilio's status callbacks.
+    expect(await page.getByRole('switch', { name: 'Enable delivery status webhooks' }).isChecked()).toBe(true);
+    // Empty: Twilio is given the callback URL above.
+    expect(await page.getByRole('textbox', { name: 'Webhook URL', exact: true }).inputValue()).toBe('');
     expect(await page.getByRole('textbox', { name: 'Test Message' }).inputValue()).toBe(
       'This is a test message from your SMS system.',
     );

@@ -55,7 +55,7 @@ function formValues(cfg: TwilioConfigResponse): TwilioConfig {
     messaging_service_sid: cfg.messaging_service_sid ?? '',
     phone_number: cfg.phone_number ?? '',
     webhook_url: cfg.webhook_url ?? '',
-    delivery_webhooks_enabled: cfg.delivery_webhooks_enabled ?? false,
+    delivery_webhooks_enabled: cfg.delivery_webhooks_enabled ?? true,
     blackout_enabled: cfg.blackout_enabled ?? BLACKOUT_DEFAULTS.blackout_enabled,
     blackout_start_hour: cfg.blackout_start_hour ?? BLACKOUT_DEFAULTS.blackout_start_hour,
     blackout_end_hour: cfg.blackout_end_hour ?? BLACKOUT_DEFAULTS.blackout_end_hour,

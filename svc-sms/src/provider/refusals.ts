@@ -3,19 +3,18 @@ export const TWILIO_UNSUBSCRIBED = 21610; // the recipient replied STOP to this 
 export const TWILIO_INVALID_TO = 21211; // not a valid phone number
 export const TWILIO_NOT_MOBILE = 21614; // not a mobile number (cannot receive SMS)
 
-const EXPLAINED: Record<number, string> = {
-  [TWILIO_UNSUBSCRIBED]: 'the recipient replied STOP to this sender and is now on the opt-out list',
-  [TWILIO_INVALID_TO]: 'the phone number is not valid',
-  [TWILIO_NOT_MOBILE]: 'the phone number is not a mobile number and cannot receive SMS',
+/** What our side did about it, said after Twilio's own text. */
+const CONSEQUENCE: Record<number, string> = {
+  [TWILIO_UNSUBSCRIBED]: 'the recipient replied STOP to this sender; the number is now on the opt-out list',
 };
 
-/** The reason a log row shows for a failed send: Twilio's code and what it means, or the provider's own text. */
+/** The reason a log row shows for a failed send: Twilio's code and own text (and what we did), or the error's. */
 export function sendFailureMessage(err: unknown): string {
   const e = err as { message?: string; code?: unknown };
-  const code = typeof e?.code === 'number' ? e.code : null;
-  if (code !== null && EXPLAINED[code]) return `Twilio error ${code}: ${EXPLAINED[code]}`;
-  if (code !== null) return `${e.message || 'Twilio refused the message'} (Twilio error ${code})`;
-  return e?.message || 'Send failed';
+  const text = e?.message || 'Twilio refused the message';
+  if (typeof e?.code !== 'number') return e?.message || 'Send failed';
+  const then = CONSEQUENCE[e.code];
+  return `Twilio error ${e.code}: ${text}${then ? ` (${then})` : ''}`;
 }
 
 export const isUnsubscribedRefusal = (err: unknown): boolean => (err as { code?: unknown })?.code === TWILIO_UNSUBSCRIBED;

@@ -7,7 +7,7 @@ import { DateTime } from 'luxon';
 import { call } from '@act/service-kit/testing';
 import { SMS_TIMEZONES } from '@act/contracts/src/sms-api';
 import { useSmsWithTwilio } from '../test/sms-with-twilio';
-import { configureSending, createFunnel, postContact, sleep, waitFor } from '../test/helpers';
+import { configureSending, createFunnel, postContact, PUBLIC_URL, sleep, waitFor } from '../test/helpers';
 
 // Starting the service takes a while on a loaded machine (tsx, the twilio SDK, Agenda).
 jest.setTimeout(120_000);
@@ -62,7 +62,7 @@ describe('sequence order and delays', () => {
         (m) =>
           m.from === '+15005550006' &&
           m.messagingServiceSid === null &&
-          m.statusCallback === null &&
+          m.statusCallback === `${PUBLIC_URL}/api/twilio/webhooks` &&
           m.host === 'api.twilio.com',
       ),
     ).toBe(true);
@@ -184,7 +184,7 @@ describe('skipping', () => {
     expect(logs).toEqual([
       expect.objectContaining({
         status: 'failed',
-        error_message: "The 'To' number +15552010009 is not a valid phone number.",
+        error_message: "Twilio error 21211: The 'To' number +15552010009 is not a valid phone number.",
         message_sid: null,
       }),
     ]);

@@ -226,7 +226,9 @@ describe("Twilio's refusals at send time", () => {
     await postContact(sms.svc.url, 'r21610', 'r21610-a', phone);
     await waitFor(async () => (await logs()).some((l) => l.phone === phone && l.status === 'failed'));
     const log = (await logs()).find((l) => l.phone === phone)!;
-    expect(log.error_message).toBe('Twilio error 21610: the recipient replied STOP to this sender and is now on the opt-out list');
+    expect(log.error_message).toBe(
+      'Twilio error 21610: Attempt to send to unsubscribed recipient (the recipient replied STOP to this sender; the number is now on the opt-out list)',
+    );
     expect(await contactOf('r21610-a')).toMatchObject({ opted_out: true, next_send_at: null });
     // Twilio would refuse again: nothing more is attempted for that phone.
     sms.twilio.optedOut.delete(phone);
@@ -244,7 +246,7 @@ describe("Twilio's refusals at send time", () => {
     await sleep(2_000);
     const rows = (await logs()).filter((l) => l.phone === phone);
     expect(rows.map((l) => [l.status, l.error_message])).toEqual([
-      ['failed', 'Twilio error 21614: the phone number is not a mobile number and cannot receive SMS'],
+      ['failed', "Twilio error 21614: 'To' number +15552050002 is not a valid mobile number"],
     ]);
     expect((await contactOf('r21614'))?.opted_out).toBe(false);
   });
