@@ -3,6 +3,8 @@
  * SDK sends. Knows POST /emails and GET /domains. Keys: `re_bad` is refused (401), `re_restricted` may send
  * but not list domains (Resend's restricted_api_key). A recipient starting with `reject` is refused (422).
  * The same Idempotency-Key twice answers the first id again without recording a second email, as Resend does.
+ * Like Resend it can refuse for a while: `failNext` queues 429 / 5xx answers (with `retry-after` when given), and
+ * `maxPerSecond` enforces a per-team rate with 429 rate_limit_exceeded and the ratelimit-* headers.
  */
 import { createServer, type Server } from 'node:http';
 import { readBody } from './http';
@@ -30,13 +32,22 @@ export interface FakeResend {
   url: string;
   requests: RecordedRequest[];
   emails: SentEmail[];
+  /** The next `times` POST /emails answer `status` (429: rate_limit_exceeded unless `name` says otherwise). */
+  failNext(status: number, times: number, opts?: { name?: string; retryAfterSec?: number }): void;
+  /** Drops the failures still queued. */
+  clearFailures(): void;
+  /** POST /emails refused with 429 for exceeding the per-second rate. */
+  rateLimited: number;
   emailsTo(address: string): SentEmail[];
   close(): Promise<void>;
 }
 
-export async function startFakeResend(): Promise<FakeResend> {
+export async function startFakeResend({ maxPerSecond = 0 }: { maxPerSecond?: number } = {}): Promise<FakeResend> {
   const requests: RecordedRequest[] = [];
   const emails: SentEmail[] = [];
+  const failures: { status: number; name: string; retryAfterSec?: number }[] = [];
+  const window = { second: 0, used: 0 };
+  let rateLimited = 0;
   const byKey = new Map<string, string>();
   let n = 0;
   const server: Server = createServer(async (req, res) => {
@@ -59,8 +70,8 @@ export async function startFakeResend(): Promise<FakeResend> {
     );
     const path = (req.url ?? '/').split('?')[0]!;
     requests.push({ method: req.method ?? '', path, headers, body: parsed, at: Date.now() });
-    const answer = (status: number, json: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
+    const answer = (status: number, json: unknown, extra: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': 'application/json', ...extra });
       res.end(JSON.stringify(json));
     };
     const key = (headers.authorization ?? '').replace(/^Bearer /, '');
@@ -68,6 +79,23 @@ export async function startFakeResend(): Promise<FakeResend> {
       return answer(401, { statusCode: 401, name: 'validation_error', message: 'API key is invalid' });
 
     if (req.method === 'POST' && path === '/emails') {
+      const second = Math.floor(Date.now() / 1000);
+      if (window.second !== second) Object.assign(window, { second, used: 0 });
+      if (maxPerSecond > 0 && ++window.used > maxPerSecond) {
+        rateLimited += 1;
+        return answer(
+          429,
+          { statusCode: 429, name: 'rate_limit_exceeded', message: 'Too many requests. You can only make 5 requests per second.' },
+          { 'retry-after': '1', 'ratelimit-limit': String(maxPerSecond), 'ratelimit-remaining': '0', 'ratelimit-reset': '1' },
+        );
+      }
+      const failure = failures.shift();
+      if (failure)
+        return answer(
+          failure.status,
+          { statusCode: failure.status, name: failure.name, message: failure.status === 429 ? 'Too many requests' : 'Internal server error' },
+          failure.retryAfterSec !== undefined ? { 'retry-after': String(failure.retryAfterSec) } : {},
+        );
       const to: string[] = (Array.isArray(body.to) ? body.to : [body.to]).map(String);
       if (to.some((t) => String(t).startsWith('reject')))
         return answer(422, {
@@ -112,6 +140,14 @@ export async function startFakeResend(): Promise<FakeResend> {
     url: `http://127.0.0.1:${port}`,
     requests,
     emails,
+    failNext: (status, times, opts = {}) => {
+      const name = opts.name ?? (status === 429 ? 'rate_limit_exceeded' : 'application_error');
+      for (let i = 0; i < times; i++) failures.push({ status, name, retryAfterSec: opts.retryAfterSec });
+    },
+    clearFailures: () => void failures.splice(0),
+    get rateLimited() {
+      return rateLimited;
+    },
     emailsTo: (address) => emails.filter((e) => e.to.includes(address)),
     close: () => new Promise<void>((r) => server.close(() => r())),
   };

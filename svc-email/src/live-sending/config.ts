@@ -36,6 +36,10 @@ export function loadSendingConfig(): SendingConfig {
       envFrom: optional('RESEND_FROM'),
       baseUrl: optional('RESEND_BASE_URL'),
       timeoutMs: envInt('RESEND_TIMEOUT_MS', 15_000),
+      // Well inside the sequence step's 5-minute lease, so no other instance takes the step over meanwhile.
+      retryDeadlineMs: envInt('RESEND_RETRY_DEADLINE_MS', 120_000),
+      backoff: { baseMs: envInt('RESEND_RETRY_BASE_MS', 500), maxMs: envInt('RESEND_RETRY_MAX_MS', 30_000) },
+      maxPerSecond: envInt('RESEND_MAX_RPS', 5),
     },
     unsubscribeSecret: unsubscribeSecret(optional('UNSUBSCRIBE_SECRET') ?? undefined, identitySecret()),
     unsubscribeMailto: optional('UNSUBSCRIBE_MAILTO'),

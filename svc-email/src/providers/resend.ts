@@ -1,6 +1,9 @@
 import { Resend } from 'resend';
 import type { Connection } from 'mongoose';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { resendConfigModel } from './config-model';
+import { ResendPacer } from './resend-pace';
+import { isRetryable, waitBeforeRetry, type BackoffPolicy, type ResendFailure } from './resend-retry';
 import {
   NOT_CONFIGURED_MESSAGE,
   type CredentialSource,
@@ -18,6 +21,11 @@ export interface ResendSettings {
   baseUrl: string | null;
   /** Per provider call; the SDK itself has no timeout. */
   timeoutMs: number;
+  /** RESEND_RETRY_DEADLINE_MS: how long one email may be retried before it counts as failed. */
+  retryDeadlineMs: number;
+  backoff: BackoffPolicy;
+  /** RESEND_MAX_RPS: calls per second for the whole deployment (Resend's default team limit: 5). */
+  maxPerSecond: number;
 }
 
 interface Credentials {
@@ -50,10 +58,14 @@ export class ResendProvider implements EmailProvider {
   private client: { key: string; resend: Resend } | null = null;
   private stored: { at: number; value: { api_key: string | null; from: string | null } | null } | null = null;
 
+  private readonly pacer: ResendPacer | null;
+
   constructor(
     private readonly conn: Connection,
     private readonly settings: ResendSettings,
-  ) {}
+  ) {
+    this.pacer = settings.maxPerSecond > 0 ? new ResendPacer(conn, settings.maxPerSecond) : null;
+  }
 
   /** Stores a key and/or from-address (null clears; undefined keeps). */
   async saveStored(input: { apiKey?: string | null; from?: string | null }): Promise<void> {
@@ -98,20 +110,38 @@ export class ResendProvider implements EmailProvider {
     return (await this.credentials()).from;
   }
 
+  /**
+   * One email, paced under the deployment's budget and retried while Resend's answer says a later attempt can
+   * succeed (resend-retry.ts), with the same Idempotency-Key each time, until `retryDeadlineMs`: only then is it a
+   * failure, with Resend's message and the number of attempts.
+   */
   async send(email: OutgoingEmail): Promise<SendResult> {
     const c = await this.credentials();
-    if (!c.apiKey || !c.from) return { ok: false, message: NOT_CONFIGURED_MESSAGE, statusCode: null };
-    const { data, error } = await this.resend(c.apiKey).emails.send(
-      { from: email.from, to: [email.to], subject: email.subject, html: email.html, headers: email.headers },
-      { idempotencyKey: email.idempotencyKey, signal: AbortSignal.timeout(this.settings.timeoutMs) },
-    );
-    if (error || !data?.id)
-      return {
-        ok: false,
-        message: error?.message || 'Resend returned no message id',
-        statusCode: (error as { statusCode?: number | null } | null)?.statusCode ?? null,
-      };
-    return { ok: true, id: data.id };
+    if (!c.apiKey || !c.from) return { ok: false, message: NOT_CONFIGURED_MESSAGE, statusCode: null, attempts: 0 };
+    const deadline = Date.now() + this.settings.retryDeadlineMs;
+    let attempts = 0;
+    for (;;) {
+      if (this.pacer && !(await this.pacer.take(deadline)))
+        return { ok: false, message: 'Resend send budget not available before the retry deadline', statusCode: null, attempts };
+      attempts += 1;
+      const { data, error, headers } = await this.resend(c.apiKey).emails.send(
+        { from: email.from, to: [email.to], subject: email.subject, html: email.html, headers: email.headers },
+        { idempotencyKey: email.idempotencyKey, signal: AbortSignal.timeout(this.settings.timeoutMs) },
+      );
+      if (!error && data?.id) return { ok: true, id: data.id, attempts };
+      const failure: ResendFailure = error ?? { message: 'Resend returned no message id', statusCode: 502 };
+      const wait = waitBeforeRetry(attempts, headers ?? null, this.settings.backoff);
+      if (!isRetryable(failure) || Date.now() + wait > deadline) {
+        const message = failure.message || 'Resend refused the email';
+        return {
+          ok: false,
+          message: attempts > 1 ? `${message} (after ${attempts} attempts)` : message,
+          statusCode: failure.statusCode ?? null,
+          attempts,
+        };
+      }
+      await sleep(wait);
+    }
   }
 
   /** Lists the account's domains: proves the key works (and the base URL answers) without sending anything. */

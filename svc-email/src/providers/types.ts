@@ -10,7 +10,10 @@ export interface OutgoingEmail {
   idempotencyKey?: string;
 }
 
-export type SendResult = { ok: true; id: string } | { ok: false; message: string; statusCode: number | null };
+/** `attempts`: calls made for this email (retries included). */
+export type SendResult =
+  | { ok: true; id: string; attempts: number }
+  | { ok: false; message: string; statusCode: number | null; attempts: number };
 
 export type CredentialSource = 'env' | 'stored' | null;
 

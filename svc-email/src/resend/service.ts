@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { ResendConfigStatus, TestEmailResponse } from '@act/contracts/src/email-api';
 import type { ResendProvider } from '../providers/resend';
 import { NOT_CONFIGURED_MESSAGE } from '../providers/types';
@@ -53,6 +54,8 @@ export class ResendService implements TestSender {
       recoveryUrl: this.recoveryUrls.fallback(),
       fromAddress: status.from,
       links: this.links,
+      // Retries of this one test send must not become two emails.
+      idempotencyKey: `act-test-${randomUUID()}`,
     });
     const sent = await this.provider.send(email);
     if (!sent.ok) return { status: 502, body: { success: false, message: sent.message, error: sent.message } };
