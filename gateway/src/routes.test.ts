@@ -23,6 +23,8 @@ describe('the /api prefix table', () => {
     ['/api/twilio/webhooks/status', 'svc-sms', 'anonymous'],
     ['/api/webhook', 'svc-email', 'anonymous'],
     ['/api/unsubscribe', 'svc-email', 'anonymous'],
+    ['/api/resend/webhooks', 'svc-email', 'anonymous'],
+    ['/api/resend/config', 'svc-email', 'session'],
     ['/api/webhook-events', 'svc-email', 'session'],
     ['/api/webhook-integrations/2/clear-contacts', 'svc-email', 'session'],
     ['/api/contacts', 'svc-email', 'session'],

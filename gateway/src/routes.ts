@@ -39,6 +39,7 @@ export const ROUTES: readonly Route[] = [
   // svc-email: its public endpoints; everything else falls to DEFAULT_ROUTE
   { prefix: '/api/webhook', service: 'svc-email', access: 'anonymous', public: true },
   { prefix: '/api/unsubscribe', service: 'svc-email', access: 'anonymous', public: true },
+  { prefix: '/api/resend/webhooks', service: 'svc-email', access: 'anonymous', public: true }, // Svix-signed, checked by svc-email
 ];
 
 /** Contacts, email logs, webhook events and integrations, settings, test, resend, email, unsubscribe lists, and unknown paths (svc-email answers 404 JSON). */

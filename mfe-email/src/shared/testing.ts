@@ -31,6 +31,7 @@ export function log(id: number, email = `person${id}@example.com`): EmailLog {
     timestamp: '2026-03-01T11:00:00.000Z',
     message: `Abandoned cart reminder would be sent to ${email}`,
     status: 'would_send',
+    delivery: null,
   };
 }
 

@@ -52,6 +52,11 @@ export interface EmailLog {
   message: string;
   /** `would_send` while live sending is not configured. */
   status: string;
+  /**
+   * What Resend reported after sending (its signed webhooks): delivery_delayed, delivered, opened, clicked,
+   * bounced, complained; null when nothing was reported.
+   */
+  delivery: string | null;
 }
 
 /**
@@ -335,6 +340,8 @@ export interface ResendConfigStatus {
   apiKeySource: 'env' | 'stored' | null;
   from: string | null;
   fromSource: 'env' | 'stored' | null;
+  /** Whether Resend's signed delivery events (POST /api/resend/webhooks) can be verified. */
+  webhookSecretConfigured: boolean;
   /** EMAIL_LIVE_SENDING: campaign emails go out through Resend instead of `would_send` logs. */
   liveSending: boolean;
   message: string;
@@ -474,6 +481,13 @@ export const testEmailRequestSchema = yup.object({
 export const resendConfigRequestSchema = yup.object({
   apiKey: trimmedOrNull().typeError('apiKey must be text').nullable().max(500, 'apiKey is too long'),
   from: trimmedOrNull().typeError('from must be text').nullable().max(320, 'from is too long'),
+  webhookSecret: trimmedOrNull()
+    .typeError('webhookSecret must be text')
+    .nullable()
+    .matches(/^whsec_[A-Za-z0-9+/=]{16,200}$/, {
+      message: 'The webhook secret must be the whsec_... value Resend shows for the endpoint',
+      excludeEmptyString: true,
+    }),
 });
 
 export const EMAIL_REQUIRED_MESSAGE = 'Email required';

@@ -14,7 +14,16 @@ export interface EmailLogDoc {
   message: string;
   /** `would_send` while live sending is not configured. */
   status: string;
+  /** Resend's id of the email this row sent: delivery events find the row by it. */
+  message_id?: string | null;
+  /** The furthest delivery event Resend reported for it (resend-events). */
+  delivery?: EmailDelivery | null;
+  delivery_at?: Date | null;
 }
+
+/** Resend's delivery events, in the order an email goes through them (a late event never moves a row back). */
+export const EMAIL_DELIVERIES = ['delivery_delayed', 'delivered', 'opened', 'clicked', 'bounced', 'complained'] as const;
+export type EmailDelivery = (typeof EMAIL_DELIVERIES)[number];
 
 const schema = new mongoose.Schema<EmailLogDoc>(
   {
@@ -25,19 +34,31 @@ const schema = new mongoose.Schema<EmailLogDoc>(
     timestamp: { type: Date, required: true },
     message: { type: String, required: true },
     status: { type: String, required: true },
+    message_id: { type: String, default: null },
+    delivery: { type: String, default: null },
+    delivery_at: { type: Date, default: null },
   },
   { versionKey: false, collection: 'email_logs' },
 );
 schema.index({ id: 1 }, { unique: true });
 schema.index({ timestamp: -1 });
 schema.index({ contact_ref: 1 });
+schema.index({ message_id: 1 }, { sparse: true });
 
 export function emailLogModel(conn: Connection) {
   return (conn.models.EmailLog as mongoose.Model<EmailLogDoc>) ?? conn.model<EmailLogDoc>('EmailLog', schema);
 }
 
-export const EMAIL_LOG_PROJECTION = { _id: 0, id: 1, contact_id: 1, email: 1, timestamp: 1, message: 1, status: 1 } as const;
+export const EMAIL_LOG_PROJECTION = { _id: 0, id: 1, contact_id: 1, email: 1, timestamp: 1, message: 1, status: 1, delivery: 1 } as const;
 
-export function toEmailLog(d: Pick<EmailLogDoc, 'id' | 'contact_id' | 'email' | 'timestamp' | 'message' | 'status'>): EmailLog {
-  return { id: d.id, contact_id: d.contact_id, email: d.email, timestamp: iso(d.timestamp)!, message: d.message, status: d.status };
+export function toEmailLog(d: Pick<EmailLogDoc, 'id' | 'contact_id' | 'email' | 'timestamp' | 'message' | 'status' | 'delivery'>): EmailLog {
+  return {
+    id: d.id,
+    contact_id: d.contact_id,
+    email: d.email,
+    timestamp: iso(d.timestamp)!,
+    message: d.message,
+    status: d.status,
+    delivery: d.delivery ?? null,
+  };
 }

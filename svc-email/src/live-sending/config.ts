@@ -34,6 +34,7 @@ export function loadSendingConfig(): SendingConfig {
     resend: {
       envApiKey: optional('RESEND_API_KEY'),
       envFrom: optional('RESEND_FROM'),
+      envWebhookSecret: optional('RESEND_WEBHOOK_SECRET'),
       baseUrl: optional('RESEND_BASE_URL'),
       timeoutMs: envInt('RESEND_TIMEOUT_MS', 15_000),
       // Well inside the sequence step's 5-minute lease, so no other instance takes the step over meanwhile.

@@ -299,7 +299,7 @@ export class SequenceEngine {
         { contact_ref: ref, template_id: next.id },
         { $set: { status: 'sent', message_id: result.id } },
       );
-      await this.log(contact, sentMessage(next, contact.email, result.id), 'sent');
+      await this.log(contact, sentMessage(next, contact.email, result.id), 'sent', result.id);
     } else {
       await this.claims.updateOne(
         { contact_ref: ref, template_id: next.id },
@@ -315,6 +315,7 @@ export class SequenceEngine {
     contact: Pick<ContactDoc, 'id' | 'contact_id' | 'email'>,
     message: string,
     status: string,
+    messageId: string | null = null,
   ): Promise<void> {
     const entry: NewEmailLog = {
       contact_id: contact.contact_id,
@@ -322,6 +323,7 @@ export class SequenceEngine {
       email: contact.email,
       message,
       status,
+      ...(messageId ? { message_id: messageId } : {}),
     };
     return this.deps.logs.addMany([entry]);
   }

@@ -1,7 +1,11 @@
 import type Koa from 'koa';
 import type Router from '@koa/router';
 import type { Connection } from 'mongoose';
-import type { Logger, Outbox } from '@act/service-kit';
+import type { Collection } from 'mongodb';
+import { ReplayGuard, type Logger, type Outbox } from '@act/service-kit';
+import { emailLogModel, type EmailLogDoc } from '../email-logs/model';
+import { ResendEventsService } from '../resend-events/service';
+import { resendEventsRouter } from '../resend-events/routes';
 import type { EmailLogsService } from '../email-logs/service';
 import type { IntegrationCache } from '../integrations/cache';
 import type { ReminderSender } from '../reminders/sender';
@@ -85,6 +89,15 @@ export async function buildSendingFeatures({
       campaignsRouter(campaigns),
       templatesRouter(templates, resend),
       resendRouter(resend, provider),
+      resendEventsRouter(
+        new ResendEventsService({
+          logs: emailLogModel(conn).collection as unknown as Collection<EmailLogDoc>,
+          unsubscribes,
+          replays: new ReplayGuard(conn, 'resend_event_deliveries'),
+          secret: () => provider.webhookSecret(),
+          logger,
+        }),
+      ),
       unsubscribePublicRouter(unsubscribes, {
         secret: config.unsubscribeSecret,
         publicUrl,

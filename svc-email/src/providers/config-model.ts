@@ -8,6 +8,8 @@ export interface ResendConfigDoc {
   _id: string;
   api_key: string | null;
   from: string | null;
+  /** The Resend webhook endpoint's signing secret (`whsec_...`), for its delivery events. */
+  webhook_secret?: string | null;
   updated_at: Date;
 }
 
@@ -16,6 +18,7 @@ const schema = new mongoose.Schema<ResendConfigDoc>(
     _id: { type: String, required: true },
     api_key: { type: String, default: null },
     from: { type: String, default: null },
+    webhook_secret: { type: String, default: null },
     updated_at: Date,
   },
   { versionKey: false },

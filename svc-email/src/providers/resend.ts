@@ -17,6 +17,8 @@ export interface ResendSettings {
   /** RESEND_API_KEY / RESEND_FROM: win over stored values. */
   envApiKey: string | null;
   envFrom: string | null;
+  /** RESEND_WEBHOOK_SECRET: the webhook endpoint's signing secret; wins over the stored one. */
+  envWebhookSecret?: string | null;
   /** RESEND_BASE_URL (tests: the local fake). Unset: the SDK's own default. */
   baseUrl: string | null;
   /** Per provider call; the SDK itself has no timeout. */
@@ -56,7 +58,10 @@ const STORED_TTL_MS = 2_000;
 /** Resend through its real SDK. One client per key (the key may change in the stored config). */
 export class ResendProvider implements EmailProvider {
   private client: { key: string; resend: Resend } | null = null;
-  private stored: { at: number; value: { api_key: string | null; from: string | null } | null } | null = null;
+  private stored: {
+    at: number;
+    value: { api_key: string | null; from: string | null; webhook_secret: string | null } | null;
+  } | null = null;
 
   private readonly pacer: ResendPacer | null;
 
@@ -67,21 +72,34 @@ export class ResendProvider implements EmailProvider {
     this.pacer = settings.maxPerSecond > 0 ? new ResendPacer(conn, settings.maxPerSecond) : null;
   }
 
-  /** Stores a key and/or from-address (null clears; undefined keeps). */
-  async saveStored(input: { apiKey?: string | null; from?: string | null }): Promise<void> {
+  /** Stores a key, from-address and/or webhook secret (null clears; undefined keeps). */
+  async saveStored(input: { apiKey?: string | null; from?: string | null; webhookSecret?: string | null }): Promise<void> {
     const set: Record<string, unknown> = { updated_at: new Date() };
     if (input.apiKey !== undefined) set.api_key = input.apiKey;
     if (input.from !== undefined) set.from = input.from;
+    if (input.webhookSecret !== undefined) set.webhook_secret = input.webhookSecret;
     await resendConfigModel(this.conn).updateOne({ _id: 'default' }, { $set: set }, { upsert: true });
     this.stored = null;
   }
 
-  private async credentials(): Promise<Credentials> {
+  private async storedValues() {
     if (!this.stored || Date.now() - this.stored.at > STORED_TTL_MS) {
       const doc = await resendConfigModel(this.conn).findById('default').lean();
-      this.stored = { at: Date.now(), value: doc ? { api_key: doc.api_key ?? null, from: doc.from ?? null } : null };
+      this.stored = {
+        at: Date.now(),
+        value: doc ? { api_key: doc.api_key ?? null, from: doc.from ?? null, webhook_secret: doc.webhook_secret ?? null } : null,
+      };
     }
-    return resolveCredentials(this.settings, this.stored.value);
+    return this.stored.value;
+  }
+
+  private async credentials(): Promise<Credentials> {
+    return resolveCredentials(this.settings, await this.storedValues());
+  }
+
+  /** The webhook signing secret: the environment's, else the stored one; null when neither is set. */
+  async webhookSecret(): Promise<string | null> {
+    return this.settings.envWebhookSecret || (await this.storedValues())?.webhook_secret || null;
   }
 
   private resend(key: string): Resend {
@@ -95,7 +113,13 @@ export class ResendProvider implements EmailProvider {
 
   async status(): Promise<ProviderStatus> {
     const c = await this.credentials();
-    return { configured: !!(c.apiKey && c.from), apiKeySource: c.apiKeySource, from: c.from, fromSource: c.fromSource };
+    return {
+      configured: !!(c.apiKey && c.from),
+      apiKeySource: c.apiKeySource,
+      from: c.from,
+      fromSource: c.fromSource,
+      webhookSecretConfigured: !!(await this.webhookSecret()),
+    };
   }
 
   /** The from-address as configured (it may carry a display name), with the template's from name in front. */

@@ -23,6 +23,8 @@ export interface ProviderStatus {
   /** The from-address (never the key). */
   from: string | null;
   fromSource: CredentialSource;
+  /** Whether Resend's delivery events can be verified (RESEND_WEBHOOK_SECRET or a stored secret). */
+  webhookSecretConfigured: boolean;
 }
 
 /**

@@ -59,6 +59,7 @@ describe('Resend config, connection test and test sends (stored config, fake Res
       apiKeySource: null,
       from: null,
       fromSource: null,
+      webhookSecretConfigured: false,
       liveSending: false,
       message: NOT_CONFIGURED,
     });
@@ -186,6 +187,14 @@ describe('Resend config, connection test and test sends (stored config, fake Res
       success: true,
       message: 'Connected to Resend (the API key has sending access only)',
     });
+    // The webhook signing secret is set the same way, checked for Resend's format, and never shown.
+    const badSecret = await email.api('POST', '/api/resend/config', { body: { webhookSecret: 'not-a-secret' } });
+    expect([badSecret.status, badSecret.body]).toEqual([400, { error: 'The webhook secret must be the whsec_... value Resend shows for the endpoint' }]);
+    const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+    expect((await email.api('POST', '/api/resend/config', { body: { webhookSecret: secret } })).body).toMatchObject({
+      webhookSecretConfigured: true,
+    });
+    expect(JSON.stringify((await email.api('GET', '/api/resend/config')).body)).not.toContain(secret);
     await email.api('POST', '/api/resend/config', { body: { apiKey: null } });
     expect((await email.api('GET', '/api/resend/config')).body).toMatchObject({
       configured: false,
@@ -221,6 +230,7 @@ describe('Resend from the environment', () => {
       apiKeySource: 'env',
       from: 'env@example.com',
       fromSource: 'env',
+      webhookSecretConfigured: false,
       liveSending: true,
       message: 'Resend is configured; live sending is on: campaign emails are sent through Resend',
     });

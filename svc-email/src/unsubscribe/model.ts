@@ -2,7 +2,8 @@ import mongoose, { type Connection } from 'mongoose';
 import type { UnsubscribeEntry } from '@act/contracts/src/email-api';
 import { iso } from '@act/service-kit';
 
-export type UnsubscribeSource = 'page' | 'one_click' | 'admin';
+/** `suppressed`: Resend reported a hard bounce or a spam complaint for the address. */
+export type UnsubscribeSource = 'page' | 'one_click' | 'admin' | 'suppressed';
 
 /** One address that must never get a reminder or campaign email again (until an admin removes it). */
 export interface UnsubscribeDoc {
