@@ -30,6 +30,14 @@ describe('/email-logs (spec §2, §9)', () => {
     expect(within(table).getAllByRole('row')).toHaveLength(6);
   });
 
+  it("shows what Resend reported after sending under the message (delivered, bounced, marked as spam)", async () => {
+    const sent = (id: number, delivery: string | null) => ({ ...log(id), status: 'sent', message: `Sent ${id}`, delivery });
+    mockApi({ ...SIGNED_IN, 'GET /api/email-logs': { json: [sent(3, 'complained'), sent(2, 'bounced'), sent(1, null)] } });
+    renderWithProviders(<EmailLogsPage />);
+    await screen.findByText('Sent 3');
+    expect(screen.getAllByTestId('delivery-chip').map((c) => c.textContent)).toEqual(['Marked as spam', 'Bounced']);
+  });
+
   it('the empty text', async () => {
     mockApi({ ...SIGNED_IN, 'GET /api/email-logs': { json: [] } });
     renderWithProviders(<EmailLogsPage />);

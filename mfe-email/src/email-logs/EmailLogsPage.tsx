@@ -69,7 +69,10 @@ export default function EmailLogsPage() {
                     <TableCell sx={{ whiteSpace: 'nowrap' }}>
                       <DateTime value={log.timestamp} />
                     </TableCell>
-                    <TableCell sx={{ overflowWrap: 'anywhere' }}>{log.message}</TableCell>
+                    <TableCell sx={{ overflowWrap: 'anywhere' }}>
+                      {log.message}
+                      {log.delivery && <DeliveryChip delivery={log.delivery} />}
+                    </TableCell>
                   </TableRow>
                 ))
               )}
@@ -83,5 +86,24 @@ export default function EmailLogsPage() {
         )}
       </Card>
     </>
+  );
+}
+
+/** What Resend reported after sending (its signed delivery events), under the log's message. */
+const DELIVERY_LABELS: Record<string, { label: string; color: 'success' | 'info' | 'warning' | 'error' }> = {
+  delivery_delayed: { label: 'Delivery delayed', color: 'warning' },
+  delivered: { label: 'Delivered', color: 'success' },
+  opened: { label: 'Opened', color: 'info' },
+  clicked: { label: 'Clicked', color: 'info' },
+  bounced: { label: 'Bounced', color: 'error' },
+  complained: { label: 'Marked as spam', color: 'error' },
+};
+
+function DeliveryChip({ delivery }: { delivery: string }) {
+  const d = DELIVERY_LABELS[delivery] ?? { label: delivery, color: 'info' as const };
+  return (
+    <Box sx={{ mt: 0.5 }}>
+      <Chip size="small" variant="outlined" label={d.label} color={d.color} data-testid="delivery-chip" />
+    </Box>
   );
 }

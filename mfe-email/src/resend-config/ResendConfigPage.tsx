@@ -180,6 +180,12 @@ function StatusRows({ status }: { status: ReturnType<typeof configRows> | null }
       'Live sending',
       status.liveSending ? 'On: campaign emails go out through Resend' : 'Off: reminders are logged as would_send',
     ],
+    [
+      'Delivery events',
+      status.deliveryEvents
+        ? 'Signed events accepted at /api/resend/webhooks (delivered, bounced, complained...)'
+        : 'Not set up: add a webhook in Resend pointing at /api/resend/webhooks and set its secret (RESEND_WEBHOOK_SECRET)',
+    ],
   ];
   return (
     <Stack spacing={2.5} data-testid="config-status">

@@ -17,6 +17,7 @@ export function configRows(status: ResendConfigStatus) {
       ? `${status.from}${status.fromSource ? ` (${SOURCE_LABEL[status.fromSource] ?? status.fromSource})` : ''}`
       : 'Not set',
     liveSending: Boolean(status.liveSending),
+    deliveryEvents: Boolean(status.webhookSecretConfigured),
     message: typeof status.message === 'string' ? status.message : '',
   };
 }
