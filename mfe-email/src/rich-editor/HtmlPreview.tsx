@@ -5,6 +5,9 @@ import { Box, type SxProps, type Theme } from '@mui/material';
 export const SAMPLE_VARIABLES: Record<string, string> = {
   contactEmail: 'customer@example.com',
   recoveryUrl: 'https://example.com/cart/recover',
+  checkout_url: 'https://example.com/cart/recover',
+  unsubscribeUrl: 'https://example.com/unsubscribe',
+  unsubscribe_url: 'https://example.com/unsubscribe',
 };
 
 export function fillVariables(html: string, values: Record<string, string> = SAMPLE_VARIABLES): string {

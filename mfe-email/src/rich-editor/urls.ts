@@ -1,3 +1,4 @@
+import { LINK_VARIABLE_PATTERN } from '@act/contracts/src/email-api';
 /**
  * URL rules of the template editor (spec §5 "Rich-text content"), kept free of tiptap so the browser
  * tests' jsdom runs and the save path can use them without loading the editor.
@@ -37,10 +38,10 @@ function hasHost(url: string): boolean {
 }
 
 /**
- * A link may also point at the {{recoveryUrl}} variable (spec §3: the default template's button does):
- * the service puts the contact's https recovery link there when it sends.
+ * A link may also point at a link variable: {{recoveryUrl}} (spec §3: the default template's button does) or
+ * {{unsubscribeUrl}}; the service puts the contact's https link there when it sends.
  */
-const LINK_VARIABLE = /^\{\{\s*recoveryUrl\s*\}\}$/;
+const LINK_VARIABLE = LINK_VARIABLE_PATTERN;
 
 export function isTemplateLinkVariable(url: string | null | undefined): boolean {
   return typeof url === 'string' && LINK_VARIABLE.test(normalise(url));

@@ -252,8 +252,22 @@ export const CAMPAIGN_TEMPLATE_FROM_NAME = 'Notification';
 export const FIRST_TEMPLATE_DELAY_HOURS = 0;
 export const LATER_TEMPLATE_DELAY_HOURS = 24;
 export const MAX_DELAY_HOURS = 8760;
-export const TEMPLATE_VARIABLES = ['contactEmail', 'recoveryUrl'] as const;
+/**
+ * The spec's two, and the unsubscribe link (issue 14: the same signed token as the List-Unsubscribe header; it opens
+ * the confirm page). `{{unsubscribe_url}}` and `{{checkout_url}}` are accepted as other names of the last two, as
+ * users of other tools write them.
+ */
+export const TEMPLATE_VARIABLES = ['contactEmail', 'recoveryUrl', 'unsubscribeUrl'] as const;
 export type TemplateVariable = (typeof TEMPLATE_VARIABLES)[number];
+const VARIABLE_ALIASES: Record<string, TemplateVariable> = {
+  contactEmail: 'contactEmail',
+  recoveryUrl: 'recoveryUrl',
+  unsubscribeUrl: 'unsubscribeUrl',
+  unsubscribe_url: 'unsubscribeUrl',
+  checkout_url: 'recoveryUrl',
+};
+/** A placeholder that may stand for a whole link (an href): every variable but the contact's email. */
+export const LINK_VARIABLE_PATTERN = /^\{\{\s*(recoveryUrl|unsubscribeUrl|unsubscribe_url|checkout_url)\s*\}\}$/;
 
 /**
  * Section 3's default template content: a heading, a greeting with the contact's email and a 'Complete Your
@@ -278,8 +292,8 @@ export function escapeHtml(s: string): string {
  * unless `escape` is false (plain-text fields such as the subject). Unknown placeholders stay as written.
  */
 export function renderTemplateVariables(content: string, values: Partial<Record<TemplateVariable, string>>, { escape = true } = {}): string {
-  return content.replace(/\{\{\s*(contactEmail|recoveryUrl)\s*\}\}/g, (whole, name: TemplateVariable) => {
-    const v = values[name];
+  return content.replace(/\{\{\s*(contactEmail|recoveryUrl|unsubscribeUrl|unsubscribe_url|checkout_url)\s*\}\}/g, (whole, name: string) => {
+    const v = values[VARIABLE_ALIASES[name]!];
     if (v === undefined) return whole;
     return escape ? escapeHtml(v) : v;
   });

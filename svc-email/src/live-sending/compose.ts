@@ -3,7 +3,7 @@ import { ResendProvider } from '../providers/resend';
 import type { OutgoingEmail } from '../providers/types';
 import type { EmailTemplateDoc } from '../templates/model';
 import { sanitizeTemplateHtml } from '../templates/sanitize';
-import { listUnsubscribeHeaders, type UnsubscribeLinkSettings } from '../unsubscribe/links';
+import { listUnsubscribeHeaders, oneClickUrl, type UnsubscribeLinkSettings } from '../unsubscribe/links';
 
 /**
  * One email from a template for one address: HTML sanitised again (stored content may predate a rule), then
@@ -20,7 +20,7 @@ export function composeEmail(
     idempotencyKey,
   }: { to: string; recoveryUrl: string; fromAddress: string; links: UnsubscribeLinkSettings; idempotencyKey?: string },
 ): OutgoingEmail {
-  const values = { contactEmail: to, recoveryUrl };
+  const values = { contactEmail: to, recoveryUrl, unsubscribeUrl: oneClickUrl(to, links) };
   return {
     from: ResendProvider.fromHeader(template.from_name, fromAddress),
     to,

@@ -1,0 +1,25 @@
+import { verifyUnsubscribeToken } from '../unsubscribe/token';
+import { composeEmail } from './compose';
+
+const links = { publicUrl: 'https://carts.example.com', secret: 'compose-test', mailto: null };
+
+describe('composeEmail', () => {
+  it('fills {{unsubscribeUrl}} (and {{unsubscribe_url}}) with the one-click link of the List-Unsubscribe header, {{checkout_url}} with the recovery link', () => {
+    const email = composeEmail(
+      {
+        subject: 'For {{contactEmail}}',
+        from_name: 'Shop',
+        html_content:
+          '<p><a href="{{checkout_url}}">Back to cart</a> <a href="{{unsubscribeUrl}}">Unsubscribe</a> <a href="{{ unsubscribe_url }}">Stop</a></p>',
+      },
+      { to: 'Ann@Example.com', recoveryUrl: 'https://shop.example/c/1', fromAddress: 'shop@example.com', links },
+    );
+    const hrefs = [...email.html.matchAll(/href="([^"]+)"/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
+    const header = /^<([^>]+)>$/.exec(email.headers['List-Unsubscribe']!)![1]!;
+    expect(hrefs).toEqual(['https://shop.example/c/1', header, header]);
+    expect(header.startsWith('https://carts.example.com/api/unsubscribe/one-click?token=')).toBe(true);
+    const token = decodeURIComponent(new URL(header).searchParams.get('token')!);
+    expect(verifyUnsubscribeToken(token, 'compose-test')).toBe('ann@example.com');
+    expect(email.html).not.toContain('{{');
+  });
+});
