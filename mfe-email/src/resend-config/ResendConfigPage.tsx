@@ -88,7 +88,14 @@ export default function ResendConfigPage() {
                   <Skeleton width="50%" />
                 </Stack>
               ) : (
-                <StatusRows status={status} />
+                <Stack spacing={2}>
+                  {config.data?.oneClickWarning && (
+                    <Alert severity="warning" data-testid="one-click-warning">
+                      {config.data.oneClickWarning}
+                    </Alert>
+                  )}
+                  <StatusRows status={status} />
+                </Stack>
               )}
             </CardContent>
           </Card>

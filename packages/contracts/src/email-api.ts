@@ -359,6 +359,8 @@ export interface ResendConfigStatus {
   /** EMAIL_LIVE_SENDING: campaign emails go out through Resend instead of `would_send` logs. */
   liveSending: boolean;
   message: string;
+  /** Set when live sending goes out with a non-https PUBLIC_URL: the one-click unsubscribe link will be ignored. */
+  oneClickWarning?: string | null;
 }
 /** POST /api/resend/config (admin): stored values, used only where the environment gives none. null clears. */
 export interface ResendConfigRequest {

@@ -3,8 +3,19 @@ import { resolveCredentials } from '../providers/resend';
 import { startFakeResend, type FakeResend } from '@act/testing';
 import { dropDb, startEmail, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
 import { verifyUnsubscribeToken } from '../unsubscribe/token';
+import { oneClickWarning } from './service';
 
 const NOT_CONFIGURED = 'Resend is not configured: set RESEND_API_KEY and RESEND_FROM';
+
+describe('one-click unsubscribe needs https', () => {
+  it('warns only with live sending on and a plain-http PUBLIC_URL that is not this machine', () => {
+    expect(oneClickWarning(true, 'http://carts.example.com')).toMatch(/^PUBLIC_URL \(http:\/\/carts\.example\.com\) is not https/);
+    expect(oneClickWarning(false, 'http://carts.example.com')).toBeNull();
+    expect(oneClickWarning(true, 'https://carts.example.com')).toBeNull();
+    expect(oneClickWarning(true, 'http://127.0.0.1:8080')).toBeNull();
+    expect(oneClickWarning(true, 'http://localhost:8080')).toBeNull();
+  });
+});
 
 describe('Resend credentials', () => {
   it('the environment wins over stored values, field by field', () => {
@@ -62,6 +73,7 @@ describe('Resend config, connection test and test sends (stored config, fake Res
       webhookSecretConfigured: false,
       liveSending: false,
       message: NOT_CONFIGURED,
+      oneClickWarning: null,
     });
     const t = await template();
     const r = await email.api('POST', `/api/resend/templates/${t.id}/test`, { body: { testEmail: 'me@example.com' } });
@@ -214,6 +226,7 @@ describe('Resend from the environment', () => {
       RESEND_API_KEY: 're_env_key',
       RESEND_FROM: 'env@example.com',
       EMAIL_LIVE_SENDING: 'true',
+      PUBLIC_URL: 'http://shop.example.com',
     });
   }, HOOK_TIMEOUT_MS);
   afterAll(async () => {
@@ -233,6 +246,7 @@ describe('Resend from the environment', () => {
       webhookSecretConfigured: false,
       liveSending: true,
       message: 'Resend is configured; live sending is on: campaign emails are sent through Resend',
+      oneClickWarning: oneClickWarning(true, 'http://shop.example.com'),
     });
     const t = (await email.api('POST', '/api/resend/templates', { body: { name: 'n', html_content: '<p>x</p>' } }))
       .body;

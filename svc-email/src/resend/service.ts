@@ -32,7 +32,13 @@ export class ResendService implements TestSender {
       : this.liveSending
         ? 'Resend is configured; live sending is on: campaign emails are sent through Resend'
         : 'Resend is configured; live sending is off (EMAIL_LIVE_SENDING): reminders are logged as would_send, test emails are sent';
-    return { ...s, apiKeyConfigured: s.apiKeySource !== null, liveSending: this.liveSending, message };
+    return {
+      ...s,
+      apiKeyConfigured: s.apiKeySource !== null,
+      liveSending: this.liveSending,
+      message,
+      oneClickWarning: oneClickWarning(this.liveSending, this.links.publicUrl),
+    };
   }
 
   testConnection(): Promise<{ success: boolean; message: string }> {
@@ -63,4 +69,20 @@ export class ResendService implements TestSender {
     const message = `Test email sent to ${to}` + (unsubscribed ? `. ${UNSUBSCRIBED_TEST_WARNING}` : '');
     return { status: 200, body: { success: true, message, messageId: sent.id } };
   }
+}
+
+/**
+ * RFC 8058 one-click unsubscribe needs an https link: with live sending on and PUBLIC_URL on plain http (other than
+ * this machine, where nobody receives mail), mail clients will not offer the button.
+ */
+export function oneClickWarning(liveSending: boolean, publicUrl: string): string | null {
+  if (!liveSending) return null;
+  let url: URL;
+  try {
+    url = new URL(publicUrl);
+  } catch {
+    return null;
+  }
+  if (url.protocol === 'https:' || ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) return null;
+  return `PUBLIC_URL (${url.origin}) is not https: mail clients ignore the one-click unsubscribe link (RFC 8058) of the emails sent now. Serve the app over https and set PUBLIC_URL to it.`;
 }
