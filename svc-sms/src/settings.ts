@@ -37,6 +37,10 @@ export interface SmsSettings {
     authToken: string;
     /** Redirects every Twilio API host to this origin (tests point it at a local fake); empty in production. */
     baseUrl: string;
+    /** TWILIO_RETRY_DEADLINE_MS: how long one message is retried (429, 20429, 5xx, no answer) before it fails. */
+    retryDeadlineMs: number;
+    /** TWILIO_RETRY_BASE_MS: the first wait, doubling with jitter. */
+    retryBaseMs: number;
   };
 }
 
@@ -58,6 +62,8 @@ export function readSettings(): SmsSettings {
       accountSid: env('TWILIO_ACCOUNT_SID', ''),
       authToken: env('TWILIO_AUTH_TOKEN', ''),
       baseUrl: env('TWILIO_BASE_URL', ''),
+      retryDeadlineMs: envInt('TWILIO_RETRY_DEADLINE_MS', 60_000),
+      retryBaseMs: envInt('TWILIO_RETRY_BASE_MS', 500),
     },
   };
 }

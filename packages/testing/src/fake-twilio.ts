@@ -27,6 +27,11 @@ export interface FakeTwilio {
   optedOut: Set<string>;
   /** Destinations that are not mobile numbers: refused with 21614. */
   notMobile: Set<string>;
+  /**
+   * The next `times` message creations answer like a busy Twilio: 429 with code 20429, or a 5xx; `'reset'` takes the
+   * message (it is sent) and then drops the connection without an answer, like a timeout after Twilio accepted it.
+   */
+  failNext(kind: 429 | 500 | 503 | 'reset', times: number): void;
   services: { sid: string; friendly_name: string }[];
   waitForMessages(count: number, timeoutMs?: number): Promise<FakeMessage[]>;
   stop(): Promise<void>;
@@ -44,6 +49,7 @@ export async function startFakeTwilio({
   const refuse = new Set<string>();
   const optedOut = new Set<string>();
   const notMobile = new Set<string>();
+  const failures: (429 | 500 | 503 | 'reset')[] = [];
   const services = [
     { sid: 'MG00000000000000000000000000000001', friendly_name: 'Cart Reminders' },
     { sid: 'MG00000000000000000000000000000002', friendly_name: 'Marketing' },
@@ -73,6 +79,16 @@ export async function startFakeTwilio({
           more_info: 'https://www.twilio.com/docs/errors/21211',
           status: 400,
         });
+      const failure = failures.shift();
+      if (failure === 429)
+        return send(429, {
+          code: 20429,
+          message: 'Too Many Requests',
+          more_info: 'https://www.twilio.com/docs/errors/20429',
+          status: 429,
+        });
+      if (failure === 500 || failure === 503)
+        return send(failure, { code: 20500, message: 'Internal Server Error', status: failure });
       if (optedOut.has(to))
         return send(400, {
           code: 21610,
@@ -99,6 +115,7 @@ export async function startFakeTwilio({
         host: (req.headers['x-twilio-host'] as string | undefined) ?? null,
       };
       messages.push(m);
+      if (failure === 'reset') return void req.socket.destroy();
       return send(201, {
         sid: m.sid,
         account_sid: accountSid,
@@ -171,6 +188,9 @@ export async function startFakeTwilio({
     refuse,
     optedOut,
     notMobile,
+    failNext: (kind, times) => {
+      for (let i = 0; i < times; i++) failures.push(kind);
+    },
     services,
     async waitForMessages(count, timeoutMs = 15_000) {
       const end = Date.now() + timeoutMs;

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import twilio from 'twilio';
 import { BadRequestError } from '@act/service-kit';
 import { smsMessages } from '@act/contracts/src/sms-api';
@@ -10,6 +11,19 @@ export interface TwilioProviderOptions {
   /** Test-only redirection of the API hosts (TWILIO_BASE_URL); empty in production. */
   baseUrl?: string;
   timeoutMs?: number;
+  /** How long one message is retried before it counts as failed (0: one attempt). */
+  retryDeadlineMs?: number;
+  retryBaseMs?: number;
+}
+
+/**
+ * Worth another attempt: Twilio's 429 / 20429 (too many requests) and 5xx say the message was not taken. No answer
+ * at all (timeout, reset) is ambiguous: the message may have been taken, so Twilio is asked first (sendOnce).
+ */
+function retryable(e: ProviderError): boolean {
+  if (e.status === 429 || e.code === 20429) return true;
+  if (typeof e.status === 'number') return e.status >= 500;
+  return e.detail !== undefined;
 }
 
 /**
@@ -32,6 +46,8 @@ export function createTwilioProvider({
   authToken,
   baseUrl,
   timeoutMs = 15_000,
+  retryDeadlineMs = 0,
+  retryBaseMs = 500,
 }: TwilioProviderOptions): SmsProvider {
   const configured = !!accountSid && !!authToken;
   // Pointing it at Twilio itself (as .env.example shows) means no redirection: each product keeps its own host.
@@ -47,34 +63,58 @@ export function createTwilioProvider({
     return client;
   };
 
+  async function findSentTo(to: string, since: Date) {
+    const c = getClient();
+    try {
+      // Newest first; no DateSent filter: a message still queued has no date_sent yet.
+      const recent = await c.messages.list({ to, limit: 20 });
+      return recent
+        .filter((m) => m.dateCreated && m.dateCreated.getTime() >= since.getTime())
+        .map((m) => ({ sid: m.sid, status: m.status, body: m.body }));
+    } catch (err) {
+      throw toProviderError(err);
+    }
+  }
+
   return {
     configured,
+    /**
+     * One message, retried with exponential backoff and jitter while Twilio says it was not taken, until the
+     * deadline. Twilio has no idempotency key for messages: after an attempt with no answer, the account's recent
+     * messages to that number are read first, and a match counts as sent.
+     */
     async send(msg: OutgoingSms): Promise<SentSms> {
       const c = getClient();
-      try {
-        const res = await c.messages.create({
-          to: msg.to,
-          body: msg.body,
-          ...(msg.messagingServiceSid ? { messagingServiceSid: msg.messagingServiceSid } : { from: msg.from }),
-          ...(msg.statusCallback ? { statusCallback: msg.statusCallback } : {}),
-        });
-        return { sid: res.sid, status: res.status };
-      } catch (err) {
-        throw toProviderError(err);
+      const deadline = Date.now() + retryDeadlineMs;
+      let ambiguousSince: Date | null = null;
+      for (let attempt = 1; ; attempt++) {
+        if (ambiguousSince) {
+          const found = await findSentTo(msg.to, ambiguousSince).catch(() => []);
+          const same = found.find((m) => m.body === msg.body);
+          if (same) return { sid: same.sid, status: same.status };
+        }
+        const startedAt = new Date(Date.now() - 60_000); // a minute of margin for Twilio's clock
+        try {
+          const res = await c.messages.create({
+            to: msg.to,
+            body: msg.body,
+            ...(msg.messagingServiceSid ? { messagingServiceSid: msg.messagingServiceSid } : { from: msg.from }),
+            ...(msg.statusCallback ? { statusCallback: msg.statusCallback } : {}),
+          });
+          return { sid: res.sid, status: res.status };
+        } catch (err) {
+          const e = toProviderError(err);
+          const wait = Math.round(Math.min(30_000, retryBaseMs * 2 ** (attempt - 1)) * (0.5 + Math.random() * 0.5));
+          if (!retryable(e) || Date.now() + wait > deadline) {
+            if (attempt === 1) throw e;
+            throw new ProviderError(`${e.message} (after ${attempt} attempts)`, e.code, e.status, e.detail);
+          }
+          if (e.status === undefined) ambiguousSince ??= startedAt;
+          await sleep(wait);
+        }
       }
     },
-    async findSent(to: string, since: Date) {
-      const c = getClient();
-      try {
-        // Newest first; no DateSent filter: a message still queued has no date_sent yet.
-        const recent = await c.messages.list({ to, limit: 20 });
-        return recent
-          .filter((m) => m.dateCreated && m.dateCreated.getTime() >= since.getTime())
-          .map((m) => ({ sid: m.sid, status: m.status, body: m.body }));
-      } catch (err) {
-        throw toProviderError(err);
-      }
-    },
+    findSent: findSentTo,
     async listMessagingServices() {
       const c = getClient();
       try {
