@@ -20,7 +20,12 @@ describe('with Twilio unreachable', () => {
   let svc: ServiceProcess;
   beforeAll(async () => {
     const dead = `http://127.0.0.1:${await freePort()}`;
-    svc = await startSms(t, { TWILIO_ACCOUNT_SID: 'AC00000000000000000000000000000000', TWILIO_AUTH_TOKEN: 'token', TWILIO_BASE_URL: dead });
+    svc = await startSms(t, {
+      TWILIO_ACCOUNT_SID: 'AC00000000000000000000000000000000',
+      TWILIO_AUTH_TOKEN: 'token',
+      TWILIO_BASE_URL: dead,
+      TWILIO_RETRY_DEADLINE_MS: '300',
+    });
   });
   afterAll(async () => {
     await svc?.stop();
