@@ -3,6 +3,7 @@
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import jestPlugin from 'eslint-plugin-jest';
 
 export default tseslint.config(
   // Generated or installed output, and the Java stand-in.
@@ -42,5 +43,12 @@ export default tseslint.config(
   {
     files: ['**/*.test.{ts,tsx}', '**/e2e/**/*.ts', 'infra/jest/**'],
     languageOptions: { globals: { ...globals.jest, ...globals.node } },
+    plugins: { jest: jestPlugin },
+    rules: {
+      // A focused test silently drops every other one from CI.
+      'jest/no-focused-tests': 'error',
+      // A switched-off test needs its reason next to it: `// eslint-disable-next-line jest/no-disabled-tests -- why`.
+      'jest/no-disabled-tests': 'error',
+    },
   },
 );

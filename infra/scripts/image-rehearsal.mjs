@@ -8,7 +8,7 @@
 // Not played: FROM (the base image is this machine's Node), USER, and the gateway's `frontends` stage (npm ci of
 // everything + rspack), whose dist folders are taken from this checkout's build (`npm run build` first when stale).
 //   node infra/scripts/image-rehearsal.mjs [--keep]     (--keep: leave the folders in .run/images for a look)
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';

@@ -46,7 +46,7 @@ function fail(message) {
   process.exit(2);
 }
 
-const totals = { passed: 0, failed: 0 };
+const totals = { passed: 0, failed: 0, skipped: 0 };
 const durations = []; // per phase, stack start and stop included (the fault suite's budget is printed from this)
 const problems = [];
 let mongo, nats;
@@ -105,6 +105,7 @@ try {
     durations.push(`${phase} ${((Date.now() - phaseStarted) / 1000).toFixed(0)} s`);
     totals.passed += result.passed;
     totals.failed += result.failed;
+    totals.skipped += result.skipped ?? 0;
     if (result.code !== 0) {
       problems.push(`jest ${phase} exited with code ${result.code}`);
       if (phase !== 'unit') showStackLog(logFileOf(stackFile(phase)));
@@ -129,5 +130,5 @@ function showStackLog(logFile) {
 const failed = totals.failed || problems.length;
 for (const problem of problems) console.log(`[test] ${problem}`);
 if (durations.length) console.log(`\n[test] duration: ${durations.join(', ')}`);
-console.log(`\n${totals.passed} passed, ${failed} failed`);
+console.log(`\n${totals.passed} passed, ${failed} failed, ${totals.skipped} skipped`);
 process.exit(problems.length || totals.failed ? 1 : 0);

@@ -19,7 +19,7 @@ export function hasBrowserTests(workspaces, suffix) {
 
 /**
  * @param {{ phase: 'unit'|'e2e'|'faults', workspace?: string, env: Record<string,string>, args?: string[] }} options
- * @returns {Promise<{ passed: number, failed: number, code: number }>} failed counts failed tests plus test
+ * @returns {Promise<{ passed: number, failed: number, skipped: number, code: number }>} failed counts failed tests plus test
  *   files that could not run at all (syntax error, failing beforeAll...), or 1 when jest produced no result.
  */
 export async function runJest({ phase, workspace, env, args = [] }) {
@@ -31,11 +31,13 @@ export async function runJest({ phase, workspace, env, args = [] }) {
     [JEST_BIN, '--config', path.join(ROOT, 'jest.config.js'), '--json', '--outputFile', outputFile, ...args],
     { cwd: ROOT, env: { ...env, ACT_TEST_PHASE: phase, ACT_TEST_WORKSPACE: workspace ?? '' } },
   );
-  if (!existsSync(outputFile)) return { passed: 0, failed: 1, code: code || 1 };
+  if (!existsSync(outputFile)) return { passed: 0, failed: 1, skipped: 0, code: code || 1 };
   const result = JSON.parse(readFileSync(outputFile, 'utf8'));
   rmSync(outputFile, { force: true });
   return {
     passed: result.numPassedTests,
+    // it.skip / it.todo: counted so a test switched off shows in the summary instead of vanishing from it.
+    skipped: (result.numPendingTests ?? 0) + (result.numTodoTests ?? 0),
     failed: result.numFailedTests + result.numRuntimeErrorTestSuites,
     code,
   };
