@@ -58,6 +58,18 @@ async function logout(page: Page) {
   await page.waitForURL((u) => u.pathname === '/auth');
 }
 
+it('loads the sign-in page with its icon and no request answered 404 (favicon)', async () => {
+  const page = await newPage();
+  const missing: string[] = [];
+  page.on('response', (r) => void (r.status() === 404 && missing.push(r.url())));
+  await page.goto(`${stack.url}/auth`);
+  await page.getByRole('button', { name: 'Sign In' }).waitFor();
+  await page.waitForLoadState('networkidle');
+  expect(await page.locator('link[rel="icon"]').getAttribute('href')).toMatch(/^data:image\/svg\+xml,/);
+  expect(missing).toEqual([]);
+  await page.context().close();
+});
+
 it('refuses a wrong password with "Login failed", then signs the admin in', async () => {
   const page = await newPage();
   await page.goto(`${stack.url}/`);

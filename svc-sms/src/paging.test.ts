@@ -167,6 +167,10 @@ describe('GET /api/sms-contacts?page=', () => {
         await get<SmsContactPage>(`/api/sms-contacts?page=1&pageSize=100&search=${encodeURIComponent(search)}${extra}`)
       ).items.map((c) => c.id);
     expect(await ids('+15553000042')).toEqual([43]);
+    // Written as people write phone numbers.
+    expect(await ids('(555) 300-0042')).toEqual([43]);
+    expect(await ids('555.300.0042')).toEqual([43]);
+    expect(await ids('+1 555 300 0042')).toEqual([43]);
     expect(await ids('mixed.case@example')).toEqual([12]);
     expect(await ids('o.brien (vip)')).toEqual([8]);
     // Regular-expression characters match themselves only.

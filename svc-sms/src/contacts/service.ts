@@ -17,6 +17,13 @@ import type { Clock } from '../settings';
 import { and, countBy, smsListOptions, sumOf, type SmsPageQuery } from '../paging';
 
 export const CONTACT_LIST_OPTIONS = smsListOptions('created_at');
+/** The digits of a search that looks like a phone number written with punctuation; null otherwise. */
+export function phoneDigits(search: string): string | null {
+  if (!/^[\d\s().+\-]+$/.test(search)) return null;
+  const digits = search.replace(/\D/g, '');
+  return digits.length >= 4 && digits !== search ? digits : null;
+}
+
 /** The fields the page's search box looks in (besides the integration's name). */
 const SEARCHED = ['phone', 'contact_id', 'funnel_id', 'first_name', 'email'] as const;
 
@@ -247,6 +254,9 @@ export class ContactService {
       const ids = [...(await namesRead)].filter(([, name]) => name.toLowerCase().includes(needle)).map(([id]) => id);
       const or = (substringFilter(q.search, SEARCHED) as { $or: Filter<Document>[] }).$or;
       if (ids.length) or.push({ integration_id: { $in: ids } });
+      // A phone as people write it ("(415) 555-0123", "415.555.0123") finds the stored +14155550123: its digits.
+      const digits = phoneDigits(q.search);
+      if (digits) or.push({ phone: { $regex: digits } });
       search = { $or: or };
     }
     const integration =
