@@ -203,7 +203,10 @@ export default function UnsubscribeManagementPage() {
                     {entries.length === 0 ? (
                       <TableRow>
                         <TableCell colSpan={5} align="center" sx={{ py: 6, borderBottom: 0 }}>
-                          <Typography color="textSecondary">No unsubscribed emails.</Typography>
+                          {/* After a failed load the list is unknown, not empty: the alert above says so. */}
+                          <Typography color="textSecondary">
+                            {error ? 'The list could not be loaded.' : 'No unsubscribed emails.'}
+                          </Typography>
                         </TableCell>
                       </TableRow>
                     ) : (

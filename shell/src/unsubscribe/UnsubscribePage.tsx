@@ -5,12 +5,14 @@ import DoneIcon from '@mui/icons-material/CheckCircleOutlineOutlined';
 import InfoIcon from '@mui/icons-material/InfoOutlined';
 import ErrorIcon from '@mui/icons-material/ErrorOutlineOutlined';
 import MailIcon from '@mui/icons-material/UnsubscribeOutlined';
-import { apiRequest } from '@act/ui-kit';
+import { ApiError, apiRequest } from '@act/ui-kit';
 import { ALREADY_UNSUBSCRIBED, UNSUBSCRIBE, unsubscribeStatusKey, type UnsubscribeStatus } from './api';
 
 export const NO_EMAIL = 'No email address provided. Please check the link and try again.';
 export const CHECK_FAILED = 'Failed to check subscription status. Please try again later.';
 export const UNSUBSCRIBE_FAILED = 'Failed to unsubscribe. Please try again later.';
+/** The link's address was refused as not an email address: trying again cannot help (issue 16). */
+export const INVALID_EMAIL = 'This link does not hold a valid email address. Please check the link and try again.';
 
 type State =
   | { kind: 'loading' }
@@ -40,8 +42,9 @@ export default function UnsubscribePage() {
       const res = await apiRequest<UnsubscribeStatus>('GET', unsubscribeStatusKey(email));
       // §4: 'already-unsubscribed' is the already state; any other successful answer means subscribed.
       setState({ kind: res?.status === ALREADY_UNSUBSCRIBED ? 'already' : 'subscribed' });
-    } catch {
-      setState({ kind: 'error', message: CHECK_FAILED, retry: 'check' });
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 400) setState({ kind: 'error', message: INVALID_EMAIL });
+      else setState({ kind: 'error', message: CHECK_FAILED, retry: 'check' });
     }
   }, [email]);
 

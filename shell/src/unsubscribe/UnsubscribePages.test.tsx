@@ -36,6 +36,15 @@ describe('/unsubscribe (public page)', () => {
     expect(api.callsTo('POST', '/api/unsubscribe')[0].body).toEqual({ email: 'a+x@b.test', reason: 'Too many emails' });
   });
 
+  it('a link whose address is not an email says so, without a Try again that cannot work', async () => {
+    mockApi({ ...signedOut, [statusOf('not-an-email')]: { status: 400, json: { error: 'Invalid email address' } } });
+    renderWithProviders(<UnsubscribePage />, { route: '/unsubscribe?email=not-an-email' });
+    expect(
+      await screen.findByText('This link does not hold a valid email address. Please check the link and try again.'),
+    ).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
+  });
+
   it('check and unsubscribe failures have their own messages', async () => {
     mockApi({ ...signedOut, [statusOf('a@b.test')]: { status: 500, json: { error: 'boom' } } });
     const first = renderWithProviders(<UnsubscribePage />, { route: '/unsubscribe?email=a%40b.test' });
@@ -117,6 +126,9 @@ describe('/unsubscribe-management', () => {
         'Failed to load unsubscribe data: Server responded with 500. Please try refreshing the page.',
       ),
     ).toBeTruthy();
+    // The list is unknown, not empty.
+    expect(screen.queryByText('No unsubscribed emails.')).toBeNull();
+    expect(screen.getByText('The list could not be loaded.')).toBeTruthy();
     first.unmount();
 
     mockApi({ ...admin, 'GET /api/direct-unsubscribes': { json: { unexpected: true } } });
