@@ -42,6 +42,24 @@ describe('Dashboard (spec §2, §5, §8)', () => {
     expect(screen.queryByText('No test data to clear. The database is empty.')).toBeNull();
   });
 
+  it("labels every recent entry 'Would Send' (section 2) and shows a suppression or a real send beside it", async () => {
+    withData({
+      'GET /api/email-logs?page=1&pageSize=3': paged(
+        [
+          { ...log(3), status: 'unsubscribed', message: 'Not sent: unsubscribed' },
+          { ...log(2), status: 'sent', message: 'Sent' },
+          log(1),
+        ],
+        3,
+      ),
+    });
+    renderWithProviders(<DashboardPage />);
+    const activity = await screen.findByRole('list', { name: 'Recent activity' });
+    const items = within(activity).getAllByRole('listitem');
+    expect(items.map((i) => i.textContent?.includes('Would Send'))).toEqual([true, true, true]);
+    expect(within(activity).getAllByTestId('activity-outcome').map((c) => c.textContent)).toEqual(['Unsubscribed', 'Sent']);
+  });
+
   it('empty: the activity text and the empty-database note', async () => {
     mockApi({
       ...SIGNED_IN,

@@ -4,6 +4,11 @@ import type { EmailLog } from '@act/contracts/src/email-api';
 import { EmptyState, SectionHeader, DateTime } from '../shared';
 
 const STATUS_LABELS: Record<string, string> = { would_send: 'Would Send' };
+const OUTCOME_COLORS: Record<string, 'success' | 'warning' | 'error'> = {
+  sent: 'success',
+  unsubscribed: 'warning',
+  failed: 'error',
+};
 
 /** The label of a log's status: 'Would Send' for would_send (section 2); other statuses title-cased. */
 export function statusLabel(status: string): string {
@@ -64,12 +69,17 @@ export function RecentActivity({ logs }: { logs: EmailLog[] | undefined }) {
                 <Box sx={{ minWidth: 0, flex: 1 }}>
                   <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}>
                     <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>{log.email}</Typography>
-                    <Chip
-                      size="small"
-                      color="info"
-                      variant="outlined"
-                      label={statusLabel(log.status || 'would_send')}
-                    />
+                    {/* Section 2: every entry is labelled 'Would Send'; what happened instead is shown beside it. */}
+                    <Chip size="small" color="info" variant="outlined" label="Would Send" />
+                    {log.status && log.status !== 'would_send' && (
+                      <Chip
+                        size="small"
+                        variant="outlined"
+                        color={OUTCOME_COLORS[log.status] ?? 'default'}
+                        label={statusLabel(log.status)}
+                        data-testid="activity-outcome"
+                      />
+                    )}
                   </Stack>
                   <Typography variant="body2" color="textSecondary" sx={{ mt: 0.5, overflowWrap: 'anywhere' }}>
                     {log.message}
