@@ -49,7 +49,9 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
   // Part 2: campaigns, templates, Resend, unsubscribe list, live campaign sends (its own ReminderSender).
   const sending = await buildSendingFeatures({ conn, outbox, logger, app, publicUrl, integrations: cache, config: config.sending });
   const contactsColl = contactModel(conn).collection as never;
-  const reminders = new ReminderService(contactsColl, sender ? sender(logs) : sending.sender(logs), logger, { dueScanMs: config.dueScanMs });
+  // The sender reports suppressed reminders to the contacts service, built just below (it needs the reminders).
+  const onUnsubscribed = (ids: number[]): Promise<void> => contacts.markUnsubscribed(ids);
+  const reminders = new ReminderService(contactsColl, sender ? sender(logs) : sending.sender(logs, onUnsubscribed), logger, { dueScanMs: config.dueScanMs });
   const contacts = new ContactsService(conn, reminders, createIdAllocator(conn, 'contacts', 1_000), config.delayUnitMs);
   const integrations = new IntegrationsService(conn, cache, contacts, { publicUrl, box, testBaseUrl: config.webhookTestBaseUrl, logger });
   const settings = new SettingsService(conn, integrations, cache);

@@ -104,7 +104,8 @@ describe('/contacts (spec §2, §8, §9)', () => {
       within(await screen.findByRole('listbox'))
         .getAllByRole('option')
         .map((o) => o.textContent),
-    ).toEqual(['All Statuses', 'Pending', 'Sent', 'Purchased']);
+    // The spec's four, and Unsubscribed (issue 14: a reminder suppressed by the unsubscribe list).
+    ).toEqual(['All Statuses', 'Pending', 'Sent', 'Purchased', 'Unsubscribed']);
     fireEvent.click(screen.getByRole('option', { name: 'Pending' }));
     expect(await screen.findByText('Showing 1 contact(s)')).toBeTruthy();
 

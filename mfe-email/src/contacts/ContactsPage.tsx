@@ -153,6 +153,7 @@ export default function ContactsPage() {
               <MenuItem value="pending">Pending</MenuItem>
               <MenuItem value="sent">Sent</MenuItem>
               <MenuItem value="purchased">Purchased</MenuItem>
+              <MenuItem value="unsubscribed">Unsubscribed</MenuItem>
             </TextField>
             <TextField
               select

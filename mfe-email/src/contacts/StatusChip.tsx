@@ -6,6 +6,8 @@ const STATUS_COLOURS: Record<string, ChipProps['color']> = {
   sent: 'info',
   purchased: 'success',
   abandoned: 'error',
+  // Issue 14: the reminder fell due for an unsubscribed address; nothing was sent.
+  unsubscribed: 'default',
 };
 
 export function StatusChip({ status }: { status: string }) {

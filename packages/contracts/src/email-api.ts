@@ -28,8 +28,12 @@ export const REMINDER_DELAY_MESSAGE = 'Reminder delay must be between 1 and 720 
 // ---------------------------------------------------------------------------------------------------------
 // Entities as the API returns them (section 3)
 
-export type ContactStatus = 'pending' | 'sent' | 'purchased';
-export const CONTACT_STATUSES: readonly ContactStatus[] = ['pending', 'sent', 'purchased'];
+/**
+ * The spec's three, and `unsubscribed` (issue 14): the reminder fell due but the address is on the unsubscribe
+ * list, so nothing was sent; such a contact is not an abandoned cart we tried to win back.
+ */
+export type ContactStatus = 'pending' | 'sent' | 'purchased' | 'unsubscribed';
+export const CONTACT_STATUSES: readonly ContactStatus[] = ['pending', 'sent', 'purchased', 'unsubscribed'];
 
 export interface Contact {
   id: number;

@@ -165,6 +165,21 @@ export class ContactsService {
    * contact with the same email (case-insensitive) in any integration: someone who bought must not be reminded.
    * Returns the contacts matched and those this call moved to purchased.
    */
+  /**
+   * Contacts whose reminder was claimed (pending → sent) but not sent because the address is unsubscribed: they
+   * show as `unsubscribed`, not `sent`, and so do not count as abandoned carts.
+   */
+  async markUnsubscribed(ids: number[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.coll.updateMany({ id: { $in: ids }, status: 'sent' }, { $set: { status: 'unsubscribed' } });
+    await this.view.changed((rows) => {
+      for (const id of ids) {
+        const r = rows.get(id);
+        if (r && r.status === 'sent') rows.set(id, { ...r, status: 'unsubscribed' });
+      }
+    });
+  }
+
   async markPurchased(input: PurchaseInput): Promise<{ matched: number; changed: ContactDoc[] }> {
     let targets: Pick<ContactDoc, 'id' | 'status'>[] = [];
     if (input.contactId !== null) {

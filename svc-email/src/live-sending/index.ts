@@ -30,7 +30,7 @@ export { loadSendingConfig, type SendingConfig } from './config';
 export interface SendingFeatures {
   routers: Router[];
   /** The ReminderSender for part 1's reminder service. */
-  sender(logs: EmailLogsService): ReminderSender;
+  sender(logs: EmailLogsService, onUnsubscribed?: (contactIds: number[]) => Promise<void>): ReminderSender;
   start(): Promise<void>;
   stop(): void;
 }
@@ -105,7 +105,7 @@ export async function buildSendingFeatures({
       }),
       unsubscribeAdminRouter(unsubscribes),
     ],
-    sender(logs) {
+    sender(logs, onUnsubscribed) {
       engine = new SequenceEngine({
         conn,
         campaigns,
@@ -128,6 +128,7 @@ export async function buildSendingFeatures({
         engine,
         liveSending: config.liveSending,
         logger,
+        onUnsubscribed,
       });
     },
     async start() {

@@ -191,6 +191,21 @@ describe('live campaign sending', () => {
     expect(logs.map((l) => l.status)).toEqual(['unsubscribed']);
     await sleep(1_000);
     expect(fake.emailsTo('Already.Gone@Example.com')).toHaveLength(0);
+    // The contact says what happened (issue 14): not Sent, and not an abandoned cart.
+    type Row = { contact_id: string; status: string };
+    const contact = await waitFor(
+      async () => {
+        const rows = (await email.api('GET', '/api/contacts')).body as Row[];
+        const c = rows.find((r) => r.contact_id === 'L-4');
+        return c?.status === 'unsubscribed' ? c : null;
+      },
+      { what: 'the contact shown as unsubscribed' },
+    );
+    expect(contact.status).toBe('unsubscribed');
+    const abandoned = (await email.api('GET', '/api/contacts?page=1&pageSize=100&status=sent')).body as { items: Row[] };
+    expect(abandoned.items.some((r) => r.contact_id === 'L-4')).toBe(false);
+    const filtered = (await email.api('GET', '/api/contacts?page=1&pageSize=100&status=unsubscribed')).body as { items: Row[] };
+    expect(filtered.items.map((r) => r.contact_id)).toContain('L-4');
   });
 
   it('provider failures are logged with the provider message; the sequence goes on', async () => {

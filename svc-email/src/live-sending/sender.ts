@@ -18,6 +18,8 @@ export interface CampaignReminderSenderDeps {
   /** EMAIL_LIVE_SENDING. */
   liveSending: boolean;
   logger: Logger;
+  /** Contacts whose reminder was suppressed by the unsubscribe list (they then show `unsubscribed`). */
+  onUnsubscribed?: (contactIds: number[]) => Promise<void>;
 }
 
 /**
@@ -36,8 +38,10 @@ export class CampaignReminderSender implements ReminderSender {
     const entries: NewEmailLog[] = [];
     const sequences: SequenceStart[] = [];
     const sendable = new Map<number, boolean>();
+    const suppressed: number[] = [];
     for (const c of contacts) {
       if (unsubscribed.has(c.email.trim().toLowerCase())) {
+        suppressed.push(c.id);
         entries.push({
           key: reminderLogKey(c.id),
           contact_id: c.contact_id,
@@ -67,6 +71,7 @@ export class CampaignReminderSender implements ReminderSender {
         });
     }
     await logs.addMany(entries);
+    if (suppressed.length) await this.deps.onUnsubscribed?.(suppressed);
     await this.deps.engine.begin(sequences);
   }
 
