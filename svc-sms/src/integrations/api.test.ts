@@ -136,6 +136,10 @@ describe('integrations', () => {
     });
     const cleared = await patch(`/api/sms-webhook-integrations/${i.body.id}`, { sms_campaign_id: null });
     expect(cleared.body).toMatchObject({ sms_campaign_id: null, campaign_name: null, name: 'Edited' });
+    // A campaign linked from its side (integration_id) is the one that sends: the card names it (issue 14).
+    await post('/api/sms-campaigns', { name: 'Sends here', integration_id: i.body.id, active: true });
+    const listed = (await call(svc.url, 'GET', '/api/sms-webhook-integrations')).body as { id: number; campaign_name: string | null }[];
+    expect(listed.find((x) => x.id === i.body.id)?.campaign_name).toBe('Sends here');
     expect((await patch(`/api/sms-webhook-integrations/${i.body.id}`, { reminder_delay: 0 })).body).toEqual({
       error: 'Reminder delay must be at least 1 minute',
     });

@@ -39,12 +39,9 @@ export class IntegrationService {
   async list(): Promise<SmsIntegration[]> {
     const [docs, campaigns] = await Promise.all([
       this.Integration.find({}).sort({ created_at: -1, id: -1 }).lean<IntegrationDoc[]>(),
-      this.Campaign.find({}, { id: 1, name: 1 }).lean(),
+      this.Campaign.find({}, { id: 1, name: 1, integration_id: 1, active: 1 }).sort({ id: 1 }).lean<CampaignRef[]>(),
     ]);
-    const names = new Map(campaigns.map((c) => [c.id, c.name]));
-    return docs.map((d) =>
-      toApiIntegration(d, d.sms_campaign_id ? (names.get(d.sms_campaign_id) ?? null) : null, this.signing.publicUrl),
-    );
+    return docs.map((d) => toApiIntegration(d, sendingCampaignName(d, campaigns), this.signing.publicUrl));
   }
 
   async create(body: unknown): Promise<SmsIntegration> {
@@ -104,10 +101,13 @@ export class IntegrationService {
   async get(id: number): Promise<SmsIntegration> {
     const d = await this.Integration.findOne({ id }).lean<IntegrationDoc>();
     if (!d) throw new NotFoundError('SMS webhook integration not found');
-    const campaign = d.sms_campaign_id
-      ? await this.Campaign.findOne({ id: d.sms_campaign_id }, { name: 1 }).lean()
-      : null;
-    return toApiIntegration(d, campaign?.name ?? null, this.signing.publicUrl);
+    const campaigns = await this.Campaign.find(
+      { $or: [{ id: d.sms_campaign_id ?? -1 }, { integration_id: d.id }] },
+      { id: 1, name: 1, integration_id: 1, active: 1 },
+    )
+      .sort({ id: 1 })
+      .lean<CampaignRef[]>();
+    return toApiIntegration(d, sendingCampaignName(d, campaigns), this.signing.publicUrl);
   }
 
   /** "Send test delivery": a sample of the sender, signed with the integration's secret, to its own public URL. */
@@ -155,6 +155,19 @@ export class IntegrationService {
         throw new ConflictError(`An active SMS integration already exists for funnel ${funnelId}: ${clash.name}`);
     }
   }
+}
+
+type CampaignRef = { id: number; name: string; integration_id?: number | null; active?: boolean };
+
+/**
+ * The campaign the integration's contacts get, by the sending rule (sequences/engine.ts campaignOf): the one chosen
+ * on the integration, else the first active campaign linked to it. The card showed 'No Campaign' for the latter
+ * while it was sending.
+ */
+export function sendingCampaignName(d: IntegrationDoc, campaigns: CampaignRef[]): string | null {
+  const chosen = d.sms_campaign_id ? campaigns.find((c) => c.id === d.sms_campaign_id) : undefined;
+  if (chosen) return chosen.name;
+  return campaigns.find((c) => c.integration_id === d.id && c.active)?.name ?? null;
 }
 
 /** PATCH bodies overlay the stored values; the merged whole is validated with the create rules. */
