@@ -162,7 +162,7 @@ export default function SmsLogsPage() {
       <PageHeader title="SMS Logs" subtitle="Every text message sent, delivered, failed or held back." />
       <SummaryRow columns={5}>
         <SummaryCard label="Total" value={summary.total} icon={<SmsIcon />} tone="primary" />
-        <SummaryCard label="Sent" value={summary.sent} icon={<SendIcon />} tone="info" />
+        <SummaryCard label="Sent" value={summary.sent} icon={<SendIcon />} tone="info" hint="Accepted by Twilio" />
         <SummaryCard label="Delivered" value={summary.delivered} icon={<DoneAllIcon />} tone="success" />
         <SummaryCard label="Failed" value={summary.failed} icon={<ErrorIcon />} tone="error" />
         <SummaryCard label="Pending" value={summary.pending} icon={<HourglassIcon />} tone="warning" />

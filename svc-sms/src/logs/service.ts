@@ -52,7 +52,9 @@ export class LogService {
       ...paged,
       summary: {
         total: sumOf(byStatus),
-        sent: group('sent'),
+        // Every message Twilio accepted (issue 14): queued at Twilio, sent on, or delivered. Waiting for a status
+        // callback is not "not sent"; with callbacks off the logs stay queued and the card read 0.
+        sent: sumOf(byStatus, ['queued', 'sent', 'delivered']),
         delivered: group('delivered'),
         failed: group('failed'),
         pending: group('queued'),
