@@ -31,6 +31,7 @@ const LOG_LABELS: Record<string, { label: string; tone: Tone }> = {
   queued: { label: 'Queued', tone: 'warning' },
   skipped_duplicate: { label: 'Duplicate Blocked', tone: 'secondary' },
   blocked_toll_free: { label: 'Toll-free Blocked', tone: 'neutral' },
+  skipped_no_link: { label: 'Skipped: no checkout link', tone: 'neutral' },
 };
 
 export function logStatusLabel(status: string): string {

@@ -35,6 +35,21 @@ describe('template dialog: the 160 rule and its live counter (spec sections 5, 9
     expect(await screen.findByText('SMS messages must be 160 characters or less')).toBeTruthy();
   });
 
+  it('says how long the message will be once a typical first name and checkout link are filled in', async () => {
+    mockApi(signedIn);
+    open();
+    await change(message(), 'No placeholders here');
+    expect(screen.queryByTestId('sms-filled-length')).toBeNull();
+    const text = `Hi {first_name}, ${'x'.repeat(90)} {checkout_url}`;
+    await change(message(), text);
+    // 'Alexandra' (9) for {first_name} (12), a 60-character link for {checkout_url} (14).
+    const filled = text.length - 12 + 9 - 14 + 60;
+    expect(screen.getByTestId('sms-filled-length').textContent).toBe(
+      `With a typical first name and a 60-character checkout link filled in: ${filled} characters (more than one SMS).`,
+    );
+    expect(counter().textContent).toBe(`${text.length}/160`);
+  });
+
   it('refuses to save past 160 and sends nothing', async () => {
     const api = mockApi(signedIn);
     open();

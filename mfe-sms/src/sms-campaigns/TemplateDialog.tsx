@@ -80,6 +80,28 @@ export function MessageCounter({ message }: { message: string }) {
   );
 }
 
+/** A typical checkout link (60 characters) and first name, to show how long the sent message will be. */
+const TYPICAL = { first_name: 'Alexandra', checkout_url: 'https://shop.example.com/checkouts/c/0123456789abcdef0123456' };
+
+/**
+ * The counter counts the template as written; what is sent has the placeholders filled in (issue 14): say how long
+ * it will be with a typical link, so a template that fits 160 as written but not once sent is noticed here.
+ */
+export function FilledInLength({ message }: { message: string }) {
+  if (!/\{\{?\s*(checkout_url|first_name)\s*\}\}?/.test(message)) return null;
+  const length = renderSmsTemplate(message, TYPICAL).length;
+  return (
+    <Typography
+      variant="caption"
+      data-testid="sms-filled-length"
+      sx={{ display: 'block', mt: 0.5, color: length > SMS_MAX_LENGTH ? 'warning.main' : 'text.secondary' }}
+    >
+      With a typical first name and a 60-character checkout link filled in: {length} characters
+      {length > SMS_MAX_LENGTH ? ' (more than one SMS)' : ''}.
+    </Typography>
+  );
+}
+
 export interface TemplateDialogProps {
   open: boolean;
   campaignId: number;
@@ -208,6 +230,7 @@ export function TemplateDialog({
                 }
                 slotProps={{ formHelperText: { component: 'div' } as object }}
               />
+              <FilledInLength message={form.values.message} />
               <Stack
                 direction="row"
                 spacing={1}

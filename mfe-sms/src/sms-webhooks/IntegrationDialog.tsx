@@ -32,6 +32,8 @@ interface FormValues {
   sms_campaign_id: string;
   reminder_delay: string;
   active: boolean;
+  /** '' is none. */
+  checkout_fallback_url: string;
 }
 
 function initialValues(integration: SmsIntegration | null): FormValues {
@@ -41,6 +43,7 @@ function initialValues(integration: SmsIntegration | null): FormValues {
     sms_campaign_id: integration?.sms_campaign_id ? String(integration.sms_campaign_id) : '',
     reminder_delay: String(integration?.reminder_delay ?? DEFAULT_REMINDER_DELAY),
     active: integration?.active ?? true,
+    checkout_fallback_url: integration?.checkout_fallback_url ?? '',
   };
 }
 
@@ -68,6 +71,10 @@ export function IntegrationDialog({ open, integration, campaigns, onClose }: Int
         sms_campaign_id: values.sms_campaign_id ? Number(values.sms_campaign_id) : null,
         reminder_delay: parseReminderDelay(values.reminder_delay),
         active: values.active,
+        // Sent when set, and on edit (an emptied field clears it); a new integration without one sends the spec's body.
+        ...(values.checkout_fallback_url.trim() || editing
+          ? { checkout_fallback_url: values.checkout_fallback_url.trim() || null }
+          : {}),
       };
       try {
         if (editing) await apiRequest('PATCH', `${SMS_KEYS.integrations}/${integration.id}`, body);
@@ -157,6 +164,19 @@ export function IntegrationDialog({ open, integration, campaigns, onClose }: Int
                 htmlInput: { min: 1, step: 1 },
                 input: { endAdornment: <InputAdornment position="end">minutes</InputAdornment> },
               }}
+            />
+            <TextField
+              label="Fallback checkout link"
+              name="checkout_fallback_url"
+              value={form.values.checkout_fallback_url}
+              onChange={form.handleChange}
+              onBlur={form.handleBlur}
+              error={!!fieldError('checkout_fallback_url')}
+              helperText={
+                fieldError('checkout_fallback_url') ??
+                'Used for {checkout_url} when the funnel sends none. Without it such a message is skipped, never sent with an empty link.'
+              }
+              placeholder="https://shop.example.com/cart"
             />
             <FormControlLabel
               control={<Switch name="active" checked={form.values.active} onChange={form.handleChange} />}

@@ -76,6 +76,7 @@ export function integration(i: number, over: Partial<SmsIntegration> = {}): SmsI
     active: true,
     created_at: at(i),
     campaign_name: null,
+    checkout_fallback_url: null,
     webhook_url: `http://127.0.0.1:8080/api/sms/webhook/i/integration${i}key0123456789`,
     signing: { has_secret: false, source: null },
     ...over,

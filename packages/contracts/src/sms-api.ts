@@ -72,6 +72,11 @@ export type SmsPlaceholderKey = (typeof SMS_PLACEHOLDERS)[number]['key'];
 /** Text for the form's hint line. */
 export const SMS_PLACEHOLDER_HINT = 'Placeholders: {first_name}, {checkout_url}';
 
+/** Whether a template needs the contact's checkout link ({checkout_url} or {{checkout_url}}). */
+export function usesCheckoutLink(message: string): boolean {
+  return /\{\{?\s*checkout_url\s*\}\}?/.test(message);
+}
+
 /** Replaces known placeholders; an unknown `{word}` is left as written so a typo shows in the test SMS. */
 export function renderSmsTemplate(
   message: string,
@@ -125,6 +130,7 @@ export const SMS_CONTACT_STATUS_LABELS: Record<SmsContactStatus, string> = {
 
 /** Provider statuses of section 4, plus the two the sequence writes when it does not send. */
 export const SMS_LOG_STATUSES = [
+  'skipped_no_link',
   'sent',
   'delivered',
   'failed',
@@ -186,6 +192,8 @@ export interface SmsIntegration extends IntegrationSigning {
   created_at: string;
   /** Convenience for the cards: the campaign's name, null when none. */
   campaign_name: string | null;
+  /** The link {checkout_url} takes for a contact whose funnel sent none (issue 14); null = none. */
+  checkout_fallback_url: string | null;
 }
 
 export interface SmsCampaign {
@@ -453,6 +461,20 @@ export const smsIntegrationSchema = yup.object({
   sms_campaign_id: nullableId('Campaign').default(null),
   reminder_delay: reminderDelay,
   active: yup.boolean().default(true),
+  checkout_fallback_url: yup
+    .string()
+    .transform((v: unknown) => (typeof v === 'string' ? v.trim() || null : v))
+    .nullable()
+    .default(null)
+    .max(2000, 'The fallback checkout link is too long')
+    .test('https', 'The fallback checkout link must be an http(s) URL', (v) => {
+      if (!v) return true;
+      try {
+        return ['http:', 'https:'].includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    }),
 });
 export type SmsIntegrationInput = yup.InferType<typeof smsIntegrationSchema>;
 

@@ -11,6 +11,8 @@ export interface IntegrationDoc {
   /** Minutes between a contact's arrival and its first message. */
   reminder_delay: number;
   active: boolean;
+  /** {checkout_url} for a contact whose funnel sent none; null = none (then such a step is skipped). */
+  checkout_fallback_url?: string | null;
   /** The unguessable part of the integration's own endpoint `/api/sms/webhook/i/<key>`. */
   webhook_key?: string;
   /** The sender's signing secret, sealed with SECRETS_KEY (service-kit's secret box); null = none. */
@@ -29,6 +31,7 @@ const schema = new mongoose.Schema<IntegrationDoc>(
     sms_campaign_id: { type: Number, default: null },
     reminder_delay: { type: Number, required: true },
     active: { type: Boolean, required: true },
+    checkout_fallback_url: { type: String, default: null },
     // Sparse: integrations stored before keys existed get theirs at start (IntegrationService.ensureKeys).
     webhook_key: { type: String, unique: true, sparse: true },
     webhook_secret: { type: String, default: null },

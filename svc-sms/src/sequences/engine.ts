@@ -8,7 +8,13 @@ import {
   type UpdateFilter,
 } from 'mongodb';
 import { createIdAllocator, isDuplicateKeyError, type Logger } from '@act/service-kit';
-import { isTollFree, renderSmsTemplate, type SmsLogStatus, type TwilioConfig } from '@act/contracts/src/sms-api';
+import {
+  isTollFree,
+  renderSmsTemplate,
+  usesCheckoutLink,
+  type SmsLogStatus,
+  type TwilioConfig,
+} from '@act/contracts/src/sms-api';
 import { isUnsubscribedRefusal, sendFailureMessage } from '../provider/refusals';
 import { contactModel, optOutModel, type ContactDoc, type OptOutDoc } from '../contacts/model';
 import { OPEN_STATUSES, type SequenceScheduler } from '../contacts/service';
@@ -45,8 +51,13 @@ export type StepOutcome =
   | 'failed'
   | 'skipped_duplicate'
   | 'blocked_toll_free'
+  | 'skipped_no_link'
   | 'stopped'
   | 'finished';
+
+/** Logged instead of a message with an empty link (issue 14). */
+export const NO_CHECKOUT_LINK =
+  'Skipped: no checkout link (the funnel sent none and the integration has no fallback link)';
 
 export interface SequenceEngineDeps {
   conn: Connection;
@@ -75,6 +86,8 @@ interface Held {
   tpl?: TemplateDoc;
   following?: TemplateDoc;
   message?: string;
+  /** The template needs a checkout link and neither the contact nor the integration has one. */
+  noLink?: boolean;
   /** The burst's own path does not fit (a claim left by an interrupted attempt...): the one-contact path takes over. */
   alone?: boolean;
   outcome?: StepOutcome;
@@ -290,7 +303,9 @@ export class SequenceEngine {
       }
       h.tpl = pending[0];
       h.following = pending[1];
-      h.message = renderSmsTemplate(h.tpl.message, { first_name: h.c.first_name, checkout_url: h.c.checkout_url });
+      const link = h.c.checkout_url || h.integration?.checkout_fallback_url || null;
+      h.message = renderSmsTemplate(h.tpl.message, { first_name: h.c.first_name, checkout_url: link });
+      h.noLink = !link && usesCheckoutLink(h.tpl.message);
       if (isTollFree(h.c.phone)) {
         h.log = this.logOf(h, 'blocked_toll_free', { error_message: 'Toll-free numbers cannot receive SMS' });
         end(h, 'blocked_toll_free');
@@ -340,6 +355,17 @@ export class SequenceEngine {
     }
     const sending = toSend.filter((h) => !h.alone);
     await this.eachAtMost(sending, this.deps.sendConcurrency ?? DEFAULT_SEND_CONCURRENCY, async (h) => {
+      if (h.noLink) {
+        // Claimed like a send, so the sequence goes on with the next template; nothing with an empty link goes out.
+        h.log = this.logOf(h, 'skipped_no_link', { error_message: NO_CHECKOUT_LINK });
+        h.outcome = 'skipped_no_link';
+        h.nextAt = h.following ? new Date(this.deps.now().getTime() + h.following.delay_minutes * this.deps.delayUnitMs) : null;
+        h.set = {
+          next_at: h.nextAt,
+          status: h.nextAt || h.c.step > 0 || h.c.status !== 'pending' ? h.c.status : 'abandoned',
+        };
+        return;
+      }
       let sent: SentSms;
       try {
         sent = await this.deps.provider.send({
@@ -630,7 +656,7 @@ export class SequenceEngine {
       const claimed =
         templates.find((t) => t.id === interrupted.template_id) ??
         (await this.Template.findOne({ id: interrupted.template_id }).lean<TemplateDoc>());
-      const settled = await this.settleInterrupted(c, interrupted, claimed);
+      const settled = await this.settleInterrupted(c, interrupted, claimed, integration.checkout_fallback_url ?? null);
       if (settled === 'unknown') return 'busy';
       if (settled === 'not_sent') claims.splice(claims.indexOf(interrupted), 1);
       if (settled === 'sent') {
@@ -649,7 +675,9 @@ export class SequenceEngine {
     if (!tpl) return endWithout('finished');
     const following = pending[1];
 
-    const message = renderSmsTemplate(tpl.message, { first_name: c.first_name, checkout_url: c.checkout_url });
+    const link = c.checkout_url || integration.checkout_fallback_url || null;
+    const message = renderSmsTemplate(tpl.message, { first_name: c.first_name, checkout_url: link });
+    const noLink = !link && usesCheckoutLink(tpl.message);
     const log = (status: SmsLogStatus, extra: Partial<LogDoc> = {}) =>
       this.writeLog({ c, tpl, message, status, ...extra });
 
@@ -684,6 +712,13 @@ export class SequenceEngine {
       const prior = await this.SendClaim.findOne({ contact_ref: ref, step: c.step }, { template_id: 1 }).lean();
       if (prior && prior.template_id !== tpl.id) await finish({ next_at: this.deps.now() });
       return 'busy';
+    }
+    if (noLink) {
+      await log('skipped_no_link', { error_message: NO_CHECKOUT_LINK });
+      const nextAt = following ? new Date(this.deps.now().getTime() + following.delay_minutes * this.deps.delayUnitMs) : null;
+      await finish({ next_at: nextAt, status: nextAt || c.step > 0 || c.status !== 'pending' ? c.status : 'abandoned' });
+      if (nextAt) await this.deps.scheduler.schedule(ref, nextAt).catch(() => undefined);
+      return 'skipped_no_link';
     }
     let sent;
     try {
@@ -723,10 +758,12 @@ export class SequenceEngine {
     c: ContactDoc,
     claim: { _id: unknown; claimed_at: Date },
     tpl: TemplateDoc | null,
+    fallbackLink: string | null = null,
   ): Promise<'sent' | 'not_sent' | 'unknown' | 'assumed'> {
     const { provider, logger } = this.deps;
     if (!provider.findSent || !tpl) return 'assumed';
-    const message = renderSmsTemplate(tpl.message, { first_name: c.first_name, checkout_url: c.checkout_url });
+    // The body as it was sent: with the integration's fallback link when the contact had none.
+    const message = renderSmsTemplate(tpl.message, { first_name: c.first_name, checkout_url: c.checkout_url || fallbackLink });
     let found;
     try {
       // A minute of margin for the provider's clock.
