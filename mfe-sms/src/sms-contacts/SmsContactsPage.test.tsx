@@ -55,6 +55,21 @@ jest.setTimeout(60_000);
 
 const rows = () => screen.getAllByTestId('contact-row');
 
+describe('/sms-contacts: a contact held by the blackout', () => {
+  it("says so, and until when, under its status", async () => {
+    const until = new Date();
+    until.setHours(8, 0, 0, 0);
+    mockApi({
+      ...signedIn,
+      'GET /api/sms-contacts?': contactsServer(() => [contact(1, { held_until: until.toISOString() }), contact(2)]),
+      'GET /api/sms-webhook-integrations': { json: [integration(1)] },
+    });
+    renderWithProviders(<SmsContactsPage />);
+    const held = await screen.findAllByTestId('held-until');
+    expect(held.map((h) => h.textContent)).toEqual(['Held until 08:00 (blackout)']);
+  });
+});
+
 describe('/sms-contacts paging (spec section 9)', () => {
   it('shows 50 rows by default, sizes 25/50/100/250/500, and at most 5 page buttons sliding with the page', async () => {
     const api = mockApi(routes);

@@ -208,6 +208,16 @@ export default function SmsContactsPage() {
                   </TableCell>
                   <TableCell>
                     <ContactStatusBadge status={c.status} />
+                    {c.held_until && (
+                      <Typography
+                        variant="caption"
+                        color="warning.main"
+                        data-testid="held-until"
+                        sx={{ display: 'block', mt: 0.5, whiteSpace: 'nowrap' }}
+                      >
+                        Held until {heldUntilTime(c.held_until)} (blackout)
+                      </Typography>
+                    )}
                   </TableCell>
                   <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatShortDateTime(c.remind_at)}</TableCell>
                   <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatShortDateTime(c.created_at)}</TableCell>
@@ -315,4 +325,9 @@ export default function SmsContactsPage() {
       />
     </Box>
   );
+}
+
+/** HH:MM in the browser's time, as the rest of the page shows times. */
+function heldUntilTime(iso: string): string {
+  return new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
 }

@@ -35,6 +35,7 @@ export function contact(i: number, over: Partial<SmsContact> = {}): SmsContact {
     messages_sent: 0,
     purchased_at: null,
     opted_out: false,
+    held_until: null,
     ...over,
   };
 }

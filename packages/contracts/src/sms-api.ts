@@ -238,6 +238,8 @@ export interface SmsContact {
   purchased_at: string | null;
   /** The phone replied STOP (and not START since). */
   opted_out: boolean;
+  /** While the blackout holds the next message: when the window ends (issue 14); null otherwise. */
+  held_until: string | null;
 }
 
 export interface SmsLog {

@@ -322,7 +322,7 @@ export class ContactService {
 }
 
 export function toApiContact(d: ContactDoc, optedOut: boolean, integrationName: string | null): SmsContact {
-  const { next_at, step, sent_count, last_sent_at, checkout_url, updated_at, ...rest } = toApi(
+  const { next_at, held_until, step, sent_count, last_sent_at, checkout_url, updated_at, ...rest } = toApi(
     d as unknown as Record<string, unknown>,
   ) as unknown as ContactDoc;
   void step;
@@ -345,5 +345,10 @@ export function toApiContact(d: ContactDoc, optedOut: boolean, integrationName: 
     messages_sent: sent_count ?? 0,
     purchased_at: rest.purchased_at ? new Date(rest.purchased_at).toISOString() : null,
     opted_out: optedOut,
+    // Held only while the step still waits for that window's end (a later step or a send clears it in effect).
+    held_until:
+      held_until && next_at && new Date(held_until).getTime() === new Date(next_at).getTime()
+        ? new Date(held_until).toISOString()
+        : null,
   };
 }

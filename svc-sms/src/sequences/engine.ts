@@ -229,7 +229,7 @@ export class SequenceEngine {
     const end = blackoutEnd(now, blackoutWindowOf(cfg));
     if (end) {
       const moved = await this.casAll(
-        due.map((c) => ({ c, next_at: c.next_at!, update: { $set: { next_at: end, updated_at: now } } })),
+        due.map((c) => ({ c, next_at: c.next_at!, update: { $set: { next_at: end, held_until: end, updated_at: now } } })),
       );
       for (const c of due) out.set(c.id, moved.has(c.id) ? 'held_for_blackout' : 'busy');
       // Side by side: the scheduler writes its jobs in one batch per burst of calls.

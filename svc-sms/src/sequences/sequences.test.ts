@@ -297,6 +297,8 @@ describe('blackout', () => {
       });
       expect(new Date(held.next_send_at!).toISOString()).toBe(expectedEnd.toUTC().toISO());
       expect(held.status).toBe('pending');
+      // It says it is held, and until when (issue 14), not just Pending with a past remind time.
+      expect(held.held_until).toBe(held.next_send_at);
       await sleep(1500);
       expect(sentTo('+15552010030')).toEqual([]);
       expect(await logsFor('night-1')).toEqual([]);
