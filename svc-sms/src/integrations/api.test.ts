@@ -84,6 +84,7 @@ describe('integrations', () => {
       active: true,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       campaign_name: null,
+      checkout_fallback_url: null,
       webhook_url: expect.stringMatching(/^http:\/\/sms\.test\.local\/api\/sms\/webhook\/i\/[A-Za-z0-9_-]{24}$/),
       signing: { has_secret: false, source: null },
     });
