@@ -67,6 +67,7 @@ describe('schemas', () => {
       sms_campaign_id: null,
       reminder_delay: 30,
       active: true,
+      checkout_fallback_url: null,
     });
     expect(
       (await smsIntegrationSchema.validate({ name: 'A', funnel_id: 'f', sms_campaign_id: '' })).sms_campaign_id,
