@@ -73,8 +73,9 @@ export function totalsOf(stats: readonly SmsIntegrationStats[]) {
   return t;
 }
 
-function BreakdownRow({ label, value, of, tone }: { label: string; value: number; of: number; tone: Tone }) {
-  const pct = of > 0 ? Math.round((value / of) * 100) : 0;
+/** `of`: the base of the percentage, the messages sent (the delivery rate's, section 9); null: not sent, no percentage. */
+function BreakdownRow({ label, value, of, tone }: { label: string; value: number; of: number | null; tone: Tone }) {
+  const pct = of !== null && of > 0 ? Math.round((value / of) * 100) : 0;
   const { fg, bg } = toneColors(tone);
   return (
     <Box>
@@ -85,7 +86,7 @@ function BreakdownRow({ label, value, of, tone }: { label: string; value: number
         <Typography variant="body2" sx={{ fontWeight: 700 }}>
           {value}
           <Typography component="span" variant="caption" color="textSecondary" sx={{ ml: 0.75 }}>
-            {`${pct}%`}
+            {of === null ? 'not sent' : `${pct}%`}
           </Typography>
         </Typography>
       </Stack>
@@ -112,7 +113,6 @@ export default function SmsStatsPage() {
 
   const data = stats.data;
   const totals = useMemo(() => totalsOf(data?.stats ?? []), [data]);
-  const breakdownBase = totals.total + totals.skipped + totals.tollFree;
   const rate = deliveryRate(totals.delivered, totals.total);
   const busy = stats.isValidating;
 
@@ -237,12 +237,16 @@ export default function SmsStatsPage() {
                   Status breakdown
                 </Typography>
                 <Stack spacing={2}>
-                  <BreakdownRow label="Delivered" value={totals.delivered} of={breakdownBase} tone="success" />
-                  <BreakdownRow label="Sent" value={totals.sent} of={breakdownBase} tone="primary" />
-                  <BreakdownRow label="Queued" value={totals.queued} of={breakdownBase} tone="warning" />
-                  <BreakdownRow label="Failed" value={totals.failed} of={breakdownBase} tone="error" />
-                  <BreakdownRow label="Duplicate Blocked" value={totals.skipped} of={breakdownBase} tone="secondary" />
-                  <BreakdownRow label="Toll-free Blocked" value={totals.tollFree} of={breakdownBase} tone="neutral" />
+                  {/* One base for every percentage on the page: the messages sent, as the delivery rate's. */}
+                  <Typography variant="caption" color="textSecondary" data-testid="breakdown-base">
+                    {`Percentages are of the ${totals.total} messages sent.`}
+                  </Typography>
+                  <BreakdownRow label="Delivered" value={totals.delivered} of={totals.total} tone="success" />
+                  <BreakdownRow label="Sent" value={totals.sent} of={totals.total} tone="primary" />
+                  <BreakdownRow label="Queued" value={totals.queued} of={totals.total} tone="warning" />
+                  <BreakdownRow label="Failed" value={totals.failed} of={totals.total} tone="error" />
+                  <BreakdownRow label="Duplicate Blocked" value={totals.skipped} of={null} tone="secondary" />
+                  <BreakdownRow label="Toll-free Blocked" value={totals.tollFree} of={null} tone="neutral" />
                 </Stack>
               </CardContent>
             </Card>
