@@ -36,6 +36,8 @@ export interface FakeResend {
   failNext(status: number, times: number, opts?: { name?: string; retryAfterSec?: number }): void;
   /** Drops the failures still queued. */
   clearFailures(): void;
+  /** An outage: every POST /emails answers 503 for `ms` from now (nothing is sent meanwhile). */
+  downFor(ms: number): void;
   /** POST /emails refused with 429 for exceeding the per-second rate. */
   rateLimited: number;
   emailsTo(address: string): SentEmail[];
@@ -47,6 +49,7 @@ export async function startFakeResend({ maxPerSecond = 0 }: { maxPerSecond?: num
   const emails: SentEmail[] = [];
   const failures: { status: number; name: string; retryAfterSec?: number }[] = [];
   const window = { second: 0, used: 0 };
+  let downUntil = 0;
   let rateLimited = 0;
   const byKey = new Map<string, string>();
   let n = 0;
@@ -79,6 +82,8 @@ export async function startFakeResend({ maxPerSecond = 0 }: { maxPerSecond?: num
       return answer(401, { statusCode: 401, name: 'validation_error', message: 'API key is invalid' });
 
     if (req.method === 'POST' && path === '/emails') {
+      if (Date.now() < downUntil)
+        return answer(503, { statusCode: 503, name: 'application_error', message: 'Service unavailable' });
       const second = Math.floor(Date.now() / 1000);
       if (window.second !== second) Object.assign(window, { second, used: 0 });
       if (maxPerSecond > 0 && ++window.used > maxPerSecond) {
@@ -145,6 +150,9 @@ export async function startFakeResend({ maxPerSecond = 0 }: { maxPerSecond?: num
       for (let i = 0; i < times; i++) failures.push({ status, name, retryAfterSec: opts.retryAfterSec });
     },
     clearFailures: () => void failures.splice(0),
+    downFor: (ms) => {
+      downUntil = Date.now() + ms;
+    },
     get rateLimited() {
       return rateLimited;
     },

@@ -32,6 +32,8 @@ export interface FakeTwilio {
    * message (it is sent) and then drops the connection without an answer, like a timeout after Twilio accepted it.
    */
   failNext(kind: 429 | 500 | 503 | 'reset', times: number): void;
+  /** An outage: every message creation answers 503 for `ms` from now (nothing is sent meanwhile). */
+  downFor(ms: number): void;
   services: { sid: string; friendly_name: string }[];
   waitForMessages(count: number, timeoutMs?: number): Promise<FakeMessage[]>;
   stop(): Promise<void>;
@@ -50,6 +52,7 @@ export async function startFakeTwilio({
   const optedOut = new Set<string>();
   const notMobile = new Set<string>();
   const failures: (429 | 500 | 503 | 'reset')[] = [];
+  let downUntil = 0;
   const services = [
     { sid: 'MG00000000000000000000000000000001', friendly_name: 'Cart Reminders' },
     { sid: 'MG00000000000000000000000000000002', friendly_name: 'Marketing' },
@@ -79,6 +82,7 @@ export async function startFakeTwilio({
           more_info: 'https://www.twilio.com/docs/errors/21211',
           status: 400,
         });
+      if (Date.now() < downUntil) return send(503, { code: 20503, message: 'Service Unavailable', status: 503 });
       const failure = failures.shift();
       if (failure === 429)
         return send(429, {
@@ -190,6 +194,9 @@ export async function startFakeTwilio({
     notMobile,
     failNext: (kind, times) => {
       for (let i = 0; i < times; i++) failures.push(kind);
+    },
+    downFor: (ms) => {
+      downUntil = Date.now() + ms;
     },
     services,
     async waitForMessages(count, timeoutMs = 15_000) {
