@@ -165,7 +165,14 @@ export function IntegrationDrawer({
                     )}
                   </MenuItem>
                 ))}
-                {orphan !== null && <MenuItem value={orphan}>{`Template ID: ${orphan}`}</MenuItem>}
+                {orphan !== null && (
+                  <MenuItem value={orphan}>
+                    {templates?.find((t) => t.id === orphan)?.name ?? `Template ID: ${orphan}`}
+                    <Typography component="span" variant="caption" color="textSecondary" sx={{ ml: 1 }}>
+                      (not offered: inactive or another type)
+                    </Typography>
+                  </MenuItem>
+                )}
               </TextField>
               <FormControlLabel
                 control={<Switch name="active" checked={values.active} onChange={handleChange} />}

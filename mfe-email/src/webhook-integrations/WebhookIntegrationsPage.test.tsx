@@ -78,7 +78,7 @@ describe('/webhook-integrations (spec §2, §4, §5, §8)', () => {
     expect(calls.callsTo('POST', '/api/webhook-integrations')).toHaveLength(0);
   });
 
-  it('creates with the spec fields; the template choice offers abandoned_cart templates and none', async () => {
+  it('creates with the spec fields; the template choice offers active abandoned_cart templates and none', async () => {
     const calls = api({
       'POST /api/webhook-integrations': { status: 201, json: { ...SHOP_INTEGRATION, id: 4 } },
     });
@@ -89,7 +89,8 @@ describe('/webhook-integrations (spec §2, §4, §5, §8)', () => {
     fireEvent.change(screen.getByLabelText(/Reminder Delay \(minutes\)/), { target: { value: '90' } });
     fireEvent.mouseDown(screen.getByRole('combobox', { name: 'Resend Email Template' }));
     const options = within(await screen.findByRole('listbox')).getAllByRole('option');
-    expect(options.map((o) => o.textContent)).toEqual(['None', 'Cart reminder', 'Old reminder(inactive)']);
+    // Only active templates can be used for sending (spec section 4): an inactive one is not offered.
+    expect(options.map((o) => o.textContent)).toEqual(['None', 'Cart reminder']);
     fireEvent.click(options[1]);
     fireEvent.click(screen.getByRole('switch', { name: /Active/ }));
     fireEvent.click(screen.getByRole('button', { name: 'Create' }));
