@@ -4,7 +4,7 @@ import AddIcon from '@mui/icons-material/Add';
 import MailIcon from '@mui/icons-material/DraftsOutlined';
 import { ConfirmDialog, ErrorCard, PageHeader, apiRequest, errorMessage, useToast } from '@act/ui-kit';
 import { TEMPLATES, useApi, useDeleteConfirm } from '../shared';
-import { isTemplateKey, useReload, type EmailTemplate } from '../email-campaigns/api';
+import { CAMPAIGNS, isTemplateKey, useReload, type EmailCampaign, type EmailTemplate } from '../email-campaigns/api';
 import { changedFields } from '../email-templates/rules';
 import { TemplateCard } from './TemplateCard';
 import { LegacyTemplateDialog } from './LegacyTemplateDialog';
@@ -15,7 +15,9 @@ export default function ResendTemplatesPage() {
   const { toast } = useToast();
   const reload = useReload();
   const { data, error, mutate } = useApi<EmailTemplate[]>(TEMPLATES);
-  const templates = standaloneTemplates(data);
+  const campaigns = useApi<EmailCampaign[]>(CAMPAIGNS);
+  const campaignIds = Array.isArray(campaigns.data) ? new Set(campaigns.data.map((c) => c.id)) : undefined;
+  const templates = standaloneTemplates(data, campaignIds);
 
   const [dialogOpen, setDialogOpen] = useState(false);
   const [editing, setEditing] = useState<EmailTemplate | null>(null);

@@ -28,6 +28,11 @@ export function TemplateCard({
           </Typography>
           <ActiveChip active={template.active} />
         </Stack>
+        {template.campaign_id !== null && template.campaign_id !== undefined && (
+          <Typography variant="caption" color="warning.main" data-testid="orphan-note" sx={{ display: 'block', mt: 0.5 }}>
+            {`Orphaned: its campaign (#${template.campaign_id}) was deleted`}
+          </Typography>
+        )}
         <Typography variant="body2" sx={{ mt: 1, overflowWrap: 'anywhere' }}>
           <Box component="span" sx={{ color: 'text.secondary' }}>
             Subject:{' '}

@@ -34,3 +34,10 @@ it('lists only templates that belong to no campaign', () => {
   expect(standaloneTemplates([t(1, null), t(2, 4), t(3, null)])?.map((x) => x.id)).toEqual([1, 3]);
   expect(standaloneTemplates(undefined)).toBeUndefined();
 });
+
+it("also lists the orphans of a deleted campaign, once the campaigns are known", () => {
+  const t = (id: number, campaign_id: number | null) => ({ id, campaign_id }) as EmailTemplate;
+  const list = [t(1, null), t(2, 4), t(3, 9)];
+  expect(standaloneTemplates(list, new Set([4]))?.map((x) => x.id)).toEqual([1, 3]);
+  expect(standaloneTemplates(list, new Set([4, 9]))?.map((x) => x.id)).toEqual([1]);
+});

@@ -67,10 +67,17 @@ export function legacyCreateRequestOf(values: LegacyTemplateValues) {
 }
 
 /**
- * The standalone page lists the templates that belong to no campaign: campaign templates live on their
- * campaign's page, and the templates of a deleted campaign keep its id and are shown nowhere (issue 4).
+ * The standalone page lists the templates that belong to no campaign, and the orphans: templates of a deleted
+ * campaign keep its id (the spec keeps them) and were shown nowhere, so they could not be edited or deleted
+ * (issue 16). Templates of an existing campaign live on that campaign's page. Without the campaign list (still
+ * loading, or it failed) only the campaign-less ones are shown.
  */
-export function standaloneTemplates(list: readonly EmailTemplate[] | undefined): EmailTemplate[] | undefined {
+export function standaloneTemplates(
+  list: readonly EmailTemplate[] | undefined,
+  campaignIds?: ReadonlySet<number>,
+): EmailTemplate[] | undefined {
   if (!Array.isArray(list)) return undefined;
-  return list.filter((t) => t.campaign_id === null || t.campaign_id === undefined);
+  return list.filter(
+    (t) => t.campaign_id === null || t.campaign_id === undefined || (campaignIds !== undefined && !campaignIds.has(t.campaign_id)),
+  );
 }
