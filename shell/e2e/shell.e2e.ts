@@ -70,6 +70,50 @@ it('loads the sign-in page with its icon and no request answered 404 (favicon)',
   await page.context().close();
 });
 
+it('at 1440x900 every sidebar entry is reachable and the active one is in view; a toast never covers a side sheet\'s buttons', async () => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  await signIn(page, 'admin', stack.adminPassword);
+  const nav = page.getByRole('navigation', { name: 'Main navigation' });
+  await page.goto(`${stack.url}/settings`);
+  const active = nav.locator('a.active');
+  await active.waitFor();
+  expect((await active.textContent())?.trim()).toBe('Settings');
+  const box = (await active.boundingBox())!;
+  expect(box.y).toBeGreaterThanOrEqual(0);
+  expect(box.y + box.height).toBeLessThanOrEqual(900);
+  // And every entry of an admin fits without scrolling.
+  const first = (await nav.getByRole('link').first().boundingBox())!;
+  expect(first.y).toBeGreaterThanOrEqual(0);
+  await page.screenshot({ path: `${process.cwd()}/.run/screenshots/shell-sidebar-900.png` });
+
+  // A failed save's toast while the integration sheet is open: its Create and Cancel stay clickable.
+  await page.goto(`${stack.url}/webhook-integrations`);
+  await page.getByRole('button', { name: 'Add New Integration' }).click();
+  await page.getByRole('heading', { name: 'New Integration' }).waitFor();
+  await page.getByLabel(/^Name/).fill('Toast check');
+  await page.getByLabel(/^Funnel ID/).fill(`toast-${Date.now()}`);
+  // The save refused, as the service would refuse a funnel id in use: only the answer is staged here.
+  await page.route('**/api/webhook-integrations', (route) =>
+    route.request().method() === 'POST'
+      ? route.fulfill({ status: 409, contentType: 'application/json', body: '{"error":"An integration with this funnel ID already exists"}' })
+      : route.continue(),
+  );
+  await page.getByRole('button', { name: 'Create' }).click();
+  // By test id: the open sheet is modal, so what lies outside it (the toast too) is hidden from role queries.
+  const shown = page.getByTestId('toast').filter({ hasText: /Error creating integration/ }).first();
+  await shown.waitFor();
+  const toastBox = (await shown.boundingBox())!;
+  for (const name of ['Create', 'Cancel']) {
+    const b = (await page.getByRole('button', { name, exact: true }).boundingBox())!;
+    const overlaps =
+      toastBox.x < b.x + b.width && b.x < toastBox.x + toastBox.width && toastBox.y < b.y + b.height && b.y < toastBox.y + toastBox.height;
+    expect([name, overlaps]).toEqual([name, false]);
+  }
+  await page.screenshot({ path: `${process.cwd()}/.run/screenshots/shell-toast-sheet.png` });
+  await context.close();
+});
+
 it('refuses a wrong password with "Login failed", then signs the admin in', async () => {
   const page = await newPage();
   await page.goto(`${stack.url}/`);

@@ -1,4 +1,5 @@
-import { NavLink } from 'react-router';
+import { useEffect, useRef } from 'react';
+import { NavLink, useLocation } from 'react-router';
 import {
   Avatar,
   Box,
@@ -21,6 +22,13 @@ import { navEntriesFor } from './navigation';
 export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   const { user, logout } = useAuth();
   const entries = user ? navEntriesFor(user.role) : [];
+  const navRef = useRef<HTMLDivElement>(null);
+  const { pathname } = useLocation();
+  // The active entry is always in view, also when the list scrolls on a short window (issue 16: at 900 px the
+  // last entries and the active one could sit below the fold).
+  useEffect(() => {
+    navRef.current?.querySelector<HTMLElement>('a.active')?.scrollIntoView?.({ block: 'nearest' });
+  }, [pathname, entries.length]);
 
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%', bgcolor: '#0f172a', color: '#e2e8f0' }}>
@@ -34,7 +42,18 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
       </Stack>
       <Divider sx={{ borderColor: 'rgba(148,163,184,0.2)' }} />
 
-      <Box sx={{ flex: 1, overflowY: 'auto', py: 1 }}>
+      <Box
+        ref={navRef}
+        sx={{
+          flex: 1,
+          minHeight: 0,
+          overflowY: 'auto',
+          py: 1,
+          // A scrollbar you can see on the dark panel, when the entries do not fit.
+          scrollbarWidth: 'thin',
+          scrollbarColor: '#475569 transparent',
+        }}
+      >
         {user ? (
           <List component="nav" aria-label="Main navigation" dense disablePadding sx={{ px: 1 }}>
             {entries.map(({ label, path, icon: Icon }) => (
@@ -46,7 +65,10 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
                 onClick={onNavigate}
                 sx={{
                   borderRadius: 1.5,
-                  mb: 0.25,
+                  mb: '1px',
+                  // Compact enough for every entry of an admin to fit a 900 px high window.
+                  py: 0.25,
+                  minHeight: 32,
                   color: '#cbd5e1',
                   '& .MuiListItemIcon-root': { color: '#94a3b8', minWidth: 36 },
                   '&:hover': { bgcolor: 'rgba(148,163,184,0.12)' },

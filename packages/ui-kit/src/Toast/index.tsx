@@ -53,7 +53,9 @@ export function ToastProvider({ children, duration = TOAST_DURATION_MS }: { chil
           onClose={(_event, reason) => {
             if (reason !== 'clickaway') setOpen(false);
           }}
-          anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+          // Top centre: at the bottom right it covered the Create / Cancel buttons of dialogs and side sheets, at
+          // the top right a side sheet's title and close button; here it is clear of both on wide screens.
+          anchorOrigin={{ vertical: 'top', horizontal: 'center' }}
         >
           <Alert
             onClose={() => setOpen(false)}
