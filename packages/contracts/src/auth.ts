@@ -47,9 +47,13 @@ export const messages = {
 // "email, if given, must look like an email": '', null and a missing field all mean "not given"
 // (yup's email() skips empty strings). No transforms, so the same schema works in formik and under
 // the services' strict validation; callers trim before sending.
-const optionalEmail = yup.string().nullable().email(messages.invalidEmail);
+// The server's upper bounds (svc-auth users/schema.ts), checked in the forms too so the message shows inline
+// instead of after a round trip (issue 16).
+const optionalEmail = yup.string().nullable().email(messages.invalidEmail).max(254, 'Email must be at most 254 characters');
 
-const optionalText = yup.string().nullable();
+const optionalText = yup.string().nullable().max(200, 'Full name must be at most 200 characters');
+const usernameMax = (s: yup.StringSchema) => s.max(64, 'Username must be at most 64 characters');
+const passwordMax = (s: yup.StringSchema) => s.max(200, 'Password must be at most 200 characters');
 
 const role = yup.mixed<UserRole>().oneOf(USER_ROLES, messages.roleRequired).required(messages.roleRequired);
 
@@ -73,8 +77,8 @@ export const changePasswordSchema = yup.object({
 });
 
 export const createUserSchema = yup.object({
-  username: yup.string().required(messages.usernameRequired).min(MIN_USERNAME_LENGTH, messages.usernameMin),
-  password: yup.string().required(messages.passwordRequired).min(MIN_PASSWORD_LENGTH, messages.passwordMin),
+  username: usernameMax(yup.string().required(messages.usernameRequired).min(MIN_USERNAME_LENGTH, messages.usernameMin)),
+  password: passwordMax(yup.string().required(messages.passwordRequired).min(MIN_PASSWORD_LENGTH, messages.passwordMin)),
   email: optionalEmail,
   full_name: optionalText,
   role,

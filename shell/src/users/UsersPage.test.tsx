@@ -84,6 +84,15 @@ describe('/users (spec §2, §4, §5, §6, §8)', () => {
     expect(within(dialog).getByText('Please enter a valid email address')).toBeTruthy();
     expect(api.callsTo('POST', '/api/users')).toHaveLength(0);
 
+    // The server's upper bounds show inline too, before any request (issue 16).
+    fireEvent.change(within(dialog).getByLabelText(/Username/), { target: { value: 'u'.repeat(300) } });
+    fireEvent.change(within(dialog).getByLabelText('Full Name'), { target: { value: 'n'.repeat(500) } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create User' }));
+    expect(await within(dialog).findByText('Username must be at most 64 characters')).toBeTruthy();
+    expect(within(dialog).getByText('Full name must be at most 200 characters')).toBeTruthy();
+    expect(api.callsTo('POST', '/api/users')).toHaveLength(0);
+    fireEvent.change(within(dialog).getByLabelText('Full Name'), { target: { value: '' } });
+
     fireEvent.change(within(dialog).getByLabelText(/Username/), { target: { value: 'carol' } });
     fireEvent.change(within(dialog).getByLabelText(/Password/), { target: { value: 'secret1' } });
     fireEvent.change(within(dialog).getByLabelText('Email'), { target: { value: 'carol@example.com' } });
