@@ -209,14 +209,20 @@ try {
    * The signed ClickFunnels 2.0 phase of one side, right after that side's unsigned phase (the stand-in slows as its
    * collections grow, so the two compared phases run next to each other) and judged against it.
    */
-  async function signedPhase(url, prefix, events, unsigned) {
+  async function signedPhase(url, prefix, events, unsigned, unsignedUrl) {
     await sleep(2_000);
     const { stored, ...r } = await phase(url, prefix, events, undefined, true);
-    const shareOfUnsigned = +(r.eventsPerSec / Math.max(1, unsigned.eventsPerSec)).toFixed(3);
+    // The unsigned phase again right after: the stand-in slows as its collections grow, so the signed figure is
+    // judged against the mean of the unsigned phases on either side of it, not only the one before.
+    await sleep(2_000);
+    const after = await phase(unsignedUrl, `${prefix}u`, events);
+    const unsignedMean = (unsigned.eventsPerSec + after.eventsPerSec) / 2;
+    const shareOfUnsigned = +(r.eventsPerSec / Math.max(1, unsignedMean)).toFixed(3);
     return {
       ...r,
       stored,
-      allStored: stored >= r.ok2xx,
+      allStored: stored >= r.ok2xx && after.stored >= after.ok2xx,
+      unsignedAround: [unsigned.eventsPerSec, after.eventsPerSec],
       shareOfUnsigned,
       met: { withinShare: r.non2xx === 0 && shareOfUnsigned >= 1 - TARGET.signedWithinShare },
     };
@@ -224,12 +230,12 @@ try {
   const { stored: emailStored, ...emailResult } = await phase(`${stack.url}/api/webhook`, 'e', emailEvents);
   console.log('[bench] POST /api/webhook', emailResult);
   await sleep(2_000);
-  const emailSigned = await signedPhase(emailSignedUrl, 'ec', emailEvents, emailResult);
+  const emailSigned = await signedPhase(emailSignedUrl, 'ec', emailEvents, emailResult, `${stack.url}/api/webhook`);
   console.log('[bench] signed ClickFunnels 2.0 to /api/webhook/i/<key>', emailSigned);
   await sleep(2_000);
   const { stored: smsStored, ...smsResult } = await phase(`${stack.url}/api/sms/webhook`, 's', smsEvents);
   console.log('[bench] POST /api/sms/webhook', smsResult);
-  const smsSigned = await signedPhase(smsSignedUrl, 'sc', smsEvents, smsResult);
+  const smsSigned = await signedPhase(smsSignedUrl, 'sc', smsEvents, smsResult, `${stack.url}/api/sms/webhook`);
   console.log('[bench] signed ClickFunnels 2.0 to /api/sms/webhook/i/<key>', smsSigned);
   /** The same URL at a steady rate (evenly spaced): events/s kept up, p50/p99 from when each was due, all stored. */
   async function atRate(url, prefix, events, rate) {
@@ -314,7 +320,7 @@ try {
     ['SMS', smsSigned],
   ])
     console.log(
-      `[bench] signed ClickFunnels 2.0 (${name}): ${r.eventsPerSec}/s, ${(100 * r.shareOfUnsigned).toFixed(1)}% of the unsigned figure (target >= ${100 * (1 - TARGET.signedWithinShare)}%), ${r.non2xx} non-2xx`,
+      `[bench] signed ClickFunnels 2.0 (${name}): ${r.eventsPerSec}/s, ${(100 * r.shareOfUnsigned).toFixed(1)}% of the unsigned phases around it (${r.unsignedAround.join(" and ")}/s; target >= ${100 * (1 - TARGET.signedWithinShare)}%), ${r.non2xx} non-2xx`,
     );
   console.log(`[bench] written ${path.relative(process.cwd(), file)}`);
   for (const [name, list] of [

@@ -1,3 +1,4 @@
+import { isDuplicateKeyError } from './errors';
 import mongoose, { type Connection } from 'mongoose';
 import type { Logger } from './logger';
 
@@ -32,8 +33,17 @@ const counterSchema = new mongoose.Schema({ _id: String, seq: { type: Number, de
  */
 export async function nextId(conn: Connection, name: string, count = 1): Promise<number> {
   const Counter = conn.models.Counter ?? conn.model('Counter', counterSchema, 'counters');
-  const before = await Counter.findOneAndUpdate({ _id: name }, { $inc: { seq: count } }, { upsert: true, new: false }).lean<{ seq: number }>();
-  return (before?.seq ?? 0) + 1;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const before = await Counter.findOneAndUpdate({ _id: name }, { $inc: { seq: count } }, { upsert: true, new: false }).lean<{ seq: number }>();
+      return (before?.seq ?? 0) + 1;
+    } catch (err) {
+      // Two first uses of a counter at once both try to insert it; MongoDB refuses one with a duplicate key
+      // (documented for concurrent upserts). The document exists now: the retry increments it. Without the retry
+      // that create answered 409 "A record with the same unique value already exists".
+      if (!isDuplicateKeyError(err) || attempt >= 3) throw err;
+    }
+  }
 }
 
 /** Shapes a stored document for the API: numeric `id`, no `_id`/`__v`. */

@@ -1,0 +1,32 @@
+import mongoose, { type Connection } from 'mongoose';
+import { nextId } from './mongo';
+import { testDbName } from './testing';
+
+// Against the MongoDB stand-in that infra/scripts/test.mjs provides.
+const dbName = testDbName('kit_next_id');
+let conns: Connection[] = [];
+
+beforeAll(async () => {
+  // Several connections, as several service instances have: their upserts reach the server side by side.
+  conns = await Promise.all(
+    Array.from({ length: 4 }, () =>
+      mongoose.createConnection(process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017', { dbName }).asPromise(),
+    ),
+  );
+});
+afterAll(async () => {
+  await conns[0]?.dropDatabase();
+  await Promise.all(conns.map((c) => c.close()));
+});
+
+describe('nextId', () => {
+  it('hands out distinct ids when many first uses of a counter arrive at once (concurrent upserts)', async () => {
+    for (let round = 0; round < 20; round++) {
+      const name = `burst_${round}`;
+      const ids = await Promise.all(Array.from({ length: 40 }, (_, i) => nextId(conns[i % conns.length]!, name)));
+      expect(new Set(ids).size).toBe(40);
+      expect(Math.min(...ids)).toBe(1);
+      expect(Math.max(...ids)).toBe(40);
+    }
+  });
+});
