@@ -24,6 +24,12 @@ export function errorHandler(logger: Logger) {
       } else if (isDuplicateKeyError(err)) {
         ctx.status = 409;
         ctx.body = { error: 'A record with the same unique value already exists' };
+        // Which index refused it, for the operator (a conflict the domain did not foresee is worth a look).
+        const e = err as { keyPattern?: unknown; keyValue?: unknown; errmsg?: string; message?: string };
+        logger.warn(
+          { path: ctx.path, keyPattern: e.keyPattern, keyValue: e.keyValue, detail: (e.errmsg ?? e.message)?.slice(0, 300) },
+          'duplicate key',
+        );
       } else if ((err as { status?: number; expose?: boolean }).expose && (err as { status?: number }).status) {
         // Koa/router errors such as 405 Method Not Allowed carry a safe message.
         ctx.status = (err as { status: number }).status;
