@@ -120,11 +120,17 @@ describe('campaigns and templates through the gateway', () => {
     await dialog.getByLabel(/^Subject/).fill('You left something behind');
     const editor = dialog.getByRole('textbox', { name: 'Email content' });
     await editor.click();
-    await dialog.getByRole('button', { name: 'Bold', exact: true }).click();
     await page.keyboard.type('Your cart misses you');
-    await dialog.getByRole('button', { name: 'Bold', exact: true }).click();
     await page.keyboard.press('Enter');
     await page.keyboard.type('Visit the shop');
+    // Bold applied to a selection, not toggled before typing: a toggled mark is only "stored" on the empty cursor
+    // and is dropped when the editor's selection is reset between the toolbar click and the first keystroke
+    // (focus handling on a loaded machine), which left the text plain and the test waiting for <strong> (issue 16).
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.press('Shift+End');
+    await dialog.getByRole('button', { name: 'Bold', exact: true }).click();
+    await editor.locator('strong', { hasText: 'Your cart misses you' }).waitFor();
+    await page.keyboard.press('Control+End');
     await page.keyboard.press('Shift+Home');
     await dialog.getByRole('button', { name: 'Link', exact: true }).click();
     await page.getByRole('textbox', { name: 'Link' }).fill('shop.example.com/cart');
