@@ -95,7 +95,7 @@ describe('sending through a Resend that refuses for a while', () => {
     const quota = await sendTest('quota@example.com');
     // The last call is the quota refusal (one before it may have met the fake's per-second limit and been retried).
     expect(quota.status).toBe(502);
-    expect(quota.body.error).toBe('Too many requests');
+    expect(quota.body.error).toMatch(/^Too many requests( \(after \d+ attempts\))?$/);
     expect(fake.emailsTo('quota@example.com')).toHaveLength(0);
   });
 
