@@ -19,7 +19,7 @@ import { and, countBy, smsListOptions, sumOf, type SmsPageQuery } from '../pagin
 export const CONTACT_LIST_OPTIONS = smsListOptions('created_at');
 /** The digits of a search that looks like a phone number written with punctuation; null otherwise. */
 export function phoneDigits(search: string): string | null {
-  if (!/^[\d\s().+\-]+$/.test(search)) return null;
+  if (!/^[\d\s().+-]+$/.test(search)) return null;
   const digits = search.replace(/\D/g, '');
   return digits.length >= 4 && digits !== search ? digits : null;
 }
