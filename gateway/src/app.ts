@@ -4,7 +4,7 @@ import http, { type IncomingMessage, type Server, type ServerResponse } from 'no
 import { performance } from 'node:perf_hooks';
 import Koa, { type Context, type Next } from 'koa';
 import compress from 'koa-compress';
-import { HttpError, PayloadTooLargeError, type Logger } from '@act/service-kit';
+import { HttpError, PayloadTooLargeError, metricsResponse, observeRequest, type Logger } from '@act/service-kit';
 import type { GatewayConfig } from './config';
 import { healthRoutes } from './health';
 import { createProxy } from './proxy';
@@ -131,6 +131,10 @@ export function createGateway(config: GatewayConfig, logger: Logger) {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
+    const started = performance.now();
+    // By the gateway's route table (a prefix, never the raw path with its ids), so series stay few.
+    const label = isApiPath(path) ? routeFor(path).prefix : path === '/healthz' || path === '/readyz' ? path : 'pages';
+    res.once('finish', () => observeRequest(req.method ?? 'GET', label, res.statusCode, (performance.now() - started) / 1000));
     if (!isApiPath(path)) return false;
     api(req, res, path).catch((err: unknown) => {
       const known = err instanceof HttpError;
@@ -162,9 +166,14 @@ export function createGateway(config: GatewayConfig, logger: Logger) {
   internal.silent = true;
   internal.use(errors(logger));
   internal.use(healthRoutes(config.upstreams, agent, { detail: true }));
+  internal.use(async (ctx, next) => {
+    if (ctx.path !== '/metrics') return next();
+    ctx.respond = false;
+    await metricsResponse(ctx.req, ctx.res);
+  });
   return {
     app,
-    /** The internal port's listener: detailed readiness (metrics join it). */
+    /** The internal port's listener: detailed readiness and `/metrics`. */
     internalListener: internal.callback(),
     /** The server's request listener: /api to the services, everything else to Koa. */
     listener: (req: IncomingMessage, res: ServerResponse) => void (handle(req, res) || koa(req, res)),

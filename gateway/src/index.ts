@@ -1,8 +1,9 @@
-import { createLogger } from '@act/service-kit';
+import { createLogger, initMetrics } from '@act/service-kit';
 import { startGateway } from './app';
 import { loadConfig } from './config';
 
 const logger = createLogger('gateway');
+initMetrics('gateway');
 const config = loadConfig();
 if (!process.env.IDENTITY_SECRET)
   logger.warn('IDENTITY_SECRET is not set: using the development default; set it outside development');

@@ -12,9 +12,9 @@ import { waitForHealthz } from './lib/health.mjs';
 
 /** Start order matters only for the gateway, which proxies to the others: it goes last, and stops first. */
 export const SERVICES = {
-  'svc-auth': { db: 'act_auth', urlEnv: 'AUTH_URL' },
-  'svc-email': { db: 'act_email', urlEnv: 'EMAIL_URL' },
-  'svc-sms': { db: 'act_sms', urlEnv: 'SMS_URL' },
+  'svc-auth': { db: 'act_auth', urlEnv: 'AUTH_URL', metricsEnv: 'AUTH_METRICS_PORT' },
+  'svc-email': { db: 'act_email', urlEnv: 'EMAIL_URL', metricsEnv: 'EMAIL_METRICS_PORT' },
+  'svc-sms': { db: 'act_sms', urlEnv: 'SMS_URL', metricsEnv: 'SMS_METRICS_PORT' },
 };
 export const PROCESS_NAMES = [...Object.keys(SERVICES), 'gateway'];
 
@@ -43,7 +43,8 @@ function command(name, dev) {
  *
  * @param {object} [options]
  * @param {number} [options.gatewayPort] default: a free port
- * @param {number} [options.gatewayInternalPort] the gateway's internal port (detailed /readyz); default: a free port
+ * @param {number} [options.gatewayInternalPort] the gateway's internal port (detailed /readyz, /metrics); default: a free port
+ * @param {Partial<Record<'svc-auth'|'svc-email'|'svc-sms', number>>} [options.metricsPorts] each service's /metrics port; default: free ports
  * @param {Partial<Record<'svc-auth'|'svc-email'|'svc-sms', number>>} [options.servicePorts] default: free ports
  * @param {Record<string, string>} [options.env] settings on top of process.env for every process
  *   (MONGODB_URI and NATS_URL: when neither there nor in process.env, the stack ensures its own and stops them with itself)
@@ -58,6 +59,7 @@ export async function startStack({
   gatewayPort,
   gatewayInternalPort,
   servicePorts = {},
+  metricsPorts = {},
   env = {},
   dbSuffix = '',
   dev = false,
@@ -69,6 +71,7 @@ export async function startStack({
   for (const name of Object.keys(SERVICES)) ports[name] = servicePorts[name] ?? (await freePort(host));
   ports.gateway = gatewayPort ?? (await freePort(host));
   ports['gateway-internal'] = gatewayInternalPort ?? (await freePort(host));
+  for (const name of Object.keys(SERVICES)) ports[`${name}-metrics`] = metricsPorts[name] ?? (await freePort(host));
   for (const [name, port] of Object.entries(ports)) {
     if (!(await portIsFree(port, host))) throw new Error(`startStack: port ${port} for ${name} is already in use`);
   }
@@ -106,7 +109,12 @@ export async function startStack({
       return { ...shared, ...upstreams, PORT: String(ports.gateway), GATEWAY_METRICS_PORT: String(ports['gateway-internal']) };
     }
     // Always set: a MONGODB_DB inherited from the shell would otherwise put all three services in one database.
-    return { ...shared, PORT: String(ports[name]), MONGODB_DB: `${SERVICES[name].db}${dbSuffix}` };
+    return {
+      ...shared,
+      PORT: String(ports[name]),
+      [SERVICES[name].metricsEnv]: String(ports[`${name}-metrics`]),
+      MONGODB_DB: `${SERVICES[name].db}${dbSuffix}`,
+    };
   };
 
   const handles = {};

@@ -53,6 +53,11 @@ try {
   const stack = await startStack({
     gatewayPort: port('GATEWAY_PORT', 8080),
     gatewayInternalPort: port('GATEWAY_METRICS_PORT', 9464),
+    metricsPorts: {
+      'svc-auth': port('AUTH_METRICS_PORT', 9465),
+      'svc-email': port('EMAIL_METRICS_PORT', 9466),
+      'svc-sms': port('SMS_METRICS_PORT', 9467),
+    },
     servicePorts: {
       'svc-auth': port('AUTH_PORT', 4001),
       'svc-email': port('EMAIL_PORT', 4002),
@@ -70,6 +75,7 @@ try {
   Open:      ${stack.url}
   Username:  admin
   Password:  ${stack.adminPassword}${generated ? '   (generated for this start; set ADMIN_PASSWORD to choose it)' : ''}
+  Metrics:   ${['gateway-internal', 'svc-auth-metrics', 'svc-email-metrics', 'svc-sms-metrics'].map((p) => `:${stack.ports[p]}`).join(' ')} /metrics (Prometheus; not on the public port)
   ${mongo.kind === 'env' ? 'With an existing database the admin keeps the password it was created with.' : 'The database lives in memory and is gone after Ctrl-C.'}
   Ctrl-C stops everything.
 ========================================================================

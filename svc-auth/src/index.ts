@@ -5,6 +5,7 @@ runService({
   name: 'svc-auth',
   defaultPort: envInt('AUTH_PORT', 4001),
   defaultDb: 'act_auth',
+  metricsPortEnv: 'AUTH_METRICS_PORT',
   build: buildAuthService,
 }).catch((err) => {
   console.error('svc-auth failed to start', err);

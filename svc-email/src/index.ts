@@ -9,6 +9,7 @@ void runService({
   name: 'svc-email',
   defaultPort: envInt('EMAIL_PORT', 4002),
   defaultDb: 'act_email',
+  metricsPortEnv: 'EMAIL_METRICS_PORT',
   build: (deps) =>
     buildEmailService(deps, {
       config,

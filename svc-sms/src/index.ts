@@ -6,6 +6,7 @@ void runService({
   name: 'svc-sms',
   defaultPort: envInt('SMS_PORT', 4003),
   defaultDb: 'act_sms',
+  metricsPortEnv: 'SMS_METRICS_PORT',
   build: buildSmsService,
 }).catch((err) => {
   console.error('svc-sms failed to start', err);

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import Koa, { type Context, type Next } from 'koa';
 import Router from '@koa/router';
 import type { Logger } from './logger';
 import { bodyParser } from './body';
 import { HttpError, isDuplicateKeyError } from './errors';
 import { identityMiddleware } from './identity';
+import { observeRequest } from './metrics';
 
 export type ReadinessChecks = Record<string, () => boolean | Promise<boolean>>;
 
@@ -80,7 +82,11 @@ export function createApp({ logger, identitySecret, readiness, bodyLimit }: Crea
   app.use(async (ctx, next) => {
     ctx.state.requestId = ctx.get('x-request-id') || randomUUID();
     ctx.set('x-request-id', ctx.state.requestId);
+    const started = performance.now();
     await next();
+    // The router's pattern (`/api/contacts/:id`), not the path: one series per route, whatever the ids.
+    const route = (ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
+    observeRequest(ctx.method, route, ctx.status, (performance.now() - started) / 1000);
   });
   app.use(errorHandler(logger));
   const health = healthRouter(readiness);

@@ -4,6 +4,7 @@ import type { Bus } from './nats';
 import type { Logger } from './logger';
 import { isDuplicateKeyError } from './errors';
 import { createBatcher } from './batcher';
+import { consumerFailures, consumerRedeliveries, probeConsumerLag } from './metrics';
 
 const processedSchema = new mongoose.Schema({ eventId: { type: String, required: true, unique: true }, at: { type: Date, default: Date.now } }, { versionKey: false });
 
@@ -70,6 +71,7 @@ export function consume({ conn, bus, durable, subjects, ignoreSource, handler, l
   });
 
   async function handle(m: JsMsg) {
+    if (m.redelivered) consumerRedeliveries.inc({ consumer: durable });
     // The relay sets the source header: a service's own facts are acked without parsing their body.
     if (ignoreSource && m.headers?.get('source') === ignoreSource) {
       m.ack();
@@ -99,6 +101,19 @@ export function consume({ conn, bus, durable, subjects, ignoreSource, handler, l
 
   // One durable consumer per subject: the NATS server shipped here predates multi-subject filters (2.10).
   for (const subject of subjects) void run(subject);
+
+  // Lag as JetStream counts it for the durable (shared by every instance): not yet delivered plus delivered and
+  // not yet acknowledged, summed over the consumer's subjects.
+  const unwatchLag = probeConsumerLag(async () => {
+    if (!bus.isConnected()) return [];
+    const { jsm } = await bus.ready();
+    let pending = 0;
+    for (const subject of subjects) {
+      const info = await jsm.consumers.info(bus.streamName, `${name}_${subject}`.replace(/[^A-Za-z0-9_-]/g, '_')).catch(() => null);
+      if (info) pending += info.num_pending + info.num_ack_pending;
+    }
+    return [{ labels: { consumer: durable }, value: pending }];
+  });
 
   async function run(subject: string) {
     const durableName = `${name}_${subject}`.replace(/[^A-Za-z0-9_-]/g, '_');
@@ -130,6 +145,7 @@ export function consume({ conn, bus, durable, subjects, ignoreSource, handler, l
           handle(m)
             .catch((err) => {
               logger.error({ err: (err as Error).message, subject: m.subject }, 'event handler failed; will be redelivered');
+              consumerFailures.inc({ consumer: durable });
               m.nak(1_000);
             })
             .finally(() => {
@@ -167,6 +183,7 @@ export function consume({ conn, bus, durable, subjects, ignoreSource, handler, l
   return {
     stop() {
       stopped = true;
+      unwatchLag();
       for (const it of iterators) it.stop();
     },
   };

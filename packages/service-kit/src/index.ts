@@ -18,3 +18,4 @@ export * from './list';
 export * from './secret-box';
 export * from './replay-guard';
 export * from './webhook-signing';
+export * from './metrics';

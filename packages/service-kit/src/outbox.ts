@@ -4,6 +4,7 @@ import { headers as natsHeaders } from 'nats';
 import type { Bus } from './nats';
 import type { Logger } from './logger';
 import { createBatcher } from './batcher';
+import { probeOutboxOldestAge, probeOutboxWaiting } from './metrics';
 
 export interface OutboxEntry {
   eventId: string;
@@ -129,6 +130,14 @@ export function createOutbox({ conn, bus, source, logger, intervalMs = 500 }: { 
   const timer = setInterval(() => void flush(), intervalMs);
   timer.unref();
 
+  const unwatch = [
+    probeOutboxWaiting(async () => [{ value: await Model.countDocuments({ publishedAt: null }) }]),
+    probeOutboxOldestAge(async () => {
+      const oldest = await Model.findOne({ publishedAt: null }, { createdAt: 1 }).sort({ createdAt: 1 }).lean<Row>();
+      return [{ value: oldest ? Math.max(0, (Date.now() - oldest.createdAt.getTime()) / 1000) : 0 }];
+    }),
+  ];
+
   // Group commit: adds made while one insert is being prepared or in flight are written by the next single
   // insertMany. A webhook adds one event per request; one round trip each was its largest remaining cost.
   let queued: { doc: Row; resolve: () => void; reject: (err: unknown) => void }[] = [];
@@ -175,6 +184,7 @@ export function createOutbox({ conn, bus, source, logger, intervalMs = 500 }: { 
     stop() {
       stopped = true;
       clearInterval(timer);
+      unwatch.forEach((off) => off());
     },
   };
 }

@@ -8,6 +8,7 @@ import { createLogger, type Logger } from './logger';
 import { connectMongo, mongoReady } from './mongo';
 import { createBus, type Bus } from './nats';
 import { createOutbox, type Outbox } from './outbox';
+import { initMetrics, startMetricsServer } from './metrics';
 
 export interface ServiceDeps {
   name: string;
@@ -31,12 +32,16 @@ export interface RunServiceOptions {
   name: string;
   defaultPort: number;
   defaultDb: string;
+  /** The env setting naming the metrics port (e.g. `EMAIL_METRICS_PORT`); `METRICS_PORT` also works; 0 = none. */
+  metricsPortEnv?: string;
   build: (deps: ServiceDeps) => Promise<ServiceParts>;
 }
 
 export interface RunningService {
   server: Server;
   port: number;
+  /** The metrics port, when one was opened. */
+  metricsPort: number | null;
   deps: ServiceDeps;
   close(): Promise<void>;
 }
@@ -45,8 +50,9 @@ export interface RunningService {
  * Wires a service: Mongo, NATS bus + outbox, Koa app with the kit's middleware, the feature routers, signals.
  * Entry files stay a few lines long; feature code receives its dependencies instead of reaching for globals.
  */
-export async function runService({ name, defaultPort, defaultDb, build }: RunServiceOptions): Promise<RunningService> {
+export async function runService({ name, defaultPort, defaultDb, metricsPortEnv, build }: RunServiceOptions): Promise<RunningService> {
   const logger = createLogger(name);
+  initMetrics(name);
   process.on('unhandledRejection', (err) => logger.error({ err }, 'unhandled rejection'));
   const conn = await connectMongo(mongoUriFor(defaultDb), logger);
   const bus = createBus({ url: env('NATS_URL', 'nats://127.0.0.1:4222'), prefix: natsPrefix(), name, logger });
@@ -64,15 +70,18 @@ export async function runService({ name, defaultPort, defaultDb, build }: RunSer
   });
   server.keepAliveTimeout = 65_000;
   const actualPort = (server.address() as { port: number }).port;
+  const metricsPort = envInt(metricsPortEnv ?? 'METRICS_PORT', envInt('METRICS_PORT', 0));
+  const metrics = await startMetricsServer(metricsPort, env('METRICS_HOST', env('HOST', '127.0.0.1')));
   await parts.start?.();
   // The stack launcher and test helpers read this line to learn the port.
-  logger.info({ port: actualPort }, `${name} listening on http://127.0.0.1:${actualPort}`);
-  if (process.send) process.send({ type: 'listening', port: actualPort });
+  logger.info({ port: actualPort, metricsPort: metrics?.port ?? null }, `${name} listening on http://127.0.0.1:${actualPort}`);
+  if (process.send) process.send({ type: 'listening', port: actualPort, metricsPort: metrics?.port ?? null });
 
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
       server.close();
+      metrics?.server.close();
       await parts.stop?.().catch((err) => logger.error({ err }, 'stop failed'));
       outbox.stop();
       await bus.close().catch(() => undefined);
@@ -84,5 +93,5 @@ export async function runService({ name, defaultPort, defaultDb, build }: RunSer
       setTimeout(() => process.exit(0), 5_000).unref();
     });
   }
-  return { server, port: actualPort, deps, close };
+  return { server, port: actualPort, metricsPort: metrics?.port ?? null, deps, close };
 }

@@ -1,3 +1,4 @@
 // Provider fakes for tests and benchmarks: they speak the providers' HTTP APIs, so the real SDKs are pointed at them.
 export * from './fake-resend';
 export * from './fake-twilio';
+export * from './metrics-scrape';

@@ -1,6 +1,7 @@
 import { Resend } from 'resend';
 import type { Connection } from 'mongoose';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { observeRateLimitWait, providerCalls, providerRetries } from '@act/service-kit';
 import { resendConfigModel } from './config-model';
 import { ResendPacer } from './resend-pace';
 import { isRetryable, waitBeforeRetry, type BackoffPolicy, type ResendFailure } from './resend-retry';
@@ -54,6 +55,9 @@ export function resolveCredentials(
 
 /** Reads the stored document at most once per `ttlMs` (every send asks), and at once after a change. */
 const STORED_TTL_MS = 2_000;
+
+/** A pacer answer this quick was no wait, just its own round trip to MongoDB. */
+const PACE_WAIT_NOISE_MS = 5;
 
 /** Resend through its real SDK. One client per key (the key may change in the stored config). */
 export class ResendProvider implements EmailProvider {
@@ -145,17 +149,24 @@ export class ResendProvider implements EmailProvider {
     const deadline = Date.now() + this.settings.retryDeadlineMs;
     let attempts = 0;
     for (;;) {
+      const paceStart = Date.now();
       if (this.pacer && !(await this.pacer.take(deadline)))
         return { ok: false, message: 'Resend send budget not available before the retry deadline', statusCode: null, attempts };
+      observeRateLimitWait('resend', 'pacing', Date.now() - paceStart - PACE_WAIT_NOISE_MS);
       attempts += 1;
       const { data, error, headers } = await this.resend(c.apiKey).emails.send(
         { from: email.from, to: [email.to], subject: email.subject, html: email.html, headers: email.headers },
         { idempotencyKey: email.idempotencyKey, signal: AbortSignal.timeout(this.settings.timeoutMs) },
       );
-      if (!error && data?.id) return { ok: true, id: data.id, attempts };
+      if (!error && data?.id) {
+        providerCalls.inc({ provider: 'resend', outcome: 'ok' });
+        return { ok: true, id: data.id, attempts };
+      }
       const failure: ResendFailure = error ?? { message: 'Resend returned no message id', statusCode: 502 };
       const wait = waitBeforeRetry(attempts, headers ?? null, this.settings.backoff);
-      if (!isRetryable(failure) || Date.now() + wait > deadline) {
+      const retry = isRetryable(failure) && Date.now() + wait <= deadline;
+      providerCalls.inc({ provider: 'resend', outcome: retry ? 'retryable' : 'failed' });
+      if (!retry) {
         const message = failure.message || 'Resend refused the email';
         return {
           ok: false,
@@ -164,6 +175,8 @@ export class ResendProvider implements EmailProvider {
           attempts,
         };
       }
+      providerRetries.inc({ provider: 'resend' });
+      if (failure.statusCode === 429) observeRateLimitWait('resend', '429', wait);
       await sleep(wait);
     }
   }

@@ -1,6 +1,6 @@
 // Agenda 6 is ESM-only: this file is loaded by the service entry (tsx) only, never by jest.
 import type { Connection } from 'mongoose';
-import { insertNew, type Logger } from '@act/service-kit';
+import { insertNew, watchAgendaJobs, type Logger } from '@act/service-kit';
 import { createAgenda, newJobDocument, startAgenda } from '@act/service-kit/agenda';
 import type { ReminderJobs, ReminderService } from './service';
 
@@ -40,6 +40,7 @@ export async function startAgendaJobs({
 }): Promise<AgendaJobs> {
   const db = conn.db!;
   const jobs = db.collection(COLLECTION);
+  const unwatch = watchAgendaJobs(jobs);
   // Unique by contact (so a job is created once), and exactly the keys of the lookups below (the stand-in
   // only uses an index whose keys equal the query's). Sparse: the sweep's job has no contactId.
   await jobs.createIndex({ name: 1, 'data.contactId': 1 }, { unique: true, sparse: true, name: JOB_INDEX });
@@ -130,6 +131,7 @@ export async function startAgendaJobs({
     },
     async stop() {
       stopped = true;
+      unwatch();
       await agenda.stop();
     },
   };

@@ -1,11 +1,11 @@
 import type { Collection } from 'mongodb';
-import type { Logger } from '@act/service-kit';
+import { reminderLateness, type Logger } from '@act/service-kit';
 import type { ContactDoc } from '../contacts/model';
 import type { ReminderHooks } from '../contacts/service';
 import { DueHeap } from './heap';
 import type { ClaimedContact, ReminderSender } from './sender';
 
-const CLAIMED = { _id: 0, id: 1, contact_id: 1, email: 1, integration_id: 1 } as const;
+const CLAIMED = { _id: 0, id: 1, contact_id: 1, email: 1, integration_id: 1, remind_at: 1 } as const;
 
 /** Persistent per-contact jobs (Agenda in production); absent in unit tests. */
 export interface ReminderJobs {
@@ -110,7 +110,11 @@ export class ReminderService implements ReminderHooks {
     if (won.length === 0) return 0;
     // The contacts list shows 'sent' from here on, on every instance (a failure only delays it, see contacts/view.ts).
     await Promise.all(this.claimListeners.map((l) => l(won.map((c) => c.id), now))).catch((err) => this.logger.warn({ err: (err as Error).message }, 'announcing reminder claims failed'));
-    await this.deliver(won);
+    if (await this.deliver(won)) {
+      const handedAt = Date.now();
+      for (const c of won as (ClaimedContact & { remind_at?: Date })[])
+        if (c.remind_at) reminderLateness.observe({ channel: 'email' }, Math.max(0, handedAt - new Date(c.remind_at).getTime()) / 1000);
+    }
     this.jobs?.cancel(won.map((c) => c.id)).catch(() => undefined);
     return won.length;
   }

@@ -4,6 +4,7 @@ import type { Paged, WebhookEvent, WebhookEventType } from '@act/contracts/src/e
 import type { DeliveryInfo } from '@act/contracts/src/webhook-signing';
 import { WEBHOOK_EVENT_PROJECTION, toWebhookEvent, webhookEventModel, type WebhookEventDoc } from './model';
 import { readList, type ListOptions, type ListQueryParsed } from '../lib/list';
+import { webhookDeliveries } from '@act/service-kit';
 import { createBatcher } from '../lib/batcher';
 
 export const WEBHOOK_EVENT_LIST_OPTIONS: ListOptions = {
@@ -28,6 +29,7 @@ export class WebhookEventsService {
   });
 
   async record(type: WebhookEventType, payload: string, info: DeliveryInfo, timestamp = new Date()): Promise<number> {
+    webhookDeliveries.inc({ side: 'email', source: info.source, verification: info.verification, outcome: info.outcome });
     return this.insert({ id: await this.allocateId(), type, timestamp, payload, ...info });
   }
 

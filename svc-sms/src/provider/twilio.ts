@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import twilio from 'twilio';
-import { BadRequestError } from '@act/service-kit';
+import { BadRequestError, observeRateLimitWait, providerCalls, providerRetries } from '@act/service-kit';
 import { smsMessages } from '@act/contracts/src/sms-api';
 import { ProviderError, TWILIO_UNREACHABLE, type OutgoingSms, type SentSms, type SmsProvider } from './types';
 import { RedirectingRequestClient } from './redirect-client';
@@ -101,15 +101,20 @@ export function createTwilioProvider({
             ...(msg.messagingServiceSid ? { messagingServiceSid: msg.messagingServiceSid } : { from: msg.from }),
             ...(msg.statusCallback ? { statusCallback: msg.statusCallback } : {}),
           });
+          providerCalls.inc({ provider: 'twilio', outcome: 'ok' });
           return { sid: res.sid, status: res.status };
         } catch (err) {
           const e = toProviderError(err);
           const wait = Math.round(Math.min(30_000, retryBaseMs * 2 ** (attempt - 1)) * (0.5 + Math.random() * 0.5));
-          if (!retryable(e) || Date.now() + wait > deadline) {
+          const retry = retryable(e) && Date.now() + wait <= deadline;
+          providerCalls.inc({ provider: 'twilio', outcome: retry ? 'retryable' : 'failed' });
+          if (!retry) {
             if (attempt === 1) throw e;
             throw new ProviderError(`${e.message} (after ${attempt} attempts)`, e.code, e.status, e.detail);
           }
           if (e.status === undefined) ambiguousSince ??= startedAt;
+          providerRetries.inc({ provider: 'twilio' });
+          if (e.status === 429 || e.code === 20429) observeRateLimitWait('twilio', '429', wait);
           await sleep(wait);
         }
       }

@@ -7,7 +7,7 @@ import {
   type Filter,
   type UpdateFilter,
 } from 'mongodb';
-import { createIdAllocator, isDuplicateKeyError, type Logger } from '@act/service-kit';
+import { createIdAllocator, isDuplicateKeyError, reminderLateness, type Logger } from '@act/service-kit';
 import {
   isTollFree,
   renderSmsTemplate,
@@ -389,6 +389,7 @@ export class SequenceEngine {
         return;
       }
       const sentAt = this.deps.now();
+      observeLateness(h.c.next_at, sentAt);
       h.log = this.logOf(h, logStatusFromTwilio(sent.status) ?? 'queued', { message_sid: sent.sid });
       h.nextAt = h.following ? new Date(sentAt.getTime() + h.following.delay_minutes * this.deps.delayUnitMs) : null;
       h.outcome = 'sent';
@@ -742,6 +743,7 @@ export class SequenceEngine {
     }
     await log(logStatusFromTwilio(sent.status) ?? 'queued', { message_sid: sent.sid });
     const sentAt = this.deps.now();
+    observeLateness(c.next_at, sentAt);
     const nextAt = following ? new Date(sentAt.getTime() + following.delay_minutes * this.deps.delayUnitMs) : null;
     await finish({ status: 'sent', last_sent_at: sentAt, next_at: nextAt }, true);
     if (nextAt) await this.deps.scheduler.schedule(ref, nextAt).catch(() => undefined);
@@ -874,4 +876,9 @@ export class SequenceEngine {
   }: { c: ContactDoc; tpl: TemplateDoc; message: string; status: SmsLogStatus } & Partial<LogDoc>) {
     await this.Log.create({ id: await this.allocLogId(), ...this.logFields(c, tpl, message, status, extra) });
   }
+}
+
+/** A step's lateness: from when it was due (after any blackout hold moved it) to its hand-off to Twilio. */
+function observeLateness(due: Date | null | undefined, sentAt: Date): void {
+  if (due) reminderLateness.observe({ channel: 'sms' }, Math.max(0, sentAt.getTime() - new Date(due).getTime()) / 1000);
 }

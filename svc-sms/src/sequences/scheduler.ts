@@ -5,7 +5,7 @@
  */
 import type { Agenda } from 'agenda';
 import type { Connection } from 'mongoose';
-import { createBatcher, insertNew, type Logger } from '@act/service-kit';
+import { createBatcher, insertNew, watchAgendaJobs, type Logger } from '@act/service-kit';
 import { createAgenda, newJobDocument, startAgenda } from '@act/service-kit/agenda';
 import type { SequenceScheduler } from '../contacts/service';
 import type { SequenceEngine } from './engine';
@@ -47,8 +47,11 @@ export class AgendaScheduler implements SequenceScheduler {
     });
   }
 
+  private unwatch: (() => void) | null = null;
+
   async start(engine: SequenceEngine): Promise<void> {
     this.engine = engine;
+    this.unwatch = watchAgendaJobs(this.opts.conn.db!.collection(COLLECTION));
     // lockLimit: a poll does not lock thousands of jobs at once (each lock is a query scanning every job on the
     // stand-in), e.g. when the backstop takes over the steps of an instance that died.
     this.agenda.define<{ contactId: number }>(
@@ -119,6 +122,7 @@ export class AgendaScheduler implements SequenceScheduler {
   }
 
   async stop(): Promise<void> {
+    this.unwatch?.();
     if (this.started) await this.agenda.stop(false);
   }
 }

@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import { createBatcher, createIdAllocator, toApi } from '@act/service-kit';
+import { createBatcher, createIdAllocator, toApi, webhookDeliveries } from '@act/service-kit';
 import type { SmsWebhookEvent, SmsWebhookEventType } from '@act/contracts/src/sms-api';
 import type { DeliveryInfo } from '@act/contracts/src/webhook-signing';
 import { toApiEvent, webhookEventModel, type WebhookEventDoc } from './model';
@@ -25,6 +25,12 @@ export class WebhookEventService {
   });
 
   async record(type: SmsWebhookEventType, payload: string, info?: DeliveryInfo): Promise<number> {
+    webhookDeliveries.inc({
+      side: 'sms',
+      source: info?.source ?? 'unknown',
+      verification: info?.verification ?? 'unsigned',
+      outcome: info?.outcome ?? type,
+    });
     return this.insert({
       id: await this.allocId(),
       type,
