@@ -29,9 +29,10 @@ export interface LoginThrottle {
  */
 export function createAuthService(conn: Connection, throttle: LoginThrottle) {
   const User = userModel(conn);
-  const byPair = createLimiter({ points: throttle.maxFailures, durationSec: throttle.windowSec });
-  const byAddress = createLimiter({ points: throttle.maxFailures, durationSec: throttle.windowSec });
-  const byUsername = createLimiter({ points: 1_000_000, durationSec: throttle.slowWindowSec });
+  // Counted in MongoDB: every instance of svc-auth shares one budget per pair, address and username.
+  const byPair = createLimiter({ points: throttle.maxFailures, durationSec: throttle.windowSec, store: { conn, name: 'login_pair' } });
+  const byAddress = createLimiter({ points: throttle.maxFailures, durationSec: throttle.windowSec, store: { conn, name: 'login_address' } });
+  const byUsername = createLimiter({ points: 1_000_000, durationSec: throttle.slowWindowSec, store: { conn, name: 'login_username' } });
 
   /** The wait before checking a password for `key`: 0 until `slowAfter` failures, then doubling. */
   async function backoffMs(key: string): Promise<number> {

@@ -102,6 +102,7 @@ export async function buildSendingFeatures({
         secret: config.unsubscribeSecret,
         publicUrl,
         publicPerMinute: config.unsubscribePerMinute,
+        conn,
       }),
       unsubscribeAdminRouter(unsubscribes),
     ],

@@ -1,3 +1,4 @@
+import type { Connection } from 'mongoose';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { BadRequestError, rateLimit, requireAdmin, validate, validateBody } from '@act/service-kit';
@@ -12,6 +13,8 @@ import { verifyUnsubscribeToken } from './token';
 export interface UnsubscribeRouteOptions {
   secret: string;
   publicUrl: string;
+  /** Where the per-address counts live (shared by every instance); absent: in memory. */
+  conn?: Connection;
   /** Public calls per client address per minute. */
   publicPerMinute: number;
 }
@@ -26,7 +29,11 @@ const checkQuerySchema = unsubscribeRequestSchema.pick(['email']);
  */
 export function unsubscribePublicRouter(service: UnsubscribeService, opts: UnsubscribeRouteOptions): Router {
   const router = new Router({ prefix: '/api/unsubscribe' });
-  const limit = rateLimit({ points: opts.publicPerMinute, durationSec: 60 });
+  const limit = rateLimit({
+    points: opts.publicPerMinute,
+    durationSec: 60,
+    ...(opts.conn && { store: { conn: opts.conn, name: 'unsubscribe' } }),
+  });
 
   router.get('/', limit, async (ctx) => {
     const { email } = await validate(checkQuerySchema, { email: ctx.query.email });
