@@ -1,5 +1,6 @@
 // Jest projects per workspace and test kind. One place decides which files are which kind of test:
 //   unit    <ws>/src/**/*.test.ts   node   (unit and service tests; service tests spawn the service)
+//           <ws>/k8s/**/*.test.ts   node   (the Kubernetes manifests' checks)
 //           <ws>/src/**/*.test.tsx  jsdom  (component tests)
 //   e2e     <ws>/e2e/**/*.e2e.ts    node   (browser tests through one shared stack)
 //   faults  <ws>/e2e/**/*.faults.ts node   (stop/start processes of the stack: run one at a time)
@@ -54,7 +55,8 @@ const BROWSER_TEST_FILES = { e2e: '.e2e.ts', faults: '.faults.ts' };
 
 const KINDS = {
   unit: [
-    { suffix: '', match: 'src/**/*.test.ts', testEnvironment: 'node' },
+    // infra/k8s holds the Kubernetes manifests and their test beside them.
+    { suffix: '', match: ['src/**/*.test.ts', 'k8s/**/*.test.ts'], testEnvironment: 'node' },
     {
       suffix: ':dom',
       match: 'src/**/*.test.tsx',
@@ -81,7 +83,7 @@ function projects(kind, only) {
       displayName: `${ws}${suffix}`,
       // roots keeps each project's file crawl to its own folder; imports outside it still resolve.
       roots: [`<rootDir>/${ws}`],
-      testMatch: [`<rootDir>/${ws}/${match}`],
+      testMatch: [match].flat().map((m) => `<rootDir>/${ws}/${m}`),
     })),
   );
 }

@@ -1,5 +1,6 @@
 import { connect, createInbox, RetentionPolicy, StorageType, type JetStreamClient, type JetStreamManager, type MsgHdrs, type NatsConnection } from 'nats';
 import type { Logger } from './logger';
+import { envInt } from './config';
 
 /** Publishes one message into JetStream; resolves once the stream has stored it (or had it already: same msgID). */
 export type AckedPublish = (subject: string, data: string, msgID: string, headers: MsgHdrs) => Promise<void>;
@@ -90,7 +91,16 @@ export function createBus({ url, prefix, name, logger }: { url: string; prefix: 
         const nc = await connect({ servers: url, name, maxReconnectAttempts: -1, reconnectTimeWait: 500, waitOnFirstConnect: true, noAsyncTraces: true });
         const jsm = await nc.jetstreamManager();
         const subjects = STREAM_SUBJECTS.map(subject);
-        const config = { name: streamName, subjects, retention: RetentionPolicy.Limits, storage: StorageType.File, duplicate_window: 2 * 60 * 1_000_000_000 };
+        // NATS_STREAM_REPLICAS: copies of the stream in a JetStream cluster (3 with infra/k8s/nats/values.yaml); a
+        // single server takes only 1. Read when the stream is created (an existing stream keeps its own).
+        const config = {
+          name: streamName,
+          subjects,
+          retention: RetentionPolicy.Limits,
+          storage: StorageType.File,
+          duplicate_window: 2 * 60 * 1_000_000_000,
+          num_replicas: envInt('NATS_STREAM_REPLICAS', 1),
+        };
         let existing: string[] | null = null;
         try {
           existing = (await jsm.streams.info(streamName)).config.subjects ?? [];
