@@ -55,8 +55,8 @@ const BROWSER_TEST_FILES = { e2e: '.e2e.ts', faults: '.faults.ts' };
 
 const KINDS = {
   unit: [
-    // infra/k8s holds the Kubernetes manifests and their test beside them.
-    { suffix: '', match: ['src/**/*.test.ts', 'k8s/**/*.test.ts'], testEnvironment: 'node' },
+    // infra/k8s and infra/observability hold manifests and configuration, with their tests beside them.
+    { suffix: '', match: ['src/**/*.test.ts', 'k8s/**/*.test.ts', 'observability/**/*.test.ts'], testEnvironment: 'node' },
     {
       suffix: ':dom',
       match: 'src/**/*.test.tsx',
