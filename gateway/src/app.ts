@@ -8,6 +8,7 @@ import { HttpError, PayloadTooLargeError, metricsResponse, observeRequest, type 
 import type { GatewayConfig } from './config';
 import { healthRoutes } from './health';
 import { createProxy } from './proxy';
+import { createUpstreams } from './upstreams/instances';
 import { isApiPath, routeFor } from './routes';
 import { clientAddress, clientProto } from './security/client-address';
 import { checkBrowserRequest, ownOrigins } from './security/csrf';
@@ -60,9 +61,10 @@ export function createGateway(config: GatewayConfig, logger: Logger) {
     timeout: 30_000,
     scheduling: 'lifo',
   });
-  const proxy = createProxy({ upstreams: config.upstreams, timeoutMs: config.proxyTimeoutMs, logger });
+  const upstreams = createUpstreams(config.upstreams, { agent, logger, checkEveryMs: config.healthCheckMs, timeoutMs: 2_000 });
+  const proxy = createProxy({ upstreams, timeoutMs: config.proxyTimeoutMs, bodyLimit: config.bodyLimit, logger });
   const sessions = createSessionResolver({
-    authUrl: config.upstreams['svc-auth'],
+    auth: upstreams,
     secret: config.identitySecret,
     agent,
     ttlMs: config.sessionCacheMs,
@@ -120,7 +122,9 @@ export function createGateway(config: GatewayConfig, logger: Logger) {
         ),
       );
     }
-    proxy.web(req, res, route.service, onResponse);
+    // Sent again to another instance when the first one's connection fails: reads, and the routes whose handlers
+    // make a repeat harmless (routes.ts).
+    proxy.web(req, res, route.service, onResponse, route.retry === true || method === 'GET' || method === 'HEAD' || method === 'OPTIONS');
   }
 
   /**
@@ -153,7 +157,7 @@ export function createGateway(config: GatewayConfig, logger: Logger) {
   app.silent = true;
   app.on('error', (err) => logger.warn({ err: (err as Error).message }, 'koa error'));
   app.use(errors(logger));
-  app.use(healthRoutes(config.upstreams, agent));
+  app.use(healthRoutes(upstreams));
   app.use(compress({ threshold: 1024, br: false }));
   app.use(staticFiles(config));
 
@@ -165,7 +169,7 @@ export function createGateway(config: GatewayConfig, logger: Logger) {
   const internal = new Koa();
   internal.silent = true;
   internal.use(errors(logger));
-  internal.use(healthRoutes(config.upstreams, agent, { detail: true }));
+  internal.use(healthRoutes(upstreams, { detail: true }));
   internal.use(async (ctx, next) => {
     if (ctx.path !== '/metrics') return next();
     ctx.respond = false;

@@ -2,11 +2,15 @@ import path from 'node:path';
 import { env, envInt, identitySecret } from '@act/service-kit';
 import { parseTrustedHops } from './security/client-address';
 import type { ServiceName } from './routes';
+import { parseUpstreamList } from './upstreams/instances';
 
 export interface GatewayConfig {
   host: string;
   port: number;
-  upstreams: Record<ServiceName, string>;
+  /** Each service's instances (`AUTH_URL=http://a:4001,http://b:4001`), balanced round-robin. */
+  upstreams: Record<ServiceName, string[]>;
+  /** `GATEWAY_HEALTH_CHECK_MS`: how often each instance's /readyz is asked to keep it in rotation (0: never). */
+  healthCheckMs: number;
   identitySecret: string;
   /** Bytes; a declared Content-Length above it is refused with 413 before proxying. */
   bodyLimit: number;
@@ -44,10 +48,11 @@ export function loadConfig(): GatewayConfig {
     host: env('HOST', '127.0.0.1'),
     port: envInt('PORT', envInt('GATEWAY_PORT', 8080)),
     upstreams: {
-      'svc-auth': env('AUTH_URL', 'http://127.0.0.1:4001'),
-      'svc-email': env('EMAIL_URL', 'http://127.0.0.1:4002'),
-      'svc-sms': env('SMS_URL', 'http://127.0.0.1:4003'),
+      'svc-auth': parseUpstreamList(env('AUTH_URL', 'http://127.0.0.1:4001')),
+      'svc-email': parseUpstreamList(env('EMAIL_URL', 'http://127.0.0.1:4002')),
+      'svc-sms': parseUpstreamList(env('SMS_URL', 'http://127.0.0.1:4003')),
     },
+    healthCheckMs: envInt('GATEWAY_HEALTH_CHECK_MS', 2_000),
     identitySecret: identitySecret(),
     bodyLimit: envInt('BODY_LIMIT', 1024 * 1024),
     proxyTimeoutMs: envInt('PROXY_TIMEOUT_MS', 15_000),

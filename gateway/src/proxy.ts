@@ -1,8 +1,8 @@
 import { EventEmitter } from 'node:events';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { Pool } from 'undici';
 import type { Logger } from '@act/service-kit';
 import type { ServiceName } from './routes';
+import type { Instance, Upstreams } from './upstreams/instances';
 
 /** Errors that mean "the service is not there" (as opposed to a client that went away). */
 function unavailable(res: ServerResponse, name: ServiceName): void {
@@ -41,69 +41,123 @@ function forwardedHeaders(req: IncomingMessage): Record<string, string | string[
 }
 
 export interface ProxyOptions {
-  upstreams: Record<ServiceName, string>;
+  upstreams: Upstreams;
   timeoutMs: number;
+  /** Largest body read into memory for a request that may be sent twice. */
+  bodyLimit: number;
   logger: Logger;
+}
+
+/** Failures that mean the request never reached a live service process (refused, reset, closed under it). */
+const CONNECTION_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+const isConnectionError = (err: Error) => CONNECTION_ERRORS.has((err as NodeJS.ErrnoException).code ?? '');
+
+/** The whole request body, or null past `limit` bytes. */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > limit) {
+        req.removeAllListeners('data');
+        req.resume();
+        resolve(null);
+      } else chunks.push(c);
+    });
+    req.once('end', () => resolve(Buffer.concat(chunks)));
+    req.once('error', reject);
+  });
+}
+
+function tooLarge(res: ServerResponse): void {
+  const body = JSON.stringify({ error: 'Request body too large' });
+  res.writeHead(413, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+  res.end(body);
 }
 
 /**
  * Streams requests to the services over undici's keep-alive pools (about a third less CPU per request than
- * http-proxy over http.Agent, measured on the webhook path). A refused connection answers 503 at once; a service
- * that sends no answer (or stalls in its body) within `timeoutMs` answers 503 then. A client that goes away aborts
- * the call to the service.
+ * http-proxy over http.Agent, measured on the webhook path), balancing over each service's instances. A request
+ * that may be sent twice (`retry`: no body, or a route whose handler is idempotent) goes to a second instance when
+ * the first one's connection fails before any answer: an instance killed mid-request costs the caller nothing.
+ * Other requests stream their body and fail with 503. A service that sends no answer (or stalls in its body)
+ * within `timeoutMs` answers 503 then, never retried (it may still be working on it). A client that goes away
+ * aborts the call to the service.
  */
-export function createProxy({ upstreams, timeoutMs, logger }: ProxyOptions) {
-  // One keep-alive pool per service. Idle connections close after 30 s, before the services' own 65 s keep-alive
-  // timeout, so a request is never written onto a connection the service is closing.
-  const pools = Object.fromEntries(
-    Object.entries(upstreams).map(([name, url]) => [name, new Pool(new URL(url).origin, { connections: 256, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 30_000 })]),
-  ) as Record<ServiceName, Pool>;
+export function createProxy({ upstreams, timeoutMs, bodyLimit, logger }: ProxyOptions) {
+  function send(
+    req: IncomingMessage,
+    res: ServerResponse,
+    service: ServiceName,
+    body: Buffer | IncomingMessage | null,
+    onResponse: ((status: number) => void) | undefined,
+    retriesLeft: number,
+    not?: Instance,
+  ): void {
+    const instance = upstreams.pick(service, not);
+    // undici takes an EventEmitter as its abort signal: an AbortController per request cost more CPU than the rest
+    // of the proxying (it is an EventTarget).
+    const abort = new EventEmitter();
+    let aborted = false;
+    const onClose = () => {
+      if (res.writableFinished) return;
+      aborted = true;
+      abort.emit('abort');
+    };
+    res.once('close', onClose);
+    instance.pool.stream(
+      {
+        path: req.url ?? '/',
+        method: req.method as 'GET',
+        headers: forwardedHeaders(req),
+        body,
+        signal: abort,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        opaque: res,
+      },
+      ({ statusCode, headers }) => {
+        onResponse?.(statusCode);
+        const out: Record<string, string | string[]> = {};
+        for (const name in headers) if (!HOP_BY_HOP.has(name)) out[name] = headers[name]!;
+        res.writeHead(statusCode, out);
+        return res;
+      },
+      (err) => {
+        res.off('close', onClose);
+        if (!err || aborted) return;
+        const code = (err as NodeJS.ErrnoException).code;
+        if (isConnectionError(err)) upstreams.failed(instance, code ?? err.message);
+        if (retriesLeft > 0 && !res.headersSent && isConnectionError(err) && upstreams.instances(service).length > 1) {
+          logger.warn({ service, instance: instance.url, code, url: req.url }, 'instance failed; retrying on another');
+          send(req, res, service, body, onResponse, retriesLeft - 1, instance);
+          return;
+        }
+        logger.warn({ service, instance: instance.url, code, err: err.message, url: req.url }, 'service unavailable');
+        unavailable(res, service);
+      },
+    );
+  }
+
   return {
-    /** `onResponse` runs when the service's answer arrives, before it is passed on. */
-    web(req: IncomingMessage, res: ServerResponse, service: ServiceName, onResponse?: (status: number) => void): void {
-      // undici takes an EventEmitter as its abort signal: an AbortController per request cost more CPU than the rest
-      // of the proxying (it is an EventTarget).
-      const abort = new EventEmitter();
-      let aborted = false;
-      const onClose = () => {
-        if (res.writableFinished) return;
-        aborted = true;
-        abort.emit('abort');
-      };
-      res.once('close', onClose);
+    /**
+     * `onResponse` runs when the service's answer arrives, before it is passed on. `retry`: the request may be sent
+     * to a second instance (its body, if any, is read into memory first).
+     */
+    web(req: IncomingMessage, res: ServerResponse, service: ServiceName, onResponse?: (status: number) => void, retry = false): void {
       const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-      pools[service].stream(
-        {
-          path: req.url ?? '/',
-          method: req.method as 'GET',
-          headers: forwardedHeaders(req),
-          body: hasBody ? req : null,
-          signal: abort,
-          headersTimeout: timeoutMs,
-          bodyTimeout: timeoutMs,
-          opaque: res,
-        },
-        ({ statusCode, headers }) => {
-          onResponse?.(statusCode);
-          const out: Record<string, string | string[]> = {};
-          for (const name in headers) if (!HOP_BY_HOP.has(name)) out[name] = headers[name]!;
-          res.writeHead(statusCode, out);
-          return res;
-        },
-        (err) => {
-          res.off('close', onClose);
-          if (!err || aborted) return;
-          logger.warn(
-            { service, code: (err as NodeJS.ErrnoException).code, err: err.message, url: req.url },
-            'service unavailable',
-          );
-          unavailable(res, service);
-        },
+      if (!retry || !hasBody) {
+        send(req, res, service, hasBody ? req : null, onResponse, retry ? 1 : 0);
+        return;
+      }
+      readBody(req, bodyLimit).then(
+        (body) => (body === null ? tooLarge(res) : send(req, res, service, body, onResponse, 1)),
+        () => res.destroy(),
       );
     },
     close(): void {
-      // The server is closing every connection too: nothing in flight is worth waiting for.
-      for (const pool of Object.values(pools)) void pool.destroy().catch(() => undefined);
+      upstreams.close();
     },
   };
 }

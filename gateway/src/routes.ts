@@ -19,6 +19,12 @@ export interface Route {
   access: Access;
   /** Called by senders, Twilio and mail clients, never with our cookie: no browser (CSRF) checks, their own rules. */
   public?: true;
+  /**
+   * A POST here may be sent to a second instance when the first one's connection fails (its body is buffered):
+   * the handlers make a repeat harmless (webhooks upsert by contact and skip a delivery id seen before; callbacks
+   * set a status; an unsubscribe adds to a set). Reads are always retried.
+   */
+  retry?: true;
 }
 
 export const ROUTES: readonly Route[] = [
@@ -30,16 +36,16 @@ export const ROUTES: readonly Route[] = [
   { prefix: '/api/users', service: 'svc-auth', access: 'session' },
 
   // svc-sms: SMS side and Twilio
-  { prefix: '/api/sms/webhook', service: 'svc-sms', access: 'anonymous', public: true },
+  { prefix: '/api/sms/webhook', service: 'svc-sms', access: 'anonymous', public: true, retry: true },
   { prefix: '/api/sms', service: 'svc-sms', access: 'session' },
   { prefix: '/api/sms-', service: 'svc-sms', access: 'session' }, // sms-campaigns, sms-templates, sms-contacts, sms-logs, ...
-  { prefix: '/api/twilio/webhooks', service: 'svc-sms', access: 'anonymous', public: true }, // Twilio's signature is checked by svc-sms
+  { prefix: '/api/twilio/webhooks', service: 'svc-sms', access: 'anonymous', public: true, retry: true }, // Twilio's signature is checked by svc-sms
   { prefix: '/api/twilio', service: 'svc-sms', access: 'session' },
 
   // svc-email: its public endpoints; everything else falls to DEFAULT_ROUTE
-  { prefix: '/api/webhook', service: 'svc-email', access: 'anonymous', public: true },
-  { prefix: '/api/unsubscribe', service: 'svc-email', access: 'anonymous', public: true },
-  { prefix: '/api/resend/webhooks', service: 'svc-email', access: 'anonymous', public: true }, // Svix-signed, checked by svc-email
+  { prefix: '/api/webhook', service: 'svc-email', access: 'anonymous', public: true, retry: true },
+  { prefix: '/api/unsubscribe', service: 'svc-email', access: 'anonymous', public: true, retry: true },
+  { prefix: '/api/resend/webhooks', service: 'svc-email', access: 'anonymous', public: true, retry: true }, // Svix-signed, checked by svc-email
 ];
 
 /** Contacts, email logs, webhook events and integrations, settings, test, resend, email, unsubscribe lists, and unknown paths (svc-email answers 404 JSON). */

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { SESSION_COOKIE, type SessionIdentityDto } from '@act/contracts/src/auth-api';
 import { ServiceUnavailableError, signIdentity, type IdentityUser, type Logger } from '@act/service-kit';
+import type { Instance, Upstreams } from './upstreams/instances';
 
 const SID = `${SESSION_COOKIE}=`;
 const SIG = `${SESSION_COOKIE}.sig=`;
@@ -30,7 +31,8 @@ interface Entry extends Resolved {
 }
 
 export interface SessionResolverOptions {
-  authUrl: string;
+  /** svc-auth's instances (a lookup whose connection fails is asked once more of another one). */
+  auth: Pick<Upstreams, 'pick' | 'failed' | 'instances'>;
   secret: string;
   agent: http.Agent;
   ttlMs: number;
@@ -44,7 +46,7 @@ export interface SessionResolverOptions {
  * seconds (bounded, oldest out first). Concurrent requests with one cookie share one lookup.
  */
 export function createSessionResolver({
-  authUrl,
+  auth,
   secret,
   agent,
   ttlMs,
@@ -54,7 +56,6 @@ export function createSessionResolver({
 }: SessionResolverOptions) {
   const cache = new Map<string, Entry>();
   const pending = new Map<string, Promise<Resolved>>();
-  const target = new URL('/internal/session', authUrl);
   let anonymous: Entry = { user: null, token: '', expires: 0 };
   // Bumped by forget/clear: a lookup that started before a logout must not put the old answer back.
   let generation = 0;
@@ -67,10 +68,11 @@ export function createSessionResolver({
     return anonymous;
   }
 
-  function lookup(cookie: { sid: string; sig: string }): Promise<IdentityUser | null> {
+  function lookup(cookie: { sid: string; sig: string }, retry = true, not?: Instance): Promise<IdentityUser | null> {
+    const instance = auth.pick('svc-auth', not);
     return new Promise((resolve, reject) => {
       const req = http.request(
-        target,
+        new URL('/internal/session', instance.url),
         {
           method: 'GET',
           agent,
@@ -100,7 +102,13 @@ export function createSessionResolver({
       );
       req.on('timeout', () => req.destroy(new Error('timeout')));
       req.on('error', (err) => {
-        logger.warn({ err: err.message }, 'session lookup failed');
+        const code = (err as NodeJS.ErrnoException).code;
+        // A lookup only reads: when the connection failed, another instance is asked.
+        if (code && code !== 'ECONNABORTED' && err.message !== 'timeout') {
+          auth.failed(instance, code);
+          if (retry && auth.instances('svc-auth').length > 1) return void lookup(cookie, false, instance).then(resolve, reject);
+        }
+        logger.warn({ err: err.message, instance: instance.url }, 'session lookup failed');
         reject(new ServiceUnavailableError('svc-auth unavailable'));
       });
       req.end();

@@ -28,6 +28,8 @@ export interface FakeUpstream {
 export async function fakeUpstream(
   service: string,
   handler?: (req: http.IncomingMessage, res: http.ServerResponse, echo: Echo) => boolean | void,
+  /** A port of its own choosing (to come back where an instance was); default a free one. */
+  atPort?: number,
 ): Promise<FakeUpstream> {
   const requests: Echo[] = [];
   const server: Server = http.createServer((req, res) => {
@@ -51,7 +53,7 @@ export async function fakeUpstream(
       res.end(JSON.stringify(echo));
     });
   });
-  const port = await freePort();
+  const port = atPort ?? (await freePort());
   await new Promise<void>((r) => server.listen(port, '127.0.0.1', () => r()));
   return {
     url: `http://127.0.0.1:${port}`,
@@ -70,13 +72,14 @@ export async function deadUrl(): Promise<string> {
 }
 
 export function testConfig(
-  upstreams: Record<ServiceName, string>,
+  upstreams: Record<ServiceName, string | string[]>,
   overrides: Partial<GatewayConfig> = {},
 ): GatewayConfig {
   return {
     host: '127.0.0.1',
     port: 0,
-    upstreams,
+    upstreams: Object.fromEntries(Object.entries(upstreams).map(([k, v]) => [k, [v].flat()])) as Record<ServiceName, string[]>,
+    healthCheckMs: 0,
     identitySecret: identitySecret(),
     bodyLimit: 1024 * 1024,
     proxyTimeoutMs: 15_000,
