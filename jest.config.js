@@ -1,10 +1,10 @@
 // One jest setup for the whole repository. `npm test` (infra/scripts/test.mjs) picks the kind of tests with
-// ACT_TEST_PHASE (unit | e2e | faults; default unit) and one workspace with ACT_TEST_WORKSPACE.
+// ACT_TEST_PHASE (unit | e2e | faults | replicas; default unit) and one workspace with ACT_TEST_WORKSPACE.
 // Plain `npx jest` runs the unit projects; the e2e and faults phases start their own stack in globalSetup.
 const { projects } = require('./infra/jest/projects.cjs');
 
 const phase = process.env.ACT_TEST_PHASE || 'unit';
-const browserPhase = phase === 'e2e' || phase === 'faults';
+const browserPhase = phase === 'e2e' || phase === 'faults' || phase === 'replicas';
 
 module.exports = {
   rootDir: __dirname,

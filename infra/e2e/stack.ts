@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-export type ProcessName = 'svc-auth' | 'svc-email' | 'svc-sms' | 'gateway';
+export type ProcessName = 'svc-auth' | 'svc-email' | 'svc-sms' | 'gateway' | `${'svc-auth' | 'svc-email' | 'svc-sms'}-${number}`;
 
 export interface StackInfo {
   /** Gateway origin, e.g. http://127.0.0.1:41234 */
@@ -14,7 +14,9 @@ export interface StackInfo {
   /** File holding every process's output, prefixed with its name */
   logFile: string;
   /** Each process's own port (services are reachable directly, e.g. to prove they refuse unsigned calls) */
-  ports: Record<ProcessName | 'gateway-internal', number>;
+  ports: Record<string, number>;
+  /** Every process of the stack (the replicas phase has `svc-email-2`, ...). */
+  processes?: ProcessName[];
   /** Base MongoDB URI, NATS URL and subject prefix of the stack, and each service's database name */
   mongoUri?: string;
   natsUrl?: string;

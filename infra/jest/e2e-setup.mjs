@@ -34,6 +34,22 @@ function serveControl(stack, deps) {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
+/**
+ * The replicas phase: a "minute" of reminder delay is a second, and what picks up a killed instance's work runs
+ * within seconds instead of minutes (the email sweep, the SMS due scan and sweep, the SMS step lease).
+ */
+const REPLICAS_ENV = {
+  REMINDER_DELAY_UNIT_MS: '1000',
+  SMS_DELAY_UNIT_MS: '1000',
+  REMINDER_SWEEP_INTERVAL_MS: '3000',
+  SMS_DUE_SCAN_MS: '2000',
+  SMS_SWEEP_EVERY_MS: '3000',
+  SMS_STEP_LEASE_MS: '20000',
+  // A killed instance's claimed-but-unsent steps are judged 30 s after their claim (default: minutes, the time a
+  // slow burst's last Twilio call may take), so the suite sees them sent within its wait.
+  SMS_SEND_IN_FLIGHT_MS: '30000',
+};
+
 export default async function e2eSetup() {
   const phase = process.env.ACT_TEST_PHASE || 'e2e';
   const stackFile = process.env.ACT_STACK_FILE || path.join(RUN_DIR, 'e2e-stack.json');
@@ -48,7 +64,9 @@ export default async function e2eSetup() {
   try {
     stack = await startStack({
       dbSuffix,
-      env: deps?.env ?? {},
+      // The replicas phase: two instances of every service behind the gateway, reminders in seconds.
+      replicas: phase === 'replicas' ? 2 : 1,
+      env: { ...(deps?.env ?? {}), ...(phase === 'replicas' && REPLICAS_ENV) },
       log: (name, line) => logStream.write(`[${name}] ${line}\n`),
     });
   } catch (err) {
@@ -66,6 +84,7 @@ export default async function e2eSetup() {
         controlUrl,
         logFile,
         ports: stack.ports,
+        processes: stack.processes,
         // Where the stack keeps its data and events, for tests that check them at the source.
         mongoUri: stack.env.MONGODB_URI,
         natsUrl: stack.env.NATS_URL,

@@ -4,6 +4,7 @@
 //           <ws>/src/**/*.test.tsx  jsdom  (component tests)
 //   e2e     <ws>/e2e/**/*.e2e.ts    node   (browser tests through one shared stack)
 //   faults  <ws>/e2e/**/*.faults.ts node   (stop/start processes of the stack: run one at a time)
+//   replicas <ws>/e2e/**/*.replicas.ts node (a stack with two instances of every service behind the gateway)
 const { ROOT, workspaces } = require('../scripts/lib/workspaces.cjs');
 
 const swc = (syntax, jsx) => [
@@ -51,7 +52,7 @@ const common = {
 };
 
 /** File name endings of the browser phases, all under `<ws>/e2e/`; test.mjs skips a phase that has none. */
-const BROWSER_TEST_FILES = { e2e: '.e2e.ts', faults: '.faults.ts' };
+const BROWSER_TEST_FILES = { e2e: '.e2e.ts', faults: '.faults.ts', replicas: '.replicas.ts' };
 
 const KINDS = {
   unit: [
@@ -66,10 +67,11 @@ const KINDS = {
   ],
   e2e: [{ suffix: ':e2e', match: `e2e/**/*${BROWSER_TEST_FILES.e2e}`, testEnvironment: 'node' }],
   faults: [{ suffix: ':faults', match: `e2e/**/*${BROWSER_TEST_FILES.faults}`, testEnvironment: 'node' }],
+  replicas: [{ suffix: ':replicas', match: `e2e/**/*${BROWSER_TEST_FILES.replicas}`, testEnvironment: 'node' }],
 };
 
 /**
- * @param {'unit'|'e2e'|'faults'} kind
+ * @param {'unit'|'e2e'|'faults'|'replicas'} kind
  * @param {string} [only] a workspace folder (e.g. 'svc-email', 'packages/ui-kit'); all when empty
  */
 function projects(kind, only) {

@@ -29,8 +29,18 @@ const secret = () => randomBytes(24).toString('base64url');
  */
 export const NODE_RUNTIME_OPTIONS = '--max-semi-space-size=32';
 
+/** `svc-email-2` -> `svc-email`: the workspace an instance runs. */
+export const serviceOf = (name) => (name === 'gateway' ? name : Object.keys(SERVICES).find((svc) => name === svc || name.startsWith(`${svc}-`)));
+
+/** The process names of a stack with `replicas` instances per service: svc-auth, svc-auth-2, ... */
+export function processNames(replicas = 1) {
+  const names = [];
+  for (const svc of Object.keys(SERVICES)) for (let i = 1; i <= replicas; i++) names.push(i === 1 ? svc : `${svc}-${i}`);
+  return [...names, 'gateway'];
+}
+
 function command(name, dev) {
-  const entry = path.join(ROOT, name, 'src/index.ts');
+  const entry = path.join(ROOT, serviceOf(name), 'src/index.ts');
   if (!existsSync(entry))
     throw new Error(`startStack: ${name} has no ${path.relative(ROOT, entry)} yet, so the stack cannot start`);
   // One node process per service (the loader, not the tsx CLI) so a signal reaches the service itself;
@@ -50,6 +60,8 @@ function command(name, dev) {
  *   (MONGODB_URI and NATS_URL: when neither there nor in process.env, the stack ensures its own and stops them with itself)
  * @param {string} [options.dbSuffix] appended to each service's database name (act_auth<suffix>...) to isolate runs
  * @param {boolean} [options.dev] restart services on change (tsx watch)
+ * @param {number} [options.replicas] instances of each service (the gateway balances over them); default 1. The
+ *   first keeps the service's name and ports; the others are `<service>-2`, ... on free ports
  * @param {(name: string, line: string) => void} [options.log] where output lines go (default: `[name] line` on stdout)
  * @param {string} [options.host] default 127.0.0.1
  * @returns {Promise<{ url: string, adminPassword: string, env: Record<string,string>, ports: Record<string, number>,
@@ -63,15 +75,18 @@ export async function startStack({
   env = {},
   dbSuffix = '',
   dev = false,
+  replicas = 1,
   log = prefixedStdout,
   host = '127.0.0.1',
 } = {}) {
-  for (const name of PROCESS_NAMES) command(name, dev); // fail before starting anything
+  const names = processNames(replicas);
+  const instances = names.filter((n) => n !== 'gateway');
+  for (const name of names) command(name, dev); // fail before starting anything
   const ports = {};
-  for (const name of Object.keys(SERVICES)) ports[name] = servicePorts[name] ?? (await freePort(host));
+  for (const name of instances) ports[name] = servicePorts[name] ?? (await freePort(host));
   ports.gateway = gatewayPort ?? (await freePort(host));
   ports['gateway-internal'] = gatewayInternalPort ?? (await freePort(host));
-  for (const name of Object.keys(SERVICES)) ports[`${name}-metrics`] = metricsPorts[name] ?? (await freePort(host));
+  for (const name of instances) ports[`${name}-metrics`] = metricsPorts[name] ?? (await freePort(host));
   for (const [name, port] of Object.entries(ports)) {
     if (!(await portIsFree(port, host))) throw new Error(`startStack: port ${port} for ${name} is already in use`);
   }
@@ -104,16 +119,23 @@ export async function startStack({
   const envFor = (name) => {
     if (name === 'gateway') {
       const upstreams = Object.fromEntries(
-        Object.entries(SERVICES).map(([svc, { urlEnv }]) => [urlEnv, `http://${host}:${ports[svc]}`]),
+        Object.entries(SERVICES).map(([svc, { urlEnv }]) => [
+          urlEnv,
+          instances
+            .filter((n) => serviceOf(n) === svc)
+            .map((n) => `http://${host}:${ports[n]}`)
+            .join(','),
+        ]),
       );
       return { ...shared, ...upstreams, PORT: String(ports.gateway), GATEWAY_METRICS_PORT: String(ports['gateway-internal']) };
     }
     // Always set: a MONGODB_DB inherited from the shell would otherwise put all three services in one database.
+    const svc = serviceOf(name);
     return {
       ...shared,
       PORT: String(ports[name]),
-      [SERVICES[name].metricsEnv]: String(ports[`${name}-metrics`]),
-      MONGODB_DB: `${SERVICES[name].db}${dbSuffix}`,
+      [SERVICES[svc].metricsEnv]: String(ports[`${name}-metrics`]),
+      MONGODB_DB: `${SERVICES[svc].db}${dbSuffix}`,
     };
   };
 
@@ -121,7 +143,7 @@ export async function startStack({
   const start = async (name, extraEnv = {}) => {
     if (handles[name]?.running()) return;
     const handle = spawnNamed(name, process.execPath, command(name, dev), {
-      cwd: path.join(ROOT, name),
+      cwd: path.join(ROOT, serviceOf(name)),
       env: { ...envFor(name), ...extraEnv },
       log,
     });
@@ -150,12 +172,12 @@ export async function startStack({
   };
   const stop = async () => {
     await stopOne('gateway');
-    await Promise.all(Object.keys(SERVICES).map(stopOne));
+    await Promise.all(instances.map(stopOne));
     await Promise.all(owned.map((dep) => dep.stop()));
   };
 
   try {
-    await Promise.all(Object.keys(SERVICES).map((name) => start(name)));
+    await Promise.all(instances.map((name) => start(name)));
     await start('gateway');
   } catch (err) {
     await stop();
@@ -163,10 +185,11 @@ export async function startStack({
   }
 
   const known = (name) => {
-    if (!PROCESS_NAMES.includes(name)) throw new Error(`unknown process ${name}; one of ${PROCESS_NAMES.join(', ')}`);
+    if (!names.includes(name)) throw new Error(`unknown process ${name}; one of ${names.join(', ')}`);
   };
   return {
     url,
+    processes: names,
     adminPassword: shared.ADMIN_PASSWORD,
     env: shared,
     ports,

@@ -13,6 +13,13 @@ if (existsSync(path.join(ROOT, '.env'))) process.loadEnvFile(path.join(ROOT, '.e
 
 const dev = process.argv.includes('--dev');
 const env = process.env;
+// `npm start -- --replicas=2` (or REPLICAS=2): that many instances of each service behind the gateway.
+const replicasArg = process.argv.find((a) => a.startsWith('--replicas='))?.slice('--replicas='.length) ?? env.REPLICAS ?? '1';
+const replicas = Number(replicasArg);
+if (!Number.isInteger(replicas) || replicas < 1 || replicas > 8) {
+  console.error(`--replicas must be a whole number from 1 to 8, got "${replicasArg}"`);
+  process.exit(1);
+}
 const port = (name, fallback) => Number(env[name] || fallback);
 
 const cleanups = [];
@@ -65,13 +72,14 @@ try {
     },
     env: { MONGODB_URI: mongo.uri, NATS_URL: nats.url, ...(natsPrefix !== undefined && { NATS_PREFIX: natsPrefix }) },
     dev,
+    replicas,
   });
   cleanups.push(stack.stop);
 
   const generated = !env.ADMIN_PASSWORD;
   console.log(`
 ========================================================================
-  Abandoned Cart Tracker is running${dev ? ' (dev: rebuilds and restarts on change)' : ''}
+  Abandoned Cart Tracker is running${dev ? ' (dev: rebuilds and restarts on change)' : ''}${replicas > 1 ? `, ${replicas} instances of each service` : ''}
   Open:      ${stack.url}
   Username:  admin
   Password:  ${stack.adminPassword}${generated ? '   (generated for this start; set ADMIN_PASSWORD to choose it)' : ''}

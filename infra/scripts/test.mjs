@@ -1,8 +1,9 @@
 // `npm test`: MongoDB + NATS, then jest's unit/service projects, then the frontends' build, then the browser
 // tests (e2e), then the fault suite (stops NATS for 30 s, kills services, restarts MongoDB; against a NATS and a
-// MongoDB of its own), each phase against one stack. Ends with a plain `N passed, N failed` line.
-//   --only=unit|e2e|faults   one phase (`npm run test:unit`, `test:e2e`, `test:faults`)
-//   --without-faults         unit and e2e only (a quicker local run; CI runs all three)
+// MongoDB of its own), then the replicas suite (two instances of every service, one of each killed under load),
+// each phase against one stack. Ends with a plain `N passed, N failed, N skipped` line.
+//   --only=unit|e2e|faults|replicas   one phase (`npm run test:unit`, `test:e2e`, `test:faults`, `test:replicas`)
+//   --without-faults         unit and e2e only (a quicker local run; CI runs all four)
 //   --workspace=<folder>     only that workspace's projects (each workspace's own `npm test` uses this)
 //   anything else            passed on to jest (a test path pattern, -t name, --verbose...)
 import { randomBytes } from 'node:crypto';
@@ -15,7 +16,7 @@ import { hasBrowserTests, runJest } from './lib/jest.mjs';
 import jestProjects from '../jest/projects.cjs';
 import { deleteStreamsWithPrefix } from './lib/nats-cleanup.mjs';
 
-const PHASES = ['unit', 'e2e', 'faults'];
+const PHASES = ['unit', 'e2e', 'faults', 'replicas'];
 const SUFFIX = jestProjects.BROWSER_TEST_FILES;
 
 const flags = {};
@@ -31,7 +32,7 @@ for (const arg of process.argv.slice(2).filter((a) => a !== '--with-faults' && a
 // the current folder works too (`--workspace=.` inside a workspace).
 const workspace = flags.workspace && resolveWorkspace(flags.workspace);
 if (flags.only && !PHASES.includes(flags.only)) fail(`--only must be one of ${PHASES.join(', ')}`);
-const phases = flags.only ? [flags.only] : withoutFaults ? PHASES.filter((p) => p !== 'faults') : PHASES;
+const phases = flags.only ? [flags.only] : withoutFaults ? PHASES.filter((p) => p === 'unit' || p === 'e2e') : PHASES;
 
 function resolveWorkspace(name) {
   const all = workspaces();

@@ -95,6 +95,7 @@ export async function buildSmsService(
     leaseMs: settings.stepLeaseMs,
     rulesCacheMs: settings.rulesCacheMs,
     sendConcurrency: settings.dueConcurrency,
+    sendInFlightMs: settings.sendInFlightMs,
     publicUrl,
     logger,
   });

@@ -1,3 +1,4 @@
+import { TWILIO_CALL_TIMEOUT_MS } from './provider/twilio';
 import { env, envInt } from '@act/service-kit';
 
 /**
@@ -30,6 +31,12 @@ export interface SmsSettings {
   listLimit: number;
   /** How long a step being sent holds its contact; a crashed instance's steps resume after it (SMS_STEP_LEASE_MS). */
   stepLeaseMs: number;
+  /**
+   * SMS_SEND_IN_FLIGHT_MS: how long after its claim a send may still be under way (default: a burst's sends run
+   * SMS_DUE_CONCURRENCY at a time, each retried until TWILIO_RETRY_DEADLINE_MS, so its last claim may wait that many
+   * rounds of a call's timeout plus the deadline). A claim younger than this is not judged interrupted.
+   */
+  sendInFlightMs: number;
   /** How long the webhook path reuses its snapshot of active integrations (SMS_INTEGRATION_CACHE_MS; 0 = none). */
   integrationCacheMs: number;
   twilio: {
@@ -45,24 +52,31 @@ export interface SmsSettings {
 }
 
 export function readSettings(): SmsSettings {
+  const dueBurst = envInt('SMS_DUE_BURST', 100);
+  const dueConcurrency = envInt('SMS_DUE_CONCURRENCY', 32);
+  const retryDeadlineMs = envInt('TWILIO_RETRY_DEADLINE_MS', 60_000);
   return {
     delayUnitMs: envInt('SMS_DELAY_UNIT_MS', 60_000),
     dueScanMs: envInt('SMS_DUE_SCAN_MS', 15_000),
     dueTickMs: envInt('SMS_DUE_TICK_MS', 250),
-    dueConcurrency: envInt('SMS_DUE_CONCURRENCY', 32),
-    dueBurst: envInt('SMS_DUE_BURST', 100),
+    dueConcurrency,
+    dueBurst,
     jobGraceMs: envInt('SMS_JOB_GRACE_MS', 10 * 60_000),
     rulesCacheMs: envInt('SMS_RULES_CACHE_MS', 250),
     agendaProcessEveryMs: envInt('SMS_AGENDA_PROCESS_EVERY_MS', 30_000),
     sweepEveryMs: envInt('SMS_SWEEP_EVERY_MS', 60_000),
     listLimit: envInt('SMS_LIST_LIMIT', 5_000),
     stepLeaseMs: envInt('SMS_STEP_LEASE_MS', 5 * 60_000),
+    sendInFlightMs: envInt(
+      'SMS_SEND_IN_FLIGHT_MS',
+      Math.ceil(dueBurst / Math.max(1, dueConcurrency)) * (TWILIO_CALL_TIMEOUT_MS + retryDeadlineMs),
+    ),
     integrationCacheMs: envInt('SMS_INTEGRATION_CACHE_MS', 1_000),
     twilio: {
       accountSid: env('TWILIO_ACCOUNT_SID', ''),
       authToken: env('TWILIO_AUTH_TOKEN', ''),
       baseUrl: env('TWILIO_BASE_URL', ''),
-      retryDeadlineMs: envInt('TWILIO_RETRY_DEADLINE_MS', 60_000),
+      retryDeadlineMs,
       retryBaseMs: envInt('TWILIO_RETRY_BASE_MS', 500),
     },
   };

@@ -5,6 +5,9 @@ import { smsMessages } from '@act/contracts/src/sms-api';
 import { ProviderError, TWILIO_UNREACHABLE, type OutgoingSms, type SentSms, type SmsProvider } from './types';
 import { RedirectingRequestClient } from './redirect-client';
 
+/** One Twilio call's time limit, unless the options say otherwise. */
+export const TWILIO_CALL_TIMEOUT_MS = 15_000;
+
 export interface TwilioProviderOptions {
   accountSid: string;
   authToken: string;
@@ -45,7 +48,7 @@ export function createTwilioProvider({
   accountSid,
   authToken,
   baseUrl,
-  timeoutMs = 15_000,
+  timeoutMs = TWILIO_CALL_TIMEOUT_MS,
   retryDeadlineMs = 0,
   retryBaseMs = 500,
 }: TwilioProviderOptions): SmsProvider {

@@ -162,7 +162,9 @@ it('settles the claims of an attempt interrupted mid-burst: sends what had not g
     Array.from({ length: N }, (_, i) => postContact(i % 2 ? a.url : b.url, 'burst-crash-funnel', `k-${i}`, phone(i))),
   );
   const ids = created.map((r) => (r as { body: { id: number } }).body.id);
-  // An attempt claimed contacts 0-5 and died: before calling Twilio for 0-3, after Twilio took the message for 4-5.
+  // An attempt claimed contacts 0-5 and died (long enough ago that it cannot still be sending): before calling
+  // Twilio for 0-3, after Twilio took the message for 4-5.
+  const claimedAt = new Date(Date.now() - 10 * 60_000);
   await mongo
     .db(t.db)
     .collection('sms_sends')
@@ -171,7 +173,7 @@ it('settles the claims of an attempt interrupted mid-burst: sends what had not g
         contact_ref: ids[i],
         template_id: templates[0].id,
         step: 0,
-        claimed_at: new Date(),
+        claimed_at: claimedAt,
       })),
     );
   const gone = [4, 5].map((i) => ({

@@ -75,6 +75,11 @@ export interface SequenceEngineDeps {
   rulesCacheMs?: number;
   /** Provider calls at once within a burst (SMS_DUE_CONCURRENCY); default DEFAULT_SEND_CONCURRENCY. */
   sendConcurrency?: number;
+  /**
+   * How long after its claim a send may still be under way somewhere (the provider's retry deadline plus a call's
+   * timeout): an interrupted claim younger than this is not judged yet. Default 0 (tests with no retries).
+   */
+  sendInFlightMs?: number;
   publicUrl: string;
   logger: Logger;
 }
@@ -753,7 +758,8 @@ export class SequenceEngine {
   /**
    * After a crash between a step's claim and its log: asks the provider whether the message went out. 'sent': it
    * did, and is logged now; 'not_sent': it did not, and the claim is removed so it is sent now; 'unknown': the
-   * provider did not answer (try again after the lease); 'assumed': no way to ask, the claim counts as sent (at
+   * provider did not answer, or the claiming attempt may still be sending (try again after the lease); 'assumed':
+   * no way to ask, the claim counts as sent (at
    * most once, as before).
    */
   private async settleInterrupted(
@@ -764,6 +770,10 @@ export class SequenceEngine {
   ): Promise<'sent' | 'not_sent' | 'unknown' | 'assumed'> {
     const { provider, logger } = this.deps;
     if (!provider.findSent || !tpl) return 'assumed';
+    // The attempt that claimed it may still be sending (a burst slowed past its lease, an instance retrying
+    // Twilio): asked now, the provider would not have it yet, and sending again would send twice. Judged once no
+    // attempt can still be under way.
+    if (this.deps.now().getTime() - new Date(claim.claimed_at).getTime() < (this.deps.sendInFlightMs ?? 0)) return 'unknown';
     // The body as it was sent: with the integration's fallback link when the contact had none.
     const message = renderSmsTemplate(tpl.message, { first_name: c.first_name, checkout_url: c.checkout_url || fallbackLink });
     let found;
