@@ -1,5 +1,6 @@
 # syntax=docker/dockerfile:1
-# The one public origin: the gateway plus the built shell and both remotes, served from dist folders.
+# The one public origin: the gateway (compiled to dist/index.js, run by plain node) plus the built shell and both
+# remotes, served from dist folders.
 #   docker build -f infra/docker/gateway.Dockerfile -t act/gateway .
 # The static frontends alone (for a CDN or any static host) are the `frontends` stage:
 #   docker build -f infra/docker/gateway.Dockerfile --target frontends -t act/frontends .   (files in /app/*/dist)
@@ -19,16 +20,21 @@ RUN node infra/scripts/lockfile-stubs.mjs && npm ci
 COPY . .
 RUN npm run build -w mfe-email -w mfe-sms -w shell
 
+# The gateway compiled to dist/index.js (esbuild stays in this stage).
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY --from=manifests /app ./
+RUN node infra/scripts/lockfile-stubs.mjs && npm ci
+COPY . .
+RUN node infra/scripts/build-services.mjs gateway
+
 FROM ${NODE_IMAGE}
 WORKDIR /app
 COPY --from=manifests /app ./
 RUN node infra/scripts/lockfile-stubs.mjs \
  && npm ci --omit=dev --workspace=gateway --include-workspace-root=false \
  && npm cache clean --force
-COPY tsconfig.base.json ./
-COPY packages/contracts packages/contracts
-COPY packages/service-kit packages/service-kit
-COPY gateway gateway
+COPY --from=build /app/gateway/dist gateway/dist
 COPY --from=frontends /app/shell/dist shell/dist
 COPY --from=frontends /app/mfe-email/dist mfe-email/dist
 COPY --from=frontends /app/mfe-sms/dist mfe-sms/dist
@@ -40,4 +46,4 @@ WORKDIR /app/gateway
 USER node
 # A larger young generation: see NODE_RUNTIME_OPTIONS in infra/scripts/stack.mjs.
 ENV NODE_OPTIONS=--max-semi-space-size=32
-CMD ["node", "--import", "tsx", "src/index.ts"]
+CMD ["node", "--enable-source-maps", "dist/index.js"]

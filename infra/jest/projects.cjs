@@ -56,8 +56,8 @@ const BROWSER_TEST_FILES = { e2e: '.e2e.ts', faults: '.faults.ts', replicas: '.r
 
 const KINDS = {
   unit: [
-    // infra/k8s and infra/observability hold manifests and configuration, with their tests beside them.
-    { suffix: '', match: ['src/**/*.test.ts', 'k8s/**/*.test.ts', 'observability/**/*.test.ts'], testEnvironment: 'node' },
+    // infra/k8s, infra/observability and infra/scripts hold manifests, configuration and tools, with their tests beside them.
+    { suffix: '', match: ['src/**/*.test.ts', 'k8s/**/*.test.ts', 'observability/**/*.test.ts', 'scripts/**/*.test.ts'], testEnvironment: 'node' },
     {
       suffix: ':dom',
       match: 'src/**/*.test.tsx',

@@ -5,12 +5,14 @@
 // four processes start from those folders with NODE_ENV=production, and a sign-in, both webhooks and a page of
 // the shell go through the gateway. It finds what `docker compose up --build` would: a dependency kept in
 // devDependencies, a source folder the Dockerfile does not copy, a path that only exists in the checkout.
-// Not played: FROM (the base image is this machine's Node), USER, and the gateway's `frontends` stage (npm ci of
-// everything + rspack), whose dist folders are taken from this checkout's build (`npm run build` first when stale).
+// Not played: FROM (the base image is this machine's Node), USER, and the compiling stages (`frontends`: npm ci of
+// everything + rspack; `build`: npm ci of everything + esbuild), whose dist folders are taken from this checkout's
+// build (the frontends rebuilt when stale, the backends always: it takes a second). Checked besides: each final
+// folder runs plain node on compiled JavaScript and holds no TypeScript tooling.
 //   node infra/scripts/image-rehearsal.mjs [--keep]     (--keep: leave the folders in .run/images for a look)
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ensureMongo, ensureNats } from './deps.mjs';
 import { buildFrontends, FRONTENDS, isStale } from './lib/frontends.mjs';
@@ -19,8 +21,13 @@ import { freePort } from './lib/net.mjs';
 import { startProcess } from './lib/proc.mjs';
 import { ROOT, RUN_DIR } from './lib/paths.mjs';
 import { SERVICES } from './stack.mjs';
+import { BACKENDS, buildBackend } from './build-services.mjs';
 
 const KEEP = process.argv.includes('--keep');
+/** Stages that compile (dev tools, npm ci of everything): their output is this checkout's build. */
+const LOCAL_STAGES = ['frontends', 'build'];
+/** Packages that must not reach a production image: compiling is done before it. */
+const TOOLING = ['tsx', 'typescript', 'esbuild', '@swc/core', 'ts-node'];
 const OUT = path.join(RUN_DIR, 'images');
 const DOCKER_DIR = path.join(ROOT, 'infra/docker');
 const say = (line) => console.log(`[images] ${line}`);
@@ -98,9 +105,9 @@ function playDockerfile(image, file, args) {
       const dir = path.join(OUT, image, name);
       rmSync(dir, { recursive: true, force: true });
       mkdirSync(dir, { recursive: true });
-      stage = { name, dir, cwd: dir, env: {}, cmd: null, local: name === 'frontends' };
+      stage = { name, dir, cwd: dir, env: {}, cmd: null, local: LOCAL_STAGES.includes(name) };
       stages[name] = stage;
-      if (stage.local) say(`${image}: stage frontends taken from this checkout's build`);
+      if (stage.local) say(`${image}: stage ${name} taken from this checkout's build`);
       continue;
     }
     if (!stage) throw new Error(`${file}: ${op} before FROM`);
@@ -159,6 +166,8 @@ if (stale.length > 0) {
   say(`building ${stale.join(', ')} (the frontends stage)`);
   await buildFrontends({ only: stale });
 }
+say('compiling the gateway and the services (the build stage)');
+for (const ws of BACKENDS) await buildBackend(ws);
 rmSync(OUT, { recursive: true, force: true });
 const finals = {};
 const started = Date.now();
@@ -167,6 +176,16 @@ for (const name of Object.keys(SERVICES)) {
 }
 finals.gateway = playDockerfile('gateway', path.join(DOCKER_DIR, 'gateway.Dockerfile'), {});
 say(`images played in ${Math.round((Date.now() - started) / 1000)} s`);
+for (const [name, stage] of Object.entries(finals)) {
+  const cmd = stage.cmd?.join(' ') ?? '';
+  if (!/^node( --[\w-]+)* dist\/index\.js$/.test(cmd)) throw new Error(`${name}: CMD "${cmd}" does not run the compiled dist/index.js with plain node`);
+  const root = path.join(OUT, name, 'final');
+  const found = TOOLING.filter((pkg) => existsSync(path.join(root, 'node_modules', pkg)) || existsSync(path.join(stage.cwd, 'node_modules', pkg)));
+  if (found.length) throw new Error(`${name}: production dependencies include ${found.join(', ')}`);
+  const sources = readdirSync(root, { recursive: true }).filter((f) => !String(f).includes('node_modules') && /\.tsx?$/.test(String(f)));
+  if (sources.length) throw new Error(`${name}: the image holds TypeScript sources (${sources.slice(0, 3).join(', ')})`);
+  say(`ok: ${name} runs "${cmd}", no ${TOOLING.join('/')} in its node_modules`);
+}
 
 const mongo = process.env.MONGODB_URI ? null : await ensureMongo({});
 const nats = process.env.NATS_URL ? null : await ensureNats({});

@@ -39,7 +39,13 @@ export function processNames(replicas = 1) {
   return [...names, 'gateway'];
 }
 
-function command(name, dev) {
+function command(name, dev, compiled) {
+  if (compiled) {
+    // NODE_ENV=production: the compiled output (infra/scripts/build-services.mjs) under plain node, as in the images.
+    const built = path.join(ROOT, serviceOf(name), 'dist/index.js');
+    if (!existsSync(built)) throw new Error(`startStack: ${path.relative(ROOT, built)} is missing: run npm run build first`);
+    return ['--enable-source-maps', 'dist/index.js'];
+  }
   const entry = path.join(ROOT, serviceOf(name), 'src/index.ts');
   if (!existsSync(entry))
     throw new Error(`startStack: ${name} has no ${path.relative(ROOT, entry)} yet, so the stack cannot start`);
@@ -60,6 +66,8 @@ function command(name, dev) {
  *   (MONGODB_URI and NATS_URL: when neither there nor in process.env, the stack ensures its own and stops them with itself)
  * @param {string} [options.dbSuffix] appended to each service's database name (act_auth<suffix>...) to isolate runs
  * @param {boolean} [options.dev] restart services on change (tsx watch)
+ * @param {boolean} [options.compiled] run each process's compiled dist/index.js with plain node (default under
+ *   NODE_ENV=production) instead of its TypeScript under tsx
  * @param {number} [options.replicas] instances of each service (the gateway balances over them); default 1. The
  *   first keeps the service's name and ports; the others are `<service>-2`, ... on free ports
  * @param {(name: string, line: string) => void} [options.log] where output lines go (default: `[name] line` on stdout)
@@ -76,12 +84,13 @@ export async function startStack({
   dbSuffix = '',
   dev = false,
   replicas = 1,
+  compiled = process.env.NODE_ENV === 'production' && !dev,
   log = prefixedStdout,
   host = '127.0.0.1',
 } = {}) {
   const names = processNames(replicas);
   const instances = names.filter((n) => n !== 'gateway');
-  for (const name of names) command(name, dev); // fail before starting anything
+  for (const name of names) command(name, dev, compiled); // fail before starting anything
   const ports = {};
   for (const name of instances) ports[name] = servicePorts[name] ?? (await freePort(host));
   ports.gateway = gatewayPort ?? (await freePort(host));
@@ -142,7 +151,7 @@ export async function startStack({
   const handles = {};
   const start = async (name, extraEnv = {}) => {
     if (handles[name]?.running()) return;
-    const handle = spawnNamed(name, process.execPath, command(name, dev), {
+    const handle = spawnNamed(name, process.execPath, command(name, dev, compiled), {
       cwd: path.join(ROOT, serviceOf(name)),
       env: { ...envFor(name), ...extraEnv },
       log,

@@ -57,6 +57,12 @@ try {
     if (skipped.length) console.log(`[build] the gateway will not serve ${skipped.join(', ')}`);
   }
 
+  if (env.NODE_ENV === 'production' && !dev) {
+    // Production starts run the compiled JavaScript, as the images do.
+    const { buildBackend, BACKENDS } = await import('./build-services.mjs');
+    for (const ws of BACKENDS) await buildBackend(ws);
+  }
+
   const stack = await startStack({
     gatewayPort: port('GATEWAY_PORT', 8080),
     gatewayInternalPort: port('GATEWAY_METRICS_PORT', 9464),
