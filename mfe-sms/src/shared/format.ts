@@ -90,3 +90,8 @@ export function hourLabel(hour: number): string {
   const h12 = hour % 12 === 0 ? 12 : hour % 12;
   return `${h12} ${hour < 12 ? 'AM' : 'PM'} (${String(hour).padStart(2, '0')}:00)`;
 }
+
+/** The time a blackout-held step goes out, as HH:MM in the viewer's own time zone. */
+export function heldUntilTime(iso: string): string {
+  return new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
+}

@@ -32,6 +32,7 @@ const LOG_LABELS: Record<string, { label: string; tone: Tone }> = {
   skipped_duplicate: { label: 'Duplicate Blocked', tone: 'secondary' },
   blocked_toll_free: { label: 'Toll-free Blocked', tone: 'neutral' },
   skipped_no_link: { label: 'Skipped: no checkout link', tone: 'neutral' },
+  held_blackout: { label: 'Held (blackout)', tone: 'warning' },
 };
 
 export function logStatusLabel(status: string): string {

@@ -40,7 +40,7 @@ import {
   type SmsIntegration,
 } from '@act/contracts/src/sms-api';
 import { isListKey, isStatsKey, listPageKey, SMS_KEYS } from '../shared/keys';
-import { formatShortDateTime } from '../shared/format';
+import { formatShortDateTime, heldUntilTime } from '../shared/format';
 import { useDebounced, useServerList, useServerPaging } from '../shared/paging';
 import { Badge, EmptyState, FilterBar, SearchField, SummaryCard, SummaryRow, TableSkeleton } from '../shared/ui';
 import { ContactStatusBadge, contactStatusLabel } from '../shared/status';
@@ -328,6 +328,3 @@ export default function SmsContactsPage() {
 }
 
 /** HH:MM in the browser's time, as the rest of the page shows times. */
-function heldUntilTime(iso: string): string {
-  return new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
-}

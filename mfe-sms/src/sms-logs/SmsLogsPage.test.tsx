@@ -33,6 +33,27 @@ const logsServer = (rows: readonly SmsLog[]) =>
   });
 
 describe('/sms-logs (spec sections 2, 4, 9)', () => {
+  it('shows a step held by the blackout as held, with the time it goes out (issue 14)', async () => {
+    const until = '2026-11-26T07:30:00.000Z';
+    mockApi({
+      ...signedIn,
+      'GET /api/sms-logs?': {
+        json: {
+          items: [log(9, { status: 'held_blackout', message: 'Held by the blackout window: nothing sent yet', held_until: until, template_id: null })],
+          total: 1,
+          page: 1,
+          pageSize: 50,
+          summary: { total: 1, sent: 0, delivered: 0, failed: 0, pending: 0 },
+        },
+      },
+    });
+    renderWithProviders(<SmsLogsPage />);
+    const row = within((await screen.findAllByTestId('log-row'))[0]!);
+    expect(row.getByText('Held (blackout)')).toBeTruthy();
+    const hhmm = new Date(until).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
+    expect(row.getByText(`Held until ${hhmm} (blackout)`)).toBeTruthy();
+  });
+
   it("shows the server's five cards, counted over every log rather than the page", async () => {
     mockApi({
       ...signedIn,

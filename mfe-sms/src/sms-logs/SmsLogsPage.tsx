@@ -21,7 +21,7 @@ import HourglassIcon from '@mui/icons-material/HourglassTopOutlined';
 import { ErrorCard, errorMessage, PageHeader, Pagination, SMS_PAGE_SIZES } from '@act/ui-kit';
 import type { SmsLogPage } from '@act/contracts/src/sms-api';
 import { listPageKey, SMS_KEYS } from '../shared/keys';
-import { formatShortDateTime, LOG_ERROR_PREVIEW, LOG_MESSAGE_PREVIEW, truncate } from '../shared/format';
+import { formatShortDateTime, LOG_ERROR_PREVIEW, LOG_MESSAGE_PREVIEW, truncate, heldUntilTime } from '../shared/format';
 import { useDebounced, useServerList, useServerPaging } from '../shared/paging';
 import { EmptyState, FilterBar, SearchField, SummaryCard, SummaryRow, TableSkeleton } from '../shared/ui';
 import { LogStatusBadge } from '../shared/status';
@@ -122,6 +122,11 @@ export default function SmsLogsPage() {
                   </TableCell>
                   <TableCell>
                     <LogStatusBadge status={l.status} />
+                    {l.held_until && (
+                      <Typography variant="caption" color="textSecondary" sx={{ display: 'block', mt: 0.25 }}>
+                        Held until {heldUntilTime(l.held_until)} (blackout)
+                      </Typography>
+                    )}
                     {l.message_sid && (
                       <Tooltip title={l.message_sid}>
                         <Typography

@@ -139,6 +139,7 @@ export const SMS_LOG_STATUSES = [
   'queued',
   'skipped_duplicate',
   'blocked_toll_free',
+  'held_blackout',
 ] as const;
 export type SmsLogStatus = (typeof SMS_LOG_STATUSES)[number];
 /** Failed and undelivered are shown and counted together, as are pending and queued (section 4). */
@@ -159,6 +160,7 @@ export const SMS_LOG_STATUS_FILTERS = [
   'queued',
   'skipped_duplicate',
   'blocked_toll_free',
+  'held_blackout',
 ] as const;
 export type SmsLogStatusFilter = (typeof SMS_LOG_STATUS_FILTERS)[number];
 /** The stored statuses a status filter stands for (failed + undelivered, pending + queued, else itself). */
@@ -255,6 +257,8 @@ export interface SmsLog {
   message_sid: string | null;
   timestamp: string;
   error_message: string | null;
+  /** `held_blackout` rows: when the held step goes out (the blackout's end). */
+  held_until?: string | null;
 }
 
 /** Funnel deliveries carry the DeliveryInfo fields; Twilio callbacks carry them too (source generic, unsigned/verified). */

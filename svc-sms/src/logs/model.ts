@@ -18,6 +18,8 @@ export interface LogDoc {
   timestamp: Date;
   updated_at: Date;
   error_message: string | null;
+  /** `held_blackout` rows: the blackout's end, when the held step goes out. */
+  held_until?: Date | null;
 }
 
 const schema = new mongoose.Schema<LogDoc>(

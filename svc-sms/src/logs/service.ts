@@ -76,5 +76,6 @@ export function toApiLog(d: LogDoc): SmsLog {
     message_sid: d.message_sid ?? null,
     timestamp: new Date(d.timestamp).toISOString(),
     error_message: d.error_message ?? null,
+    ...(d.held_until ? { held_until: new Date(d.held_until).toISOString() } : {}),
   };
 }

@@ -59,6 +59,9 @@ export type StepOutcome =
 export const NO_CHECKOUT_LINK =
   'Skipped: no checkout link (the funnel sent none and the integration has no fallback link)';
 
+/** The message column of a step the blackout holds (the row's held_until says until when). */
+export const HELD_MESSAGE = 'Held by the blackout window: nothing sent yet';
+
 export interface SequenceEngineDeps {
   conn: Connection;
   provider: SmsProvider;
@@ -237,6 +240,11 @@ export class SequenceEngine {
         due.map((c) => ({ c, next_at: c.next_at!, update: { $set: { next_at: end, held_until: end, updated_at: now } } })),
       );
       for (const c of due) out.set(c.id, moved.has(c.id) ? 'held_for_blackout' : 'busy');
+      await this.logHeld(
+        due.filter((c) => moved.has(c.id)),
+        end,
+        now,
+      ).catch((err) => this.deps.logger.warn({ err: (err as Error).message }, 'could not log the steps held by the blackout'));
       // Side by side: the scheduler writes its jobs in one batch per burst of calls.
       await Promise.all([...moved].map((id) => this.deps.scheduler.schedule(id, end).catch(() => undefined)));
       return;
@@ -578,6 +586,34 @@ export class SequenceEngine {
     );
     // A STOP during the first send marked it abandoned, yet the message went out.
     if (sent) await this.swap({ id: c.id, status: 'abandoned' }, { $set: { status: 'sent' } });
+  }
+
+  /**
+   * One log row per step the blackout holds (once per window: a held step is not due again before its end), so the
+   * SMS Logs say why nothing went out and when it will. Not a send: no template, counted in no send figure.
+   */
+  private async logHeld(held: ContactDoc[], until: Date, at: Date): Promise<void> {
+    if (held.length === 0) return;
+    const ids = await Promise.all(held.map(() => this.allocLogId()));
+    await this.Log.collection.insertMany(
+      held.map((c, i) => ({
+        id: ids[i]!,
+        phone: c.phone,
+        contact_id: c.contact_id,
+        contact_ref: c.id,
+        integration_id: c.integration_id,
+        template_id: null,
+        message: HELD_MESSAGE,
+        sequence_order: null,
+        status: 'held_blackout' as const,
+        message_sid: null,
+        timestamp: at,
+        updated_at: at,
+        error_message: null,
+        held_until: until,
+      })),
+      { ordered: false },
+    );
   }
 
   private logOf(h: Held, status: SmsLogStatus, extra: Partial<LogDoc>): Omit<LogDoc, 'id'> {

@@ -301,7 +301,10 @@ describe('blackout', () => {
       expect(held.held_until).toBe(held.next_send_at);
       await sleep(1500);
       expect(sentTo('+15552010030')).toEqual([]);
-      expect(await logsFor('night-1')).toEqual([]);
+      // One log row says it is held and until when; nothing was sent, and later scans add no second row.
+      const rows = await logsFor('night-1');
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ status: 'held_blackout', held_until: held.next_send_at, message_sid: null, template_id: null });
     } finally {
       await configureSending(sms.svc.url, { blackout_enabled: false });
     }
