@@ -3,7 +3,7 @@ import MailIcon from '@mui/icons-material/MailOutlined';
 import type { EmailLog } from '@act/contracts/src/email-api';
 import { EmptyState, SectionHeader, DateTime } from '../shared';
 
-const STATUS_LABELS: Record<string, string> = { would_send: 'Would Send' };
+const STATUS_LABELS: Record<string, string> = { would_send: 'Would Send', skipped_no_link: 'Skipped: no checkout link' };
 const OUTCOME_COLORS: Record<string, 'success' | 'warning' | 'error'> = {
   sent: 'success',
   unsubscribed: 'warning',

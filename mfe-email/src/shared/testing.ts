@@ -58,6 +58,7 @@ export const DEFAULT_INTEGRATION: WebhookIntegration = {
   reminder_delay: 30,
   resend_template_id: null,
   campaign_id: null,
+  checkout_fallback_url: null,
   email_template: null,
   created_at: '2026-02-01T09:00:00.000Z',
   webhook_url: 'http://127.0.0.1:8080/api/webhook/i/defaultKey0123456789abcd',

@@ -174,6 +174,19 @@ export function IntegrationDrawer({
                   </MenuItem>
                 )}
               </TextField>
+              <TextField
+                name="checkout_fallback_url"
+                label="Fallback checkout link"
+                value={values.checkout_fallback_url}
+                onChange={handleChange}
+                onBlur={handleBlur}
+                error={touched.checkout_fallback_url && Boolean(errors.checkout_fallback_url)}
+                helperText={
+                  (touched.checkout_fallback_url && errors.checkout_fallback_url) ||
+                  'Used for {{recoveryUrl}} when the funnel sends no checkout link. Without it such an email is skipped, never sent with an empty link.'
+                }
+                placeholder="https://shop.example.com/cart"
+              />
               <FormControlLabel
                 control={<Switch name="active" checked={values.active} onChange={handleChange} />}
                 label={

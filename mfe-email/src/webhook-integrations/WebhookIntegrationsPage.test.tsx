@@ -106,6 +106,27 @@ describe('/webhook-integrations (spec §2, §4, §5, §8)', () => {
     await waitFor(() => expect(calls.callsTo('GET', '/api/webhook-integrations')).toHaveLength(2));
   });
 
+  it('sends a fallback checkout link when one is entered, and refuses one that is not an http(s) URL (issue 14)', async () => {
+    const calls = api({
+      'POST /api/webhook-integrations': { status: 201, json: { ...SHOP_INTEGRATION, id: 5 } },
+    });
+    renderWithProviders(<WebhookIntegrationsPage />);
+    await openNew();
+    fireEvent.change(screen.getByLabelText(/^Name/), { target: { value: 'Linked' } });
+    fireEvent.change(screen.getByLabelText(/^Funnel ID/), { target: { value: 'linked' } });
+    const link = screen.getByLabelText('Fallback checkout link');
+    fireEvent.change(link, { target: { value: 'ftp://shop.example.com/cart' } });
+    fireEvent.blur(link);
+    expect(await screen.findByText('The fallback checkout link must be an http(s) URL')).toBeTruthy();
+    fireEvent.change(link, { target: { value: ' https://shop.example.com/cart ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    expect(await toastText()).toContain('Integration created');
+    expect(calls.callsTo('POST', '/api/webhook-integrations')[0].body).toMatchObject({
+      name: 'Linked',
+      checkout_fallback_url: 'https://shop.example.com/cart',
+    });
+  });
+
   it("create refused: 'Error creating integration' with the server's message", async () => {
     api({
       'POST /api/webhook-integrations': {

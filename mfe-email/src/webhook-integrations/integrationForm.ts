@@ -14,6 +14,8 @@ export interface IntegrationFormValues {
   funnel_id: string;
   reminder_delay: number | '';
   resend_template_id: number | '';
+  /** '' = none. */
+  checkout_fallback_url: string;
   active: boolean;
 }
 
@@ -21,13 +23,14 @@ export interface IntegrationFormValues {
  * Section 5: name and funnel_id required, reminder_delay a number from 1 to 720: the contracts' rules,
  * the ones svc-email applies, with the spec's messages.
  */
-export const integrationFormSchema = integrationSchema.pick(['name', 'funnel_id', 'reminder_delay', 'active']);
+export const integrationFormSchema = integrationSchema.pick(['name', 'funnel_id', 'reminder_delay', 'active', 'checkout_fallback_url']);
 
 export const NEW_INTEGRATION: IntegrationFormValues = {
   name: '',
   funnel_id: '',
   reminder_delay: REMINDER_DELAY_DEFAULT,
   resend_template_id: '',
+  checkout_fallback_url: '',
   active: true,
 };
 
@@ -42,6 +45,7 @@ export function formValuesOf(integration: WebhookIntegration | null): Integratio
     funnel_id: integration.funnel_id,
     reminder_delay: integration.reminder_delay,
     resend_template_id: integration.resend_template_id ?? '',
+    checkout_fallback_url: integration.checkout_fallback_url ?? '',
     active: integration.active,
   };
 }
@@ -58,6 +62,10 @@ export function requestOf(values: IntegrationFormValues, editing: WebhookIntegra
     reminder_delay: Number(values.reminder_delay),
     resend_template_id: values.resend_template_id === '' ? null : values.resend_template_id,
     campaign_id: editing?.campaign_id ?? null,
+    // Sent when there is one to set or one to clear: otherwise the body is exactly the spec's (section 7).
+    ...(values.checkout_fallback_url.trim() || editing?.checkout_fallback_url
+      ? { checkout_fallback_url: values.checkout_fallback_url.trim() || null }
+      : {}),
   };
 }
 

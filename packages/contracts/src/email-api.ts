@@ -7,6 +7,7 @@
  * dates are ISO strings.
  */
 import * as yup from 'yup';
+import { checkoutFallbackUrlField } from './checkout-link';
 import type { DeliveryInfo, IntegrationSigning } from './webhook-signing';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -87,6 +88,8 @@ export interface WebhookIntegration extends IntegrationSigning {
   resend_template_id: number | null;
   campaign_id: number | null;
   email_template: string | null;
+  /** The link {{recoveryUrl}} takes for a contact whose funnel sent none (issue 14); null = none. */
+  checkout_fallback_url: string | null;
   created_at: string;
 }
 
@@ -154,6 +157,7 @@ export interface IntegrationRequest {
   resend_template_id?: number | null;
   campaign_id?: number | null;
   email_template?: string | null;
+  checkout_fallback_url?: string | null;
 }
 /** PATCH /api/webhook-integrations/{id}: the full form body, or only `{ active }`. */
 export type IntegrationPatchRequest = Partial<IntegrationRequest>;
@@ -218,6 +222,7 @@ function integrationFields(strict: boolean) {
     resend_template_id: optionalId(strict, 'resend_template_id'),
     campaign_id: optionalId(strict, 'campaign_id'),
     email_template: yup.string().typeError('email_template must be a string').nullable().default(null).max(100_000, 'email_template is too long'),
+    checkout_fallback_url: checkoutFallbackUrlField().default(null),
   };
 }
 
@@ -234,6 +239,7 @@ export const integrationPatchRequestSchema = yup.object({
   resend_template_id: yup.number().transform(onlyNumber).typeError('resend_template_id must be a number').integer('resend_template_id must be an integer').min(1, 'resend_template_id must be a positive integer').nullable(),
   campaign_id: yup.number().transform(onlyNumber).typeError('campaign_id must be a number').integer('campaign_id must be an integer').min(1, 'campaign_id must be a positive integer').nullable(),
   email_template: yup.string().typeError('email_template must be a string').nullable().max(100_000, 'email_template is too long'),
+  checkout_fallback_url: checkoutFallbackUrlField(),
 });
 
 export const markPurchasedRequestSchema = yup.object({
@@ -301,6 +307,11 @@ export function renderTemplateVariables(content: string, values: Partial<Record<
     if (v === undefined) return whole;
     return escape ? escapeHtml(v) : v;
   });
+}
+
+/** Whether content links to the contact's checkout ({{recoveryUrl}} or its alias {{checkout_url}}). */
+export function usesCheckoutLink(content: string): boolean {
+  return /\{\{\s*(recoveryUrl|checkout_url)\s*\}\}/.test(content);
 }
 
 export interface EmailCampaign {

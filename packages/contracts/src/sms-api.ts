@@ -6,6 +6,7 @@
  * Import path: `@act/contracts/src/sms-api`.
  */
 import * as yup from 'yup';
+import { checkoutFallbackUrlField } from './checkout-link';
 import type { Paged } from './email-api';
 import type { DeliveryInfo, IntegrationSigning } from './webhook-signing';
 
@@ -467,20 +468,7 @@ export const smsIntegrationSchema = yup.object({
   sms_campaign_id: nullableId('Campaign').default(null),
   reminder_delay: reminderDelay,
   active: yup.boolean().default(true),
-  checkout_fallback_url: yup
-    .string()
-    .transform((v: unknown) => (typeof v === 'string' ? v.trim() || null : v))
-    .nullable()
-    .default(null)
-    .max(2000, 'The fallback checkout link is too long')
-    .test('https', 'The fallback checkout link must be an http(s) URL', (v) => {
-      if (!v) return true;
-      try {
-        return ['http:', 'https:'].includes(new URL(v).protocol);
-      } catch {
-        return false;
-      }
-    }),
+  checkout_fallback_url: checkoutFallbackUrlField().default(null),
 });
 export type SmsIntegrationInput = yup.InferType<typeof smsIntegrationSchema>;
 

@@ -18,7 +18,7 @@ describe('webhook integrations', () => {
     const r = await api('GET', '/api/webhook-integrations');
     expect(r.status).toBe(200);
     expect(r.body).toEqual([
-      { id: expect.any(Number), name: 'Default Integration', funnel_id: 'default', active: true, reminder_delay: 30, resend_template_id: null, campaign_id: null, email_template: null, created_at: expect.any(String), webhook_url: expect.stringMatching(/^http:\/\/127.0.0.1:8080\/api\/webhook\/i\/[A-Za-z0-9_-]{24}$/), signing: { has_secret: false, source: null } },
+      { id: expect.any(Number), name: 'Default Integration', funnel_id: 'default', active: true, reminder_delay: 30, resend_template_id: null, campaign_id: null, email_template: null, checkout_fallback_url: null, created_at: expect.any(String), webhook_url: expect.stringMatching(/^http:\/\/127.0.0.1:8080\/api\/webhook\/i\/[A-Za-z0-9_-]{24}$/), signing: { has_secret: false, source: null } },
     ]);
   });
 
@@ -36,6 +36,8 @@ describe('webhook integrations', () => {
       [{ name: 'X', funnel_id: 'x', reminder_delay: '30' }, 400, MSG],
       [{ name: 'X', funnel_id: 'x', active: 'yes' }, 400, 'active must be true or false'],
       [{ name: 'X', funnel_id: 'x', resend_template_id: -1 }, 400, 'resend_template_id must be a positive integer'],
+      [{ name: 'X', funnel_id: 'x', checkout_fallback_url: 'javascript:alert(1)' }, 400, 'The fallback checkout link must be an http(s) URL'],
+      [{ name: 'X', funnel_id: 'x', checkout_fallback_url: { $ne: null } }, 400, 'The fallback checkout link must be a string'],
       [{ name: 'X', funnel_id: 'summer' }, 409, 'An integration with this funnel ID already exists'],
       [{ name: 'X', funnel_id: 'default' }, 409, 'An integration with this funnel ID already exists'],
     ];

@@ -19,6 +19,8 @@ export interface IntegrationDoc {
   campaign_id: number | null;
   /** Free text the spec's documentation mentions; kept as given. */
   email_template: string | null;
+  /** The checkout link a reminder uses for a contact whose funnel sent none; null = none (the step is skipped). */
+  checkout_fallback_url?: string | null;
   /** The unguessable part of the integration's own endpoint `/api/webhook/i/<key>`. */
   webhook_key: string;
   /** The sender's signing secret, sealed with SECRETS_KEY (service-kit's secret box); null = none. */
@@ -39,6 +41,7 @@ const schema = new mongoose.Schema<IntegrationDoc>(
     resend_template_id: { type: Number, default: null },
     campaign_id: { type: Number, default: null },
     email_template: { type: String, default: null },
+    checkout_fallback_url: { type: String, default: null },
     webhook_key: { type: String },
     webhook_secret: { type: String, default: null },
     webhook_source: { type: String, default: null },
@@ -69,6 +72,7 @@ export function toIntegration(d: IntegrationDoc, publicUrl: string): WebhookInte
     resend_template_id: d.resend_template_id ?? null,
     campaign_id: d.campaign_id ?? null,
     email_template: d.email_template ?? null,
+    checkout_fallback_url: d.checkout_fallback_url ?? null,
     created_at: iso(d.created_at)!,
     webhook_url: d.webhook_key ? integrationWebhookUrl(publicUrl, '/api/webhook', d.webhook_key) : '',
     signing: { has_secret: Boolean(d.webhook_secret), source: d.webhook_source ?? null },

@@ -75,6 +75,7 @@ export class IntegrationsService {
       resend_template_id: input.resend_template_id ?? null,
       campaign_id: input.campaign_id ?? null,
       email_template: input.email_template ?? null,
+      checkout_fallback_url: input.checkout_fallback_url ?? null,
       webhook_key: newWebhookKey(),
       webhook_secret: null,
       webhook_source: null,
@@ -106,6 +107,7 @@ export class IntegrationsService {
       'resend_template_id',
       'campaign_id',
       'email_template',
+      'checkout_fallback_url',
     ] as const) {
       if (patch[key] !== undefined) (set as Record<string, unknown>)[key] = patch[key];
     }

@@ -17,7 +17,10 @@ export interface SendingConfig {
   unsubscribeMailto: string | null;
   /** UNSUBSCRIBE_RATE_LIMIT: public unsubscribe calls per client address per minute. */
   unsubscribePerMinute: number;
-  /** RECOVERY_URL_FALLBACK: {{recoveryUrl}} when the funnel sent none (default PUBLIC_URL). */
+  /**
+   * RECOVERY_URL_FALLBACK: {{recoveryUrl}} when neither the funnel nor the integration has a link (unset: none; such
+   * a step is skipped and logged).
+   */
   recoveryUrlFallback: string | null;
 }
 
@@ -45,6 +48,6 @@ export function loadSendingConfig(): SendingConfig {
     unsubscribeSecret: unsubscribeSecret(optional('UNSUBSCRIBE_SECRET') ?? undefined, identitySecret()),
     unsubscribeMailto: optional('UNSUBSCRIBE_MAILTO'),
     unsubscribePerMinute: envInt('UNSUBSCRIBE_RATE_LIMIT', 30),
-    recoveryUrlFallback: optional('RECOVERY_URL_FALLBACK') ?? (env('PUBLIC_URL', '') || null),
+    recoveryUrlFallback: optional('RECOVERY_URL_FALLBACK'),
   };
 }

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import type { Collection } from 'mongodb';
 import { isDuplicateKeyError, type Logger } from '@act/service-kit';
+import { usesCheckoutLink } from '@act/contracts/src/email-api';
+import { NO_CHECKOUT_LINK_MESSAGE } from '@act/contracts/src/checkout-link';
 import { contactModel, type ContactDoc } from '../contacts/model';
 import type { EmailLogsService, NewEmailLog } from '../email-logs/service';
 import type { CampaignsService } from '../campaigns/service';
@@ -50,6 +52,9 @@ export interface SequenceStart {
 
 export function sentMessage(t: Pick<EmailTemplateDoc, 'name' | 'template_order'>, email: string, id: string): string {
   return `Sent "${t.name}" (step ${t.template_order}) to ${email}; Resend id ${id}`;
+}
+export function skippedNoLinkMessage(t: Pick<EmailTemplateDoc, 'name' | 'template_order'>, email: string): string {
+  return `Not sent "${t.name}" (step ${t.template_order}) to ${email}: ${NO_CHECKOUT_LINK_MESSAGE}`;
 }
 export function failedMessage(
   t: Pick<EmailTemplateDoc, 'name' | 'template_order'>,
@@ -264,6 +269,15 @@ export class SequenceEngine {
       );
     };
 
+    // No email with an empty or made-up checkout link: a template that needs one is skipped (and logged) for a
+    // contact with neither its funnel's link nor a fallback; the sequence goes on with the next template.
+    const recoveryUrl = await this.deps.recoveryUrls.forContact(contact.integration_id ?? null, contact.contact_id);
+    if (!recoveryUrl && usesCheckoutLink(`${next.subject}\n${next.html_content}`)) {
+      await this.log(contact, skippedNoLinkMessage(next, contact.email), 'skipped_no_link');
+      await advance(now, false);
+      return 'skipped';
+    }
+
     // The (contact, template) claim comes before the provider call: never twice, even across instances.
     let claimId: string;
     try {
@@ -283,10 +297,9 @@ export class SequenceEngine {
       return 'skipped';
     }
 
-    const recoveryUrl = await this.deps.recoveryUrls.forContact(contact.integration_id ?? null, contact.contact_id);
     const email = composeEmail(next, {
       to: contact.email,
-      recoveryUrl,
+      recoveryUrl: recoveryUrl ?? '',
       fromAddress: status.from,
       links: this.deps.links,
       // The claim's id: stable for this (contact, template), unique across deployments sharing a Resend account.

@@ -73,7 +73,12 @@ export async function buildSendingFeatures({
   const templates = new TemplatesService(conn, campaigns);
   const unsubscribes = new UnsubscribeService(conn, outbox);
   const provider = new ResendProvider(conn, config.resend);
-  const recoveryUrls = new RecoveryUrls(conn, config.recoveryUrlFallback ?? publicUrl);
+  const recoveryUrls = new RecoveryUrls(
+    conn,
+    config.recoveryUrlFallback,
+    async (id) => (await integrations.get()).byId.get(id)?.checkout_fallback_url ?? null,
+    publicUrl,
+  );
   const resend = new ResendService(provider, templates, unsubscribes, recoveryUrls, links, config.liveSending);
   app.use(recoveryUrls.middleware(logger));
 

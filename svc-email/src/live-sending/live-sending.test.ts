@@ -34,7 +34,8 @@ type Log = { contact_id: string; email: string; status: string; message: string 
 async function setUpCampaign(
   email: EmailUnderTest,
   funnelId: string,
-  templates: { name: string; template_order: number; delay_hours: number; active?: boolean }[],
+  templates: { name: string; template_order: number; delay_hours: number; active?: boolean; html?: string }[],
+  integrationFields: Record<string, unknown> = {},
 ) {
   const campaign = (await email.api('POST', '/api/email/campaigns', { body: { name: `Campaign ${funnelId}` } }))
     .body as { id: number };
@@ -45,7 +46,7 @@ async function setUpCampaign(
         name: t.name,
         subject: `${t.name} for {{contactEmail}}`,
         from_name: 'Cart Team',
-        html_content: `<h1>${t.name}</h1><p><a href="{{recoveryUrl}}">Complete Your Purchase</a></p>`,
+        html_content: t.html ?? `<h1>${t.name}</h1><p><a href="{{recoveryUrl}}">Complete Your Purchase</a></p>`,
         template_order: t.template_order,
         delay_hours: t.delay_hours,
         active: t.active ?? true,
@@ -54,7 +55,7 @@ async function setUpCampaign(
     expect(r.status).toBe(201);
   }
   const integration = await email.api('POST', '/api/webhook-integrations', {
-    body: { name: funnelId, funnel_id: funnelId, reminder_delay: 1, campaign_id: campaign.id },
+    body: { name: funnelId, funnel_id: funnelId, reminder_delay: 1, campaign_id: campaign.id, ...integrationFields },
   });
   expect(integration.status).toBe(201);
   return campaign.id;
@@ -66,11 +67,21 @@ describe('live campaign sending', () => {
   beforeAll(async () => {
     fake = await startFakeResend();
     email = await startEmail('live', liveEnv(fake));
-    await setUpCampaign(email, 'seq-funnel', [
-      { name: 'First', template_order: 1, delay_hours: 0 },
-      { name: 'Second', template_order: 2, delay_hours: 1 },
-      { name: 'Paused', template_order: 3, delay_hours: 0, active: false },
-      { name: 'Fourth', template_order: 4, delay_hours: 2 },
+    await setUpCampaign(
+      email,
+      'seq-funnel',
+      [
+        { name: 'First', template_order: 1, delay_hours: 0 },
+        { name: 'Second', template_order: 2, delay_hours: 1 },
+        { name: 'Paused', template_order: 3, delay_hours: 0, active: false },
+        { name: 'Fourth', template_order: 4, delay_hours: 2 },
+      ],
+      { checkout_fallback_url: 'https://shop.example.com/cart' },
+    );
+    // No fallback link: a template that needs the checkout link is skipped for a contact without one.
+    await setUpCampaign(email, 'nolink-funnel', [
+      { name: 'Needs link', template_order: 1, delay_hours: 0 },
+      { name: 'No link needed', template_order: 2, delay_hours: 0, html: '<p>Questions? Reply to this email.</p>' },
     ]);
   }, HOOK_TIMEOUT_MS);
   afterAll(async () => {
@@ -137,8 +148,8 @@ describe('live campaign sending', () => {
       async () => (fake.emailsTo('buyer.two@example.com').length >= 1 ? fake.emailsTo('buyer.two@example.com') : null),
       { what: 'first email' },
     );
-    // No recovery URL from the funnel: PUBLIC_URL with the funnel contact id.
-    expect(first!.html).toContain(`href="${PUBLIC_URL}?contact_id=L-2"`);
+    // No recovery URL from the funnel: the integration's fallback link (issue 14).
+    expect(first!.html).toContain('href="https://shop.example.com/cart"');
     const p = await email.api('POST', '/api/webhook', {
       body: { event: 'purchase_created', funnel_id: 'seq-funnel', contact: { id: 'L-2' } },
       user: null,
@@ -146,6 +157,22 @@ describe('live campaign sending', () => {
     expect(p.body.matched).toBe(1);
     await sleep(3 * HOUR_MS + 1_000);
     expect(subjects(fake.emailsTo('buyer.two@example.com'))).toEqual(['First']);
+  });
+
+  it('skips (and logs) a template needing the checkout link when neither the funnel nor the integration has one; goes on with the next', async () => {
+    await email.api('POST', '/api/webhook', { body: contactCreated('L-9', 'buyer.nine@example.com', 'nolink-funnel'), user: null });
+    const [only] = await waitFor(async () => (fake.emailsTo('buyer.nine@example.com').length >= 1 ? fake.emailsTo('buyer.nine@example.com') : null), {
+      what: 'the email of the template without a link',
+    });
+    expect(only!.subject).toBe('No link needed for buyer.nine@example.com');
+    await sleep(1_000);
+    expect(fake.emailsTo('buyer.nine@example.com')).toHaveLength(1);
+    expect(fake.emailsTo('buyer.nine@example.com').some((e) => e.html.includes('href=""'))).toBe(false);
+    const logs = await logsFor('L-9');
+    expect(logs.map((l) => l.status).sort()).toEqual(['sent', 'skipped_no_link']);
+    expect(logs.find((l) => l.status === 'skipped_no_link')!.message).toBe(
+      'Not sent "Needs link" (step 1) to buyer.nine@example.com: Skipped: no checkout link (the funnel sent none and the integration has no fallback link)',
+    );
   });
 
   it('stops at unsubscribe through the List-Unsubscribe one-click POST', async () => {
@@ -273,10 +300,15 @@ describe('live campaign sending with two instances', () => {
     fake = await startFakeResend();
     a = await startEmail('live2', liveEnv(fake));
     b = await startEmail('live2', { ...liveEnv(fake), MONGODB_DB: a.db, NATS_PREFIX: a.prefix });
-    await setUpCampaign(a, 'pair-funnel', [
-      { name: 'One', template_order: 1, delay_hours: 0 },
-      { name: 'Two', template_order: 2, delay_hours: 0.5 },
-    ]);
+    await setUpCampaign(
+      a,
+      'pair-funnel',
+      [
+        { name: 'One', template_order: 1, delay_hours: 0 },
+        { name: 'Two', template_order: 2, delay_hours: 0.5 },
+      ],
+      { checkout_fallback_url: 'https://shop.example.com/cart' },
+    );
   }, HOOK_TIMEOUT_MS);
   afterAll(async () => {
     await b?.svc.stop();

@@ -62,9 +62,17 @@ export function extractRecoveryUrl(body: unknown): string | null {
 export class RecoveryUrls {
   readonly coll: Collection<RecoveryUrlDoc>;
 
+  /**
+   * @param deploymentFallback RECOVERY_URL_FALLBACK: a link for every integration without one of its own (unset:
+   *   none, and a step needing a link for a contact without one is skipped)
+   * @param integrationFallback an integration's own fallback link (its checkout_fallback_url)
+   * @param sampleLink what a test email's {{recoveryUrl}} shows (PUBLIC_URL)
+   */
   constructor(
     conn: Connection,
-    private readonly fallbackBase: string | null,
+    private readonly deploymentFallback: string | null,
+    private readonly integrationFallback: (integrationId: number) => Promise<string | null>,
+    private readonly sampleLink: string,
   ) {
     this.coll = recoveryUrlModel(conn).collection as unknown as Collection<RecoveryUrlDoc>;
   }
@@ -77,22 +85,26 @@ export class RecoveryUrls {
     );
   }
 
-  /** The funnel's link for this contact, else the fallback with the funnel contact id as `contact_id`. */
-  async forContact(integrationId: number | null, contactId: string): Promise<string> {
+  /**
+   * The contact's checkout link: the one its funnel sent, else its integration's fallback link, else the
+   * deployment's; null when there is none (never an empty or made-up link).
+   */
+  async forContact(integrationId: number | null, contactId: string): Promise<string | null> {
     if (integrationId !== null) {
       const doc = await this.coll.findOne(
         { integration_id: integrationId, contact_id: contactId },
         { projection: { _id: 0, url: 1 } },
       );
       if (doc) return doc.url;
+      const own = await this.integrationFallback(integrationId);
+      if (own) return own;
     }
-    return this.fallback(contactId);
+    return this.deploymentFallback;
   }
 
-  fallback(contactId?: string): string {
-    const base = this.fallbackBase ?? '';
-    if (!contactId) return base;
-    return `${base}${base.includes('?') ? '&' : '?'}contact_id=${encodeURIComponent(contactId)}`;
+  /** The link a test email shows for {{recoveryUrl}}. */
+  sample(): string {
+    return this.deploymentFallback ?? this.sampleLink;
   }
 
   /**

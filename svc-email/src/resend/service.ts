@@ -57,7 +57,7 @@ export class ResendService implements TestSender {
       return { status: 400, body: { success: false, message: NOT_CONFIGURED_MESSAGE, error: NOT_CONFIGURED_MESSAGE } };
     const email = composeEmail(template, {
       to,
-      recoveryUrl: this.recoveryUrls.fallback(),
+      recoveryUrl: this.recoveryUrls.sample(),
       fromAddress: status.from,
       links: this.links,
       // Retries of this one test send must not become two emails.

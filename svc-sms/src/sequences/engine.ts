@@ -7,6 +7,7 @@ import {
   type Filter,
   type UpdateFilter,
 } from 'mongodb';
+import { NO_CHECKOUT_LINK_MESSAGE } from '@act/contracts/src/checkout-link';
 import { createIdAllocator, isDuplicateKeyError, reminderLateness, type Logger } from '@act/service-kit';
 import {
   isTollFree,
@@ -56,8 +57,7 @@ export type StepOutcome =
   | 'finished';
 
 /** Logged instead of a message with an empty link (issue 14). */
-export const NO_CHECKOUT_LINK =
-  'Skipped: no checkout link (the funnel sent none and the integration has no fallback link)';
+export const NO_CHECKOUT_LINK = NO_CHECKOUT_LINK_MESSAGE;
 
 /** The message column of a step the blackout holds (the row's held_until says until when). */
 export const HELD_MESSAGE = 'Held by the blackout window: nothing sent yet';
