@@ -1,4 +1,4 @@
-import { env, envBool, envInt, identitySecret } from '@act/service-kit';
+import { envBool, envInt, identitySecret } from '@act/service-kit';
 import type { ResendSettings } from '../providers/resend';
 import { unsubscribeSecret } from '../unsubscribe/token';
 
