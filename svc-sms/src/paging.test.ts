@@ -195,10 +195,10 @@ describe('GET /api/sms-contacts?page=', () => {
     ['page=x', 'page must be a positive integer'],
     ['page=1&pageSize=30', 'pageSize must be one of: 25, 50, 100, 250, 500'],
     ['page=1&pageSize=-1', 'pageSize must be a positive integer'],
-    ['page=1&status=shipped', 'status must be one of: pending, sent, purchased, abandoned, skipped_duplicate, error'],
+    ['page=1&status=shipped', 'status must be one of: pending, sent, purchased, abandoned, skipped_duplicate, error, opted_out'],
     [
       'page=1&status=pending&status=sent',
-      'status must be one of: pending, sent, purchased, abandoned, skipped_duplicate, error',
+      'status must be one of: pending, sent, purchased, abandoned, skipped_duplicate, error, opted_out',
     ],
     ['page=1&integration_id=abc', 'integration_id must be a positive integer or none'],
     ['page=1&integration_id=0', 'integration_id must be a positive integer or none'],

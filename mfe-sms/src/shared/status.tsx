@@ -8,6 +8,7 @@ const CONTACT_TONES: Record<SmsContactStatus, Tone> = {
   abandoned: 'neutral',
   skipped_duplicate: 'secondary',
   error: 'error',
+  opted_out: 'neutral',
 };
 
 export function contactStatusLabel(status: string): string {

@@ -118,6 +118,7 @@ export const SMS_CONTACT_STATUSES = [
   'abandoned',
   'skipped_duplicate',
   'error',
+  'opted_out',
 ] as const;
 export type SmsContactStatus = (typeof SMS_CONTACT_STATUSES)[number];
 export const SMS_CONTACT_STATUS_LABELS: Record<SmsContactStatus, string> = {
@@ -127,9 +128,10 @@ export const SMS_CONTACT_STATUS_LABELS: Record<SmsContactStatus, string> = {
   abandoned: 'Abandoned',
   skipped_duplicate: 'Duplicate Blocked',
   error: 'Error',
+  opted_out: 'Opted out',
 };
 
-/** Provider statuses of section 4, plus the two the sequence writes when it does not send. */
+/** Provider statuses of section 4, plus those the sequence writes when it does not send (skipped, blocked, held). */
 export const SMS_LOG_STATUSES = [
   'skipped_no_link',
   'sent',
@@ -161,7 +163,6 @@ export const SMS_LOG_STATUS_FILTERS = [
   'queued',
   'skipped_duplicate',
   'blocked_toll_free',
-  'held_blackout',
 ] as const;
 export type SmsLogStatusFilter = (typeof SMS_LOG_STATUS_FILTERS)[number];
 /** The stored statuses a status filter stands for (failed + undelivered, pending + queued, else itself). */

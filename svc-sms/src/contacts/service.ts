@@ -221,11 +221,11 @@ export class ContactService {
     ).lean<{ id: number }[]>();
     if (targets.length === 0) return;
     const ids = targets.map((t) => t.id);
+    // Whether or not a first text went out, what stopped the sequence is the opt-out: the list says so.
     await this.Contact.updateMany(
-      { id: { $in: ids }, status: 'pending' },
-      { $set: { status: 'abandoned', next_at: null, updated_at: now } },
+      { id: { $in: ids }, status: { $in: ['pending', 'sent'] } },
+      { $set: { status: 'opted_out', next_at: null, updated_at: now } },
     );
-    await this.Contact.updateMany({ id: { $in: ids }, status: 'sent' }, { $set: { next_at: null, updated_at: now } });
     await this.deps.scheduler.cancel(ids).catch(() => undefined);
   }
 

@@ -138,7 +138,7 @@ it('leaves out of a burst the contacts purchased or opted out before their step,
 
   await waitFor(async () => bodiesByPhone(new Set(rest.map(phone))).size === rest.length, 30_000);
   await waitFor(
-    async () => (await contacts('s-')).filter((c) => c.status === 'abandoned').length === optedOut.length,
+    async () => (await contacts('s-')).filter((c) => c.status === 'opted_out').length === optedOut.length,
     15_000,
   );
   await sleep(2_000);
@@ -149,7 +149,7 @@ it('leaves out of a burst the contacts purchased or opted out before their step,
   const of = (i: number) => after.find((c) => c.contact_id === `s-${i}`)!;
   for (const i of purchased) expect(of(i)).toMatchObject({ status: 'purchased', messages_sent: 0 });
   for (const i of optedOut)
-    expect(of(i)).toMatchObject({ status: 'abandoned', messages_sent: 0, opted_out: true, next_send_at: null });
+    expect(of(i)).toMatchObject({ status: 'opted_out', messages_sent: 0, opted_out: true, next_send_at: null });
   for (const i of rest) expect(of(i)).toMatchObject({ status: 'sent', messages_sent: 1, next_send_at: null });
   expect((await logs('s-')).map((l) => l.phone).sort()).toEqual(rest.map(phone).sort());
 });

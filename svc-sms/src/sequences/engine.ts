@@ -266,9 +266,9 @@ export class SequenceEngine {
   }
 
   private async runHeld(held: Held[], lease: Date, cfg: TwilioConfig, now: Date): Promise<void> {
-    const end = (h: Held, outcome: StepOutcome) => {
+    const end = (h: Held, outcome: StepOutcome, status?: ContactDoc['status']) => {
       h.outcome = outcome;
-      h.set = { next_at: null, status: h.c.step === 0 && h.c.status === 'pending' ? 'abandoned' : h.c.status };
+      h.set = { next_at: null, status: status ?? (h.c.step === 0 && h.c.status === 'pending' ? 'abandoned' : h.c.status) };
     };
     const open = () => held.filter((h) => !h.outcome && !h.alone);
 
@@ -281,7 +281,7 @@ export class SequenceEngine {
       else h.integration = integration;
     }
     let optedOut = await this.optedOut(open().map((h) => h.c.phone));
-    for (const h of open()) if (optedOut.has(h.c.phone)) end(h, 'stopped');
+    for (const h of open()) if (optedOut.has(h.c.phone)) end(h, 'stopped', 'opted_out');
 
     // Which templates each contact has had: none at step 0 (a claim left there by an interrupted attempt shows up
     // as a duplicate key when claiming, and sends the contact the one-contact way); read for the later steps.
@@ -349,7 +349,7 @@ export class SequenceEngine {
         else if (f.next_at?.getTime() !== lease.getTime()) h.outcome = 'busy';
       }
       optedOut = await this.optedOut(open().map((h) => h.c.phone));
-      for (const h of open()) if (optedOut.has(h.c.phone)) end(h, 'stopped');
+      for (const h of open()) if (optedOut.has(h.c.phone)) end(h, 'stopped', 'opted_out');
     }
 
     // Claim (contact, template) and (contact, step) right before the provider calls: a claimed template is never
@@ -394,9 +394,7 @@ export class SequenceEngine {
         h.log = this.logOf(h, 'failed', { error_message: msg });
         h.outcome = 'failed';
         // A number that opted out ends its sequence like a STOP reply does; any other refusal is an error.
-        h.set = optedOut
-          ? { next_at: null, status: h.c.step === 0 && h.c.status === 'pending' ? 'abandoned' : h.c.status }
-          : { next_at: null, status: 'error' };
+        h.set = { next_at: null, status: optedOut ? 'opted_out' : 'error' };
         // `detail`: a transport failure's own text (host names), kept out of the log row staff read.
         this.deps.logger.warn({ contact: h.c.id, err: msg, detail: (err as { detail?: string }).detail }, 'SMS send failed');
         return;
@@ -673,8 +671,8 @@ export class SequenceEngine {
       );
       if (!ours) await this.recordStopped(c, at, sent);
     };
-    const endWithout = (reason: StepOutcome) =>
-      finish({ next_at: null, status: c.step === 0 && c.status === 'pending' ? 'abandoned' : c.status }).then(
+    const endWithout = (reason: StepOutcome, status?: ContactDoc['status']) =>
+      finish({ next_at: null, status: status ?? (c.step === 0 && c.status === 'pending' ? 'abandoned' : c.status) }).then(
         () => reason,
       );
 
@@ -684,7 +682,7 @@ export class SequenceEngine {
         )
       : null;
     if (!integration || !integration.active) return endWithout('stopped');
-    if (await this.OptOut.exists({ phone: c.phone })) return endWithout('stopped');
+    if (await this.OptOut.exists({ phone: c.phone })) return endWithout('stopped', 'opted_out');
     const campaign = await this.cached(`campaign:${integration.id}:${integration.sms_campaign_id}`, () =>
       this.campaignOf(integration),
     );
@@ -739,7 +737,7 @@ export class SequenceEngine {
     // A purchase or STOP may have landed since the contact was read: look again right before sending.
     const fresh = await this.Contact.findOne({ id: ref }, { status: 1 }).lean<Pick<ContactDoc, 'status'>>();
     if (!fresh || !isOpen(fresh.status)) return 'stopped';
-    if (await this.OptOut.exists({ phone: c.phone })) return endWithout('stopped');
+    if (await this.OptOut.exists({ phone: c.phone })) return endWithout('stopped', 'opted_out');
 
     // Claim (contact, template) and (contact, step) right before the provider call: a claimed template is never
     // sent again (a process killed between the claim and the call leaves the claim, which the next attempt
@@ -777,7 +775,7 @@ export class SequenceEngine {
       await log('failed', { error_message: msg });
       await finish({
         next_at: null,
-        status: !optedOut ? 'error' : c.step === 0 && c.status === 'pending' ? 'abandoned' : c.status,
+        status: optedOut ? 'opted_out' : 'error',
       });
       this.deps.logger.warn({ contact: ref, err: msg }, 'SMS send failed');
       return 'failed';

@@ -146,7 +146,7 @@ describe('replies, STOP and START', () => {
     });
     expect(r.status).toBe(200);
     expect(r.text).toBe('<?xml version="1.0" encoding="UTF-8"?><Response/>');
-    expect(await contactOf('stop-1')).toMatchObject({ opted_out: true, status: 'sent', next_send_at: null });
+    expect(await contactOf('stop-1')).toMatchObject({ opted_out: true, status: 'opted_out', next_send_at: null });
     const reply = (await events()).find((e) => e.type === 'sms_reply');
     expect(JSON.parse(reply!.payload)).toMatchObject({ From: '+15552020003', Body: ' stop ' });
 
@@ -154,7 +154,7 @@ describe('replies, STOP and START', () => {
     await postContact(sms.svc.url, 'stop-funnel', 'stop-2', '555-202-0003');
     await sleep(3500);
     expect(sentTo('+15552020003').map((m) => m.body)).toEqual(['First']);
-    expect(await contactOf('stop-2')).toMatchObject({ status: 'abandoned', opted_out: true });
+    expect(await contactOf('stop-2')).toMatchObject({ status: 'opted_out', opted_out: true });
 
     // Nor is a test SMS.
     const test = await call(sms.svc.url, 'POST', '/api/twilio/test-sms', {
@@ -175,7 +175,7 @@ describe('replies, STOP and START', () => {
     await postCallback(sms.svc.url, { MessageSid: `SMk${n}`, From: phone, To: '+15005550006', Body: word });
     await createFunnel(sms.svc.url, id, [{ message: 'x' }]);
     await postContact(sms.svc.url, id, id, phone);
-    await waitFor(async () => (await contactOf(id))?.status === 'abandoned');
+    await waitFor(async () => (await contactOf(id))?.status === 'opted_out');
     expect(sentTo(phone)).toEqual([]);
   });
 
@@ -229,11 +229,11 @@ describe("Twilio's refusals at send time", () => {
     expect(log.error_message).toBe(
       'Twilio error 21610: Attempt to send to unsubscribed recipient (the recipient replied STOP to this sender; the number is now on the opt-out list)',
     );
-    expect(await contactOf('r21610-a')).toMatchObject({ opted_out: true, next_send_at: null });
+    expect(await contactOf('r21610-a')).toMatchObject({ opted_out: true, next_send_at: null, status: 'opted_out' });
     // Twilio would refuse again: nothing more is attempted for that phone.
     sms.twilio.optedOut.delete(phone);
     await postContact(sms.svc.url, 'r21610', 'r21610-b', phone);
-    await waitFor(async () => (await contactOf('r21610-b'))?.status === 'abandoned');
+    await waitFor(async () => (await contactOf('r21610-b'))?.status === 'opted_out');
     expect(sentTo(phone)).toEqual([]);
   });
 
