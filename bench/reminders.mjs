@@ -37,6 +37,8 @@ const stack = await benchStack('reminders', {
   TWILIO_ACCOUNT_SID: fake.accountSid,
   TWILIO_AUTH_TOKEN: fake.authToken,
   TWILIO_BASE_URL: fake.url,
+  // The engine's own lateness is measured, not Twilio's per-sender pace (1/s for a long code by default).
+  TWILIO_MAX_MPS: '10000',
 });
 const started = { load1: loadAvg() };
 try {

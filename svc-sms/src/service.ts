@@ -22,6 +22,7 @@ import { twilioCallbackRouter } from './twilio-callbacks/routes';
 import { StatsService } from './stats/service';
 import { statsRouter } from './stats/routes';
 import { createTwilioProvider } from './provider/twilio';
+import { SenderPacer, defaultMessagesPerSecond } from './provider/pacing';
 import { ProviderConfigService } from './provider/config';
 import { ProviderService } from './provider/service';
 import { providerRouter } from './provider/routes';
@@ -96,6 +97,7 @@ export async function buildSmsService(
     rulesCacheMs: settings.rulesCacheMs,
     sendConcurrency: settings.dueConcurrency,
     sendInFlightMs: settings.sendInFlightMs,
+    pacer: new SenderPacer(conn, (sender) => settings.twilio.maxMps || defaultMessagesPerSecond(sender), now),
     publicUrl,
     logger,
   });

@@ -48,6 +48,8 @@ export interface SmsSettings {
     retryDeadlineMs: number;
     /** TWILIO_RETRY_BASE_MS: the first wait, doubling with jitter. */
     retryBaseMs: number;
+    /** TWILIO_MAX_MPS: messages per second per sender, all instances together; 0 = by the sender's kind. */
+    maxMps: number;
   };
 }
 
@@ -78,6 +80,8 @@ export function readSettings(): SmsSettings {
       baseUrl: env('TWILIO_BASE_URL', ''),
       retryDeadlineMs,
       retryBaseMs: envInt('TWILIO_RETRY_BASE_MS', 500),
+      // Messages per second per sender for the whole deployment; unset: by the sender's kind (provider/pacing.ts).
+      maxMps: envInt('TWILIO_MAX_MPS', 0),
     },
   };
 }

@@ -30,6 +30,7 @@ export interface DueTickerOptions {
 const HANDLED: ReadonlySet<StepOutcome> = new Set<StepOutcome>([
   'not_due',
   'held_for_blackout',
+  'paced',
   'sent',
   'failed',
   'skipped_duplicate',

@@ -27,6 +27,7 @@ import { phoneClaimModel, sendClaimModel, type PhoneClaimDoc, type SendClaimDoc 
 import { blackoutEnd } from '../blackout/blackout';
 import { blackoutWindowOf, statusCallbackUrl, type ProviderConfigService } from '../provider/config';
 import { logStatusFromTwilio } from '../provider/twilio';
+import type { SenderPacer } from '../provider/pacing';
 import type { SentSms, SmsProvider } from '../provider/types';
 import type { Clock } from '../settings';
 
@@ -48,6 +49,8 @@ export type StepOutcome =
   | 'busy'
   | 'not_configured'
   | 'held_for_blackout'
+  /** Over the sender's rate (TWILIO_MAX_MPS): moved to the sender's next free second, not sent now. */
+  | 'paced'
   | 'sent'
   | 'failed'
   | 'skipped_duplicate'
@@ -83,6 +86,8 @@ export interface SequenceEngineDeps {
    * timeout): an interrupted claim younger than this is not judged yet. Default 0 (tests with no retries).
    */
   sendInFlightMs?: number;
+  /** Send slots per sender shared by every instance (absent: no pacing). */
+  pacer?: Pick<SenderPacer, 'reserve'>;
   publicUrl: string;
   logger: Logger;
 }
@@ -98,6 +103,8 @@ interface Held {
   noLink?: boolean;
   /** The burst's own path does not fit (a claim left by an interrupted attempt...): the one-contact path takes over. */
   alone?: boolean;
+  /** When the sender's pace lets this message leave. */
+  slot?: Date;
   outcome?: StepOutcome;
   /** Written to the contact when the burst finishes, with step + 1 (null: nothing to write). */
   set?: Partial<ContactDoc>;
@@ -355,6 +362,12 @@ export class SequenceEngine {
     // Claim (contact, template) and (contact, step) right before the provider calls: a claimed template is never
     // sent again. A claim already there (an interrupted attempt, or one that raced us) sends that contact the
     // one-contact way, which asks the provider what became of it.
+    await this.pace(
+      open().filter((h) => !h.noLink),
+      cfg,
+      lease,
+      now,
+    );
     const toSend = open();
     if (toSend.length) {
       const rows: SendClaimDoc[] = toSend.map((h) => ({
@@ -380,6 +393,7 @@ export class SequenceEngine {
         return;
       }
       let sent: SentSms;
+      if (h.slot) await sleepUntil(h.slot, this.deps.now);
       try {
         sent = await this.deps.provider.send({
           to: h.c.phone,
@@ -523,6 +537,27 @@ export class SequenceEngine {
    * contact always has next_at null (purchase, STOP and every end of a sequence clear it), so a row whose next_at is
    * still the date we read is open. Returns the ids that changed (read back only when some did not).
    */
+  /**
+   * Slots for the messages of a burst at the sender's rate, no later than half the lease: those that fit wait for
+   * their slot before the provider call; the rest go back to waiting (next_at = the sender's next free second,
+   * their lease given up), so a slow sender never holds steps past their lease.
+   */
+  private async pace(held: Held[], cfg: TwilioConfig, lease: Date, now: Date): Promise<void> {
+    if (!this.deps.pacer || held.length === 0) return;
+    const until = new Date(now.getTime() + (this.deps.leaseMs ?? DEFAULT_LEASE_MS) / 2);
+    const { slots, nextFree } = await this.deps.pacer.reserve(senderOf(cfg), held.length, until);
+    held.forEach((h, i) => (h.slot = slots[i]));
+    const left = held.slice(slots.length);
+    if (left.length === 0) return;
+    for (const h of left) h.outcome = 'paced';
+    const moved = await this.casAll(
+      left.map((h) => ({ c: h.c, next_at: lease, update: { $set: { next_at: nextFree } } })),
+    );
+    await Promise.all(
+      [...moved].map((id) => this.deps.scheduler.schedule(id, nextFree).catch(() => undefined)),
+    );
+  }
+
   private async casAll(
     items: { c: ContactDoc; next_at: Date; update: UpdateFilter<ContactDoc> }[],
   ): Promise<Set<number>> {
@@ -739,6 +774,19 @@ export class SequenceEngine {
     if (!fresh || !isOpen(fresh.status)) return 'stopped';
     if (await this.OptOut.exists({ phone: c.phone })) return endWithout('stopped', 'opted_out');
 
+    // The sender's pace: a slot within half the lease, else back to waiting until the sender has room.
+    let slot: Date | undefined;
+    if (this.deps.pacer && !noLink) {
+      const until = new Date(now.getTime() + (this.deps.leaseMs ?? DEFAULT_LEASE_MS) / 2);
+      const { slots, nextFree } = await this.deps.pacer.reserve(senderOf(cfg), 1, until);
+      if (!slots[0]) {
+        if (await this.swap({ id: ref, step: c.step, next_at: lease }, { $set: { next_at: nextFree } }))
+          await this.deps.scheduler.schedule(ref, nextFree).catch(() => undefined);
+        return 'paced';
+      }
+      slot = slots[0];
+    }
+
     // Claim (contact, template) and (contact, step) right before the provider call: a claimed template is never
     // sent again (a process killed between the claim and the call leaves the claim, which the next attempt
     // settles with the provider above).
@@ -761,6 +809,7 @@ export class SequenceEngine {
       return 'skipped_no_link';
     }
     let sent;
+    if (slot) await sleepUntil(slot, this.deps.now);
     try {
       sent = await this.deps.provider.send({
         to: c.phone,
@@ -925,4 +974,14 @@ export class SequenceEngine {
 /** A step's lateness: from when it was due (after any blackout hold moved it) to its hand-off to Twilio. */
 function observeLateness(due: Date | null | undefined, sentAt: Date): void {
   if (due) reminderLateness.observe({ channel: 'sms' }, Math.max(0, sentAt.getTime() - new Date(due).getTime()) / 1000);
+}
+
+/** The sender Twilio paces by: the messaging service when one is set, else the phone number. */
+function senderOf(cfg: TwilioConfig): string {
+  return cfg.messaging_service_sid || cfg.phone_number || 'default';
+}
+
+function sleepUntil(at: Date, now: () => Date): Promise<void> {
+  const ms = at.getTime() - now().getTime();
+  return ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve();
 }

@@ -36,6 +36,8 @@ export function smsTestEnv(label: string, twilio: FakeTwilio | null, extra: Reco
     TWILIO_ACCOUNT_SID: twilio?.accountSid ?? '',
     TWILIO_AUTH_TOKEN: twilio?.authToken ?? '',
     TWILIO_BASE_URL: twilio?.url ?? '',
+    // Not Twilio's per-sender pace (1/s for a long code): tests about pacing set their own.
+    TWILIO_MAX_MPS: '1000',
     ...extra,
   };
   return { db, natsPrefix, env };
