@@ -260,7 +260,7 @@ describe('/sms-contacts contents and actions (spec sections 2, 4, 8)', () => {
     expect(await screen.findByText('Failed to mark contact as purchased: SMS contact not found')).toBeTruthy();
   });
 
-  it("'Clear All Contacts' acts at once, without a confirmation", async () => {
+  it("'Clear All Contacts' asks first (issue 16): Cancel clears nothing, the dialog's button clears all", async () => {
     let rows: readonly SmsContact[] = few;
     const api = mockApi({
       ...signedIn,
@@ -274,7 +274,14 @@ describe('/sms-contacts contents and actions (spec sections 2, 4, 8)', () => {
     renderWithProviders(<SmsContactsPage />);
     await screen.findAllByTestId('contact-row');
     await click(screen.getByRole('button', { name: 'Clear All Contacts' }));
-    expect(screen.queryByRole('dialog')).toBeNull();
+    let dialog = within(await screen.findByRole('dialog'));
+    expect(dialog.getByText(/This deletes all \d+ SMS contacts and stops their reminders/)).toBeTruthy();
+    await click(dialog.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(api.callsTo('POST', '/api/sms-contacts/clear')).toHaveLength(0);
+    await click(screen.getByRole('button', { name: 'Clear All Contacts' }));
+    dialog = within(await screen.findByRole('dialog'));
+    await click(dialog.getByRole('button', { name: 'Clear All Contacts' }));
     expect(await screen.findByText('All SMS contacts cleared')).toBeTruthy();
     expect(api.callsTo('POST', '/api/sms-contacts/clear')).toHaveLength(1);
     expect(await screen.findByText('No SMS contacts yet')).toBeTruthy();
@@ -291,6 +298,7 @@ describe('/sms-contacts contents and actions (spec sections 2, 4, 8)', () => {
     renderWithProviders(<SmsContactsPage />);
     await screen.findAllByTestId('contact-row');
     await click(screen.getByRole('button', { name: 'Clear All Contacts' }));
+    await click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Clear All Contacts' }));
     expect(await screen.findByText('Failed to clear contacts: Internal server error')).toBeTruthy();
   });
 });

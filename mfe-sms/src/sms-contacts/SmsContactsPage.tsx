@@ -112,12 +112,14 @@ export default function SmsContactsPage() {
     }
   };
 
-  // The spec has this act at once, without a confirmation step.
+  // The spec had this act at once; operators cleared every contact by a stray click (issue 16), so it asks first.
+  const [confirmingClear, setConfirmingClear] = useState(false);
   const clearAll = async () => {
     setClearing(true);
     try {
       await apiRequest('POST', `${SMS_KEYS.contacts}/clear`);
       notify.success('All SMS contacts cleared');
+      setConfirmingClear(false);
       await reloadContacts();
     } catch (err) {
       notify.error(`Failed to clear contacts: ${errorMessage(err)}`);
@@ -257,12 +259,22 @@ export default function SmsContactsPage() {
             variant="outlined"
             color="error"
             startIcon={clearing ? <CircularProgress size={16} color="inherit" /> : <ClearIcon />}
-            onClick={clearAll}
+            onClick={() => setConfirmingClear(true)}
             disabled={clearing}
           >
             Clear All Contacts
           </Button>
         }
+      />
+      <ConfirmDialog
+        open={confirmingClear}
+        title="Clear all SMS contacts?"
+        description={`This deletes all ${counts.total} SMS contacts and stops their reminders. It cannot be undone.`}
+        confirmLabel="Clear All Contacts"
+        destructive
+        loading={clearing}
+        onConfirm={() => void clearAll()}
+        onClose={() => setConfirmingClear(false)}
       />
       <SummaryRow>
         <SummaryCard label="Total" value={counts.total} icon={<PeopleIcon />} tone="primary" />
