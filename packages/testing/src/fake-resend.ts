@@ -1,8 +1,10 @@
 /**
  * Test helper: a local stand-in for the Resend API (RESEND_BASE_URL points at it) that records what the real
- * SDK sends. Knows POST /emails and GET /domains. Keys: `re_bad` is refused (401), `re_restricted` may send
+ * SDK sends. Knows POST /emails, POST /emails/batch (up to 100; `x-batch-validation: permissive` sends the valid
+ * ones and lists the others in `errors`, strict refuses the whole batch) and GET /domains. Keys: `re_bad` is refused (401), `re_restricted` may send
  * but not list domains (Resend's restricted_api_key). A recipient starting with `reject` is refused (422).
- * The same Idempotency-Key twice answers the first id again without recording a second email, as Resend does.
+ * The same Idempotency-Key twice answers the first answer again without recording a second email, as Resend does;
+ * the same key with a different body answers 409 invalid_idempotent_request. Both endpoints count against the rate.
  * Like Resend it can refuse for a while: `failNext` queues 429 / 5xx answers (with `retry-after` when given), and
  * `maxPerSecond` enforces a per-team rate with 429 rate_limit_exceeded and the ratelimit-* headers.
  */
@@ -40,6 +42,8 @@ export interface FakeResend {
   downFor(ms: number): void;
   /** POST /emails refused with 429 for exceeding the per-second rate. */
   rateLimited: number;
+  /** Calls answered by POST /emails/batch (each holds up to 100 emails). */
+  batchCalls: number;
   emailsTo(address: string): SentEmail[];
   close(): Promise<void>;
 }
@@ -51,7 +55,8 @@ export async function startFakeResend({ maxPerSecond = 0 }: { maxPerSecond?: num
   const window = { second: 0, used: 0 };
   let downUntil = 0;
   let rateLimited = 0;
-  const byKey = new Map<string, string>();
+  const byKey = new Map<string, { body: string; answer: unknown }>();
+  let batchCalls = 0;
   let n = 0;
   const server: Server = createServer(async (req, res) => {
     const text = await readBody(req);
@@ -81,7 +86,7 @@ export async function startFakeResend({ maxPerSecond = 0 }: { maxPerSecond?: num
     if (!key || key === 're_bad')
       return answer(401, { statusCode: 401, name: 'validation_error', message: 'API key is invalid' });
 
-    if (req.method === 'POST' && path === '/emails') {
+    if (req.method === 'POST' && (path === '/emails' || path === '/emails/batch')) {
       if (Date.now() < downUntil)
         return answer(503, { statusCode: 503, name: 'application_error', message: 'Service unavailable' });
       const second = Math.floor(Date.now() / 1000);
@@ -101,28 +106,54 @@ export async function startFakeResend({ maxPerSecond = 0 }: { maxPerSecond?: num
           { statusCode: failure.status, name: failure.name, message: failure.status === 429 ? 'Too many requests' : 'Internal server error' },
           failure.retryAfterSec !== undefined ? { 'retry-after': String(failure.retryAfterSec) } : {},
         );
-      const to: string[] = (Array.isArray(body.to) ? body.to : [body.to]).map(String);
-      if (to.some((t) => String(t).startsWith('reject')))
-        return answer(422, {
-          statusCode: 422,
-          name: 'validation_error',
-          message: `Invalid \`to\` field: ${to.join(', ')}`,
-        });
       const idem = headers['idempotency-key'] || null;
-      if (idem && byKey.has(idem)) return answer(200, { id: byKey.get(idem) });
-      const id = `fake-${++n}`;
-      if (idem) byKey.set(idem, id);
-      emails.push({
-        id,
-        from: body.from ?? '',
-        to,
-        subject: body.subject ?? '',
-        html: body.html ?? '',
-        headers: body.headers ?? {},
-        idempotencyKey: idem,
-        at: Date.now(),
-      });
-      return answer(200, { id });
+      if (idem && byKey.has(idem)) {
+        const seen = byKey.get(idem)!;
+        if (seen.body !== text)
+          return answer(409, {
+            statusCode: 409,
+            name: 'invalid_idempotent_request',
+            message: 'Same idempotency key used with a different request payload.',
+          });
+        return answer(200, seen.answer);
+      }
+      const refusal = (e: typeof body) => {
+        const to: string[] = (Array.isArray(e.to) ? e.to : [e.to]).map(String);
+        return to.some((t) => t.startsWith('reject')) ? `Invalid \`to\` field: ${to.join(', ')}` : null;
+      };
+      const record = (e: typeof body) => {
+        const id = `fake-${++n}`;
+        emails.push({
+          id,
+          from: e.from ?? '',
+          to: (Array.isArray(e.to) ? e.to : [e.to]).map(String),
+          subject: e.subject ?? '',
+          html: e.html ?? '',
+          headers: e.headers ?? {},
+          idempotencyKey: idem,
+          at: Date.now(),
+        });
+        return id;
+      };
+      let result: unknown;
+      if (path === '/emails') {
+        const why = refusal(body);
+        if (why) return answer(422, { statusCode: 422, name: 'validation_error', message: why });
+        result = { id: record(body) };
+      } else {
+        const list = Array.isArray(parsed) ? (parsed as (typeof body)[]) : null;
+        if (!list || list.length === 0 || list.length > 100)
+          return answer(422, { statusCode: 422, name: 'validation_error', message: 'The batch must hold 1 to 100 emails' });
+        const refusals = list.map((e, index) => ({ index, message: refusal(e) })).filter((r) => r.message !== null);
+        const permissive = headers['x-batch-validation'] === 'permissive';
+        if (refusals.length && !permissive)
+          return answer(422, { statusCode: 422, name: 'validation_error', message: refusals[0]!.message });
+        batchCalls += 1;
+        const data = list.filter((_, i) => !refusals.some((r) => r.index === i)).map((e) => ({ id: record(e) }));
+        result = permissive ? { data, errors: refusals } : { data };
+      }
+      if (idem) byKey.set(idem, { body: text, answer: result });
+      return answer(200, result);
     }
     if (req.method === 'GET' && path === '/domains') {
       if (key === 're_restricted')
@@ -155,6 +186,9 @@ export async function startFakeResend({ maxPerSecond = 0 }: { maxPerSecond?: num
     },
     get rateLimited() {
       return rateLimited;
+    },
+    get batchCalls() {
+      return batchCalls;
     },
     emailsTo: (address) => emails.filter((e) => e.to.includes(address)),
     close: () => new Promise<void>((r) => server.close(() => r())),

@@ -10,6 +10,11 @@ export interface SendingConfig {
   delayHourMs: number;
   /** EMAIL_SEQUENCE_SCAN_MS: how often each instance looks for sequence steps that came due. */
   sequenceScanMs: number;
+  /**
+   * EMAIL_SEND_CONCURRENCY: steps one instance works at once; their emails meet in the provider's batches (up to 100
+   * a call), so this bounds a batch's size per instance.
+   */
+  sendConcurrency: number;
   resend: ResendSettings;
   /** UNSUBSCRIBE_SECRET, else derived from IDENTITY_SECRET. */
   unsubscribeSecret: string;
@@ -34,6 +39,7 @@ export function loadSendingConfig(): SendingConfig {
     liveSending: envBool('EMAIL_LIVE_SENDING', false),
     delayHourMs: envInt('EMAIL_DELAY_HOUR_MS', 3_600_000),
     sequenceScanMs: envInt('EMAIL_SEQUENCE_SCAN_MS', 1_000),
+    sendConcurrency: envInt('EMAIL_SEND_CONCURRENCY', 50),
     resend: {
       envApiKey: optional('RESEND_API_KEY'),
       envFrom: optional('RESEND_FROM'),
@@ -44,6 +50,7 @@ export function loadSendingConfig(): SendingConfig {
       retryDeadlineMs: envInt('RESEND_RETRY_DEADLINE_MS', 120_000),
       backoff: { baseMs: envInt('RESEND_RETRY_BASE_MS', 500), maxMs: envInt('RESEND_RETRY_MAX_MS', 30_000) },
       maxPerSecond: envInt('RESEND_MAX_RPS', 5),
+      batchLingerMs: envInt('RESEND_BATCH_LINGER_MS', 50),
     },
     unsubscribeSecret: unsubscribeSecret(optional('UNSUBSCRIBE_SECRET') ?? undefined, identitySecret()),
     unsubscribeMailto: optional('UNSUBSCRIBE_MAILTO'),

@@ -39,6 +39,8 @@ export interface SequenceEngineDeps {
   links: UnsubscribeLinkSettings;
   /** Length of one hour of delay_hours (EMAIL_DELAY_HOUR_MS). */
   hourMs: number;
+  /** Steps worked at once (EMAIL_SEND_CONCURRENCY); default 5. */
+  concurrency?: number;
   scanMs: number;
   logger: Logger;
 }
@@ -159,7 +161,7 @@ export class SequenceEngine {
         if (outcome !== 'busy' && outcome !== 'not_due') handled++;
       }
     };
-    await Promise.all(Array.from({ length: Math.min(5, queue.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(this.deps.concurrency ?? 5, queue.length) }, worker));
     return handled;
   }
 

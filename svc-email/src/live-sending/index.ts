@@ -122,6 +122,7 @@ export async function buildSendingFeatures({
         logs,
         links,
         hourMs: config.delayHourMs,
+        concurrency: config.sendConcurrency,
         scanMs: config.sequenceScanMs,
         logger,
       });

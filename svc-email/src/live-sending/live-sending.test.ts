@@ -335,9 +335,61 @@ describe('live campaign sending with two instances', () => {
     ]);
     await waitFor(async () => fake.emails.length >= 2 * n, { timeoutMs: 20_000, what: 'every email' });
     await sleep(1_500);
-    const posts = fake.requests.filter((r) => r.method === 'POST' && r.path === '/emails');
-    expect(posts).toHaveLength(2 * n);
+    // Each email recorded once, whether it went alone or in a batch (a batch call holds several).
+    expect(fake.emails.filter((e) => e.to.some((t) => t.startsWith('pair')))).toHaveLength(2 * n);
     for (let i = 0; i < n; i++)
       expect(fake.emailsTo(`pair${i}@example.com`).map((e) => e.subject.split(' for ')[0])).toEqual(['One', 'Two']);
+  });
+});
+
+describe("Resend's batch endpoint", () => {
+  let fake: FakeResend;
+  let email: EmailUnderTest;
+  beforeAll(async () => {
+    fake = await startFakeResend();
+    email = await startEmail('batch', { ...liveEnv(fake), RESEND_BATCH_LINGER_MS: '150', RESEND_MAX_RPS: '50', RESEND_RETRY_BASE_MS: '100' });
+    await setUpCampaign(email, 'batch-funnel', [{ name: 'Batched', template_order: 1, delay_hours: 0 }], {
+      checkout_fallback_url: 'https://shop.example.com/cart',
+    });
+  }, HOOK_TIMEOUT_MS);
+  afterAll(async () => {
+    await email?.svc.stop();
+    if (email) await dropDb(email.db);
+    await fake?.close();
+  });
+
+  it('sends emails falling due together in a few batch calls, each once with its own List-Unsubscribe; a refused address fails alone; a 429 is retried under the same key', async () => {
+    const n = 40;
+    const address = (i: number) => (i === 7 ? `reject-${i}@example.com` : `batch${i}@example.com`);
+    fake.failNext(429, 1, { retryAfterSec: 0 });
+    await Promise.all(
+      Array.from({ length: n }, (_, i) =>
+        email.api('POST', '/api/webhook', { body: contactCreated(`B-${i}`, address(i), 'batch-funnel'), user: null }),
+      ),
+    );
+    const delivered = () => fake.emails.filter((e) => e.to[0]!.startsWith('batch'));
+    await waitFor(async () => (delivered().length >= n - 1 ? true : null), { timeoutMs: 20_000, what: 'every batched email' });
+    await sleep(1_000);
+    expect(delivered()).toHaveLength(n - 1);
+    expect(new Set(delivered().map((e) => e.to[0])).size).toBe(n - 1);
+    const calls = fake.requests.filter((r) => r.method === 'POST' && (r.path === '/emails' || r.path === '/emails/batch'));
+    const batches = calls.filter((r) => r.path === '/emails/batch');
+    expect(batches.length).toBeGreaterThanOrEqual(1);
+    expect(calls.length).toBeLessThan(n / 4);
+    expect(batches.every((r) => /^act-batch-[0-9a-f]{48}$/.test(r.headers['idempotency-key'] ?? ''))).toBe(true);
+    // The first call was refused (429) and went again with the same idempotency key and body: a retry, never a
+    // second sending of the same emails.
+    const [first, ...rest] = calls;
+    const again = rest.find((r) => r.path === first!.path && r.headers['idempotency-key'] === first!.headers['idempotency-key']);
+    expect(again?.body).toEqual(first!.body);
+    // Per-email headers survive the batch: each its own one-click link.
+    for (const e of delivered()) {
+      const link = /token=([^>]+)>$/.exec(e.headers['List-Unsubscribe']!);
+      expect(verifyUnsubscribeToken(decodeURIComponent(link![1]!), SECRET)).toBe(e.to[0]!.toLowerCase());
+    }
+    const logs = ((await email.api('GET', '/api/email-logs')).body as Log[]).filter((l) => l.contact_id.startsWith('B-'));
+    expect(logs.filter((l) => l.status === 'sent')).toHaveLength(n - 1);
+    expect(logs.find((l) => l.contact_id === 'B-7')).toMatchObject({ status: 'failed' });
+    expect(logs.find((l) => l.contact_id === 'B-7')!.message).toContain('Invalid `to` field: reject-7@example.com');
   });
 });

@@ -44,6 +44,8 @@ describe('sending through a Resend that refuses for a while', () => {
       RESEND_RETRY_BASE_MS: '100',
       RESEND_RETRY_DEADLINE_MS: '8000',
       RESEND_MAX_RPS: '2',
+      // One call per email here: these tests are about each call's pacing and retries (batches have their own test).
+      RESEND_BATCH_LINGER_MS: '0',
     });
     templateId = (
       await email.api('POST', '/api/resend/templates', {

@@ -1,5 +1,6 @@
 import { Resend } from 'resend';
 import type { Connection } from 'mongoose';
+import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { observeRateLimitWait, providerCalls, providerRetries } from '@act/service-kit';
 import { resendConfigModel } from './config-model';
@@ -29,6 +30,11 @@ export interface ResendSettings {
   backoff: BackoffPolicy;
   /** RESEND_MAX_RPS: calls per second for the whole deployment (Resend's default team limit: 5). */
   maxPerSecond: number;
+  /**
+   * RESEND_BATCH_LINGER_MS: emails asked for within this many ms of each other share one call to the batch endpoint
+   * (up to 100); 0 sends each alone. Optional: absent means 0.
+   */
+  batchLingerMs?: number;
 }
 
 interface Credentials {
@@ -58,6 +64,8 @@ const STORED_TTL_MS = 2_000;
 
 /** A pacer answer this quick was no wait, just its own round trip to MongoDB. */
 const PACE_WAIT_NOISE_MS = 5;
+/** Resend's batch endpoint takes up to 100 emails a call. */
+export const BATCH_MAX = 100;
 
 /** Resend through its real SDK. One client per key (the key may change in the stored config). */
 export class ResendProvider implements EmailProvider {
@@ -68,6 +76,9 @@ export class ResendProvider implements EmailProvider {
   } | null = null;
 
   private readonly pacer: ResendPacer | null;
+  /** Emails waiting to leave together (RESEND_BATCH_LINGER_MS). */
+  private queue: { email: OutgoingEmail; resolve: (r: SendResult) => void }[] = [];
+  private flushTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly conn: Connection,
@@ -144,6 +155,89 @@ export class ResendProvider implements EmailProvider {
    * failure, with Resend's message and the number of attempts.
    */
   async send(email: OutgoingEmail): Promise<SendResult> {
+    if (!(this.settings.batchLingerMs && this.settings.batchLingerMs > 0)) return this.sendOne(email);
+    return new Promise<SendResult>((resolve) => {
+      this.queue.push({ email, resolve });
+      if (this.queue.length >= BATCH_MAX) this.flush();
+      else this.flushTimer ??= setTimeout(() => this.flush(), this.settings.batchLingerMs);
+    });
+  }
+
+  /** Sends what waits: one email alone (its own idempotency key), more through the batch endpoint. */
+  private flush(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    const items = this.queue.splice(0, BATCH_MAX);
+    if (this.queue.length > 0) this.flushTimer = setTimeout(() => this.flush(), 0);
+    if (items.length === 0) return;
+    const sent =
+      items.length === 1 ? this.sendOne(items[0]!.email).then((r) => [r]) : this.sendMany(items.map((i) => i.email));
+    void sent.then(
+      (results) => items.forEach((it, i) => it.resolve(results[i]!)),
+      (err: Error) => items.forEach((it) => it.resolve({ ok: false, message: err.message, statusCode: null, attempts: 0 })),
+    );
+  }
+
+  /**
+   * Several emails in one call to `POST /emails/batch` (docs: "Batch Sending"; no attachments there, and none are
+   * sent), each with its own headers (List-Unsubscribe). Resend's idempotency key covers the whole batch: it is
+   * derived from the emails' own keys, so a retry of this batch (429, 5xx, no answer) is the same request and is
+   * never taken twice. Permissive validation: an email Resend refuses (an invalid address) fails alone.
+   */
+  private async sendMany(emails: OutgoingEmail[]): Promise<SendResult[]> {
+    const c = await this.credentials();
+    if (!c.apiKey || !c.from) return emails.map(() => ({ ok: false, message: NOT_CONFIGURED_MESSAGE, statusCode: null, attempts: 0 }));
+    const key = `act-batch-${createHash('sha256')
+      .update(emails.map((e) => e.idempotencyKey ?? `${e.to}\u0000${e.subject}`).join('\n'))
+      .digest('hex')
+      .slice(0, 48)}`;
+    const payload = emails.map((e) => ({ from: e.from, to: [e.to], subject: e.subject, html: e.html, headers: e.headers }));
+    const deadline = Date.now() + this.settings.retryDeadlineMs;
+    let attempts = 0;
+    for (;;) {
+      const paceStart = Date.now();
+      if (this.pacer && !(await this.pacer.take(deadline)))
+        return emails.map(() => ({ ok: false, message: 'Resend send budget not available before the retry deadline', statusCode: null, attempts }));
+      observeRateLimitWait('resend', 'pacing', Date.now() - paceStart - PACE_WAIT_NOISE_MS);
+      attempts += 1;
+      const { data, error, headers } = await this.resend(c.apiKey).batch.send(payload, {
+        idempotencyKey: key,
+        batchValidation: 'permissive',
+        signal: AbortSignal.timeout(this.settings.timeoutMs),
+      });
+      const answer = data;
+      if (!error && answer?.data) {
+        providerCalls.inc({ provider: 'resend', outcome: 'ok' });
+        const refused = new Map((answer.errors ?? []).map((e) => [e.index, e.message]));
+        const ids = [...answer.data];
+        return emails.map((_, i) => {
+          const why = refused.get(i);
+          if (why !== undefined) return { ok: false, message: why, statusCode: 422, attempts };
+          const id = ids.shift()?.id;
+          return id ? { ok: true, id, attempts } : { ok: false, message: 'Resend returned no message id', statusCode: 502, attempts };
+        });
+      }
+      const failure: ResendFailure = error ?? { message: 'Resend returned no message id', statusCode: 502 };
+      const wait = waitBeforeRetry(attempts, headers ?? null, this.settings.backoff);
+      const retry = isRetryable(failure) && Date.now() + wait <= deadline;
+      providerCalls.inc({ provider: 'resend', outcome: retry ? 'retryable' : 'failed' });
+      if (!retry) {
+        const message = failure.message || 'Resend refused the emails';
+        return emails.map(() => ({
+          ok: false,
+          message: attempts > 1 ? `${message} (after ${attempts} attempts)` : message,
+          statusCode: failure.statusCode ?? null,
+          attempts,
+        }));
+      }
+      providerRetries.inc({ provider: 'resend' });
+      if (failure.statusCode === 429) observeRateLimitWait('resend', '429', wait);
+      await sleep(wait);
+    }
+  }
+
+  /** One email on its own (`POST /emails` with its own idempotency key). */
+  private async sendOne(email: OutgoingEmail): Promise<SendResult> {
     const c = await this.credentials();
     if (!c.apiKey || !c.from) return { ok: false, message: NOT_CONFIGURED_MESSAGE, statusCode: null, attempts: 0 };
     const deadline = Date.now() + this.settings.retryDeadlineMs;
