@@ -45,9 +45,6 @@ const REPLICAS_ENV = {
   SMS_DUE_SCAN_MS: '2000',
   SMS_SWEEP_EVERY_MS: '3000',
   SMS_STEP_LEASE_MS: '20000',
-  // A killed instance's claimed-but-unsent steps are judged 30 s after their claim (default: minutes, the time a
-  // slow burst's last Twilio call may take), so the suite sees them sent within its wait.
-  SMS_SEND_IN_FLIGHT_MS: '30000',
 };
 
 export default async function e2eSetup() {

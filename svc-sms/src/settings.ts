@@ -32,9 +32,9 @@ export interface SmsSettings {
   /** How long a step being sent holds its contact; a crashed instance's steps resume after it (SMS_STEP_LEASE_MS). */
   stepLeaseMs: number;
   /**
-   * SMS_SEND_IN_FLIGHT_MS: how long after its claim a send may still be under way (default: a burst's sends run
-   * SMS_DUE_CONCURRENCY at a time, each retried until TWILIO_RETRY_DEADLINE_MS, so its last claim may wait that many
-   * rounds of a call's timeout plus the deadline). A claim younger than this is not judged interrupted.
+   * SMS_SEND_IN_FLIGHT_MS: how long after its claim a send may still be under way. No Twilio call starts after the
+   * step's lease ends (the engine gives a send up, and the provider stops retrying, there), so the default is the
+   * lease plus one call's timeout. A claim younger than this is not judged interrupted.
    */
   sendInFlightMs: number;
   /** How long the webhook path reuses its snapshot of active integrations (SMS_INTEGRATION_CACHE_MS; 0 = none). */
@@ -57,6 +57,7 @@ export function readSettings(): SmsSettings {
   const dueBurst = envInt('SMS_DUE_BURST', 100);
   const dueConcurrency = envInt('SMS_DUE_CONCURRENCY', 32);
   const retryDeadlineMs = envInt('TWILIO_RETRY_DEADLINE_MS', 60_000);
+  const stepLeaseMs = envInt('SMS_STEP_LEASE_MS', 5 * 60_000);
   return {
     delayUnitMs: envInt('SMS_DELAY_UNIT_MS', 60_000),
     dueScanMs: envInt('SMS_DUE_SCAN_MS', 15_000),
@@ -68,11 +69,8 @@ export function readSettings(): SmsSettings {
     agendaProcessEveryMs: envInt('SMS_AGENDA_PROCESS_EVERY_MS', 30_000),
     sweepEveryMs: envInt('SMS_SWEEP_EVERY_MS', 60_000),
     listLimit: envInt('SMS_LIST_LIMIT', 5_000),
-    stepLeaseMs: envInt('SMS_STEP_LEASE_MS', 5 * 60_000),
-    sendInFlightMs: envInt(
-      'SMS_SEND_IN_FLIGHT_MS',
-      Math.ceil(dueBurst / Math.max(1, dueConcurrency)) * (TWILIO_CALL_TIMEOUT_MS + retryDeadlineMs),
-    ),
+    stepLeaseMs,
+    sendInFlightMs: envInt('SMS_SEND_IN_FLIGHT_MS', stepLeaseMs + TWILIO_CALL_TIMEOUT_MS),
     integrationCacheMs: envInt('SMS_INTEGRATION_CACHE_MS', 1_000),
     twilio: {
       accountSid: env('TWILIO_ACCOUNT_SID', ''),

@@ -88,7 +88,7 @@ export function createTwilioProvider({
      */
     async send(msg: OutgoingSms): Promise<SentSms> {
       const c = getClient();
-      const deadline = Date.now() + retryDeadlineMs;
+      const deadline = Math.min(Date.now() + retryDeadlineMs, msg.notAfter?.getTime() ?? Infinity);
       let ambiguousSince: Date | null = null;
       for (let attempt = 1; ; attempt++) {
         if (ambiguousSince) {

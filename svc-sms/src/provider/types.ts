@@ -9,6 +9,8 @@ export interface OutgoingSms {
   from?: string;
   /** Where the provider posts delivery status updates. */
   statusCallback?: string;
+  /** No attempt starts after this (the step's lease ends soon after): retries stop earlier than their own deadline. */
+  notAfter?: Date;
 }
 
 export interface SentSms {

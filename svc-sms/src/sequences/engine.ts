@@ -394,6 +394,13 @@ export class SequenceEngine {
       }
       let sent: SentSms;
       if (h.slot) await sleepUntil(h.slot, this.deps.now);
+      // The lease ran out meanwhile (a burst slowed down): given up before the call, claim removed; the step is
+      // retaken, and no send of it starts after its lease (see sendInFlightMs).
+      if (this.deps.now().getTime() > lastCallAt(lease).getTime()) {
+        await this.SendClaim.deleteOne({ contact_ref: h.c.id, template_id: h.tpl!.id });
+        h.outcome = 'busy';
+        return;
+      }
       try {
         sent = await this.deps.provider.send({
           to: h.c.phone,
@@ -401,6 +408,7 @@ export class SequenceEngine {
           messagingServiceSid: cfg.messaging_service_sid || undefined,
           from: cfg.phone_number || undefined,
           statusCallback: statusCallbackUrl(cfg, this.deps.publicUrl),
+          notAfter: lastCallAt(lease),
         });
       } catch (err) {
         const msg = sendFailureMessage(err);
@@ -810,6 +818,10 @@ export class SequenceEngine {
     }
     let sent;
     if (slot) await sleepUntil(slot, this.deps.now);
+    if (this.deps.now().getTime() > lastCallAt(lease).getTime()) {
+      await this.SendClaim.deleteOne({ contact_ref: ref, template_id: tpl.id, step: c.step });
+      return 'busy';
+    }
     try {
       sent = await this.deps.provider.send({
         to: c.phone,
@@ -817,6 +829,7 @@ export class SequenceEngine {
         messagingServiceSid: cfg.messaging_service_sid || undefined,
         from: cfg.phone_number || undefined,
         statusCallback: statusCallbackUrl(cfg, this.deps.publicUrl),
+        notAfter: lastCallAt(lease),
       });
     } catch (err) {
       const msg = sendFailureMessage(err);
@@ -984,4 +997,12 @@ function senderOf(cfg: TwilioConfig): string {
 function sleepUntil(at: Date, now: () => Date): Promise<void> {
   const ms = at.getTime() - now().getTime();
   return ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve();
+}
+
+/**
+ * The last moment a Twilio call for a step may start: its lease's end. A call then ends within its timeout, so one
+ * lease plus one call's timeout after the claim nothing of it can still be under way (SMS_SEND_IN_FLIGHT_MS).
+ */
+function lastCallAt(lease: Date): Date {
+  return lease;
 }
