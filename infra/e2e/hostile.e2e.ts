@@ -88,7 +88,9 @@ describe('hostile input through the gateway', () => {
     const ready = await send({ method: 'GET', path: '/readyz' });
     if (ready.status !== 200) failures.push(`gateway /readyz → ${ready.status} ${ready.text}`);
     for (const [name, port] of Object.entries(stack.ports ?? {})) {
-      const health = await send({ method: 'GET', path: name === 'gateway' ? '/healthz' : '/readyz', port });
+      // Each process's own port; a metrics port serves /metrics only.
+      const path = name === 'gateway' ? '/healthz' : name.endsWith('-metrics') ? '/metrics' : '/readyz';
+      const health = await send({ method: 'GET', path, port });
       if (health.status !== 200) failures.push(`${name} ${port} → ${health.status} ${health.text}`);
     }
     let unhandled = 0;

@@ -1,8 +1,17 @@
 // Small TCP helpers: free ports for isolated runs, and waiting for a child to accept connections.
 import net from 'node:net';
 
-/** A port the OS just handed out on host; tiny race with other processes, acceptable for dev and tests. */
-export function freePort(host = '127.0.0.1') {
+/**
+ * A free port below the kernel's ephemeral range (32768-60999 on Linux), where outgoing connections take their local
+ * ports: a port the OS hands out with listen(0) comes from that range, and between choosing it and the process
+ * listening on it, another process's connection to MongoDB or NATS could take it (EADDRINUSE at start, seen with
+ * seven processes booting at once). Random in 20000-32767, checked free; listen(0) only as a last resort.
+ */
+export async function freePort(host = '127.0.0.1') {
+  for (let i = 0; i < 50; i++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_768);
+    if (await portIsFree(port, host)) return port;
+  }
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.unref();

@@ -4,8 +4,25 @@ import path from 'node:path';
 import { signIdentity, type IdentityUser } from './identity';
 import { identitySecret } from './config';
 
-/** A port nobody listens on right now. */
-export function freePort(): Promise<number> {
+/** Whether nothing listens on 127.0.0.1:port right now. */
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.unref();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
+/**
+ * A port nobody listens on right now, below the kernel's ephemeral range (32768-60999), so no outgoing connection
+ * of another process takes it before the service listens (see infra/scripts/lib/net.mjs).
+ */
+export async function freePort(): Promise<number> {
+  for (let i = 0; i < 50; i++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_768);
+    if (await isFree(port)) return port;
+  }
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.unref();
