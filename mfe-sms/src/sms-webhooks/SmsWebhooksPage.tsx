@@ -193,7 +193,11 @@ export default function SmsWebhooksPage() {
       <Alert severity="info" variant="outlined" sx={{ mb: 3, bgcolor: 'background.paper' }}>
         <Typography variant="body2">
           Funnels post contact and purchase events to{' '}
-          <Box component="code" sx={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontWeight: 600 }}>
+          <Box
+            component="code"
+            // A long URL wraps instead of running out of the box at phone width.
+            sx={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontWeight: 600, overflowWrap: 'anywhere' }}
+          >
             {webhookUrl}
           </Box>
           ; the funnel ID picks the integration. Each integration also has its own URL (below): a delivery there belongs
