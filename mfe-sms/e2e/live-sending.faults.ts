@@ -226,11 +226,13 @@ describe('SMS screens with live sending (fake Twilio)', () => {
     await page.getByTestId('contact-row').getByText('Opted out').waitFor();
   });
 
-  it("'Clear All Contacts' empties the list at once", async () => {
+  it("'Clear All Contacts' asks first, then empties the list", async () => {
     const { page, url } = s;
     await page.goto(`${url}/sms-contacts`);
     await page.getByTestId('contact-row').first().waitFor();
     await page.getByRole('button', { name: 'Clear All Contacts' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Clear all SMS contacts?' });
+    await dialog.getByRole('button', { name: 'Clear All Contacts' }).click();
     await expectToast(page, 'All SMS contacts cleared');
     await page.getByText('No SMS contacts yet').waitFor();
     expect(await page.getByRole('dialog').count()).toBe(0);

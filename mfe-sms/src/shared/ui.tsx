@@ -18,7 +18,7 @@ import SearchIcon from '@mui/icons-material/Search';
 export type Tone = 'primary' | 'success' | 'warning' | 'error' | 'info' | 'secondary' | 'neutral';
 
 const TONE_COLORS: Record<Tone, { fg: string; bg: string }> = {
-  primary: { fg: '#2563eb', bg: '#dbeafe' },
+  primary: { fg: '#1d4ed8', bg: '#dbeafe' }, // 5.5:1 (WCAG AA); #2563eb on this background was 4.2:1
   success: { fg: '#15803d', bg: '#dcfce7' },
   warning: { fg: '#b45309', bg: '#fef3c7' },
   error: { fg: '#b91c1c', bg: '#fee2e2' },
