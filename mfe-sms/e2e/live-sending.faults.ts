@@ -235,6 +235,7 @@ describe('SMS screens with live sending (fake Twilio)', () => {
     await dialog.getByRole('button', { name: 'Clear All Contacts' }).click();
     await expectToast(page, 'All SMS contacts cleared');
     await page.getByText('No SMS contacts yet').waitFor();
-    expect(await page.getByRole('dialog').count()).toBe(0);
+    // The confirmation closes (after its exit transition).
+    await dialog.waitFor({ state: 'hidden' });
   });
 });
