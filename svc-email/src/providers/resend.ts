@@ -192,83 +192,70 @@ export class ResendProvider implements EmailProvider {
       .digest('hex')
       .slice(0, 48)}`;
     const payload = emails.map((e) => ({ from: e.from, to: [e.to], subject: e.subject, html: e.html, headers: e.headers }));
-    const deadline = Date.now() + this.settings.retryDeadlineMs;
-    let attempts = 0;
-    for (;;) {
-      const paceStart = Date.now();
-      if (this.pacer && !(await this.pacer.take(deadline)))
-        return emails.map(() => ({ ok: false, message: 'Resend send budget not available before the retry deadline', statusCode: null, attempts }));
-      observeRateLimitWait('resend', 'pacing', Date.now() - paceStart - PACE_WAIT_NOISE_MS);
-      attempts += 1;
-      const { data, error, headers } = await this.resend(c.apiKey).batch.send(payload, {
-        idempotencyKey: key,
-        batchValidation: 'permissive',
-        signal: AbortSignal.timeout(this.settings.timeoutMs),
-      });
-      const answer = data;
-      if (!error && answer?.data) {
-        providerCalls.inc({ provider: 'resend', outcome: 'ok' });
-        const refused = new Map((answer.errors ?? []).map((e) => [e.index, e.message]));
-        const ids = [...answer.data];
-        return emails.map((_, i) => {
-          const why = refused.get(i);
-          if (why !== undefined) return { ok: false, message: why, statusCode: 422, attempts };
-          const id = ids.shift()?.id;
-          return id ? { ok: true, id, attempts } : { ok: false, message: 'Resend returned no message id', statusCode: 502, attempts };
-        });
-      }
-      const failure: ResendFailure = error ?? { message: 'Resend returned no message id', statusCode: 502 };
-      const wait = waitBeforeRetry(attempts, headers ?? null, this.settings.backoff);
-      const retry = isRetryable(failure) && Date.now() + wait <= deadline;
-      providerCalls.inc({ provider: 'resend', outcome: retry ? 'retryable' : 'failed' });
-      if (!retry) {
-        const message = failure.message || 'Resend refused the emails';
-        return emails.map(() => ({
-          ok: false,
-          message: attempts > 1 ? `${message} (after ${attempts} attempts)` : message,
-          statusCode: failure.statusCode ?? null,
-          attempts,
-        }));
-      }
-      providerRetries.inc({ provider: 'resend' });
-      if (failure.statusCode === 429) observeRateLimitWait('resend', '429', wait);
-      await sleep(wait);
-    }
+    const outcome = await this.untilAccepted(
+      () =>
+        this.resend(c.apiKey!).batch.send(payload, {
+          idempotencyKey: key,
+          batchValidation: 'permissive',
+          signal: AbortSignal.timeout(this.settings.timeoutMs),
+        }),
+      (answer) => answer?.data ?? null,
+    );
+    if (!('value' in outcome)) return emails.map(() => failed(outcome, 'Resend refused the emails'));
+    const attempts = outcome.attempts;
+    const refused = new Map((outcome.raw?.errors ?? []).map((e) => [e.index, e.message]));
+    const ids = [...outcome.value];
+    return emails.map((_, i) => {
+      const why = refused.get(i);
+      if (why !== undefined) return { ok: false, message: why, statusCode: 422, attempts };
+      const id = ids.shift()?.id;
+      return id ? { ok: true, id, attempts } : { ok: false, message: 'Resend returned no message id', statusCode: 502, attempts };
+    });
   }
 
   /** One email on its own (`POST /emails` with its own idempotency key). */
   private async sendOne(email: OutgoingEmail): Promise<SendResult> {
     const c = await this.credentials();
     if (!c.apiKey || !c.from) return { ok: false, message: NOT_CONFIGURED_MESSAGE, statusCode: null, attempts: 0 };
+    const outcome = await this.untilAccepted(
+      () =>
+        this.resend(c.apiKey!).emails.send(
+          { from: email.from, to: [email.to], subject: email.subject, html: email.html, headers: email.headers },
+          { idempotencyKey: email.idempotencyKey, signal: AbortSignal.timeout(this.settings.timeoutMs) },
+        ),
+      (answer) => answer?.id ?? null,
+    );
+    return 'value' in outcome ? { ok: true, id: outcome.value, attempts: outcome.attempts } : failed(outcome, 'Resend refused the email');
+  }
+
+  /**
+   * One Resend call, paced under the deployment's budget and repeated (same request, same idempotency key) while
+   * Resend's answer says a later attempt can succeed (resend-retry.ts), until `retryDeadlineMs`. `accept` picks what
+   * a success carries; a success without it counts as a 502.
+   */
+  private async untilAccepted<D, T>(
+    call: () => Promise<{ data: D | null; error: ResendFailure | null; headers?: Record<string, string> | null }>,
+    accept: (data: D | null) => T | null,
+  ): Promise<{ value: T; raw: D | null; attempts: number } | { failure: ResendFailure; attempts: number }> {
     const deadline = Date.now() + this.settings.retryDeadlineMs;
     let attempts = 0;
     for (;;) {
       const paceStart = Date.now();
       if (this.pacer && !(await this.pacer.take(deadline)))
-        return { ok: false, message: 'Resend send budget not available before the retry deadline', statusCode: null, attempts };
+        return { failure: { message: 'Resend send budget not available before the retry deadline', statusCode: null }, attempts };
       observeRateLimitWait('resend', 'pacing', Date.now() - paceStart - PACE_WAIT_NOISE_MS);
       attempts += 1;
-      const { data, error, headers } = await this.resend(c.apiKey).emails.send(
-        { from: email.from, to: [email.to], subject: email.subject, html: email.html, headers: email.headers },
-        { idempotencyKey: email.idempotencyKey, signal: AbortSignal.timeout(this.settings.timeoutMs) },
-      );
-      if (!error && data?.id) {
+      const { data, error, headers } = await call();
+      const value = error ? null : accept(data);
+      if (value !== null) {
         providerCalls.inc({ provider: 'resend', outcome: 'ok' });
-        return { ok: true, id: data.id, attempts };
+        return { value, raw: data, attempts };
       }
       const failure: ResendFailure = error ?? { message: 'Resend returned no message id', statusCode: 502 };
       const wait = waitBeforeRetry(attempts, headers ?? null, this.settings.backoff);
       const retry = isRetryable(failure) && Date.now() + wait <= deadline;
       providerCalls.inc({ provider: 'resend', outcome: retry ? 'retryable' : 'failed' });
-      if (!retry) {
-        const message = failure.message || 'Resend refused the email';
-        return {
-          ok: false,
-          message: attempts > 1 ? `${message} (after ${attempts} attempts)` : message,
-          statusCode: failure.statusCode ?? null,
-          attempts,
-        };
-      }
+      if (!retry) return { failure, attempts };
       providerRetries.inc({ provider: 'resend' });
       if (failure.statusCode === 429) observeRateLimitWait('resend', '429', wait);
       await sleep(wait);
@@ -298,4 +285,15 @@ export class ResendProvider implements EmailProvider {
         : 'Connected to Resend (no domains set up yet)',
     };
   }
+}
+
+/** A failed send as the caller logs it: Resend's message, and how many attempts when there were several. */
+function failed({ failure, attempts }: { failure: ResendFailure; attempts: number }, fallback: string): SendResult {
+  const message = failure.message || fallback;
+  return {
+    ok: false,
+    message: attempts > 1 ? `${message} (after ${attempts} attempts)` : message,
+    statusCode: failure.statusCode ?? null,
+    attempts,
+  };
 }
