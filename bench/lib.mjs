@@ -16,7 +16,7 @@ import { waitForHealthz } from '../infra/scripts/lib/health.mjs';
 export const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 
 /** A fresh stack on its own databases and NATS prefix, quiet unless BENCH_VERBOSE is set. */
-export async function benchStack(label, env = {}) {
+export async function benchStack(label, env = {}, { replicas = 1 } = {}) {
   const mongo = process.env.MONGODB_URI ? null : await ensureMongo({});
   const nats = process.env.NATS_URL ? null : await ensureNats({});
   const suffix = `_${label}_${Date.now().toString(36)}`;
@@ -32,6 +32,7 @@ export async function benchStack(label, env = {}) {
   }
   const stack = await startStack({
     dbSuffix: suffix,
+    replicas,
     env: {
       MONGODB_URI: process.env.MONGODB_URI ?? mongo.uri,
       NATS_URL: process.env.NATS_URL ?? nats.url,

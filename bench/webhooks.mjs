@@ -15,7 +15,10 @@
 // whole phase; a stack that cannot keep up shows it as growing latency, not as a slower generator.
 // The warm-up is 15 s per URL: the stand-in's JIT and the services' first batches settle in that time (with 5 s the
 // first measured phase still ran 20-30% slower than the next identical one).
-//   node bench/webhooks.mjs [--duration=10] [--connections=32] [--warmup=15] [--rate=200,2000]
+// Then the same saturation phases on a fresh stack with two instances of every service behind the gateway (issue 15),
+// next to the one-instance figures of this run; --replicas=1 skips it. On 2 cores a second instance adds no CPU: it
+// shows what coordination costs (a second process per service, the gateway balancing, batches split in two).
+//   node bench/webhooks.mjs [--duration=10] [--connections=32] [--warmup=15] [--rate=200,2000] [--replicas=2]
 import { fork } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import path from 'node:path';
@@ -41,6 +44,8 @@ const RATES = (process.argv.find((a) => a.startsWith('--rate='))?.split('=')[1] 
   .split(',')
   .map(Number)
   .filter((r) => r > 0);
+// --replicas=2 (default) also measures the saturation phases on a fresh stack with two instances of every service.
+const REPLICAS = arg('replicas', 2);
 const TARGET = { eventsPerSec: 2000, p99Ms: 50, ratioToEcho: 0.25, signedWithinShare: 0.15 };
 const SECRET = 'bench-clickfunnels-webhook-secret';
 
@@ -107,16 +112,9 @@ async function waitForCount(read, expected, timeoutMs = 60_000) {
 }
 
 const run = Date.now().toString(36);
-const load1 = { start: loadAvg() };
-// The stand-in's GC pauses per phase: a stop-the-world pause holds every request in flight, so it shows in p99.
-const gc = recordStandInGc();
-const stack = await benchStack('webhooks');
-gc?.started();
-const windows = {}; // phase → [start, end] epoch ms
-let result = null;
-const echo = await startEcho();
-try {
-  const api = await adminClient(stack);
+
+/** The integrations the unsigned phases post to (matched by funnel id on the plain URLs). */
+async function createIntegrations(api) {
   const emailIntegration = await api('POST', '/api/webhook-integrations', {
     name: 'Bench funnel',
     funnel_id: `bench-${run}`,
@@ -131,6 +129,48 @@ try {
     reminder_delay: 720,
     active: true,
   });
+  return { emailIntegration, smsIntegration };
+}
+
+/** A spec-format contact_created of the unsigned phases. */
+const body = (i, prefix) => ({
+  event: 'contact_created',
+  funnel_id: `bench-${run}`,
+  contact: {
+    id: `${prefix}-${run}-${i}`,
+    email: `shopper${i}@example.com`,
+    phone: `+1415555${String(i % 10000).padStart(4, '0')}`,
+  },
+});
+
+/** CPU ms per accepted event by kind of process (instances of one service summed), and in all. */
+function cpuPerEvent(cpu, accepted) {
+  const byKind = {};
+  for (const [k, v] of Object.entries(cpu)) {
+    const kind = k.replace(/ \d+$/, '');
+    byKind[kind] = (byKind[kind] ?? 0) + v;
+  }
+  const per = (v) => +((1000 * v) / Math.max(1, accepted)).toFixed(2);
+  const out = Object.fromEntries(
+    Object.entries(byKind)
+      .filter(([, v]) => v > 0.05)
+      .map(([k, v]) => [k, per(v)]),
+  );
+  out.total = per(Object.values(cpu).reduce((a, b) => a + b, 0));
+  return out;
+}
+
+const load1 = { start: loadAvg() };
+// The stand-in's GC pauses per phase: a stop-the-world pause holds every request in flight, so it shows in p99.
+const gc = recordStandInGc();
+const stack = await benchStack('webhooks');
+gc?.started();
+const windows = {}; // phase → [start, end] epoch ms
+let result = null;
+const echo = await startEcho();
+try {
+  const api = await adminClient(stack);
+  const { emailIntegration, smsIntegration } = await createIntegrations(api);
   // The signed phases post to an integration of their own (a secret makes its funnel refuse unsigned deliveries),
   // at its own URL, with its secret set (write-only, admin).
   const signedUrl = async (kind, integration) => {
@@ -161,15 +201,6 @@ try {
       last_name: 'Reyes',
     },
   });
-  const body = (i, prefix) => ({
-    event: 'contact_created',
-    funnel_id: `bench-${run}`,
-    contact: {
-      id: `${prefix}-${run}-${i}`,
-      email: `shopper${i}@example.com`,
-      phone: `+1415555${String(i % 10000).padStart(4, '0')}`,
-    },
-  });
 
   console.log(`[bench] ${CONNECTIONS} connections, ${DURATION} s per phase`);
   await load(echo.url, (i) => body(i, 'warm')); // warm-up of the load generator itself
@@ -196,14 +227,7 @@ try {
     windows[prefix] = [t0, Date.now()];
     const cpu = cpuDelta(cpu0, descendantCpu());
     const stored = (await waitForCount(async () => (await events.countDocuments({})) - before, r.ok2xx)) ?? 0;
-    const per = (v) => +((1000 * v) / Math.max(1, r.ok2xx)).toFixed(2);
-    const cpuMsPerEvent = Object.fromEntries(
-      Object.entries(cpu)
-        .filter(([, v]) => v > 0.05)
-        .map(([k, v]) => [k.replace(/ \d+$/, ''), per(v)]),
-    );
-    cpuMsPerEvent.total = per(Object.values(cpu).reduce((a, b) => a + b, 0));
-    return { ...r, stored, cpuMsPerEvent };
+    return { ...r, stored, cpuMsPerEvent: cpuPerEvent(cpu, r.ok2xx) };
   }
   /**
    * The signed ClickFunnels 2.0 phase of one side, right after that side's unsigned phase (the stand-in slows as its
@@ -359,5 +383,63 @@ if (gc && result) {
   for (const [name, p] of Object.entries(phases)) {
     const g = at(name);
     if (g) console.log(`[bench] stand-in GC during ${p}: ${g.count} pauses, ${g.totalMs} ms in all (${(100 * g.shareOfTime).toFixed(1)}% of the time), longest ${g.maxMs} ms`);
+  }
+}
+
+/**
+ * The saturation phases on a fresh stack with `replicas` instances of every service: the same warm-up, then both
+ * URLs as fast as 32 connections go, every accepted event counted in the database.
+ */
+async function saturationWith(replicas) {
+  const s = await benchStack(`webhooks${replicas}`, {}, { replicas });
+  try {
+    await createIntegrations(await adminClient(s));
+    const sides = {
+      email: { url: `${s.url}/api/webhook`, events: (await s.db('svc-email')).collection('webhook_events') },
+      sms: { url: `${s.url}/api/sms/webhook`, events: (await s.db('svc-sms')).collection('sms_webhook_events') },
+    };
+    if (WARMUP > 0) {
+      for (const [side, { url }] of Object.entries(sides)) await load(url, (i) => body(i, `w${side}${replicas}`), WARMUP);
+      await sleep(2_000);
+    }
+    const out = {};
+    for (const [side, { url, events }] of Object.entries(sides)) {
+      const before = await events.countDocuments({});
+      const cpu0 = descendantCpu();
+      const r = summary(await load(url, (i) => body(i, `${side}${replicas}`)));
+      const cpu = cpuDelta(cpu0, descendantCpu());
+      const stored = (await waitForCount(async () => (await events.countDocuments({})) - before, r.ok2xx)) ?? 0;
+      out[side] = { ...r, stored, allStored: stored >= r.ok2xx, cpuMsPerEvent: cpuPerEvent(cpu, r.ok2xx) };
+      await sleep(2_000);
+    }
+    return out;
+  } finally {
+    await s.stop();
+  }
+}
+
+if (result && REPLICAS > 1) {
+  const two = await saturationWith(REPLICAS);
+  const side = (one, many) => ({
+    [`1 instance events/s`]: one.eventsPerSec,
+    [`${REPLICAS} instances events/s`]: many.eventsPerSec,
+    share: +(many.eventsPerSec / Math.max(1, one.eventsPerSec)).toFixed(3),
+    [`1 instance p99 ms`]: one.p99Ms,
+    [`${REPLICAS} instances p99 ms`]: many.p99Ms,
+    [`CPU ms/event 1`]: one.cpuMsPerEvent.total,
+    [`CPU ms/event ${REPLICAS}`]: many.cpuMsPerEvent.total,
+    stored: `${many.stored}/${many.ok2xx}`,
+  });
+  result.instances = {
+    replicas: REPLICAS,
+    email: side(result.email, two.email),
+    sms: side(result.sms, two.sms),
+    detail: two,
+  };
+  writeResult('webhooks', result);
+  console.table({ '/api/webhook': result.instances.email, '/api/sms/webhook': result.instances.sms });
+  if (!two.email.allStored || !two.sms.allStored) {
+    console.error(`[bench] FAIL: some events accepted by ${REPLICAS} instances were not stored`);
+    process.exitCode = 1;
   }
 }

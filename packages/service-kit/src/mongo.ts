@@ -56,6 +56,30 @@ export async function nextId(conn: Connection, name: string, count = 1): Promise
   }
 }
 
+/**
+ * Inserts one record under the next id of `counter`. A duplicate key is either the caller's own conflict (a unique
+ * field taken meanwhile: `conflict()` answers the error to throw) or an id already used: a counter behind the stored
+ * ids (a restored backup) or, on the stand-in under load, a stale counter answer another instance also got (nextId's
+ * guard only knows its own process). The latter takes the next id instead of answering the user a false 409.
+ */
+export async function insertWithNextId<T>(
+  conn: Connection,
+  counter: string,
+  insert: (id: number) => Promise<T>,
+  conflict: () => Promise<Error | null> = async () => null,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await insert(await nextId(conn, counter));
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+      const own = await conflict();
+      if (own) throw own;
+      if (attempt >= 5) throw err;
+    }
+  }
+}
+
 /** Shapes a stored document for the API: numeric `id`, no `_id`/`__v`. */
 export function toApi<T extends Record<string, unknown>>(doc: T): Omit<T, '_id' | '__v'> {
   const { _id, __v, ...rest } = doc as T & { _id?: unknown; __v?: unknown };

@@ -1,5 +1,5 @@
 import mongoose, { type Connection } from 'mongoose';
-import { nextId } from './mongo';
+import { insertWithNextId, nextId } from './mongo';
 import { testDbName } from './testing';
 
 // Against the MongoDB stand-in that infra/scripts/test.mjs provides.
@@ -40,5 +40,26 @@ describe('nextId in one process', () => {
     await conn.collection('counters').updateOne({ _id: 'stale' as never }, { $set: { seq: 0 } });
     const second = await nextId(conn, 'stale');
     expect(second).toBeGreaterThan(first);
+  });
+});
+
+describe('insertWithNextId', () => {
+  it('takes the next id when the counter is behind the stored ids; throws the caller\'s own conflict as is', async () => {
+    const conn = conns[1]!;
+    const coll = conn.collection<{ id: number; name: string }>('things');
+    await coll.createIndex({ id: 1 }, { unique: true });
+    await coll.createIndex({ name: 1 }, { unique: true });
+    // Ids 1 and 2 are stored while the counter says nothing was handed out (a restored backup, another instance's
+    // stale answer): plain nextId + insert would fail with a duplicate key on the id.
+    await coll.insertMany([
+      { id: 1, name: 'a' },
+      { id: 2, name: 'b' },
+    ]);
+    const taken = new Error('name taken');
+    const conflict = async () => ((await coll.countDocuments({ name: 'c' })) > 0 ? taken : null);
+    const id = await insertWithNextId(conn, 'things', async (id) => (await coll.insertOne({ id, name: 'c' }), id), conflict);
+    expect(id).toBe(3);
+    await expect(insertWithNextId(conn, 'things', async (id) => (await coll.insertOne({ id, name: 'c' }), id), conflict)).rejects.toBe(taken);
+    expect(await coll.countDocuments({})).toBe(3);
   });
 });

@@ -1,5 +1,6 @@
 import { testUser } from '@act/service-kit/testing';
-import { contactCreated, dropDb, startEmail, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
+import { MongoClient } from 'mongodb';
+import { contactCreated, dropDb, MONGODB_URI, startEmail, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
 
 let email: EmailUnderTest;
 beforeAll(async () => {
@@ -48,6 +49,27 @@ describe('webhook integrations', () => {
     const bad = await email.api('POST', '/api/webhook-integrations', { raw: '{oops', user: testUser });
     expect(bad).toMatchObject({ status: 400, body: { error: 'Invalid JSON body' } });
   });
+
+  it('a counter behind the stored ids (a restored backup, a stale answer) gives the next free id, not a 409', async () => {
+    // A second instance on the same database: its own process has handed out no id yet, so nothing in it skips a
+    // counter answer that is behind.
+    const other = await startEmail('integrations-b', { MONGODB_DB: email.db, NATS_PREFIX: email.prefix });
+    try {
+      await api('POST', '/api/webhook-integrations', { name: 'Taken', funnel_id: 'counter-taken' });
+      const before = (await api('GET', '/api/webhook-integrations')).body.map((i: { id: number }) => i.id);
+      const client = await MongoClient.connect(MONGODB_URI);
+      try {
+        await client.db(email.db).collection<{ _id: string; seq: number }>('counters').updateOne({ _id: 'webhook_integrations' }, { $set: { seq: 0 } });
+      } finally {
+        await client.close();
+      }
+      const r = await other.api('POST', '/api/webhook-integrations', { body: { name: 'After restore', funnel_id: 'after-restore' }, user: testUser });
+      expect([r.status, r.body.error]).toEqual([201, undefined]);
+      expect(before).not.toContain(r.body.id);
+    } finally {
+      await other.svc.stop();
+    }
+  }, HOOK_TIMEOUT_MS);
 
   it('updates with the full body or only active; keeps funnel ids unique', async () => {
     const created = (await api('POST', '/api/webhook-integrations', { name: 'Winter', funnel_id: 'winter', reminder_delay: 10 })).body;

@@ -4,6 +4,7 @@ import {
   BadRequestError,
   ConflictError,
   NotFoundError,
+  insertWithNextId,
   isDuplicateKeyError,
   nextId,
   signingFields,
@@ -66,8 +67,7 @@ export class IntegrationsService {
   ): Promise<WebhookIntegration> {
     if (await this.Model.exists({ funnel_id: input.funnel_id })) throw new ConflictError(FUNNEL_TAKEN);
     const now = new Date();
-    const doc: IntegrationDoc = {
-      id: await nextId(this.conn, 'webhook_integrations'),
+    const fields: Omit<IntegrationDoc, 'id'> = {
       name: input.name,
       funnel_id: input.funnel_id,
       active: input.active ?? true,
@@ -82,12 +82,16 @@ export class IntegrationsService {
       created_at: now,
       updated_at: now,
     };
-    try {
-      await this.Model.collection.insertOne({ ...doc });
-    } catch (err) {
-      if (isDuplicateKeyError(err)) throw new ConflictError(FUNNEL_TAKEN);
-      throw err;
-    }
+    const doc = await insertWithNextId(
+      this.conn,
+      'webhook_integrations',
+      async (id) => {
+        const d: IntegrationDoc = { id, ...fields };
+        await this.Model.collection.insertOne({ ...d });
+        return d;
+      },
+      async () => ((await this.Model.exists({ funnel_id: input.funnel_id })) ? new ConflictError(FUNNEL_TAKEN) : null),
+    );
     this.cache.invalidate();
     return this.view(doc);
   }

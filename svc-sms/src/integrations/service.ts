@@ -4,7 +4,7 @@ import {
   BadRequestError,
   ConflictError,
   NotFoundError,
-  nextId,
+  insertWithNextId,
   signingFields,
   validate,
   type Logger,
@@ -48,8 +48,7 @@ export class IntegrationService {
     const input = await validate(smsIntegrationSchema, requireObject(body));
     await this.checkRefs(input.sms_campaign_id ?? null, input.funnel_id, input.active, null);
     const now = new Date();
-    const doc: IntegrationDoc = {
-      id: await nextId(this.conn, 'sms_integrations'),
+    const fields: Omit<IntegrationDoc, 'id'> = {
       name: input.name,
       funnel_id: input.funnel_id,
       sms_campaign_id: input.sms_campaign_id ?? null,
@@ -62,9 +61,12 @@ export class IntegrationService {
       created_at: now,
       updated_at: now,
     };
-    await this.Integration.create(doc);
+    const id = await insertWithNextId(this.conn, 'sms_integrations', async (id) => {
+      await this.Integration.create({ id, ...fields });
+      return id;
+    });
     this.onChange();
-    return this.get(doc.id);
+    return this.get(id);
   }
 
   /** The form sends the whole body; a field left out keeps its value. */
