@@ -1,4 +1,6 @@
 import { envInt, type ServiceDeps, type ServiceParts } from '@act/service-kit';
+import { AUDIT_RETENTION_DAYS_DEFAULT } from '@act/contracts/src/audit';
+import { auditCollection, auditRouter, createAuditLog, ensureAuditIndexes, startAuditConsumer } from './audit';
 import { authRouter } from './auth/routes';
 import { createAuthService } from './auth/service';
 import { profileRouter } from './profile/routes';
@@ -8,7 +10,7 @@ import { sessionModel } from './sessions/model';
 import { createUsersService, userModel, usersRouter } from './users';
 
 /** Wires svc-auth's features onto the service-kit app. */
-export async function buildAuthService({ conn, app, logger }: ServiceDeps): Promise<ServiceParts> {
+export async function buildAuthService({ conn, app, logger, bus }: ServiceDeps): Promise<ServiceParts> {
   // Indexes first: the unique username index must exist before the bootstrap admin is created.
   await Promise.all([userModel(conn).init(), sessionModel(conn).init()]);
 
@@ -27,8 +29,17 @@ export async function buildAuthService({ conn, app, logger }: ServiceDeps): Prom
   await users.backfillUsernameKeys(logger);
   await users.ensureBootstrapAdmin(process.env.ADMIN_PASSWORD, logger);
 
+  const auditColl = auditCollection(conn);
+  await ensureAuditIndexes(auditColl, envInt('AUDIT_RETENTION_DAYS', AUDIT_RETENTION_DAYS_DEFAULT));
+  const auditLog = createAuditLog(auditColl);
+  let auditConsumer: { stop(): void } | null = null;
+
   app.use(sessionMiddleware(app, store, sessionKeys(logger)));
   return {
-    routers: [authRouter(auth, sessions), profileRouter(profile), usersRouter(users), sessionsRouter(sessions)],
+    routers: [authRouter(auth, sessions), profileRouter(profile), usersRouter(users), sessionsRouter(sessions), auditRouter(auditLog)],
+    start: async () => {
+      auditConsumer = startAuditConsumer({ conn, bus, logger, log: auditLog });
+    },
+    stop: async () => auditConsumer?.stop(),
   };
 }

@@ -11,6 +11,9 @@ export function startAuth(label: string, env: Record<string, string> = {}): Prom
     MONGODB_DB: testDbName(label),
     ADMIN_PASSWORD,
     SESSION_SECRET: 'test-session-secret',
+    // A stream of its own per label: svc-auth consumes the audit subject, and test files running side by side must
+    // not take each other's records (instances started with one label share it, as instances of one deployment do).
+    NATS_PREFIX: `${process.env.NATS_PREFIX ?? ''}t${process.pid}${label}_`.replace(/[^A-Za-z0-9_]/g, '_'),
     ...env,
   });
 }

@@ -9,6 +9,8 @@ import { connectMongo, mongoReady } from './mongo';
 import { createBus, type Bus } from './nats';
 import { createOutbox, type Outbox } from './outbox';
 import { initMetrics, startMetricsServer } from './metrics';
+import { auditMiddleware } from './audit';
+import type { AuditService } from '@act/contracts/src/audit';
 
 export interface ServiceDeps {
   name: string;
@@ -59,6 +61,8 @@ export async function runService({ name, defaultPort, defaultDb, metricsPortEnv,
   const outbox = createOutbox({ conn, bus, source: name, logger });
   const readiness: ReadinessChecks = { mongo: () => mongoReady(conn), nats: () => bus.isConnected() };
   const app = createApp({ logger, identitySecret: identitySecret(), readiness, bodyLimit: envInt('BODY_LIMIT', 1024 * 1024) });
+  // Before every feature's middleware and router: each staff change is recorded where it is made (issue 18).
+  app.use(auditMiddleware({ outbox, service: name as AuditService, logger }));
   const deps: ServiceDeps = { name, conn, bus, outbox, logger, app, publicUrl: env('PUBLIC_URL', 'http://127.0.0.1:8080') };
   const parts = await build(deps);
   Object.assign(readiness, parts.readiness ?? {});

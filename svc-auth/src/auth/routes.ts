@@ -20,7 +20,10 @@ export function authRouter(auth: AuthService, sessions: SessionsService): Router
 
   router.post('/login', async (ctx) => {
     const { username, password } = await validateBody(ctx, loginSchema);
+    // A failed sign-in is recorded too (issue 18): the name tried, never the password.
+    ctx.state.audit = { action: 'login.failed', actor: { id: null, username, role: null }, after: { username }, target_kind: 'session', evenOnFailure: true };
     const user = await auth.login(username, password, ctx.ip);
+    ctx.state.audit = { action: 'login.succeeded', actor: { id: user.id, username: user.username, role: user.role }, after: { username }, target_kind: 'session', target_id: user.id };
     ctx.session!.userId = user.id;
     // A new session id at sign-in, so an id planted before login (session fixation) is worth nothing after it.
     await ctx.session!.regenerate();
@@ -28,6 +31,8 @@ export function authRouter(auth: AuthService, sessions: SessionsService): Router
   });
 
   router.post('/logout', async (ctx) => {
+    const user = await sessions.currentUser(ctx);
+    if (user) ctx.state.audit = { action: 'logout', actor: { id: user.id, username: user.username, role: user.role }, after: null, target_kind: 'session', target_id: user.id };
     ctx.session = null;
     ctx.body = { message: 'Logged out' } satisfies MessageDto;
   });

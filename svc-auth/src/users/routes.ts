@@ -22,7 +22,9 @@ export function usersRouter(users: UsersService): Router {
   router.patch('/:id', async (ctx) => {
     const id = parseId(ctx.params.id, 'user id');
     const input = await validateBody(ctx, updateUserSchema);
+    const before = await users.get(id);
     ctx.body = await users.update(id, input, currentUser(ctx)!.id);
+    ctx.state.audit = { before: pick(before, Object.keys(input)), after: pick(ctx.body as Record<string, unknown>, Object.keys(input)) };
   });
 
   router.post('/:id/reset-password', async (ctx) => {
@@ -34,9 +36,16 @@ export function usersRouter(users: UsersService): Router {
 
   router.delete('/:id', async (ctx) => {
     const id = parseId(ctx.params.id, 'user id');
+    const { username, role, email } = await users.get(id);
     await users.remove(id, currentUser(ctx)!.id);
+    ctx.state.audit = { before: { username, role, email }, after: null };
     ctx.body = { message: 'User deleted successfully' } satisfies MessageDto;
   });
 
   return router;
+}
+
+/** The audit record's before/after: only the fields the request changed (a password never: it is not in a user). */
+function pick(from: object, keys: string[]): Record<string, unknown> {
+  return Object.fromEntries(keys.filter((k) => k in from).map((k) => [k, (from as Record<string, unknown>)[k]]));
 }
