@@ -21,10 +21,11 @@ const ADMIN_MENU = [
   'Legacy Templates',
   'Profile',
   'User Management',
+  'Audit Log',
   'Unsubscribe Management',
   'Settings',
 ];
-const USER_MENU = ADMIN_MENU.filter((e) => e !== 'User Management' && e !== 'Unsubscribe Management');
+const USER_MENU = ADMIN_MENU.filter((e) => e !== 'User Management' && e !== 'Audit Log' && e !== 'Unsubscribe Management');
 
 let browser: Browser;
 const stack = readStack();

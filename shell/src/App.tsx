@@ -13,6 +13,7 @@ import { PageLoadErrorBoundary } from './errors/PageLoadErrorBoundary';
 const AppLayout = lazy(() => import('./layout/AppLayout'));
 const ProfilePage = lazy(() => import('./profile/ProfilePage'));
 const UsersPage = lazy(() => import('./users/UsersPage'));
+const AuditLogPage = lazy(() => import('./audit/AuditLogPage'));
 const UnsubscribeManagementPage = lazy(() => import('./unsubscribe/UnsubscribeManagementPage'));
 const UnsubscribePage = lazy(() => import('./unsubscribe/UnsubscribePage'));
 
@@ -30,6 +31,14 @@ export function App() {
           <Route element={<SignedInFrame />}>
             <Route path="/profile" element={<ProfilePage />} />
             <Route path="/users" element={<UsersPage />} />
+            <Route
+              path="/audit-log"
+              element={
+                <RequireAuth adminOnly>
+                  <AuditLogPage />
+                </RequireAuth>
+              }
+            />
             <Route
               path="/unsubscribe-management"
               element={

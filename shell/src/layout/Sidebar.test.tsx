@@ -35,6 +35,7 @@ describe('sidebar (spec §2 Shared shell)', () => {
     expect(entries().map(([label]) => label)).toEqual([
       ...USER_ENTRIES,
       'User Management',
+      'Audit Log',
       'Unsubscribe Management',
       'Settings',
     ]);

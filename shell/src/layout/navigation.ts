@@ -20,6 +20,7 @@ import ProfileIcon from '@mui/icons-material/AccountCircleOutlined';
 import UsersIcon from '@mui/icons-material/ManageAccountsOutlined';
 import UnsubscribeIcon from '@mui/icons-material/UnsubscribeOutlined';
 import SettingsIcon from '@mui/icons-material/SettingsOutlined';
+import AuditIcon from '@mui/icons-material/HistoryOutlined';
 
 export interface NavEntry {
   label: string;
@@ -48,6 +49,8 @@ export const NAV_ENTRIES: NavEntry[] = [
   { label: 'Legacy Templates', path: '/resend-templates', icon: TemplatesIcon },
   { label: 'Profile', path: '/profile', icon: ProfileIcon },
   { label: 'User Management', path: '/users', icon: UsersIcon, adminOnly: true },
+  // Issue 18: after User Management.
+  { label: 'Audit Log', path: '/audit-log', icon: AuditIcon, adminOnly: true },
   { label: 'Unsubscribe Management', path: '/unsubscribe-management', icon: UnsubscribeIcon, adminOnly: true },
   { label: 'Settings', path: '/settings', icon: SettingsIcon },
 ];

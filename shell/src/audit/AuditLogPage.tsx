@@ -1,0 +1,173 @@
+import { useMemo, useState } from 'react';
+import useSWR from 'swr';
+import {
+  Box,
+  Button,
+  Card,
+  MenuItem,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  TextField,
+  Typography,
+} from '@mui/material';
+import DownloadIcon from '@mui/icons-material/FileDownloadOutlined';
+import { AUDIT_PAGE_SIZES, AUDIT_SERVICES, type AuditPage, type AuditRecord } from '@act/contracts/src/audit';
+import { ErrorCard, Loading, PageHeader, Pagination, serverMessage } from '@act/ui-kit';
+import { formatDateTime } from '../forms/fieldProps';
+
+export const AUDIT_KEY = '/api/audit-log';
+
+interface Filters {
+  user: string;
+  service: string;
+  action: string;
+  from: string;
+  to: string;
+}
+const NO_FILTERS: Filters = { user: '', service: '', action: '', from: '', to: '' };
+
+function queryOf(filters: Filters, extra: Record<string, string | number> = {}): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries({ ...filters, ...extra })) if (v !== '') params.set(k, String(v));
+  const q = params.toString();
+  return q ? `?${q}` : '';
+}
+
+/** /audit-log (admin only, issue 18): who did what, newest first, filtered and paged on the server. */
+export default function AuditLogPage() {
+  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState<number>(AUDIT_PAGE_SIZES[0]);
+  const key = `${AUDIT_KEY}${queryOf(filters, { page, pageSize })}`;
+  const { data, error, isLoading } = useSWR<AuditPage>(key, { keepPreviousData: true });
+  const exportHref = useMemo(() => `${AUDIT_KEY}/export.csv${queryOf(filters)}`, [filters]);
+  const set = (name: keyof Filters) => (e: { target: { value: string } }) => {
+    setFilters((f) => ({ ...f, [name]: e.target.value }));
+    setPage(1);
+  };
+
+  return (
+    <Box>
+      <PageHeader
+        title="Audit Log"
+        subtitle="Every change staff made, on every service: who, when, from where and what."
+        actions={
+          <Button variant="outlined" startIcon={<DownloadIcon />} href={exportHref} download>
+            Export CSV
+          </Button>
+        }
+      />
+      <Card sx={{ p: 2, mb: 2 }}>
+        <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
+          <TextField label="User" size="small" value={filters.user} onChange={set('user')} />
+          <TextField select label="Service" size="small" value={filters.service} onChange={set('service')} sx={{ minWidth: 160 }}>
+            <MenuItem value="">All services</MenuItem>
+            {AUDIT_SERVICES.map((s) => (
+              <MenuItem key={s} value={s}>
+                {s}
+              </MenuItem>
+            ))}
+          </TextField>
+          <TextField label="Action" size="small" value={filters.action} onChange={set('action')} placeholder="e.g. user.create" />
+          <TextField label="From" type="date" size="small" value={filters.from} onChange={set('from')} slotProps={{ inputLabel: { shrink: true } }} />
+          <TextField label="To" type="date" size="small" value={filters.to} onChange={set('to')} slotProps={{ inputLabel: { shrink: true } }} />
+        </Stack>
+      </Card>
+      {error ? (
+        <ErrorCard title="Failed to load the audit log" message={serverMessage(error, 'Failed to load the audit log')} />
+      ) : isLoading && !data ? (
+        <Loading />
+      ) : (
+        <Card>
+          <TableContainer tabIndex={0} aria-label="Audit records">
+            <Table size="small">
+              <TableHead>
+                <TableRow>
+                  <TableCell>When</TableCell>
+                  <TableCell>User</TableCell>
+                  <TableCell>Service</TableCell>
+                  <TableCell>Action</TableCell>
+                  <TableCell>Target</TableCell>
+                  <TableCell>Address</TableCell>
+                  <TableCell>Change</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {data && data.items.length === 0 ? (
+                  <TableRow>
+                    <TableCell colSpan={7}>
+                      <Typography color="textSecondary" sx={{ py: 2 }}>
+                        No audit records found.
+                      </Typography>
+                    </TableCell>
+                  </TableRow>
+                ) : (
+                  data?.items.map((r) => <AuditRow key={r.id} record={r} />)
+                )}
+              </TableBody>
+            </Table>
+          </TableContainer>
+          <Box sx={{ p: 2 }}>
+            <Pagination
+              page={page}
+              pageSize={pageSize}
+              total={data?.total ?? 0}
+              onPageChange={setPage}
+              onPageSizeChange={(s) => {
+                setPageSize(s);
+                setPage(1);
+              }}
+              pageSizeOptions={AUDIT_PAGE_SIZES}
+            />
+          </Box>
+        </Card>
+      )}
+    </Box>
+  );
+}
+
+function AuditRow({ record: r }: { record: AuditRecord }) {
+  return (
+    <TableRow>
+      <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(r.at)}</TableCell>
+      <TableCell>{r.actor?.username ?? 'unknown'}</TableCell>
+      <TableCell>{r.service}</TableCell>
+      <TableCell>
+        <Typography variant="body2" sx={{ fontFamily: 'monospace' }}>
+          {r.action}
+        </Typography>
+        {r.status >= 400 && (
+          <Typography variant="caption" color="error">
+            refused ({r.status})
+          </Typography>
+        )}
+      </TableCell>
+      <TableCell>{r.target_kind ? `${r.target_kind}${r.target_id ? ` #${r.target_id}` : ''}` : ''}</TableCell>
+      <TableCell>{r.ip ?? ''}</TableCell>
+      <TableCell sx={{ maxWidth: 360 }}>
+        <ChangeText change={r.change} />
+      </TableCell>
+    </TableRow>
+  );
+}
+
+function ChangeText({ change }: { change: AuditRecord['change'] }) {
+  const fields = Object.keys({ ...(change.before ?? {}), ...(change.after ?? {}) });
+  if (fields.length === 0) return null;
+  const show = (v: unknown) => (v === undefined ? '—' : typeof v === 'string' ? v : JSON.stringify(v));
+  return (
+    <Box component="ul" sx={{ m: 0, pl: 2, wordBreak: 'break-word' }}>
+      {fields.map((f) => (
+        <Typography component="li" variant="body2" key={f}>
+          {f}: {change.before ? `${show(change.before[f])} → ` : ''}
+          {change.after ? show(change.after[f]) : '(removed)'}
+        </Typography>
+      ))}
+    </Box>
+  );
+}
