@@ -85,7 +85,8 @@ export default function AuditLogPage() {
       ) : (
         <Card>
           <TableContainer tabIndex={0} aria-label="Audit records">
-            <Table size="small">
+            {/* Wide enough for its columns: on a phone the table scrolls inside its card instead of squeezing. */}
+            <Table size="small" sx={{ minWidth: 960 }}>
               <TableHead>
                 <TableRow>
                   <TableCell>When</TableCell>
@@ -136,9 +137,9 @@ function AuditRow({ record: r }: { record: AuditRecord }) {
     <TableRow>
       <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(r.at)}</TableCell>
       <TableCell>{r.actor?.username ?? 'unknown'}</TableCell>
-      <TableCell>{r.service}</TableCell>
+      <TableCell sx={{ whiteSpace: 'nowrap' }}>{r.service}</TableCell>
       <TableCell>
-        <Typography variant="body2" sx={{ fontFamily: 'monospace' }}>
+        <Typography variant="body2" sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}>
           {r.action}
         </Typography>
         {r.status >= 400 && (
