@@ -35,6 +35,7 @@ export const ROUTES: readonly Route[] = [
   { prefix: '/api/profile', service: 'svc-auth', access: 'session' },
   { prefix: '/api/users', service: 'svc-auth', access: 'session' },
   { prefix: '/api/audit-log', service: 'svc-auth', access: 'session' },
+  { prefix: '/api/privacy-requests', service: 'svc-auth', access: 'session' },
 
   // svc-sms: SMS side and Twilio
   { prefix: '/api/sms/webhook', service: 'svc-sms', access: 'anonymous', public: true, retry: true },

@@ -22,10 +22,11 @@ const ADMIN_MENU = [
   'Profile',
   'User Management',
   'Audit Log',
+  'Privacy Requests',
   'Unsubscribe Management',
   'Settings',
 ];
-const USER_MENU = ADMIN_MENU.filter((e) => e !== 'User Management' && e !== 'Audit Log' && e !== 'Unsubscribe Management');
+const USER_MENU = ADMIN_MENU.filter((e) => e !== 'User Management' && e !== 'Audit Log' && e !== 'Privacy Requests' && e !== 'Unsubscribe Management');
 
 let browser: Browser;
 const stack = readStack();

@@ -14,6 +14,7 @@ const AppLayout = lazy(() => import('./layout/AppLayout'));
 const ProfilePage = lazy(() => import('./profile/ProfilePage'));
 const UsersPage = lazy(() => import('./users/UsersPage'));
 const AuditLogPage = lazy(() => import('./audit/AuditLogPage'));
+const PrivacyRequestsPage = lazy(() => import('./privacy/PrivacyRequestsPage'));
 const UnsubscribeManagementPage = lazy(() => import('./unsubscribe/UnsubscribeManagementPage'));
 const UnsubscribePage = lazy(() => import('./unsubscribe/UnsubscribePage'));
 
@@ -36,6 +37,14 @@ export function App() {
               element={
                 <RequireAuth adminOnly>
                   <AuditLogPage />
+                </RequireAuth>
+              }
+            />
+            <Route
+              path="/privacy-requests"
+              element={
+                <RequireAuth adminOnly>
+                  <PrivacyRequestsPage />
                 </RequireAuth>
               }
             />

@@ -2,6 +2,7 @@ import { envInt, type ServiceDeps, type ServiceParts } from '@act/service-kit';
 import { AUDIT_RETENTION_DAYS_DEFAULT } from '@act/contracts/src/audit';
 import { auditCollection, auditRouter, createAuditLog, ensureAuditIndexes, startAuditConsumer } from './audit';
 import { authRouter } from './auth/routes';
+import { createPrivacyRequests, privacyRouter, startPrivacyConsumer } from './privacy';
 import { createAuthService } from './auth/service';
 import { profileRouter } from './profile/routes';
 import { createProfileService } from './profile/service';
@@ -10,7 +11,7 @@ import { sessionModel } from './sessions/model';
 import { createUsersService, userModel, usersRouter } from './users';
 
 /** Wires svc-auth's features onto the service-kit app. */
-export async function buildAuthService({ conn, app, logger, bus }: ServiceDeps): Promise<ServiceParts> {
+export async function buildAuthService({ conn, app, logger, bus, outbox }: ServiceDeps): Promise<ServiceParts> {
   // Indexes first: the unique username index must exist before the bootstrap admin is created.
   await Promise.all([userModel(conn).init(), sessionModel(conn).init()]);
 
@@ -33,13 +34,20 @@ export async function buildAuthService({ conn, app, logger, bus }: ServiceDeps):
   await ensureAuditIndexes(auditColl, envInt('AUDIT_RETENTION_DAYS', AUDIT_RETENTION_DAYS_DEFAULT));
   const auditLog = createAuditLog(auditColl);
   let auditConsumer: { stop(): void } | null = null;
+  const privacy = createPrivacyRequests(conn, outbox);
+  await privacy.init();
+  let privacyConsumer: { stop(): void } | null = null;
 
   app.use(sessionMiddleware(app, store, sessionKeys(logger)));
   return {
-    routers: [authRouter(auth, sessions), profileRouter(profile), usersRouter(users), sessionsRouter(sessions), auditRouter(auditLog)],
+    routers: [authRouter(auth, sessions), profileRouter(profile), usersRouter(users), sessionsRouter(sessions), auditRouter(auditLog), privacyRouter(privacy)],
     start: async () => {
       auditConsumer = startAuditConsumer({ conn, bus, logger, log: auditLog });
+      privacyConsumer = startPrivacyConsumer({ conn, bus, logger, privacy });
     },
-    stop: async () => auditConsumer?.stop(),
+    stop: async () => {
+      auditConsumer?.stop();
+      privacyConsumer?.stop();
+    },
   };
 }

@@ -1,5 +1,5 @@
 import type { ServiceDeps, ServiceParts } from '@act/service-kit';
-import { createIdAllocator, createSecretBox, ReplayGuard } from '@act/service-kit';
+import { createIdAllocator, createSecretBox, ReplayGuard, startPrivacyResponder } from '@act/service-kit';
 import type { EmailConfig } from './config';
 import { contactModel } from './contacts/model';
 import { ContactsService } from './contacts/service';
@@ -26,6 +26,7 @@ import { WebhookService } from './webhook/service';
 import { webhookRouter } from './webhook/routes';
 import { EventPublisher } from './events/publisher';
 import { startEventConsumers } from './events/consumers';
+import { EMAIL_HOLDINGS } from './privacy/holdings';
 
 export interface EmailServiceOptions {
   config: EmailConfig;
@@ -64,6 +65,7 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
 
   let jobs: (ReminderJobs & { stop(): Promise<void> }) | null = null;
   let consumers: { stop(): void } | null = null;
+  let privacy: { stop(): void } | null = null;
 
   return {
     routers: [
@@ -82,11 +84,13 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
       reminders.attachJobs(jobs);
       await reminders.start();
       consumers = startEventConsumers({ conn, bus, logger, deps: { contacts, integrations: cache } });
+      privacy = startPrivacyResponder({ conn, bus, outbox, logger, service: 'svc-email', holdings: EMAIL_HOLDINGS });
       await sending.start();
     },
     async stop() {
       sending.stop();
       consumers?.stop();
+      privacy?.stop();
       reminders.stop();
       await jobs?.stop();
     },

@@ -1,4 +1,5 @@
-import { createSecretBox, env, ReplayGuard, type ServiceDeps, type ServiceParts } from '@act/service-kit';
+import { createSecretBox, env, ReplayGuard, startPrivacyResponder, type ServiceDeps, type ServiceParts } from '@act/service-kit';
+import { SMS_HOLDINGS } from './privacy/holdings';
 import { readSettings, systemClock, type Clock } from './settings';
 import { IntegrationCache } from './integrations/cache';
 import { IntegrationService } from './integrations/service';
@@ -132,6 +133,7 @@ export async function buildSmsService(
 
   let scan: NodeJS.Timeout | null = null;
   let consumers: { stop(): void } | null = null;
+  let privacy: { stop(): void } | null = null;
   let scanning = false;
 
   return {
@@ -153,6 +155,7 @@ export async function buildSmsService(
       await agendaJobs.start(engine);
       await ticker?.start(engine);
       consumers = startFunnelConsumers({ conn, bus, contacts, integrations, logger });
+      privacy = startPrivacyResponder({ conn, bus, outbox, logger, service: 'svc-sms', holdings: SMS_HOLDINGS });
       // The backstop for contacts no ticker holds (another instance's, one gone): a scan of every contact on the
       // stand-in, so not every second.
       if (settings.dueScanMs > 0) {
@@ -171,6 +174,7 @@ export async function buildSmsService(
       if (scan) clearInterval(scan);
       ticker?.stop();
       consumers?.stop();
+      privacy?.stop();
       await agendaJobs.stop();
     },
   };

@@ -20,3 +20,4 @@ export * from './replay-guard';
 export * from './webhook-signing';
 export * from './metrics';
 export * from './audit';
+export * from './privacy';

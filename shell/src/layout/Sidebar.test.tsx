@@ -36,6 +36,7 @@ describe('sidebar (spec §2 Shared shell)', () => {
       ...USER_ENTRIES,
       'User Management',
       'Audit Log',
+      'Privacy Requests',
       'Unsubscribe Management',
       'Settings',
     ]);

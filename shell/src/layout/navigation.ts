@@ -21,6 +21,7 @@ import UsersIcon from '@mui/icons-material/ManageAccountsOutlined';
 import UnsubscribeIcon from '@mui/icons-material/UnsubscribeOutlined';
 import SettingsIcon from '@mui/icons-material/SettingsOutlined';
 import AuditIcon from '@mui/icons-material/HistoryOutlined';
+import PrivacyIcon from '@mui/icons-material/PrivacyTipOutlined';
 
 export interface NavEntry {
   label: string;
@@ -51,6 +52,7 @@ export const NAV_ENTRIES: NavEntry[] = [
   { label: 'User Management', path: '/users', icon: UsersIcon, adminOnly: true },
   // Issue 18: after User Management.
   { label: 'Audit Log', path: '/audit-log', icon: AuditIcon, adminOnly: true },
+  { label: 'Privacy Requests', path: '/privacy-requests', icon: PrivacyIcon, adminOnly: true },
   { label: 'Unsubscribe Management', path: '/unsubscribe-management', icon: UnsubscribeIcon, adminOnly: true },
   { label: 'Settings', path: '/settings', icon: SettingsIcon },
 ];

@@ -1,0 +1,82 @@
+/**
+ * Privacy requests (issue 18): an admin asks every service what it holds about one person (an email address and/or a
+ * phone number). svc-auth keeps the request; each service answers over NATS when it can, so a service that is down
+ * answers when it returns. Self-contained (only yup): the browser bundle imports it too.
+ *
+ * Import path: `@act/contracts/src/privacy`.
+ */
+import * as yup from 'yup';
+
+export const PRIVACY_REQUESTED = 'privacy.requested';
+export const PRIVACY_COMPLETED = 'privacy.completed';
+/** The services that hold shoppers' data and answer a request. */
+export const PRIVACY_SERVICES = ['svc-email', 'svc-sms'] as const;
+export type PrivacyService = (typeof PRIVACY_SERVICES)[number];
+/** Records of one kind at most in an export (a person with more is exported in part, and the part says so). */
+export const PRIVACY_EXPORT_LIMIT = 1_000;
+
+export type PrivacyKind = 'export';
+
+export interface PrivacySubject {
+  email: string | null;
+  phone: string | null;
+}
+
+export interface PrivacyRequested extends PrivacySubject {
+  requestId: number;
+  kind: PrivacyKind;
+}
+
+/** One service's answer. `records`: each kind of record it holds about the person (as stored, without internals). */
+export interface PrivacyServiceResult {
+  status: 'pending' | 'done' | 'failed';
+  finished_at: string | null;
+  counts: Record<string, number>;
+  /** Kinds cut at PRIVACY_EXPORT_LIMIT. */
+  truncated: string[];
+  error: string | null;
+}
+
+export interface PrivacyCompleted {
+  requestId: number;
+  service: PrivacyService;
+  result: PrivacyServiceResult;
+  records: Record<string, unknown[]>;
+}
+
+export interface PrivacyRequestView extends PrivacySubject {
+  id: number;
+  kind: PrivacyKind;
+  requested_by: string;
+  created_at: string;
+  /** done once every service answered. */
+  status: 'pending' | 'done';
+  services: Record<PrivacyService, PrivacyServiceResult>;
+}
+
+/** GET /api/privacy-requests/:id/export.json */
+export interface PrivacyExport {
+  request: PrivacyRequestView;
+  /** Per service, per kind of record. */
+  data: Record<PrivacyService, Record<string, unknown[]>>;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const privacyRequestSchema = yup
+  .object({
+    kind: yup.string().strict().oneOf(['export'], 'Kind must be export').default('export'),
+    email: yup
+      .string()
+      .typeError('Email must be text')
+      .trim()
+      .lowercase()
+      .max(320, 'Email is too long')
+      .test('email', 'Enter a valid email address', (v) => !v || EMAIL.test(v)),
+    phone: yup
+      .string()
+      .typeError('Phone must be text')
+      .trim()
+      .max(40, 'Phone is too long')
+      .test('phone', 'Enter a phone number with at least 7 digits', (v) => !v || v.replace(/\D/g, '').length >= 7),
+  })
+  .test('one', 'Enter an email address or a phone number', (v) => Boolean(v?.email || v?.phone));

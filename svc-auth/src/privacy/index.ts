@@ -1,0 +1,3 @@
+export { privacyRouter } from './routes';
+export { createPrivacyRequests, type PrivacyRequests } from './service';
+export { startPrivacyConsumer } from './consumer';
