@@ -1,5 +1,5 @@
 import type { ServiceDeps, ServiceParts } from '@act/service-kit';
-import { createIdAllocator, createSecretBox, ReplayGuard, startPrivacyResponder } from '@act/service-kit';
+import { createIdAllocator, createSecretBox, envInt, ReplayGuard, startPrivacyResponder, startRetentionPurge } from '@act/service-kit';
 import type { EmailConfig } from './config';
 import { contactModel } from './contacts/model';
 import { ContactsService } from './contacts/service';
@@ -66,6 +66,7 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
   let jobs: (ReminderJobs & { stop(): Promise<void> }) | null = null;
   let consumers: { stop(): void } | null = null;
   let privacy: { stop(): void } | null = null;
+  let retention: { stop(): void } | null = null;
 
   return {
     routers: [
@@ -85,12 +86,23 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
       await reminders.start();
       consumers = startEventConsumers({ conn, bus, logger, deps: { contacts, integrations: cache } });
       privacy = startPrivacyResponder({ conn, bus, outbox, logger, service: 'svc-email', holdings: EMAIL_HOLDINGS });
+      retention = startRetentionPurge({
+        conn,
+        logger,
+        rules: [
+          { collection: 'webhook_events', field: 'timestamp' },
+          { collection: 'email_logs', field: 'timestamp' },
+        ],
+        days: envInt('DATA_RETENTION_DAYS', 180),
+        everyMs: envInt('RETENTION_PURGE_EVERY_MS', 3_600_000),
+      });
       await sending.start();
     },
     async stop() {
       sending.stop();
       consumers?.stop();
       privacy?.stop();
+      retention?.stop();
       reminders.stop();
       await jobs?.stop();
     },

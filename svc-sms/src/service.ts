@@ -1,4 +1,4 @@
-import { createSecretBox, env, ReplayGuard, startPrivacyResponder, type ServiceDeps, type ServiceParts } from '@act/service-kit';
+import { createSecretBox, env, envInt, ReplayGuard, startPrivacyResponder, startRetentionPurge, type ServiceDeps, type ServiceParts } from '@act/service-kit';
 import { SMS_HOLDINGS } from './privacy/holdings';
 import { readSettings, systemClock, type Clock } from './settings';
 import { IntegrationCache } from './integrations/cache';
@@ -134,6 +134,7 @@ export async function buildSmsService(
   let scan: NodeJS.Timeout | null = null;
   let consumers: { stop(): void } | null = null;
   let privacy: { stop(): void } | null = null;
+  let retention: { stop(): void } | null = null;
   let scanning = false;
 
   return {
@@ -156,6 +157,16 @@ export async function buildSmsService(
       await ticker?.start(engine);
       consumers = startFunnelConsumers({ conn, bus, contacts, integrations, logger });
       privacy = startPrivacyResponder({ conn, bus, outbox, logger, service: 'svc-sms', holdings: SMS_HOLDINGS });
+      retention = startRetentionPurge({
+        conn,
+        logger,
+        rules: [
+          { collection: 'sms_webhook_events', field: 'timestamp' },
+          { collection: 'sms_logs', field: 'timestamp' },
+        ],
+        days: envInt('DATA_RETENTION_DAYS', 180),
+        everyMs: envInt('RETENTION_PURGE_EVERY_MS', 3_600_000),
+      });
       // The backstop for contacts no ticker holds (another instance's, one gone): a scan of every contact on the
       // stand-in, so not every second.
       if (settings.dueScanMs > 0) {
@@ -175,6 +186,7 @@ export async function buildSmsService(
       ticker?.stop();
       consumers?.stop();
       privacy?.stop();
+      retention?.stop();
       await agendaJobs.stop();
     },
   };

@@ -21,3 +21,4 @@ export * from './webhook-signing';
 export * from './metrics';
 export * from './audit';
 export * from './privacy';
+export * from './retention';
