@@ -70,7 +70,7 @@ it('loads the sign-in page with its icon and no request answered 404 (favicon)',
   await page.context().close();
 });
 
-it('at 1440x900 every sidebar entry is reachable and the active one is in view; a toast never covers a side sheet\'s buttons', async () => {
+it('at 1440x900 every sidebar entry is reachable and the active one is in view', async () => {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
   await signIn(page, 'admin', stack.adminPassword);
@@ -87,22 +87,35 @@ it('at 1440x900 every sidebar entry is reachable and the active one is in view; 
   expect(first.y).toBeGreaterThanOrEqual(0);
   await page.screenshot({ path: `${process.cwd()}/.run/screenshots/shell-sidebar-900.png` });
 
-  // A failed save's toast while the integration sheet is open: its Create and Cancel stay clickable.
+  await context.close();
+});
+
+it('a refused save\'s toast inside the open integration sheet: accessible, clear of its buttons, gone after its time under a resting pointer', async () => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  await signIn(page, 'admin', stack.adminPassword);
+  // A real refusal: the funnel id is taken by an integration made first.
+  const funnel = `toast-${Date.now().toString(36)}`;
+  const taken = await page.evaluate(
+    (f) =>
+      fetch('/api/webhook-integrations', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `Taken ${f}`, funnel_id: f, reminder_delay: 600 }),
+      }).then((r) => r.status),
+    funnel,
+  );
+  expect(taken).toBe(201);
   await page.goto(`${stack.url}/webhook-integrations`);
   await page.getByRole('button', { name: 'Add New Integration' }).click();
   await page.getByRole('heading', { name: 'New Integration' }).waitFor();
   await page.getByLabel(/^Name/).fill('Toast check');
-  await page.getByLabel(/^Funnel ID/).fill(`toast-${Date.now()}`);
-  // The save refused, as the service would refuse a funnel id in use: only the answer is staged here.
-  await page.route('**/api/webhook-integrations', (route) =>
-    route.request().method() === 'POST'
-      ? route.fulfill({ status: 409, contentType: 'application/json', body: '{"error":"An integration with this funnel ID already exists"}' })
-      : route.continue(),
-  );
+  await page.getByLabel(/^Funnel ID/).fill(funnel);
   await page.getByRole('button', { name: 'Create' }).click();
-  // By test id: the open sheet is modal, so what lies outside it (the toast too) is hidden from role queries.
-  const shown = page.getByTestId('toast').filter({ hasText: /Error creating integration/ }).first();
+  // By role: the toast is inside the modal sheet, so not aria-hidden (MUI hides everything outside an open modal).
+  const shown = page.getByRole('alert').filter({ hasText: 'An integration with this funnel ID already exists' });
   await shown.waitFor();
+  expect(await shown.evaluate((el) => el.closest('[aria-hidden="true"]') === null)).toBe(true);
   const toastBox = (await shown.boundingBox())!;
   for (const name of ['Create', 'Cancel']) {
     const b = (await page.getByRole('button', { name, exact: true }).boundingBox())!;
@@ -111,6 +124,10 @@ it('at 1440x900 every sidebar entry is reachable and the active one is in view; 
     expect([name, overlaps]).toEqual([name, false]);
   }
   await page.screenshot({ path: `${process.cwd()}/.run/screenshots/shell-toast-sheet.png` });
+  // The pointer resting on it does not keep it: it goes after its 5 s, and the sheet stays open.
+  await shown.hover();
+  await shown.waitFor({ state: 'detached', timeout: 10_000 });
+  await page.getByRole('heading', { name: 'New Integration' }).waitFor();
   await context.close();
 });
 
