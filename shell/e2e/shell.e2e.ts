@@ -90,7 +90,7 @@ it('at 1440x900 every sidebar entry is reachable and the active one is in view',
   await context.close();
 });
 
-it('a refused save\'s toast inside the open integration sheet: accessible, clear of its buttons, gone after its time under a resting pointer', async () => {
+it("a refused save's toast inside the open integration sheet: accessible, clear of its buttons, gone after its time under a resting pointer", async () => {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
   await signIn(page, 'admin', stack.adminPassword);
@@ -120,7 +120,10 @@ it('a refused save\'s toast inside the open integration sheet: accessible, clear
   for (const name of ['Create', 'Cancel']) {
     const b = (await page.getByRole('button', { name, exact: true }).boundingBox())!;
     const overlaps =
-      toastBox.x < b.x + b.width && b.x < toastBox.x + toastBox.width && toastBox.y < b.y + b.height && b.y < toastBox.y + toastBox.height;
+      toastBox.x < b.x + b.width &&
+      b.x < toastBox.x + toastBox.width &&
+      toastBox.y < b.y + b.height &&
+      b.y < toastBox.y + toastBox.height;
     expect([name, overlaps]).toEqual([name, false]);
   }
   await page.screenshot({ path: `${process.cwd()}/.run/screenshots/shell-toast-sheet.png` });
@@ -181,7 +184,9 @@ it('lets the admin create a user who then sees no admin entries and is denied /u
   await page.getByRole('contentinfo').or(page.getByLabel('Signed-in user')).getByText(username).first().waitFor();
   await page.goto(`${stack.url}/users`);
   await page.getByText('Access Denied').waitFor();
-  await page.getByText('You do not have permission to access this page. Only administrators can manage users.').waitFor();
+  await page
+    .getByText('You do not have permission to access this page. Only administrators can manage users.')
+    .waitFor();
   await page.getByRole('button', { name: 'Return to Dashboard' }).click();
   await page.waitForURL((u) => u.pathname === '/');
   await page.context().close();
@@ -242,7 +247,11 @@ it('shows the error card on SMS routes while mfe_sms is down, and /documentation
     const page = await newPage();
     await signIn(page, 'admin', stack.adminPassword, stack.url);
     await page.goto(`${stack.url}/sms-campaigns`);
-    await page.getByRole('alert').filter({ hasText: /module unavailable/ }).first().waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /module unavailable/ })
+      .first()
+      .waitFor();
     expect(await page.getByRole('heading', { name: 'SMS Campaigns', exact: true }).count()).toBe(0);
 
     await page.getByRole('link', { name: 'Documentation' }).click();
