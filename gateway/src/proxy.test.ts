@@ -165,35 +165,45 @@ describe('limits and failures', () => {
     expect(email.requests.length).toBe(before);
   });
 
-  it('answers 503 "<service> unavailable" at once when a service is down', async () => {
+  it('answers 503 "<service> unavailable" at once when a service is down, not after a timeout', async () => {
     const dead = await deadUrl();
+    // The session lookup waits at most min(proxy timeout, 5 s): each answer coming sooner than that was not a
+    // timeout but the refused connection. (No tighter figure: a loaded machine must not fail this; see bench/.)
+    const SHORTEST_TIMEOUT_MS = 5_000;
     const gw2 = await startTestGateway(
-      testConfig({ 'svc-auth': dead, 'svc-email': dead, 'svc-sms': dead }, { proxyTimeoutMs: 10_000 }),
+      testConfig({ 'svc-auth': dead, 'svc-email': dead, 'svc-sms': dead }, { proxyTimeoutMs: 60_000 }),
     );
-    try {
+    const timed = async (path: string, init: Parameters<typeof get>[1]) => {
       const started = Date.now();
-      expect(await get(gw2.url + '/api/webhook', { method: 'POST', body: '{}' })).toMatchObject({
+      const res = await get(gw2.url + path, init);
+      return { status: res.status, body: res.body, soonerThanATimeout: Date.now() - started < SHORTEST_TIMEOUT_MS };
+    };
+    try {
+      expect(await timed('/api/webhook', { method: 'POST', body: '{}' })).toMatchObject({
         status: 503,
         body: { error: 'svc-email unavailable' },
+        soonerThanATimeout: true,
       });
-      expect(await get(gw2.url + '/api/sms/webhook', { method: 'POST', body: '{}' })).toMatchObject({
+      expect(await timed('/api/sms/webhook', { method: 'POST', body: '{}' })).toMatchObject({
         status: 503,
         body: { error: 'svc-sms unavailable' },
+        soonerThanATimeout: true,
       });
-      expect(await get(gw2.url + '/api/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).toMatchObject({
+      expect(await timed('/api/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).toMatchObject({
         status: 503,
         body: { error: 'svc-auth unavailable' },
+        soonerThanATimeout: true,
       });
       // A session lookup that cannot reach svc-auth is a 503 too, not a signed-out request.
-      expect(await get(gw2.url + '/api/contacts', { headers: { cookie: 'act.sid=a; act.sid.sig=b' } })).toMatchObject({
+      expect(await timed('/api/contacts', { headers: { cookie: 'act.sid=a; act.sid.sig=b' } })).toMatchObject({
         status: 503,
         body: { error: 'svc-auth unavailable' },
+        soonerThanATimeout: true,
       });
-      expect(Date.now() - started).toBeLessThan(1_000);
     } finally {
       await gw2.close();
     }
-  });
+  }, 60_000);
 
   it('answers 503 when a service does not answer within the proxy timeout', async () => {
     const slow = await fakeUpstream('svc-email', () => true); // never answers
@@ -206,7 +216,9 @@ describe('limits and failures', () => {
         status: 503,
         body: { error: 'svc-email unavailable' },
       });
-      expect(Date.now() - started).toBeLessThan(2_000);
+      // It waited for the 300 ms timeout (a lower bound holds on any machine); a gateway that never gave up
+      // would fail this test by jest's timeout instead of by a wall-clock figure.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(290);
     } finally {
       await gw2.close();
       await slow.close();

@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-export type ProcessName = 'svc-auth' | 'svc-email' | 'svc-sms' | 'gateway' | `${'svc-auth' | 'svc-email' | 'svc-sms'}-${number}`;
+export type ProcessName =
+  'svc-auth' | 'svc-email' | 'svc-sms' | 'gateway' | `${'svc-auth' | 'svc-email' | 'svc-sms'}-${number}`;
 
 export interface StackInfo {
   /** Gateway origin, e.g. http://127.0.0.1:41234 */
@@ -11,6 +12,8 @@ export interface StackInfo {
   /** Password of the `admin` account created at the stack's first start */
   adminPassword: string;
   controlUrl: string;
+  /** TWILIO_AUTH_TOKEN of svc-sms (no account SID: nothing is sent), to sign callbacks as Twilio does. */
+  twilioAuthToken?: string;
   /** File holding every process's output, prefixed with its name */
   logFile: string;
   /** Each process's own port (services are reachable directly, e.g. to prove they refuse unsigned calls) */

@@ -2,6 +2,7 @@
 // jest workers, so they find the stack through a file (readStack) and stop/start its processes through a
 // small HTTP control endpoint (infra/e2e/stack.ts) rather than through this process's objects.
 import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
 import { SERVICES, startStack } from '../scripts/stack.mjs';
@@ -57,6 +58,9 @@ export default async function e2eSetup() {
   // The fault tests stop NATS and MongoDB: they get servers of their own, never the ones shared with other runs.
   const deps = phase === 'faults' ? await startFaultDeps() : null;
   const dbSuffix = `_${phase}_${process.pid}`;
+  // Twilio signs its callbacks with the account's auth token: with one set (and no account SID, so nothing is
+  // sent) the browser suites can post status callbacks and inbound messages through the gateway as Twilio would.
+  const twilioAuthToken = randomBytes(16).toString('hex');
   let stack;
   try {
     stack = await startStack({
@@ -64,7 +68,12 @@ export default async function e2eSetup() {
       // The replicas phase: two instances of every service behind the gateway, reminders in seconds.
       replicas: phase === 'replicas' ? 2 : 1,
       // Twilio's pace per sender is 1 message/s by default; the suites send far more through the fake.
-      env: { TWILIO_MAX_MPS: '500', ...(deps?.env ?? {}), ...(phase === 'replicas' && REPLICAS_ENV) },
+      env: {
+        TWILIO_MAX_MPS: '500',
+        TWILIO_AUTH_TOKEN: twilioAuthToken,
+        ...(deps?.env ?? {}),
+        ...(phase === 'replicas' && REPLICAS_ENV),
+      },
       log: (name, line) => logStream.write(`[${name}] ${line}\n`),
     });
   } catch (err) {
@@ -80,6 +89,7 @@ export default async function e2eSetup() {
         url: stack.url,
         adminPassword: stack.adminPassword,
         controlUrl,
+        twilioAuthToken,
         logFile,
         ports: stack.ports,
         processes: stack.processes,

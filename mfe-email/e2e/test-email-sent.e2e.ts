@@ -94,3 +94,50 @@ it('sends a test email through Resend and says so with the message id', async ()
   expect(text).toContain('Please check your inbox.');
   expect(await dialog.getByTestId('test-email-error').count()).toBe(0);
 });
+
+it("the email's one-click unsubscribe (RFC 8058) works through the gateway, without a session; a tampered link does not", async () => {
+  const [sent] = resend.emailsTo(TO);
+  expect(sent!.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
+  const link = /^<([^>]+)>/.exec(sent!.headers['List-Unsubscribe'] ?? '')?.[1];
+  // The gateway's public URL: what a mail client reaches from outside.
+  expect(link).toMatch(new RegExp(`^${url.replace(/[.]/g, '\\.')}/api/unsubscribe/one-click\\?token=`));
+  const subscription = async () =>
+    ((await (await fetch(`${url}/api/unsubscribe?email=${encodeURIComponent(TO)}`)).json()) as { status: string })
+      .status;
+  expect(await subscription()).toBe('subscribed');
+
+  // What a mail client's button sends (RFC 8058 section 3.2): a form POST, no cookie, no Origin of the app.
+  const oneClick = (target: string) =>
+    fetch(target, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
+  const token = new URL(link!).searchParams.get('token')!;
+  const [address, mac] = token.split('.');
+  const forged = `${Buffer.from(`other.${tag}@example.com`).toString('base64url')}.${mac}`;
+  const tampered = `${address}.${mac!.startsWith('A') ? 'B' : 'A'}${mac!.slice(1)}`;
+  for (const bad of [tampered, forged]) {
+    const res = await oneClick(`${url}/api/unsubscribe/one-click?token=${encodeURIComponent(bad)}`);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: 'Invalid unsubscribe link' });
+  }
+  expect(await subscription()).toBe('subscribed');
+  // Opening the link (a scanner's GET) only leads to the confirm page.
+  const get = await fetch(link!, { redirect: 'manual' });
+  expect(get.status).toBe(302);
+  expect(get.headers.get('location')).toBe(`${url}/unsubscribe?email=${encodeURIComponent(TO)}`);
+  expect(await subscription()).toBe('subscribed');
+
+  const res = await oneClick(link!);
+  expect(res.status).toBe(200);
+  expect(await res.json()).toEqual({
+    status: 'unsubscribed',
+    message: 'You have been unsubscribed and will no longer receive these emails.',
+  });
+  expect(await subscription()).toBe('already-unsubscribed');
+  // The admin's Unsubscribe Management list has it, with the one-click reason.
+  await page.goto(`${url}/unsubscribe-management`);
+  const row = page.getByRole('row').filter({ hasText: TO });
+  await row.getByText('One-click unsubscribe from an email').waitFor();
+});

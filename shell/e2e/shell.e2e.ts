@@ -72,7 +72,7 @@ it('loads the sign-in page with its icon and no request answered 404 (favicon)',
   await page.context().close();
 });
 
-it('at 1440x900 every sidebar entry is reachable and the active one is in view; a toast never covers a side sheet\'s buttons', async () => {
+it('at 1440x900 every sidebar entry is reachable and the active one is in view', async () => {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
   await signIn(page, 'admin', stack.adminPassword);
@@ -89,30 +89,50 @@ it('at 1440x900 every sidebar entry is reachable and the active one is in view; 
   expect(first.y).toBeGreaterThanOrEqual(0);
   await page.screenshot({ path: `${process.cwd()}/.run/screenshots/shell-sidebar-900.png` });
 
-  // A failed save's toast while the integration sheet is open: its Create and Cancel stay clickable.
+  await context.close();
+});
+
+it("a refused save's toast inside the open integration sheet: accessible, clear of its buttons, gone after its time under a resting pointer", async () => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  await signIn(page, 'admin', stack.adminPassword);
+  // A real refusal: the funnel id is taken by an integration made first.
+  const funnel = `toast-${Date.now().toString(36)}`;
+  const taken = await page.evaluate(
+    (f) =>
+      fetch('/api/webhook-integrations', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `Taken ${f}`, funnel_id: f, reminder_delay: 600 }),
+      }).then((r) => r.status),
+    funnel,
+  );
+  expect(taken).toBe(201);
   await page.goto(`${stack.url}/webhook-integrations`);
   await page.getByRole('button', { name: 'Add New Integration' }).click();
   await page.getByRole('heading', { name: 'New Integration' }).waitFor();
   await page.getByLabel(/^Name/).fill('Toast check');
-  await page.getByLabel(/^Funnel ID/).fill(`toast-${Date.now()}`);
-  // The save refused, as the service would refuse a funnel id in use: only the answer is staged here.
-  await page.route('**/api/webhook-integrations', (route) =>
-    route.request().method() === 'POST'
-      ? route.fulfill({ status: 409, contentType: 'application/json', body: '{"error":"An integration with this funnel ID already exists"}' })
-      : route.continue(),
-  );
+  await page.getByLabel(/^Funnel ID/).fill(funnel);
   await page.getByRole('button', { name: 'Create' }).click();
-  // By test id: the open sheet is modal, so what lies outside it (the toast too) is hidden from role queries.
-  const shown = page.getByTestId('toast').filter({ hasText: /Error creating integration/ }).first();
+  // By role: the toast is inside the modal sheet, so not aria-hidden (MUI hides everything outside an open modal).
+  const shown = page.getByRole('alert').filter({ hasText: 'An integration with this funnel ID already exists' });
   await shown.waitFor();
+  expect(await shown.evaluate((el) => el.closest('[aria-hidden="true"]') === null)).toBe(true);
   const toastBox = (await shown.boundingBox())!;
   for (const name of ['Create', 'Cancel']) {
     const b = (await page.getByRole('button', { name, exact: true }).boundingBox())!;
     const overlaps =
-      toastBox.x < b.x + b.width && b.x < toastBox.x + toastBox.width && toastBox.y < b.y + b.height && b.y < toastBox.y + toastBox.height;
+      toastBox.x < b.x + b.width &&
+      b.x < toastBox.x + toastBox.width &&
+      toastBox.y < b.y + b.height &&
+      b.y < toastBox.y + toastBox.height;
     expect([name, overlaps]).toEqual([name, false]);
   }
   await page.screenshot({ path: `${process.cwd()}/.run/screenshots/shell-toast-sheet.png` });
+  // The pointer resting on it does not keep it: it goes after its 5 s, and the sheet stays open.
+  await shown.hover();
+  await shown.waitFor({ state: 'detached', timeout: 10_000 });
+  await page.getByRole('heading', { name: 'New Integration' }).waitFor();
   await context.close();
 });
 
@@ -166,7 +186,9 @@ it('lets the admin create a user who then sees no admin entries and is denied /u
   await page.getByRole('contentinfo').or(page.getByLabel('Signed-in user')).getByText(username).first().waitFor();
   await page.goto(`${stack.url}/users`);
   await page.getByText('Access Denied').waitFor();
-  await page.getByText('You do not have permission to access this page. Only administrators can manage users.').waitFor();
+  await page
+    .getByText('You do not have permission to access this page. Only administrators can manage users.')
+    .waitFor();
   await page.getByRole('button', { name: 'Return to Dashboard' }).click();
   await page.waitForURL((u) => u.pathname === '/');
   await page.context().close();
@@ -227,7 +249,11 @@ it('shows the error card on SMS routes while mfe_sms is down, and /documentation
     const page = await newPage();
     await signIn(page, 'admin', stack.adminPassword, stack.url);
     await page.goto(`${stack.url}/sms-campaigns`);
-    await page.getByRole('alert').filter({ hasText: /module unavailable/ }).first().waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /module unavailable/ })
+      .first()
+      .waitFor();
     expect(await page.getByRole('heading', { name: 'SMS Campaigns', exact: true }).count()).toBe(0);
 
     await page.getByRole('link', { name: 'Documentation' }).click();

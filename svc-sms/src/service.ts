@@ -124,7 +124,9 @@ export async function buildSmsService(
 
   if (!provider.configured)
     logger.warn(
-      'Twilio is not configured (TWILIO_ACCOUNT_SID / TWILIO_AUTH_TOKEN): nothing will be sent and callbacks are refused',
+      settings.twilio.authToken
+        ? 'Twilio is not configured (TWILIO_ACCOUNT_SID): nothing will be sent; signed callbacks are still accepted'
+        : 'Twilio is not configured (TWILIO_ACCOUNT_SID / TWILIO_AUTH_TOKEN): nothing will be sent and callbacks are refused',
     );
 
   // Unique indexes carry the idempotency rules (contact per funnel contact, one send per step): build them first.

@@ -4,7 +4,6 @@ import IndentIcon from '@mui/icons-material/FormatIndentIncrease';
 import OutdentIcon from '@mui/icons-material/FormatIndentDecrease';
 import ImageIcon from '@mui/icons-material/InsertPhotoOutlined';
 import {
-  LinkBubbleMenu,
   MenuButton,
   MenuButtonBold,
   MenuButtonBulletedList,
@@ -26,7 +25,8 @@ import type { Editor } from '@tiptap/core';
 import { editorExtensions } from './extensions';
 import { InsertImageDialog } from './InsertImageDialog';
 import { useEmbedImages } from './imageFiles';
-import { appendImage, formatLinkHref } from './urls';
+import { appendImage } from './urls';
+import { LinkMenu } from './LinkMenu';
 
 export interface RichEditorProps {
   /** HTML. Read when the editor mounts; after that the editor reports changes through onChange. */
@@ -42,7 +42,7 @@ export interface RichEditorProps {
 
 /**
  * The template editor: mui-tiptap with bold/italic/underline/strike, headings 1–6, lists, indent levels
- * 1–8, links (http, https, mailto, tel), the Insert Image dialog (appends at the end) and images by file
+ * 1–8, links (http, https, mailto, tel; the link form says what is wrong with any other), the Insert Image dialog (appends at the end) and images by file
  * (embedded as data URLs). Lives in the lazily loaded template pages only: tiptap is heavy.
  */
 export function RichEditor({ value, onChange, label, error, helperText, minHeight = 260, editorRef }: RichEditorProps) {
@@ -120,7 +120,7 @@ export function RichEditor({ value, onChange, label, error, helperText, minHeigh
           </MenuControlsContainer>
         )}
       >
-        {() => <LinkBubbleMenu formatHref={formatLinkHref} />}
+        {() => <LinkMenu />}
       </RichTextEditor>
       {helperText && <FormHelperText error={error}>{helperText}</FormHelperText>}
       <InsertImageDialog open={imageDialog} onClose={() => setImageDialog(false)} onInsert={insertAtEnd} />

@@ -1,4 +1,13 @@
-import { appendImage, formatLinkHref, isAllowedImageUrl, isAllowedLinkUrl, isBlankHtml, schemeOf } from './urls';
+import {
+  appendImage,
+  formatLinkHref,
+  isAllowedImageUrl,
+  isAllowedLinkUrl,
+  isBlankHtml,
+  LINK_MESSAGES,
+  linkHrefError,
+  schemeOf,
+} from './urls';
 
 describe('link URLs (spec §5: http, https, mailto, tel)', () => {
   it.each([
@@ -71,6 +80,31 @@ it('formats a typed link: https by default, mailto for an address, variables kep
   expect(formatLinkHref('tel:123')).toBe('tel:123');
   expect(formatLinkHref('{{recoveryUrl}}')).toBe('{{recoveryUrl}}');
   expect(isAllowedLinkUrl(formatLinkHref('javascript:alert(1)'))).toBe(false);
+});
+
+it('says what is wrong with a typed link instead of saving an empty or mangled href', () => {
+  for (const bad of [
+    'javascript:alert(1)',
+    'JavaScript:alert(1)',
+    'data:text/html,x',
+    'ftp://files.example.com/a',
+    'java\nscript:x',
+  ])
+    expect([bad, linkHrefError(bad)]).toEqual([bad, LINK_MESSAGES.scheme]);
+  for (const bad of ['not a url', 'https://', 'https://exa mple.com', 'https://not%20a%20url', 'mailto:'])
+    expect([bad, linkHrefError(bad)]).toEqual([bad, LINK_MESSAGES.invalid]);
+  expect(linkHrefError('  ')).toBe(LINK_MESSAGES.required);
+  for (const good of [
+    'shop.example.com/cart',
+    'https://example.com',
+    'http://localhost:8080/x',
+    'https://[::1]/',
+    'https://bücher.example/',
+    'someone@example.com',
+    'tel:+1555',
+    '{{recoveryUrl}}',
+  ])
+    expect([good, linkHrefError(good)]).toEqual([good, null]);
 });
 
 describe('Insert Image appends at the end (spec §2)', () => {

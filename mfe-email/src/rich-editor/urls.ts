@@ -29,9 +29,16 @@ export function schemeOf(url: string | null | undefined): string | null {
   return match ? match[1].toLowerCase() : null;
 }
 
+/**
+ * A host name (letters, digits, hyphens, dots; IDNs arrive as punycode) or an IP literal, with an optional port.
+ * Checked after parsing because Chromium's parser accepts "https://not a url" as host "not%20a%20url" where
+ * Node's refuses it.
+ */
+const HOST = /^(?:[\w-]+\.)*[\w-]+\.?(?::\d+)?$|^\[[0-9a-f:.]+\](?::\d+)?$/i;
+
 function hasHost(url: string): boolean {
   try {
-    return new URL(normalise(url)).host !== '';
+    return HOST.test(new URL(normalise(url)).host);
   } catch {
     return false;
   }
@@ -76,6 +83,26 @@ export function formatLinkHref(input: string): string {
   if (schemeOf(value) || isTemplateLinkVariable(value)) return value;
   if (/^[^\s@/]+@[^\s@/]+\.[^\s@/]+$/.test(value)) return `mailto:${value}`;
   return `https://${value.replace(/^\/+/, '')}`;
+}
+
+export const LINK_MESSAGES = {
+  required: 'Enter a link',
+  scheme: 'Links must start with http://, https://, mailto: or tel:',
+  invalid: 'Enter a valid URL',
+} as const;
+
+/**
+ * What is wrong with a link typed in the editor's link form, or null when formatLinkHref(input) may be saved.
+ * A scheme outside LINK_SCHEMES (javascript:, data:, ftp:...) says which ones are allowed; anything else that
+ * is not a URL (spaces, no host) asks for a valid one.
+ */
+export function linkHrefError(input: string): string | null {
+  const href = formatLinkHref(input);
+  if (!href) return LINK_MESSAGES.required;
+  if (isAllowedLinkUrl(href)) return null;
+  const scheme = schemeOf(href);
+  if (scheme && !(LINK_SCHEMES as readonly string[]).includes(scheme)) return LINK_MESSAGES.scheme;
+  return LINK_MESSAGES.invalid;
 }
 
 const ATTR_ESCAPES: Record<string, string> = { '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;' };

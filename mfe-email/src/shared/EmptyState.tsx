@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { Box, Stack, TableCell, TableRow, Typography } from '@mui/material';
 
 /** A quiet, centred message for an empty list (the spec's empty texts). */
@@ -28,7 +28,29 @@ export function EmptyState({ icon, children }: { icon?: ReactNode; children: Rea
   );
 }
 
-/** The same message as the only row of a table. */
+/**
+ * The visible width of the scrolling table around `ref` (null outside one): a wide table (minWidth 800+) at a
+ * phone's width scrolls sideways, and a message centred across all its columns would sit off-screen.
+ */
+function useScrollerWidth(ref: RefObject<HTMLElement | null>): number | null {
+  const [width, setWidth] = useState<number | null>(null);
+  useLayoutEffect(() => {
+    const scroller = ref.current?.closest<HTMLElement>('.MuiTableContainer-root');
+    if (!scroller) return;
+    const measure = () => setWidth(scroller.clientWidth);
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(scroller);
+    return () => observer.disconnect();
+  }, [ref]);
+  return width;
+}
+
+/**
+ * The same message as the only row of a table: as wide as the visible part of the table and pinned to its left
+ * edge, so it stays in view however wide the table's columns make it.
+ */
 export function TableMessageRow({
   colSpan,
   icon,
@@ -38,10 +60,14 @@ export function TableMessageRow({
   icon?: ReactNode;
   children: ReactNode;
 }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const width = useScrollerWidth(ref);
   return (
     <TableRow>
-      <TableCell colSpan={colSpan} sx={{ borderBottom: 0 }}>
-        <EmptyState icon={icon}>{children}</EmptyState>
+      <TableCell colSpan={colSpan} sx={{ borderBottom: 0, p: 0 }}>
+        <Box ref={ref} sx={{ position: 'sticky', left: 0, width: width ?? 'auto', boxSizing: 'border-box' }}>
+          <EmptyState icon={icon}>{children}</EmptyState>
+        </Box>
       </TableCell>
     </TableRow>
   );

@@ -87,10 +87,12 @@ export function CopyField({ label, value, helperText }: { label: string; value: 
       value={value}
       helperText={helperText}
       size="small"
+      // A textarea, so a long URL wraps at a phone's width instead of being cut off (issue 16).
+      multiline
       slotProps={{
         htmlInput: {
           readOnly: true,
-          style: { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 13 },
+          style: { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 13, wordBreak: 'break-all' },
         },
         input: {
           endAdornment: (

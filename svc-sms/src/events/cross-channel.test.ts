@@ -28,9 +28,11 @@ const sentTo = (phone: string) => sms.twilio.messages.filter((m) => m.to === pho
 const envelope = () => ({ eventId: randomUUID(), source: 'svc-email', occurredAt: new Date().toISOString() });
 
 describe('purchase seen by the email side', () => {
-  it('stops the SMS sequence within 500 ms', async () => {
+  it('stops the SMS sequence', async () => {
     await createFunnel(sms.svc.url, 'x-buy', [{ message: 'First' }, { message: 'Second', delay_minutes: 3 }]);
     await postContact(sms.svc.url, 'x-buy', 'xb-1', '+15552030001');
+    // The positive control: a contact of the same funnel, posted just after, that nobody buys for.
+    await postContact(sms.svc.url, 'x-buy', 'xb-control', '+15552030011');
     await waitFor(async () => sentTo('+15552030001').length === 1, 10_000);
 
     const js = nc.jetstream();
@@ -44,16 +46,13 @@ describe('purchase seen by the email side', () => {
       currency: 'USD',
       purchasedAt: new Date().toISOString(),
     };
-    const published = Date.now();
     await js.publish(`${sms.t.natsPrefix}${Subjects.purchaseCreated}`, JSON.stringify(evt), { msgID: evt.eventId });
-    const bought = await waitFor(async () => {
-      const c = (await contacts()).find((x) => x.contact_id === 'xb-1');
-      return c?.status === 'purchased' ? c : null;
-    }, 5_000);
-    // The stop is the contact's write (purchased_at is stamped by it): measured there, not by our polling.
-    expect(new Date(bought.purchased_at!).getTime() - published).toBeLessThan(500);
+    // How fast (p99 <= 500 ms) is a figure of bench/cross-channel.mjs, not a bound here: a loaded machine is slow.
+    await waitFor(async () => (await contacts()).find((x) => x.contact_id === 'xb-1')?.status === 'purchased', 5_000);
 
-    await sleep(4_000);
+    // Once the control has had its second message, the bought contact's would have been due too: it did not go.
+    await waitFor(async () => sentTo('+15552030011').length === 2, 15_000);
+    expect(sentTo('+15552030011').map((m) => m.body)).toEqual(['First', 'Second']);
     expect(sentTo('+15552030001').map((m) => m.body)).toEqual(['First']);
     expect((await contacts()).find((c) => c.contact_id === 'xb-1')).toMatchObject({
       status: 'purchased',
@@ -64,6 +63,7 @@ describe('purchase seen by the email side', () => {
   it('matches by phone when the contact id is the email side’s own', async () => {
     await createFunnel(sms.svc.url, 'x-phone', [{ message: 'Never' }], 3);
     await postContact(sms.svc.url, 'x-phone', 'xp-1', '+15552030002');
+    await postContact(sms.svc.url, 'x-phone', 'xp-control', '+15552030012');
     await publishEvent(sms.t.natsPrefix, Subjects.purchaseCreated, {
       ...envelope(),
       funnelId: 'x-phone',
@@ -73,7 +73,8 @@ describe('purchase seen by the email side', () => {
       purchasedAt: new Date().toISOString(),
     });
     await waitFor(async () => (await contacts()).find((c) => c.contact_id === 'xp-1')?.status === 'purchased', 2_000);
-    await sleep(3_500);
+    // The control, due at the same time, got its message: by then xp-1's would have gone.
+    await waitFor(async () => sentTo('+15552030012').length === 1, 15_000);
     expect(sentTo('+15552030002')).toEqual([]);
   });
 
@@ -134,8 +135,20 @@ describe('contact seen by the email side', () => {
       phone: '+15552030005',
       createdAt: new Date().toISOString(),
     });
-    await sleep(1_000);
-    expect((await contacts()).filter((c) => c.contact_id.startsWith('xn-'))).toEqual([]);
+    // The positive control, published last: one with a phone for the funnel's active integration. Once it is
+    // there the consumer has handled the two before it.
+    await publishEvent(sms.t.natsPrefix, Subjects.contactCreated, {
+      ...envelope(),
+      funnelId: 'x-nophone',
+      contactId: 'xn-control',
+      email: 'a@b.c',
+      phone: '+15552030013',
+      createdAt: new Date().toISOString(),
+    });
+    await waitFor(async () => (await contacts()).some((c) => c.contact_id === 'xn-control'), 5_000);
+    expect((await contacts()).filter((c) => c.contact_id.startsWith('xn-')).map((c) => c.contact_id)).toEqual([
+      'xn-control',
+    ]);
   });
 });
 

@@ -1,4 +1,6 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { useState } from 'react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { Button, Dialog, DialogActions } from '@mui/material';
 import { ToastProvider, useToast } from '.';
 
 function Buttons() {
@@ -56,6 +58,63 @@ describe('toasts', () => {
     });
     expect(screen.queryByRole('alert')).toBeNull();
     jest.useRealTimers();
+  });
+
+  it('hides after its time even while the pointer rests on it', () => {
+    jest.useFakeTimers();
+    render(
+      <ToastProvider duration={1000}>
+        <Buttons />
+      </ToastProvider>,
+    );
+    fireEvent.click(screen.getByText('second'));
+    const alert = screen.getByRole('alert');
+    // MUI's own timer pauses on mouseenter and never resumed for a resting pointer.
+    fireEvent.mouseEnter(alert.parentElement!);
+    fireEvent.mouseOver(alert);
+    act(() => {
+      jest.advanceTimersByTime(1500);
+    });
+    act(() => {
+      jest.advanceTimersByTime(1000);
+    });
+    expect(screen.queryByRole('alert')).toBeNull();
+    jest.useRealTimers();
+  });
+
+  it('inside an open dialog: shown within it, not aria-hidden; back on the page once the dialog closes', async () => {
+    function WithDialog() {
+      const { toast } = useToast();
+      const [open, setOpen] = useState(true);
+      return (
+        <>
+          <p>page</p>
+          <Dialog open={open} aria-label="Sheet">
+            <DialogActions>
+              <Button onClick={() => toast({ title: 'Save failed', variant: 'destructive' })}>Create</Button>
+              <Button onClick={() => setOpen(false)}>Cancel</Button>
+            </DialogActions>
+          </Dialog>
+        </>
+      );
+    }
+    render(
+      <ToastProvider>
+        <WithDialog />
+      </ToastProvider>,
+    );
+    // The dialog hides the rest of the page from assistive technology.
+    expect(screen.getByText('page').closest('[aria-hidden="true"]')).not.toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toContain('Save failed');
+    expect(alert.closest('[aria-hidden="true"]')).toBeNull();
+    expect(screen.getByRole('dialog').parentElement!.contains(alert)).toBe(true);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    // The dialog is closing: the toast is back on the page, still shown.
+    await waitFor(() => expect(document.querySelector('.MuiDialog-root [data-testid="toast"]')).toBeNull());
+    expect(screen.getByTestId('toast').textContent).toContain('Save failed');
   });
 
   it('useToast outside the provider says where it belongs', () => {

@@ -1,4 +1,15 @@
-import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
+import { createPortal } from 'react-dom';
 import { Alert, AlertTitle, Snackbar } from '@mui/material';
 
 export type ToastVariant = 'default' | 'destructive';
@@ -25,13 +36,36 @@ const ToastContext = createContext<ToastContextValue | null>(null);
 /** How long a toast stays before it hides by itself. */
 export const TOAST_DURATION_MS = 5000;
 
+/** MUI's focus trap: a sentinel, the trapped element, a sentinel; the sentinels leave the tab order on closing. */
+const SENTINEL = ':scope > [data-testid="sentinelStart"]';
+
+/**
+ * The focus-trapped element of the topmost open modal (a Dialog's container, a Drawer's sheet), or null. A modal
+ * marks everything else on the page aria-hidden and keeps the keyboard inside itself, so a toast shown while one
+ * is open lives inside it. A closing modal (sentinels out of the tab order) and menus do not count.
+ */
+function openModalHost(): HTMLElement | null {
+  if (typeof document === 'undefined') return null;
+  const roots = document.querySelectorAll<HTMLElement>('body > .MuiModal-root:not(.MuiPopover-root)');
+  for (let i = roots.length - 1; i >= 0; i--) {
+    const sentinel = roots[i]!.querySelector<HTMLElement>(SENTINEL);
+    const trapped = sentinel?.nextElementSibling;
+    if (sentinel?.tabIndex === 0 && trapped instanceof HTMLElement) return trapped;
+  }
+  return null;
+}
+
 /**
  * The single notifier. Section 4 and 9: at most one toast is visible at a time, so a new toast
  * replaces the current one instead of queueing behind it (the newest outcome is what matters).
+ *
+ * It hides after `duration` whatever the pointer does (MUI's own timer pauses while hovered, so a toast under a
+ * resting pointer never went away), and while a dialog or sheet is open it is rendered inside it (issue 16).
  */
 export function ToastProvider({ children, duration = TOAST_DURATION_MS }: { children: ReactNode; duration?: number }) {
   const [current, setCurrent] = useState<ActiveToast | null>(null);
   const [open, setOpen] = useState(false);
+  const [host, setHost] = useState<HTMLElement | null>(null);
   const nextId = useRef(1);
 
   const toast = useCallback<ToastFn>((input) => {
@@ -41,34 +75,60 @@ export function ToastProvider({ children, duration = TOAST_DURATION_MS }: { chil
   const dismiss = useCallback(() => setOpen(false), []);
   const value = useMemo(() => ({ toast, dismiss }), [toast, dismiss]);
 
+  // After the commit that shows the toast (and perhaps closes the dialog that asked for it), before painting.
+  useLayoutEffect(() => {
+    if (current) setHost(openModalHost());
+  }, [current]);
+  // When the host's modal closes, the toast moves back to the page for the rest of its time.
+  useEffect(() => {
+    if (!host) return;
+    const modal = host.parentElement;
+    const check = () => {
+      const sentinel = modal?.querySelector<HTMLElement>(SENTINEL);
+      if (!host.isConnected || sentinel?.tabIndex !== 0) setHost(null);
+    };
+    const observer = new MutationObserver(check);
+    observer.observe(document.body, { childList: true });
+    if (modal) observer.observe(modal, { attributes: true, subtree: true, attributeFilter: ['tabindex'] });
+    check();
+    return () => observer.disconnect();
+  }, [host]);
+  useEffect(() => {
+    if (!open || !current) return;
+    const timer = setTimeout(() => setOpen(false), duration);
+    return () => clearTimeout(timer);
+  }, [open, current, duration]);
+
+  const snackbar = current && (
+    <Snackbar
+      // A new id remounts the snackbar for the replacing toast.
+      key={current.id}
+      open={open}
+      onClose={(_event, reason) => {
+        // Escape closes it; a click elsewhere does not (the timer above does).
+        if (reason === 'escapeKeyDown') setOpen(false);
+      }}
+      // Top centre: at the bottom right it covered the Create / Cancel buttons of dialogs and side sheets, at
+      // the top right a side sheet's title and close button; here it is clear of both on wide screens.
+      anchorOrigin={{ vertical: 'top', horizontal: 'center' }}
+    >
+      <Alert
+        onClose={() => setOpen(false)}
+        severity={current.variant === 'destructive' ? 'error' : 'success'}
+        variant="filled"
+        sx={{ minWidth: 300, maxWidth: 480, alignItems: 'flex-start' }}
+        data-testid="toast"
+      >
+        <AlertTitle sx={{ mb: current.description ? 0.25 : 0 }}>{current.title}</AlertTitle>
+        {current.description}
+      </Alert>
+    </Snackbar>
+  );
+
   return (
     <ToastContext.Provider value={value}>
       {children}
-      {current && (
-        <Snackbar
-          // A new id remounts the snackbar so its hide timer restarts for the replacing toast.
-          key={current.id}
-          open={open}
-          autoHideDuration={duration}
-          onClose={(_event, reason) => {
-            if (reason !== 'clickaway') setOpen(false);
-          }}
-          // Top centre: at the bottom right it covered the Create / Cancel buttons of dialogs and side sheets, at
-          // the top right a side sheet's title and close button; here it is clear of both on wide screens.
-          anchorOrigin={{ vertical: 'top', horizontal: 'center' }}
-        >
-          <Alert
-            onClose={() => setOpen(false)}
-            severity={current.variant === 'destructive' ? 'error' : 'success'}
-            variant="filled"
-            sx={{ minWidth: 300, maxWidth: 480, alignItems: 'flex-start' }}
-            data-testid="toast"
-          >
-            <AlertTitle sx={{ mb: current.description ? 0.25 : 0 }}>{current.title}</AlertTitle>
-            {current.description}
-          </Alert>
-        </Snackbar>
-      )}
+      {snackbar && host ? createPortal(snackbar, host) : snackbar}
     </ToastContext.Provider>
   );
 }

@@ -1,0 +1,161 @@
+// The list screens at a phone's size (390x844) in Chromium (issue 16): an empty table's message is on screen (it
+// was centred across a 900 px table: "No contacts found." off to the right), wide tables scroll sideways inside
+// their card so the last column and its actions can be reached, the page itself never scrolls sideways, and the
+// Twilio callback URL is shown whole. Screenshots of each screen at 1440x900 and 390x844 go to .run/screenshots.
+import path from 'node:path';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { launchBrowser, readStack, signIn } from './browser';
+
+const stack = readStack();
+const SHOTS = path.resolve(__dirname, '../../.run/screenshots');
+const PHONE = { width: 390, height: 844 };
+const tag = `narrow-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+/** A signed-in JSON POST from the page (same origin, its cookie), as the screens make them. */
+async function post<T>(url: string, body: unknown): Promise<T> {
+  return page.evaluate(
+    async ({ url, body }) => {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+      return res.json();
+    },
+    { url, body },
+  ) as Promise<T>;
+}
+
+async function choose(label: string, option: string) {
+  await page.getByRole('combobox', { name: label }).click();
+  await page.getByRole('listbox').getByRole('option', { name: option, exact: true }).click();
+  await page.getByRole('listbox').waitFor({ state: 'detached' });
+}
+
+/** Inside the viewport as it is now (no scrolling of the page or the table). */
+async function expectOnScreen(what: string, locator: Locator) {
+  const box = (await locator.boundingBox())!;
+  const { width, height } = page.viewportSize()!;
+  const inside = box.x >= 0 && box.y >= 0 && box.x + box.width <= width && box.y + box.height <= height;
+  expect([what, box, inside]).toEqual([what, box, true]);
+}
+
+/** The page itself is as wide as the viewport: wide content scrolls inside its own container. */
+async function expectNoPageScroll() {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+}
+
+/**
+ * `table`'s scrolling container is narrower than the table (it scrolls), and `target` (in its last column) can be
+ * scrolled into view inside the card, where it is clickable.
+ */
+async function expectReachable(table: Locator, target: Locator) {
+  const scroller = table.locator('xpath=ancestor::div[contains(@class, "MuiTableContainer-root")][1]');
+  const sizes = await scroller.evaluate((el) => ({
+    client: el.clientWidth,
+    scroll: el.scrollWidth,
+    overflowX: getComputedStyle(el).overflowX,
+  }));
+  expect(sizes.scroll).toBeGreaterThan(sizes.client);
+  expect(['auto', 'scroll']).toContain(sizes.overflowX);
+  expect(await target.isVisible()).toBe(true);
+  await target.scrollIntoViewIfNeeded();
+  await expectOnScreen('target scrolled into view', target);
+  const card = (await scroller.boundingBox())!;
+  const box = (await target.boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(card.x + card.width + 1);
+  await expectNoPageScroll();
+}
+
+async function shoot(name: string) {
+  await page.screenshot({ path: path.join(SHOTS, `${name}-${page.viewportSize()!.width}.png`), fullPage: true });
+}
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  context = await browser.newContext({ viewport: PHONE });
+  page = await context.newPage();
+  await signIn(page, 'admin', stack.adminPassword, stack.url);
+  // An email integration with no contacts (its filter gives a really empty list), and an SMS contact with its
+  // integration, so the SMS table has a row and an action.
+  await post('/api/webhook-integrations', { name: `Empty ${tag}`, funnel_id: `${tag}-email`, reminder_delay: 600 });
+  await post('/api/sms-webhook-integrations', {
+    name: `Phone ${tag}`,
+    funnel_id: tag,
+    reminder_delay: 600,
+    active: true,
+  });
+  await post('/api/sms/webhook', {
+    event: 'contact_created',
+    funnel_id: tag,
+    contact: { id: tag, phone: '+14155550142', first_name: 'Nora' },
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+it('Contacts: the empty list says so on screen at 390 px, and the table scrolls inside its card', async () => {
+  await page.goto(`${stack.url}/contacts`);
+  await choose('Integration', `Empty ${tag}`);
+  const empty = page.getByText('No contacts found.', { exact: true });
+  await empty.waitFor();
+  await expectOnScreen('No contacts found.', empty);
+  await expectReachable(
+    page.getByRole('table', { name: 'Contacts' }),
+    page.getByRole('columnheader', { name: 'Actions' }),
+  );
+  // Scrolled to the Actions column, the message is still in view (pinned to the visible part of the table).
+  await expectOnScreen('No contacts found. (table scrolled)', empty);
+  await shoot('narrow-contacts-empty');
+});
+
+it('SMS Contacts: the row’s Mark Purchased is reachable by scrolling the table, and works', async () => {
+  await page.goto(`${stack.url}/sms-contacts`);
+  await page.getByRole('textbox', { name: 'Search' }).fill(tag);
+  const row = page.getByTestId('contact-row').filter({ hasText: tag });
+  await row.waitFor();
+  const action = row.getByRole('button', { name: 'Mark Purchased' });
+  await expectReachable(page.getByRole('table').first(), action);
+  await shoot('narrow-sms-contacts');
+  await action.click();
+  const dialog = page.getByRole('dialog', { name: 'Mark Contact as Purchased' });
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await dialog.waitFor({ state: 'detached' });
+});
+
+it('SMS Logs and Twilio settings: no sideways page scroll; the callback URL is shown whole', async () => {
+  await page.goto(`${stack.url}/sms-logs`);
+  await page.getByRole('heading', { name: 'SMS Logs', exact: true }).waitFor();
+  await page.waitForFunction(() => !document.querySelector('[role="progressbar"]'));
+  await expectNoPageScroll();
+
+  await page.goto(`${stack.url}/twilio-settings`);
+  const callback = page.getByRole('textbox', { name: 'Delivery status callbacks' });
+  await callback.waitFor();
+  expect(await callback.inputValue()).toBe(`${stack.url}/api/twilio/webhooks`);
+  // Every character laid out inside the field: it wraps rather than scrolling the text out of sight.
+  expect(await callback.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  expect(await callback.evaluate((el) => el.scrollHeight <= el.clientHeight + 1)).toBe(true);
+  await expectNoPageScroll();
+});
+
+it('screenshots of the five screens at 1440x900 and 390x844', async () => {
+  for (const viewport of [{ width: 1440, height: 900 }, PHONE]) {
+    await page.setViewportSize(viewport);
+    for (const screen of ['/contacts', '/email-logs', '/sms-contacts', '/sms-logs', '/twilio-settings']) {
+      await page.goto(`${stack.url}${screen}`);
+      await page.waitForLoadState('networkidle');
+      await page.waitForFunction(() => !document.querySelector('[role="progressbar"]'), undefined, { timeout: 15_000 });
+      await shoot(`narrow${screen.replace('/', '-')}`);
+      if (viewport.width === PHONE.width) await expectNoPageScroll();
+    }
+  }
+  await page.setViewportSize(PHONE);
+});
