@@ -82,9 +82,11 @@ describe('two instances sending at the sender pace', () => {
     expect(new Set(sent.map((m) => m.to)).size).toBe(N);
     expect(sent).toHaveLength(N);
     const times = sent.map((m) => m.at).sort((p, q) => p - q);
-    // Slots are 1/MPS s apart; a send leaves on its slot give or take the event loop (a late one shortens the gap to
-    // the next), so any MPS + 1 texts span at least a second less that jitter, and all N at least (N - 1) / MPS s.
-    for (let i = MPS; i < times.length; i++) expect(times[i]! - times[i - MPS]!).toBeGreaterThanOrEqual(1000 - 250);
+    // Slots are 1/MPS s apart, so all N span at least (N - 1) / MPS s. The times are when the fake heard each text:
+    // on a loaded machine (load 17) one left 700 ms after its slot and the next on time, so a one-second window may
+    // hold one text more than MPS; without pacing it holds all of them.
+    const inWindow = times.map((t) => times.filter((u) => u >= t && u < t + 1000).length);
+    expect(Math.max(...inWindow)).toBeLessThanOrEqual(MPS + 1);
     expect(times[N - 1]! - times[0]!).toBeGreaterThanOrEqual(((N - 1) / MPS) * 1000 - 100);
     const contacts = (await call(x.url, 'GET', '/api/sms-contacts')).body as SmsContact[];
     expect(contacts.filter((c) => c.contact_id.startsWith('pc-')).map((c) => c.status)).toEqual(Array(N).fill('sent'));

