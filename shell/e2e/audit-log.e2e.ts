@@ -63,8 +63,10 @@ it('shows an admin the changes made on each service, filters them, and keeps a p
 
   // Filtered on the server: only the email side's records.
   await page.getByLabel('Service').click();
+  // Listened for before the click: the answer may come before a listener set up after it.
+  const filtered = page.waitForResponse((r) => r.url().includes('/api/audit-log?') && r.url().includes('service=svc-email'));
   await page.getByRole('option', { name: 'svc-email' }).click();
-  await page.waitForResponse((r) => r.url().includes('/api/audit-log?') && r.url().includes('service=svc-email'));
+  await filtered;
   await rows.first().waitFor();
   const services = await rows.locator('td:nth-child(3)').allInnerTexts();
   expect(services.length).toBeGreaterThan(0);

@@ -40,6 +40,8 @@ export { ErrorCard } from './ErrorCard';
 export type { ErrorCardProps } from './ErrorCard';
 export { Loading } from './Loading';
 export { PageHeader } from './PageHeader';
+export { DataTable, EmptyState, TableMessageRow } from './DataTable';
+export type { DataColumn, DataTableProps } from './DataTable';
 export { SignInForm } from './SignInForm';
 export { AppProviders } from './AppProviders';
 export { theme } from './theme';

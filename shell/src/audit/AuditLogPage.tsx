@@ -1,23 +1,9 @@
 import { useMemo, useState } from 'react';
 import useSWR from 'swr';
-import {
-  Box,
-  Button,
-  Card,
-  MenuItem,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { Box, Button, Card, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import DownloadIcon from '@mui/icons-material/FileDownloadOutlined';
 import { AUDIT_PAGE_SIZES, AUDIT_SERVICES, type AuditPage, type AuditRecord } from '@act/contracts/src/audit';
-import { ErrorCard, Loading, PageHeader, Pagination, serverMessage } from '@act/ui-kit';
+import { DataTable, ErrorCard, Loading, PageHeader, Pagination, serverMessage, type DataColumn } from '@act/ui-kit';
 import { formatDateTime } from '../forms/fieldProps';
 
 export const AUDIT_KEY = '/api/audit-log';
@@ -65,7 +51,14 @@ export default function AuditLogPage() {
       <Card sx={{ p: 2, mb: 2 }}>
         <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
           <TextField label="User" size="small" value={filters.user} onChange={set('user')} />
-          <TextField select label="Service" size="small" value={filters.service} onChange={set('service')} sx={{ minWidth: 160 }}>
+          <TextField
+            select
+            label="Service"
+            size="small"
+            value={filters.service}
+            onChange={set('service')}
+            sx={{ minWidth: 160 }}
+          >
             <MenuItem value="">All services</MenuItem>
             {AUDIT_SERVICES.map((s) => (
               <MenuItem key={s} value={s}>
@@ -73,47 +66,47 @@ export default function AuditLogPage() {
               </MenuItem>
             ))}
           </TextField>
-          <TextField label="Action" size="small" value={filters.action} onChange={set('action')} placeholder="e.g. user.create" />
-          <TextField label="From" type="date" size="small" value={filters.from} onChange={set('from')} slotProps={{ inputLabel: { shrink: true } }} />
-          <TextField label="To" type="date" size="small" value={filters.to} onChange={set('to')} slotProps={{ inputLabel: { shrink: true } }} />
+          <TextField
+            label="Action"
+            size="small"
+            value={filters.action}
+            onChange={set('action')}
+            placeholder="e.g. user.create"
+          />
+          <TextField
+            label="From"
+            type="date"
+            size="small"
+            value={filters.from}
+            onChange={set('from')}
+            slotProps={{ inputLabel: { shrink: true } }}
+          />
+          <TextField
+            label="To"
+            type="date"
+            size="small"
+            value={filters.to}
+            onChange={set('to')}
+            slotProps={{ inputLabel: { shrink: true } }}
+          />
         </Stack>
       </Card>
       {error ? (
-        <ErrorCard title="Failed to load the audit log" message={serverMessage(error, 'Failed to load the audit log')} />
+        <ErrorCard
+          title="Failed to load the audit log"
+          message={serverMessage(error, 'Failed to load the audit log')}
+        />
       ) : isLoading && !data ? (
         <Loading />
       ) : (
-        <Card>
-          <TableContainer tabIndex={0} aria-label="Audit records">
-            {/* Wide enough for its columns: on a phone the table scrolls inside its card instead of squeezing. */}
-            <Table size="small" sx={{ minWidth: 960 }}>
-              <TableHead>
-                <TableRow>
-                  <TableCell>When</TableCell>
-                  <TableCell>User</TableCell>
-                  <TableCell>Service</TableCell>
-                  <TableCell>Action</TableCell>
-                  <TableCell>Target</TableCell>
-                  <TableCell>Address</TableCell>
-                  <TableCell>Change</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {data && data.items.length === 0 ? (
-                  <TableRow>
-                    <TableCell colSpan={7}>
-                      <Typography color="textSecondary" sx={{ py: 2 }}>
-                        No audit records found.
-                      </Typography>
-                    </TableCell>
-                  </TableRow>
-                ) : (
-                  data?.items.map((r) => <AuditRow key={r.id} record={r} />)
-                )}
-              </TableBody>
-            </Table>
-          </TableContainer>
-          <Box sx={{ p: 2 }}>
+        <DataTable
+          ariaLabel="Audit records"
+          minWidth={960}
+          columns={AUDIT_COLUMNS}
+          rows={data?.items}
+          rowKey={(r) => r.id}
+          empty="No audit records found."
+          footer={
             <Pagination
               page={page}
               pageSize={pageSize}
@@ -125,20 +118,22 @@ export default function AuditLogPage() {
               }}
               pageSizeOptions={AUDIT_PAGE_SIZES}
             />
-          </Box>
-        </Card>
+          }
+        />
       )}
     </Box>
   );
 }
 
-function AuditRow({ record: r }: { record: AuditRecord }) {
-  return (
-    <TableRow>
-      <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(r.at)}</TableCell>
-      <TableCell>{r.actor?.username ?? 'unknown'}</TableCell>
-      <TableCell sx={{ whiteSpace: 'nowrap' }}>{r.service}</TableCell>
-      <TableCell>
+const AUDIT_COLUMNS: DataColumn<AuditRecord>[] = [
+  { key: 'at', label: 'When', render: (r) => formatDateTime(r.at), cellSx: { whiteSpace: 'nowrap' } },
+  { key: 'user', label: 'User', render: (r) => r.actor?.username ?? 'unknown' },
+  { key: 'service', label: 'Service', render: (r) => r.service, cellSx: { whiteSpace: 'nowrap' } },
+  {
+    key: 'action',
+    label: 'Action',
+    render: (r) => (
+      <>
         <Typography variant="body2" sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}>
           {r.action}
         </Typography>
@@ -147,15 +142,17 @@ function AuditRow({ record: r }: { record: AuditRecord }) {
             refused ({r.status})
           </Typography>
         )}
-      </TableCell>
-      <TableCell>{r.target_kind ? `${r.target_kind}${r.target_id ? ` #${r.target_id}` : ''}` : ''}</TableCell>
-      <TableCell>{r.ip ?? ''}</TableCell>
-      <TableCell sx={{ maxWidth: 360 }}>
-        <ChangeText change={r.change} />
-      </TableCell>
-    </TableRow>
-  );
-}
+      </>
+    ),
+  },
+  {
+    key: 'target',
+    label: 'Target',
+    render: (r) => (r.target_kind ? `${r.target_kind}${r.target_id ? ` #${r.target_id}` : ''}` : ''),
+  },
+  { key: 'ip', label: 'Address', render: (r) => r.ip ?? '' },
+  { key: 'change', label: 'Change', render: (r) => <ChangeText change={r.change} />, cellSx: { maxWidth: 360 } },
+];
 
 function ChangeText({ change }: { change: AuditRecord['change'] }) {
   const fields = Object.keys({ ...(change.before ?? {}), ...(change.after ?? {}) });

@@ -1,20 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import useSWR from 'swr';
-import {
-  Box,
-  Button,
-  Card,
-  Chip,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { Box, Button, Card, Chip, Stack, TextField, Typography } from '@mui/material';
 import DownloadIcon from '@mui/icons-material/FileDownloadOutlined';
 import {
   PRIVACY_SERVICES,
@@ -22,7 +8,16 @@ import {
   type PrivacyRequestView,
   type PrivacyServiceResult,
 } from '@act/contracts/src/privacy';
-import { apiRequest, ErrorCard, Loading, PageHeader, serverMessage, useToast } from '@act/ui-kit';
+import {
+  apiRequest,
+  DataTable,
+  ErrorCard,
+  Loading,
+  PageHeader,
+  serverMessage,
+  useToast,
+  type DataColumn,
+} from '@act/ui-kit';
 import { ValidationError } from 'yup';
 import { formatDateTime } from '../forms/fieldProps';
 
@@ -111,67 +106,42 @@ export default function PrivacyRequestsPage() {
       ) : isLoading && !data ? (
         <Loading />
       ) : (
-        <Card>
-          <TableContainer tabIndex={0} aria-label="Privacy requests">
-            <Table size="small" sx={{ minWidth: 760 }}>
-              <TableHead>
-                <TableRow>
-                  <TableCell>Requested</TableCell>
-                  <TableCell>Person</TableCell>
-                  <TableCell>By</TableCell>
-                  {PRIVACY_SERVICES.map((s) => (
-                    <TableCell key={s}>{s}</TableCell>
-                  ))}
-                  <TableCell>Result</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {data && data.length === 0 ? (
-                  <TableRow>
-                    <TableCell colSpan={4 + PRIVACY_SERVICES.length}>
-                      <Typography color="textSecondary" sx={{ py: 2 }}>
-                        No privacy requests yet.
-                      </Typography>
-                    </TableCell>
-                  </TableRow>
-                ) : (
-                  data?.map((r) => (
-                    <TableRow key={r.id}>
-                      <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(r.created_at)}</TableCell>
-                      <TableCell>{[r.email, r.phone].filter(Boolean).join(' · ')}</TableCell>
-                      <TableCell>{r.requested_by}</TableCell>
-                      {PRIVACY_SERVICES.map((s) => (
-                        <TableCell key={s}>
-                          <ServiceResult result={r.services[s]} />
-                        </TableCell>
-                      ))}
-                      <TableCell>
-                        {r.status === 'done' ? (
-                          <Button
-                            size="small"
-                            startIcon={<DownloadIcon />}
-                            href={`${PRIVACY_KEY}/${r.id}/export.json`}
-                            download
-                          >
-                            Download JSON
-                          </Button>
-                        ) : (
-                          <Typography variant="body2" color="textSecondary">
-                            Waiting for every service…
-                          </Typography>
-                        )}
-                      </TableCell>
-                    </TableRow>
-                  ))
-                )}
-              </TableBody>
-            </Table>
-          </TableContainer>
-        </Card>
+        <DataTable
+          ariaLabel="Privacy requests"
+          columns={PRIVACY_COLUMNS}
+          rows={data}
+          rowKey={(r) => r.id}
+          empty="No privacy requests yet."
+        />
       )}
     </Box>
   );
 }
+
+const PRIVACY_COLUMNS: DataColumn<PrivacyRequestView>[] = [
+  { key: 'at', label: 'Requested', render: (r) => formatDateTime(r.created_at), cellSx: { whiteSpace: 'nowrap' } },
+  { key: 'person', label: 'Person', render: (r) => [r.email, r.phone].filter(Boolean).join(' · ') },
+  { key: 'by', label: 'By', render: (r) => r.requested_by },
+  ...PRIVACY_SERVICES.map((s) => ({
+    key: s,
+    label: s,
+    render: (r: PrivacyRequestView) => <ServiceResult result={r.services[s]} />,
+  })),
+  {
+    key: 'result',
+    label: 'Result',
+    render: (r) =>
+      r.status === 'done' ? (
+        <Button size="small" startIcon={<DownloadIcon />} href={`${PRIVACY_KEY}/${r.id}/export.json`} download>
+          Download JSON
+        </Button>
+      ) : (
+        <Typography variant="body2" color="textSecondary">
+          Waiting for every service…
+        </Typography>
+      ),
+  },
+];
 
 function ServiceResult({ result }: { result: PrivacyServiceResult }) {
   if (result.status === 'pending') return <Chip size="small" label="Pending" />;
