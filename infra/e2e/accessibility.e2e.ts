@@ -28,6 +28,8 @@ const SIGNED_IN = [
   '/twilio-settings',
   '/profile',
   '/users',
+  '/audit-log',
+  '/privacy-requests',
   '/unsubscribe-management',
   '/no-such-page',
 ];
