@@ -8,6 +8,7 @@ import { HttpError, PayloadTooLargeError, metricsResponse, observeRequest, type 
 import type { GatewayConfig } from './config';
 import { healthRoutes } from './health';
 import { createOpenApiDocument, OPENAPI_PATH } from './openapi';
+import { createRecorder } from './record';
 import { createProxy } from './proxy';
 import { createUpstreams } from './upstreams/instances';
 import { isApiPath, routeFor } from './routes';
@@ -74,6 +75,7 @@ export function createGateway(config: GatewayConfig, logger: Logger) {
     logger,
   });
   const debug = logger.isLevelEnabled('debug');
+  const record = config.recordFile ? createRecorder(config.recordFile) : null;
   const openapi = createOpenApiDocument({ upstreams, identity: () => sessions.anonymous().token, timeoutMs: 5_000, logger });
 
   async function api(req: IncomingMessage, res: ServerResponse, path: string) {
@@ -142,6 +144,7 @@ export function createGateway(config: GatewayConfig, logger: Logger) {
     const label = isApiPath(path) ? routeFor(path).prefix : path === '/healthz' || path === '/readyz' ? path : 'pages';
     res.once('finish', () => observeRequest(req.method ?? 'GET', label, res.statusCode, (performance.now() - started) / 1000));
     if (!isApiPath(path)) return false;
+    record?.(req, res, path);
     // The gateway's own answer (the services' parts merged), before the prefix table would send it to svc-email.
     if (path === OPENAPI_PATH) {
       openapi(req, res).catch((err: unknown) => {

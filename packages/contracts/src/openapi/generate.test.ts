@@ -21,7 +21,7 @@ describe('the committed API document', () => {
   });
 
   it('refuses parts that disagree', () => {
-    const part = (schema: object): OpenApiDocument => ({ openapi: '3.1.0', info: { title: 't', version: '1' }, paths: {}, components: { schemas: { A: schema } } });
+    const part = (schema: Record<string, unknown>): OpenApiDocument => ({ openapi: '3.1.0', info: { title: 't', version: '1' }, paths: {}, components: { schemas: { A: schema } } });
     expect(() => mergeOpenApi([part({ type: 'string' }), part({ type: 'number' })])).toThrow('schema A differently');
     const withPath = fresh['svc-email'];
     expect(() => mergeOpenApi([withPath, withPath])).toThrow('is in two parts');

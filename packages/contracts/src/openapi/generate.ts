@@ -153,8 +153,15 @@ function answer(status: number, given: Answer | string): Json {
 function usualErrors(op: Operation): Record<number, string> {
   const errors: Record<number, string> = {};
   if (op.body || op.query || op.path.includes('{')) errors[400] = 'Invalid input: the message names the field.';
-  if (op.access !== 'public') errors[401] = 'Not signed in.';
-  if (op.access === 'admin') errors[403] = 'Admins only.';
+  if (op.access === 'user' || op.access === 'admin') errors[401] = 'Not signed in.';
+  const changes = op.method !== 'get';
+  // The gateway's checks of browser calls that change data (gateway/src/security/csrf.ts), and its body cap.
+  if (changes && op.access !== 'public') {
+    errors[403] = 'A cross-site browser request.';
+    errors[415] = 'A browser request whose body is not JSON.';
+  }
+  if (op.access === 'admin') errors[403] = changes ? 'Admins only; or a cross-site browser request.' : 'Admins only.';
+  if (changes) errors[413] = 'Body over the 1 MB limit.';
   if (/\{(id|campaignId)\}/.test(op.path)) errors[404] = 'No such record.';
   return errors;
 }
@@ -182,7 +189,7 @@ function operationObject(op: Operation, shapes: Record<string, JsonSchema>): Jso
     summary: op.summary,
     tags: [op.tag],
     ...(op.access === 'admin' && { description: 'Admins only.' }),
-    security: op.access === 'public' ? [] : [{ [SESSION_SCHEME]: [] }],
+    security: op.access === 'public' || op.access === 'anyone' ? [] : [{ [SESSION_SCHEME]: [] }],
     ...(parameters.length && { parameters }),
     ...(body && { requestBody: body }),
     responses,

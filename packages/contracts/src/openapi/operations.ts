@@ -33,8 +33,12 @@ import {
 import { integrationSigningPatchSchema, testDeliveryRequestSchema, webhookSigningSettingsSchema } from '../webhook-signing';
 
 export type ServiceName = 'svc-auth' | 'svc-email' | 'svc-sms';
-/** `public`: no session (senders, providers, mail clients, the sign-in calls); `user`: signed in; `admin`: an admin. */
-export type Access = 'public' | 'user' | 'admin';
+/**
+ * `public`: called by senders, providers and mail clients (no session, no browser checks); `anyone`: no session
+ * needed, but a browser call (the sign-in calls: the gateway's same-origin checks apply); `user`: signed in;
+ * `admin`: an admin.
+ */
+export type Access = 'public' | 'anyone' | 'user' | 'admin';
 
 export interface HeaderParam {
   name: string;
@@ -111,18 +115,18 @@ function funnelWebhook(service: ServiceName, path: string, summary: string, answ
 }
 
 const auth: Operation[] = [
-  { service: 'svc-auth', method: 'get', path: '/api/user', summary: 'Who is signed in (200 either way).', tag: 'Session', access: 'public', responses: { 200: ok('CurrentUserOrSignedOut') } },
+  { service: 'svc-auth', method: 'get', path: '/api/user', summary: 'Who is signed in (200 either way).', tag: 'Session', access: 'anyone', responses: { 200: ok('CurrentUserOrSignedOut') } },
   {
     service: 'svc-auth',
     method: 'post',
     path: '/api/login',
     summary: 'Sign in; sets the session cookie `act.sid`. Throttled per address and username.',
     tag: 'Session',
-    access: 'public',
+    access: 'anyone',
     body: { schema: loginSchema },
     responses: { 200: ok('CurrentUserDto'), 401: 'Wrong username or password.', 429: 'Too many attempts.' },
   },
-  { service: 'svc-auth', method: 'post', path: '/api/logout', summary: 'Sign out (ends the session).', tag: 'Session', access: 'public', responses: { 200: ok('MessageDto') } },
+  { service: 'svc-auth', method: 'post', path: '/api/logout', summary: 'Sign out (ends the session).', tag: 'Session', access: 'anyone', responses: { 200: ok('MessageDto') } },
   { service: 'svc-auth', method: 'patch', path: '/api/profile', summary: 'Change your own name and email.', tag: 'Profile', access: 'user', body: { schema: profileSchema }, responses: { 200: ok('CurrentUserDto') } },
   {
     service: 'svc-auth',
@@ -300,7 +304,7 @@ const email: Operation[] = [
     responses: { 200: ok('TestDeliveryResponse') },
   },
   { service: 'svc-email', method: 'post', path: '/api/webhook-integrations/{id}/clear-contacts', summary: "Delete the integration's contacts.", tag: 'Email integrations', access: 'user', responses: { 200: ok('SuccessResponse') } },
-  { service: 'svc-email', method: 'delete', path: '/api/webhook-integrations/{id}', summary: 'Delete an email webhook integration.', tag: 'Email integrations', access: 'user', responses: { 200: ok('SuccessResponse') } },
+  { service: 'svc-email', method: 'delete', path: '/api/webhook-integrations/{id}', summary: 'Delete an email webhook integration.', tag: 'Email integrations', access: 'user', responses: { 200: ok('SuccessResponse'), 409: 'It still has contacts: clear them first.' } },
   { service: 'svc-email', method: 'get', path: '/api/settings/reminder-delay', summary: 'The default reminder delay (minutes).', tag: 'Email settings', access: 'user', responses: { 200: ok('ReminderDelayResponse') } },
   {
     service: 'svc-email',
@@ -504,7 +508,7 @@ const sms: Operation[] = [
     summary: 'Check the Twilio credentials.',
     tag: 'Twilio',
     access: 'user',
-    responses: { 200: ok('TwilioTestResponse'), 502: ok('TwilioTestFailure', 'Twilio refused.') },
+    responses: { 200: ok('TwilioTestResponse'), 400: 'Twilio is not configured.', 502: ok('TwilioTestFailure', 'Twilio refused.') },
   },
   { service: 'svc-sms', method: 'post', path: '/api/twilio/test-sms', summary: 'Send a test SMS.', tag: 'Twilio', access: 'user', body: { schema: twilioTestSmsSchema }, responses: { 200: ok('TwilioTestResponse') } },
 ];
