@@ -22,6 +22,10 @@ const INFO = {
     'endpoints, and the calls of the pages (session cookie `act.sid` from POST /api/login). Errors answer `{ "error": message }`.',
 };
 
+/** What integrators come for first: the calls that senders, providers and mail clients make. */
+const FIRST_TAGS = ['Webhooks', 'Provider callbacks', 'Unsubscribe', 'Session'];
+const rank = (tag: string) => (FIRST_TAGS.includes(tag) ? FIRST_TAGS.indexOf(tag) : FIRST_TAGS.length);
+
 /**
  * One document from the parts. A path answered by two services, or a schema name the parts define differently, is
  * an error: the gateway would send that path to one service only, and a client could not tell which shape applies.
@@ -51,7 +55,7 @@ export function mergeOpenApi(parts: OpenApiDocument[], servers: { url: string }[
     openapi: '3.1.0',
     info: INFO,
     servers,
-    tags: [...tags].sort().map((name) => ({ name })),
+    tags: [...tags].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b)).map((name) => ({ name })),
     paths: byName(paths),
     components: { schemas: byName(schemas), securitySchemes },
   };
