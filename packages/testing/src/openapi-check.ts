@@ -103,3 +103,18 @@ export function compileDocumentSchemas(doc: OpenApiDocument): number {
   }
   return names.length;
 }
+
+/**
+ * Validates a request body against an operation's JSON request schema: the Ajv error messages, empty when it
+ * validates (for tests that hold senders' real deliveries against the document).
+ */
+export function requestBodyErrors(doc: OpenApiDocument, method: string, path: string, body: unknown): string[] {
+  const op = doc.paths[path]?.[method] as { requestBody?: { content: Record<string, { schema: unknown }> } } | undefined;
+  const schema = op?.requestBody?.content['application/json']?.schema;
+  if (!schema) throw new Error(`${method.toUpperCase()} ${path} has no JSON request body in the document`);
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+  const rooted = JSON.parse(JSON.stringify(doc.components).replaceAll('"#/components/', '"openapi.json#/components/')) as unknown;
+  ajv.addSchema({ $id: 'openapi.json', components: rooted });
+  const validate = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi.json#/components/')) as object);
+  return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`);
+}

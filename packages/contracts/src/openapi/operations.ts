@@ -88,6 +88,9 @@ export const WEBHOOK_HEADERS: HeaderParam[] = [
   { name: 'X-Shopify-Topic', description: 'Shopify: `checkouts/create`, `checkouts/update` or `orders/create` (others are ignored).' },
   { name: 'X-Shopify-Hmac-Sha256', description: "Shopify: base64 HMAC-SHA256 of the raw body with the app's client secret." },
   { name: 'X-Shopify-Webhook-Id', description: 'Shopify: the delivery id; a repeat is answered as a duplicate with no effect.' },
+  { name: 'X-Shopify-Shop-Domain', description: 'Shopify: the store (informational).' },
+  { name: 'X-Shopify-Api-Version', description: 'Shopify: the API version of the payload (informational).' },
+  { name: 'X-Shopify-Triggered-At', description: 'Shopify: when the event happened (informational).' },
 ];
 
 const FUNNEL_BODY: Body = {

@@ -46,8 +46,7 @@ export interface ClickFunnels2WebhookBody {
   data: Record<string, unknown>;
 }
 
-/** ClickFunnels Classic: a contact at the top level, or `{ purchase: { contact, ... } }`. */
-export interface ClickFunnelsClassicWebhookBody {
+interface ClickFunnelsClassicFields {
   id?: Id;
   email?: string | null;
   phone?: string | null;
@@ -57,10 +56,16 @@ export interface ClickFunnelsClassicWebhookBody {
   contact?: Record<string, unknown>;
   purchase?: Record<string, unknown>;
 }
+/**
+ * ClickFunnels Classic: a contact at the top level, or `{ purchase: { contact, ... } }`; recognised by one of
+ * `contact`, `purchase`, `email` or `funnel_step_id` (it has no event field).
+ */
+export type ClickFunnelsClassicWebhookBody = ClickFunnelsClassicFields &
+  ({ contact: Record<string, unknown> } | { purchase: Record<string, unknown> } | { email: string } | { funnel_step_id: Id });
 
 /** Shopify's checkout (topics `checkouts/create`, `checkouts/update`) or order (`orders/create`); the topic is a header. */
 export interface ShopifyWebhookBody {
-  id?: Id;
+  id: Id;
   token?: string | null;
   checkout_token?: string | null;
   cart_token?: string | null;
