@@ -49,6 +49,13 @@ import type {
   TwilioTestResponse,
 } from '../sms-api';
 import type { DeliveryFilters, TestDeliveryResponse, WebhookSigningSettings } from '../webhook-signing';
+import type {
+  ClickFunnels2WebhookBody,
+  ClickFunnelsClassicWebhookBody,
+  GenericLegacyWebhookBody,
+  GenericWebhookBody,
+  ShopifyWebhookBody,
+} from './webhook-bodies';
 
 export type {
   CheckAbandonedCartsResponse,
@@ -161,13 +168,6 @@ export type SmsLogList = SmsLog[];
 export type SmsWebhookEventList = SmsWebhookEvent[];
 
 export * from './webhook-bodies';
-import type {
-  ClickFunnels2WebhookBody,
-  ClickFunnelsClassicWebhookBody,
-  GenericLegacyWebhookBody,
-  GenericWebhookBody,
-  ShopifyWebhookBody,
-} from './webhook-bodies';
 
 export type CurrentUserOrSignedOut = CurrentUserDto | SignedOutDto;
 export type ContactListOrPage = Contact[] | ContactPage;
