@@ -7,6 +7,8 @@ import compress from 'koa-compress';
 import { HttpError, PayloadTooLargeError, metricsResponse, observeRequest, type Logger } from '@act/service-kit';
 import type { GatewayConfig } from './config';
 import { healthRoutes } from './health';
+import { createOpenApiDocument, OPENAPI_PATH } from './openapi';
+import { createRecorder } from './record';
 import { createProxy } from './proxy';
 import { createUpstreams } from './upstreams/instances';
 import { isApiPath, routeFor } from './routes';
@@ -73,6 +75,8 @@ export function createGateway(config: GatewayConfig, logger: Logger) {
     logger,
   });
   const debug = logger.isLevelEnabled('debug');
+  const record = config.recordFile ? createRecorder(config.recordFile) : null;
+  const openapi = createOpenApiDocument({ upstreams, identity: () => sessions.anonymous().token, timeoutMs: 5_000, logger });
 
   async function api(req: IncomingMessage, res: ServerResponse, path: string) {
     const method = req.method ?? 'GET';
@@ -140,6 +144,15 @@ export function createGateway(config: GatewayConfig, logger: Logger) {
     const label = isApiPath(path) ? routeFor(path).prefix : path === '/healthz' || path === '/readyz' ? path : 'pages';
     res.once('finish', () => observeRequest(req.method ?? 'GET', label, res.statusCode, (performance.now() - started) / 1000));
     if (!isApiPath(path)) return false;
+    record?.(req, res, path);
+    // The gateway's own answer (the services' parts merged), before the prefix table would send it to svc-email.
+    if (path === OPENAPI_PATH) {
+      openapi(req, res).catch((err: unknown) => {
+        logger.error({ err, path }, 'gateway error');
+        res.destroy();
+      });
+      return true;
+    }
     api(req, res, path).catch((err: unknown) => {
       const known = err instanceof HttpError;
       if (!known) logger.error({ err, path }, 'gateway error');

@@ -35,6 +35,11 @@ export interface GatewayConfig {
   internalPort: number;
   /** `PUBLIC_URL`: the origin the app is served from; state-changing browser calls must come from it. */
   publicUrl: string | null;
+  /**
+   * `API_RECORD_FILE`, for the e2e suite only: every /api answer (method, path, status, body) is appended to this file
+   * so the contract check can validate what the suite saw against the API document.
+   */
+  recordFile?: string | null;
 }
 
 const gatewayDir = path.resolve(__dirname, '..');
@@ -67,5 +72,6 @@ export function loadConfig(): GatewayConfig {
     trustedHops: parseTrustedHops(process.env.TRUST_PROXY),
     internalPort: envInt('GATEWAY_METRICS_PORT', 0),
     publicUrl: process.env.PUBLIC_URL ? new URL(process.env.PUBLIC_URL).origin : null,
+    recordFile: process.env.API_RECORD_FILE || null,
   };
 }

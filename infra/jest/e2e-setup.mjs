@@ -1,7 +1,7 @@
 // Global setup of the e2e and faults phases: one stack for all browser tests of the run. Test files run in
 // jest workers, so they find the stack through a file (readStack) and stop/start its processes through a
 // small HTTP control endpoint (infra/e2e/stack.ts) rather than through this process's objects.
-import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
@@ -55,6 +55,9 @@ export default async function e2eSetup() {
   mkdirSync(path.dirname(stackFile), { recursive: true });
   // Service logs go to a file: interleaved with jest's report they would bury the test results.
   const logStream = createWriteStream(logFile);
+  // The e2e phase records every /api answer for the contract check of its teardown (infra/e2e/contract).
+  const recordFile = phase === 'e2e' ? stackFile.replace(/\.json$/, '') + '-answers.ndjson' : null;
+  if (recordFile) rmSync(recordFile, { force: true });
   // The fault tests stop NATS and MongoDB: they get servers of their own, never the ones shared with other runs.
   const deps = phase === 'faults' ? await startFaultDeps() : null;
   const dbSuffix = `_${phase}_${process.pid}`;
@@ -73,6 +76,7 @@ export default async function e2eSetup() {
         TWILIO_AUTH_TOKEN: twilioAuthToken,
         ...(deps?.env ?? {}),
         ...(phase === 'replicas' && REPLICAS_ENV),
+        ...(recordFile && { API_RECORD_FILE: recordFile }),
       },
       log: (name, line) => logStream.write(`[${name}] ${line}\n`),
     });
@@ -103,6 +107,6 @@ export default async function e2eSetup() {
       2,
     ),
   );
-  globalThis.__actE2e = { stack, deps, control, logStream, stackFile };
+  globalThis.__actE2e = { stack, deps, control, logStream, stackFile, recordFile };
   console.log(`\n[${phase}] stack at ${stack.url}, service logs in ${path.relative(ROOT, logFile)}`);
 }

@@ -1,8 +1,10 @@
 import { envInt, runService } from '@act/service-kit';
 import { buildAuthService } from './app';
+import openapi from '@act/contracts/openapi/svc-auth.json';
 
 runService({
   name: 'svc-auth',
+  openapi,
   defaultPort: envInt('AUTH_PORT', 4001),
   defaultDb: 'act_auth',
   metricsPortEnv: 'AUTH_METRICS_PORT',

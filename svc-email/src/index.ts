@@ -2,11 +2,13 @@ import { envInt, runService } from '@act/service-kit';
 import { loadConfig } from './config';
 import { buildEmailService } from './app';
 import { startAgendaJobs } from './reminders/agenda';
+import openapi from '@act/contracts/openapi/svc-email.json';
 
 const config = loadConfig();
 
 void runService({
   name: 'svc-email',
+  openapi,
   defaultPort: envInt('EMAIL_PORT', 4002),
   defaultDb: 'act_email',
   metricsPortEnv: 'EMAIL_METRICS_PORT',

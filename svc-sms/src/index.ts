@@ -1,9 +1,11 @@
 import { envInt, runService } from '@act/service-kit';
 import { buildSmsService } from './service';
+import openapi from '@act/contracts/openapi/svc-sms.json';
 
 // svc-sms: SMS integrations, campaigns, contacts and reminder sequences (Twilio), port 4003, database act_sms.
 void runService({
   name: 'svc-sms',
+  openapi,
   defaultPort: envInt('SMS_PORT', 4003),
   defaultDb: 'act_sms',
   metricsPortEnv: 'SMS_METRICS_PORT',

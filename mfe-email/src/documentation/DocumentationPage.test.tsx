@@ -12,7 +12,7 @@ function renderPage() {
 }
 
 describe('/documentation (spec §2)', () => {
-  it('has the three tabs of the spec, then one per sender, and the setup steps with the endpoint URL and the required events', () => {
+  it('has the three tabs of the spec, then one per sender and the API reference, and the setup steps with the endpoint URL and the required events', () => {
     renderPage();
     expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual([
       'ClickFunnels Setup',
@@ -22,6 +22,7 @@ describe('/documentation (spec §2)', () => {
       'ClickFunnels Classic',
       'Shopify',
       'Signed deliveries',
+      'API reference',
     ]);
     expect(screen.getByRole('heading', { name: /Step 1: Create a webhook integration/ })).toBeTruthy();
     expect(screen.getByText(/exactly as ClickFunnels shows it/)).toBeTruthy();

@@ -1,9 +1,12 @@
-import { useState, type ReactNode } from 'react';
-import { Alert, Box, Card, CardContent, Chip, Stack, Tab, Tabs, Typography } from '@mui/material';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { Alert, Box, Card, CardContent, Chip, CircularProgress, Stack, Tab, Tabs, Typography } from '@mui/material';
 import { PageHeader } from '@act/ui-kit';
 import { CodeBlock } from './CodeBlock';
 import { REQUIRED_EVENTS, TEST_EXAMPLES, webhookEndpoint } from './content';
 import { ClickFunnels2Tab, ClickFunnelsClassicTab, ShopifyTab, SignedGenericTab } from './SourceTabs';
+
+// Swagger UI is large: fetched when its tab is first opened, never with the page (issue 15).
+const ApiReference = lazy(() => import('./ApiReference'));
 
 /**
  * /documentation (spec §2): three tabs, ClickFunnels Setup / Testing / Phase 2, then one tab per sender (issue 13:
@@ -36,6 +39,7 @@ export default function DocumentationPage() {
             <Tab label="ClickFunnels Classic" id="doc-tab-4" aria-controls="doc-panel-4" />
             <Tab label="Shopify" id="doc-tab-5" aria-controls="doc-panel-5" />
             <Tab label="Signed deliveries" id="doc-tab-6" aria-controls="doc-panel-6" />
+            <Tab label="API reference" id="doc-tab-7" aria-controls="doc-panel-7" />
           </Tabs>
         </Box>
         <CardContent sx={{ p: { xs: 2, md: 4 } }}>
@@ -59,6 +63,11 @@ export default function DocumentationPage() {
           </TabPanel>
           <TabPanel index={6} value={tab}>
             <SignedGenericTab />
+          </TabPanel>
+          <TabPanel index={7} value={tab}>
+            <Suspense fallback={<CircularProgress aria-label="Loading the API reference" />}>
+              <ApiReference />
+            </Suspense>
           </TabPanel>
         </CardContent>
       </Card>

@@ -246,6 +246,8 @@ export const markPurchasedRequestSchema = yup.object({
   contact_id: yup
     .mixed<number | string>()
     .required('contact_id is required')
+    // For the API document (yup.mixed() has no JSON type of its own): what the test below accepts.
+    .meta({ jsonSchema: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'string', minLength: 1, maxLength: 200 }] } })
     .test('contact-id', 'contact_id must be a contact id (number or string)', (v) => (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) || (typeof v === 'string' && v.trim().length > 0 && v.length <= 200)),
 });
 

@@ -566,6 +566,8 @@ export const markPurchasedSchema = yup.object({
   contact_id: yup
     .mixed<number | string>()
     .required(smsMessages.contactIdRequired)
+    // For the API document (yup.mixed() has no JSON type of its own): what the test below accepts.
+    .meta({ jsonSchema: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'string', minLength: 1 }] } })
     .test(
       'type',
       smsMessages.contactIdRequired,

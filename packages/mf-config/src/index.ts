@@ -145,7 +145,10 @@ function baseConfig(opts: BaseOptions, mode: 'host' | 'remote'): Configuration {
         ]),
       ),
     },
-    module: { rules: [swcRule(!prod)] },
+    // `import css from '...css?raw'`: a stylesheet as text, for a component that injects its own (no CSS pipeline).
+    module: {
+      rules: [swcRule(!prod), { resourceQuery: /raw/, type: 'asset/source', use: [{ loader: path.join(__dirname, 'strip-source-map.cjs') }] }],
+    },
     optimization: {
       minimize: prod,
       // Only async chunks are split: the initial chunk of a remote must stay the container entry

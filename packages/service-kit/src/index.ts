@@ -22,3 +22,4 @@ export * from './metrics';
 export * from './audit';
 export * from './privacy';
 export * from './retention';
+export * from './openapi';

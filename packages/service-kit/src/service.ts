@@ -11,6 +11,8 @@ import { createOutbox, type Outbox } from './outbox';
 import { initMetrics, startMetricsServer } from './metrics';
 import { auditMiddleware } from './audit';
 import type { AuditService } from '@act/contracts/src/audit';
+import { openApiRouter, registeredRoutes, undocumentedRoutes } from './openapi';
+import type { OpenApiDocument } from '@act/contracts/src/openapi/merge';
 
 export interface ServiceDeps {
   name: string;
@@ -37,6 +39,8 @@ export interface RunServiceOptions {
   /** The env setting naming the metrics port (e.g. `EMAIL_METRICS_PORT`); `METRICS_PORT` also works; 0 = none. */
   metricsPortEnv?: string;
   build: (deps: ServiceDeps) => Promise<ServiceParts>;
+  /** The service's part of the API document (packages/contracts/openapi/<service>.json). */
+  openapi?: OpenApiDocument;
 }
 
 export interface RunningService {
@@ -52,7 +56,7 @@ export interface RunningService {
  * Wires a service: Mongo, NATS bus + outbox, Koa app with the kit's middleware, the feature routers, signals.
  * Entry files stay a few lines long; feature code receives its dependencies instead of reaching for globals.
  */
-export async function runService({ name, defaultPort, defaultDb, metricsPortEnv, build }: RunServiceOptions): Promise<RunningService> {
+export async function runService({ name, defaultPort, defaultDb, metricsPortEnv, build, openapi }: RunServiceOptions): Promise<RunningService> {
   const logger = createLogger(name);
   initMetrics(name);
   process.on('unhandledRejection', (err) => logger.error({ err }, 'unhandled rejection'));
@@ -66,7 +70,12 @@ export async function runService({ name, defaultPort, defaultDb, metricsPortEnv,
   const deps: ServiceDeps = { name, conn, bus, outbox, logger, app, publicUrl: env('PUBLIC_URL', 'http://127.0.0.1:8080') };
   const parts = await build(deps);
   Object.assign(readiness, parts.readiness ?? {});
-  mount(app, parts.routers);
+  mount(app, openapi ? [...parts.routers, openApiRouter(openapi, parts.routers)] : parts.routers);
+  if (openapi) {
+    const missing = undocumentedRoutes(registeredRoutes(parts.routers), openapi);
+    // Said at every start so a new route without its entry in packages/contracts/src/openapi/operations.ts shows early.
+    if (missing.length) logger.warn({ routes: missing.map((r) => `${r.method.toUpperCase()} ${r.path}`) }, 'routes missing from the API document');
+  }
 
   const port = envInt('PORT', defaultPort);
   const server = await new Promise<Server>((resolve) => {

@@ -1,0 +1,200 @@
+/**
+ * Every response shape and query shape the OpenAPI document names, as types only: ts-json-schema-generator reads this
+ * file (and what it refers to) and turns each exported type into a schema of `components.schemas`. The types
+ * themselves live beside the rules they belong to; only the few answers no service typed before are declared here.
+ */
+import type { CurrentUserDto, MessageDto, SignedOutDto, UserDto } from '../auth-api';
+import type {
+  CheckAbandonedCartsResponse,
+  Contact,
+  ContactListQuery,
+  EmailCampaign,
+  EmailLog,
+  EmailTemplate,
+  ListQuery,
+  MarkPurchasedResponse,
+  Paged,
+  QuickAddUnsubscribeResponse,
+  ReminderDelayResponse,
+  RemoveUnsubscribeResponse,
+  ResendConfigStatus,
+  ResendConnectionResult,
+  SetReminderDelayResponse,
+  SuccessResponse,
+  TestEmailResponse,
+  UnsubscribeCheckResponse,
+  UnsubscribeEntry,
+  UnsubscribeResponse,
+  WebhookEvent,
+  WebhookIntegration,
+  WebhookOkResponse,
+} from '../email-api';
+import type {
+  MessagingServicesResponse,
+  SmsActionResponse,
+  SmsCampaign,
+  SmsContact,
+  SmsContactListQuery,
+  SmsContactPage,
+  SmsIntegration,
+  SmsLog,
+  SmsLogListQuery,
+  SmsLogPage,
+  SmsStatsResponse,
+  SmsTemplate,
+  SmsWebhookEvent,
+  SmsWebhookEventListQuery,
+  SmsWebhookEventPage,
+  TwilioConfigResponse,
+  TwilioTestResponse,
+} from '../sms-api';
+import type { DeliveryFilters, TestDeliveryResponse, WebhookSigningSettings } from '../webhook-signing';
+import type {
+  ClickFunnels2WebhookBody,
+  ClickFunnelsClassicWebhookBody,
+  GenericLegacyWebhookBody,
+  GenericWebhookBody,
+  ShopifyWebhookBody,
+} from './webhook-bodies';
+
+export type {
+  CheckAbandonedCartsResponse,
+  Contact,
+  CurrentUserDto,
+  EmailCampaign,
+  EmailLog,
+  EmailTemplate,
+  MarkPurchasedResponse,
+  MessageDto,
+  MessagingServicesResponse,
+  QuickAddUnsubscribeResponse,
+  ReminderDelayResponse,
+  RemoveUnsubscribeResponse,
+  ResendConfigStatus,
+  ResendConnectionResult,
+  SetReminderDelayResponse,
+  SignedOutDto,
+  SmsActionResponse,
+  SmsCampaign,
+  SmsContact,
+  SmsContactPage,
+  SmsIntegration,
+  SmsLog,
+  SmsLogPage,
+  SmsStatsResponse,
+  SmsTemplate,
+  SmsWebhookEvent,
+  SmsWebhookEventPage,
+  SuccessResponse,
+  TestDeliveryResponse,
+  TestEmailResponse,
+  TwilioConfigResponse,
+  TwilioTestResponse,
+  UnsubscribeCheckResponse,
+  UnsubscribeEntry,
+  UnsubscribeResponse,
+  UserDto,
+  WebhookEvent,
+  WebhookIntegration,
+  WebhookOkResponse,
+  WebhookSigningSettings,
+};
+
+/** Every error answer of every service and of the gateway (`{ "error": message }`). */
+export interface ErrorResponse {
+  error: string;
+}
+
+export type ContactPage = Paged<Contact>;
+export type EmailLogPage = Paged<EmailLog>;
+export type WebhookEventPage = Paged<WebhookEvent>;
+
+/** Query shapes: turned into query parameters, not schemas of a body. */
+export type ContactListQueryParams = ContactListQuery;
+export type ListQueryParams = ListQuery;
+export type WebhookEventListQueryParams = ListQuery & DeliveryFilters;
+export type SmsContactListQueryParams = SmsContactListQuery;
+export type SmsLogListQueryParams = SmsLogListQuery;
+export type SmsWebhookEventListQueryParams = SmsWebhookEventListQuery & DeliveryFilters;
+
+/** POST /api/sms/webhook when the delivery is stored but does not apply (status 202). */
+export interface SmsWebhookIgnoredResponse {
+  status: 'ignored';
+  message: string;
+}
+export type SmsWebhookResponse = WebhookOkResponse | SmsWebhookIgnoredResponse;
+
+/** POST /api/resend/webhooks: the delivery event was taken (or was a repeat of one already taken). */
+export interface ResendWebhookResponse {
+  status: string;
+  delivery: string | null;
+}
+
+/** POST /api/sms-contacts/mark-purchased */
+export interface SmsMarkPurchasedResponse extends SmsActionResponse {
+  /** How many SMS contacts were marked. */
+  updated: number;
+}
+/** POST /api/sms-contacts/clear */
+export interface SmsClearContactsResponse extends SmsActionResponse {
+  deleted: number;
+}
+/** DELETE /api/sms-campaigns/{id} */
+export interface SmsCampaignDeleteResponse extends SmsActionResponse {
+  templates_deleted: number;
+}
+/** POST /api/twilio/config: the saved configuration and a confirmation. */
+export interface TwilioConfigSaved extends TwilioConfigResponse {
+  message: string;
+}
+/** POST /api/twilio/test-connection when Twilio refuses (status 502). */
+export interface TwilioTestFailure extends TwilioTestResponse {
+  error: string;
+}
+
+export type UserList = UserDto[];
+export type ContactList = Contact[];
+export type EmailLogList = EmailLog[];
+export type WebhookEventList = WebhookEvent[];
+export type WebhookIntegrationList = WebhookIntegration[];
+export type EmailCampaignList = EmailCampaign[];
+export type EmailTemplateList = EmailTemplate[];
+export type UnsubscribeEntryList = UnsubscribeEntry[];
+export type SmsIntegrationList = SmsIntegration[];
+export type SmsCampaignList = SmsCampaign[];
+export type SmsTemplateList = SmsTemplate[];
+export type SmsContactList = SmsContact[];
+export type SmsLogList = SmsLog[];
+export type SmsWebhookEventList = SmsWebhookEvent[];
+
+export * from './webhook-bodies';
+
+export type CurrentUserOrSignedOut = CurrentUserDto | SignedOutDto;
+export type ContactListOrPage = Contact[] | ContactPage;
+export type EmailLogListOrPage = EmailLog[] | EmailLogPage;
+export type WebhookEventListOrPage = WebhookEvent[] | WebhookEventPage;
+export type SmsContactListOrPage = SmsContact[] | SmsContactPage;
+export type SmsLogListOrPage = SmsLog[] | SmsLogPage;
+export type SmsWebhookEventListOrPage = SmsWebhookEvent[] | SmsWebhookEventPage;
+
+/** POST /api/test/clear-data */
+export interface ClearDataResponse extends SuccessResponse {
+  cleared: { contacts: number; email_logs: number; webhook_events: number };
+}
+
+/** The unsubscribe link's signed token (in List-Unsubscribe and the email footer). */
+export interface OneClickQuery {
+  token: string;
+}
+/** RFC 8058's one-click body. */
+export interface OneClickBody {
+  'List-Unsubscribe'?: 'One-Click';
+}
+
+/** What the funnel webhooks accept: the spec's formats or a real sender's own (told apart by headers, then body). */
+export type FunnelWebhookBody =
+  | GenericWebhookBody
+  | GenericLegacyWebhookBody
+  | ClickFunnels2WebhookBody
+  | ClickFunnelsClassicWebhookBody
+  | ShopifyWebhookBody;
