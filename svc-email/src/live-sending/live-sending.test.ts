@@ -393,3 +393,51 @@ describe("Resend's batch endpoint", () => {
     expect(logs.find((l) => l.contact_id === 'B-7')!.message).toContain('Invalid `to` field: reject-7@example.com');
   });
 });
+
+describe('a backlog under the Resend budget', () => {
+  let fake: FakeResend;
+  let email: EmailUnderTest;
+  beforeAll(async () => {
+    fake = await startFakeResend({ maxPerSecond: 1 });
+    email = await startEmail('batch_backlog', {
+      ...liveEnv(fake),
+      RESEND_BATCH_LINGER_MS: '20',
+      RESEND_MAX_RPS: '1',
+      EMAIL_SEND_CONCURRENCY: '300',
+    });
+    await setUpCampaign(email, 'backlog-funnel', [{ name: 'Backlog', template_order: 1, delay_hours: 0 }], {
+      checkout_fallback_url: 'https://shop.example.com/cart',
+    });
+  }, HOOK_TIMEOUT_MS);
+  afterAll(async () => {
+    await email?.svc.stop();
+    if (email) await dropDb(email.db);
+    await fake?.close();
+  });
+
+  it('leaves in full batches of 100 at the budget pace: emails coming due while a call waits for its slot join it', async () => {
+    // 250 contacts falling due in five waves 300 ms apart: with one call a second, each call should carry what came
+    // meanwhile, not only what came within the 20 ms linger.
+    const n = 250;
+    for (let wave = 0; wave < 5; wave++) {
+      await Promise.all(
+        Array.from({ length: n / 5 }, (_, j) => {
+          const i = wave * (n / 5) + j;
+          return email.api('POST', '/api/webhook', { body: contactCreated(`K-${i}`, `backlog${i}@example.com`, 'backlog-funnel'), user: null });
+        }),
+      );
+      await sleep(300);
+    }
+    const delivered = () => fake.emails.filter((e) => e.to[0]!.startsWith('backlog'));
+    await waitFor(async () => (delivered().length >= n ? true : null), { timeoutMs: 30_000, what: 'every backlog email' });
+    await sleep(1_500);
+    expect(delivered()).toHaveLength(n);
+    expect(new Set(delivered().map((e) => e.to[0])).size).toBe(n);
+    expect(fake.rateLimited).toBe(0);
+    const calls = fake.requests.filter((r) => r.method === 'POST' && (r.path === '/emails' || r.path === '/emails/batch'));
+    const sizes = calls.map((r) => (Array.isArray(r.body) ? r.body.length : 1));
+    // 250 emails need three calls at 100 a call; a call or two more is the first wave leaving before the rest came.
+    expect(calls.length).toBeLessThanOrEqual(5);
+    expect(Math.max(...sizes)).toBe(100);
+  });
+});
