@@ -7,9 +7,11 @@
 // Targets: 0 lost, 0 sent twice (counted by the fakes per recipient, and per idempotency key for Resend),
 // throughput >= 90% of each provider's ceiling (emails/s against N x 100; SMS/s against M x senders), measured from
 // the first due time to the last message taken: the time to drain.
-//   node bench/delivery.mjs [--emails=10000] [--sms=2000] [--resend-rps=2] [--twilio-mps=25] [--delay=45]
-// Contacts are created through the gateways' webhooks with a reminder delay of `delay` "minutes" of one second
-// each, so they come due `delay` s after their creation, in the order and at the pace they were created.
+//   node bench/delivery.mjs [--emails=10000] [--sms=2000] [--resend-rps=2] [--twilio-mps=25]
+// Contacts are created through the gateways' webhooks with a reminder ten hours away; once all are stored, their
+// reminder time is set to the same second in MongoDB, and the services' due sweeps (every 2 s and 1 s here) find
+// them: every message is due at once, however long creation took on a busy machine (creating 12,000 contacts took
+// from 15 s to over a minute here, which spread the due times and hid the providers' pace behind the creation's).
 import os from 'node:os';
 import {
   adminClient,
@@ -28,7 +30,8 @@ const EMAILS = arg('emails', 10_000);
 const SMS = arg('sms', 2_000);
 const RESEND_RPS = arg('resend-rps', 2); // Resend's documented default per team
 const TWILIO_MPS = arg('twilio-mps', 25); // one sender with a raised rate (a short code takes 100)
-const DELAY = arg('delay', 45);
+const DELAY = 600; // minutes: not due before the bench moves them
+const DUE_IN_MS = 5_000;
 const CONCURRENCY = arg('concurrency', 64);
 const TRIM_SEC = 10; // after the last message taken, wait this long for anything sent twice
 const CHAOS = { rate429: 0.1, rate500: 0.02, rateTimeout: 0.01, timeoutAcceptedShare: 0.5 };
@@ -41,8 +44,10 @@ const fakes = await startFakeProviders({
   twilio: { maxPerSecondPerSender: TWILIO_MPS, chaos: { ...CHAOS, seed: 1402 } },
 });
 const stack = await benchStack('delivery', {
-  REMINDER_DELAY_UNIT_MS: '1000',
-  SMS_DELAY_UNIT_MS: '1000',
+  // The paths that find contacts made due in the database (the in-memory due tickers hold the old times).
+  REMINDER_SWEEP_INTERVAL_MS: '2000',
+  AGENDA_PROCESS_EVERY_MS: '2000',
+  SMS_DUE_SCAN_MS: '1000',
   EMAIL_LIVE_SENDING: 'true',
   RESEND_BASE_URL: fakes.resendUrl,
   RESEND_API_KEY: 're_bench_delivery',
@@ -115,7 +120,7 @@ try {
   const total = EMAILS + SMS;
   const isSms = (i) => Math.floor(((i + 1) * SMS) / total) > Math.floor((i * SMS) / total);
   const sideIndex = Array.from({ length: total }, (_, i) => (isSms(i) ? Math.floor((i * SMS) / total) : i - Math.floor(((i + 1) * SMS) / total)));
-  console.log(`[bench] creating ${EMAILS} email + ${SMS} SMS contacts through two gateways, due ${DELAY} s after creation`);
+  console.log(`[bench] creating ${EMAILS} email + ${SMS} SMS contacts through two gateways`);
   const creation = await postAll({
     bases: [stack.url, gateway2.url],
     count: total,
@@ -143,6 +148,11 @@ try {
 
   const emailDb = await stack.db('svc-email');
   const smsDb = await stack.db('svc-sms');
+  const dueAt = new Date(Date.now() + DUE_IN_MS);
+  await Promise.all([
+    emailDb.collection('contacts').updateMany({ integration_id: emailIntegration.id }, { $set: { remind_at: dueAt } }),
+    smsDb.collection('sms_contacts').updateMany({ integration_id: smsIntegration.id }, { $set: { remind_at: dueAt, next_at: dueAt } }),
+  ]);
   const emailDue = (
     await emailDb.collection('contacts').find({ integration_id: emailIntegration.id }, { projection: { _id: 0, email: 1, remind_at: 1 } }).toArray()
   ).map((c) => ({ key: c.email, due: c.remind_at.getTime() }));
@@ -243,7 +253,7 @@ try {
     settings: {
       emails: EMAILS,
       sms: SMS,
-      reminderDelaySec: DELAY,
+      allDueAtOnce: true,
       instances: { 'svc-email': 2, 'svc-sms': 2, gateway: 2 },
       resend: { maxCallsPerSec: RESEND_RPS, batchMax: 100 },
       twilio: { maxPerSecPerSender: TWILIO_MPS, senders },
