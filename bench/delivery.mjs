@@ -189,7 +189,7 @@ try {
   await sleep(TRIM_SEC * 1000); // anything sent twice (a retry of a call that was taken) would arrive now
   const s = await fakes.summary();
 
-  const judge = (due, taken, lastAt, ceilingPerSec) => {
+  const judge = (due, taken, firstAt, lastAt, ceilingPerSec) => {
     let lost = 0;
     let duplicates = 0;
     for (const d of due) {
@@ -211,6 +211,10 @@ try {
       unexpected,
       dueWindowSec: +((Math.max(...due.map((d) => d.due)) - first) / 1000).toFixed(1),
       drainSec: drainSec === null ? null : +drainSec.toFixed(1),
+      // From the due second to the provider's first message: the services' start-up of the burst.
+      firstTakenAfterDueSec: firstAt ? +((firstAt - first) / 1000).toFixed(1) : null,
+      // First to last message: the pace once sending (the ceiling's share without the start).
+      perSecWhileSending: firstAt && lastAt > firstAt ? +(delivered / ((lastAt - firstAt) / 1000)).toFixed(1) : null,
       perSec: perSec === null ? null : +perSec.toFixed(1),
       ceilingPerSec,
       shareOfCeiling: perSec === null ? null : +(perSec / ceilingPerSec).toFixed(3),
@@ -230,7 +234,7 @@ try {
     r.n += v.n;
   }
   const email = {
-    ...judge(emailDue, s.resend.to, s.resend.lastAt, RESEND_RPS * 100),
+    ...judge(emailDue, s.resend.to, s.resend.firstAt, s.resend.lastAt, RESEND_RPS * 100),
     keysTakenTwice: s.resend.keysTakenTwice,
     calls: s.resend.calls,
     batchCalls: s.resend.batchCalls,
@@ -238,7 +242,7 @@ try {
     logs: emailStatus,
   };
   const sms = {
-    ...judge(smsDue, smsByPhone, s.twilio.lastAt, TWILIO_MPS * senders),
+    ...judge(smsDue, smsByPhone, s.twilio.firstAt, s.twilio.lastAt, TWILIO_MPS * senders),
     senders,
     calls: s.twilio.calls,
     logs: smsStatus,
