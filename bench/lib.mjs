@@ -400,3 +400,38 @@ export function recordStandInGc() {
     },
   };
 }
+
+/**
+ * The fake Resend and the fake Twilio in one child process (bench/fake-providers.ts), with their limits and injected
+ * trouble: opts = { resend: { maxPerSecond, chaos }, twilio: { maxPerSecondPerSender, chaos } }.
+ * Returns { resendUrl, twilioUrl, accountSid, authToken, progress(), summary(), stop() }.
+ */
+export async function startFakeProviders(opts) {
+  const child = fork(path.join(BENCH_DIR, 'fake-providers.ts'), [JSON.stringify(opts)], {
+    execArgv: ['--import', TSX_LOADER],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ready = await new Promise((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('exit', (code) => reject(new Error(`fake providers exited (${code})`)));
+  });
+  const ask = (type) =>
+    new Promise((resolve) => {
+      const on = (m) => {
+        if (m.type !== type) return;
+        child.off('message', on);
+        resolve(m);
+      };
+      child.on('message', on);
+      child.send({ type });
+    });
+  return {
+    ...ready,
+    pid: child.pid,
+    /** { emails, sms, lastEmailAt, lastSmsAt } so far. */
+    progress: () => ask('progress'),
+    /** What each fake took, per recipient (see bench/fake-providers.ts). */
+    summary: () => ask('summary'),
+    stop: () => child.disconnect(),
+  };
+}

@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 // `npm run bench`: runs each benchmark in its own process (each starts and stops its own stack), one after the
 // other so they never share the machine, then prints one table from bench/results/*.json: figure, value, target, met.
-//   node bench/run-all.mjs [--only=webhooks,reminders,cross-channel,browser] [--table]   (--table: print only, run nothing)
+//   node bench/run-all.mjs [--only=webhooks,reminders,cross-channel,delivery,browser] [--table]   (--table: print only, run nothing)
 // Extra arguments after `--` go to every benchmark (e.g. `-- --duration=5`).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BENCH_DIR, loadAvg } from './lib.mjs';
 
-const ALL = ['webhooks', 'reminders', 'cross-channel', 'browser'];
+const ALL = ['webhooks', 'reminders', 'cross-channel', 'delivery', 'browser'];
 const only =
   process.argv
     .find((a) => a.startsWith('--only='))
@@ -125,6 +125,31 @@ if (cc) {
     cc.smsToEmail.met,
     cc,
   );
+}
+const d = read('delivery');
+if (d) {
+  for (const [key, label, unit] of [
+    ['email', 'Resend', 'emails'],
+    ['sms', 'Twilio', 'SMS'],
+  ]) {
+    const x = d[key];
+    add(
+      `Delivery via fake ${label} with 10% 429 / 2% 500 / 1% timeouts: ${x.due} ${unit} due at once, lost / sent twice`,
+      `${x.lost} / ${x.duplicates}`,
+      '',
+      '0 / 0',
+      x.met.lost && x.met.duplicates,
+      d,
+    );
+    add(
+      `Delivery via fake ${label}: ${unit}/s over the drain (${x.drainSec} s), share of the ceiling ${x.ceilingPerSec}/s`,
+      `${x.perSec}/s = ${Math.round(100 * x.shareOfCeiling)}%`,
+      '',
+      '≥ 90%',
+      x.met.throughput,
+      d,
+    );
+  }
 }
 const b = read('browser');
 if (b) {

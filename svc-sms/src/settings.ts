@@ -50,6 +50,8 @@ export interface SmsSettings {
     retryBaseMs: number;
     /** TWILIO_MAX_MPS: messages per second per sender, all instances together; 0 = by the sender's kind. */
     maxMps: number;
+    /** TWILIO_TIMEOUT_MS: one Twilio call's time limit (a call with no answer by then is treated as ambiguous). */
+    timeoutMs: number;
   };
 }
 
@@ -58,6 +60,7 @@ export function readSettings(): SmsSettings {
   const dueConcurrency = envInt('SMS_DUE_CONCURRENCY', 32);
   const retryDeadlineMs = envInt('TWILIO_RETRY_DEADLINE_MS', 60_000);
   const stepLeaseMs = envInt('SMS_STEP_LEASE_MS', 5 * 60_000);
+  const timeoutMs = envInt('TWILIO_TIMEOUT_MS', TWILIO_CALL_TIMEOUT_MS);
   return {
     delayUnitMs: envInt('SMS_DELAY_UNIT_MS', 60_000),
     dueScanMs: envInt('SMS_DUE_SCAN_MS', 15_000),
@@ -70,7 +73,7 @@ export function readSettings(): SmsSettings {
     sweepEveryMs: envInt('SMS_SWEEP_EVERY_MS', 60_000),
     listLimit: envInt('SMS_LIST_LIMIT', 5_000),
     stepLeaseMs,
-    sendInFlightMs: envInt('SMS_SEND_IN_FLIGHT_MS', stepLeaseMs + TWILIO_CALL_TIMEOUT_MS),
+    sendInFlightMs: envInt('SMS_SEND_IN_FLIGHT_MS', stepLeaseMs + timeoutMs),
     integrationCacheMs: envInt('SMS_INTEGRATION_CACHE_MS', 1_000),
     twilio: {
       accountSid: env('TWILIO_ACCOUNT_SID', ''),
@@ -80,6 +83,7 @@ export function readSettings(): SmsSettings {
       retryBaseMs: envInt('TWILIO_RETRY_BASE_MS', 500),
       // Messages per second per sender for the whole deployment; unset: by the sender's kind (provider/pacing.ts).
       maxMps: envInt('TWILIO_MAX_MPS', 0),
+      timeoutMs,
     },
   };
 }

@@ -6,9 +6,12 @@
  * The same Idempotency-Key twice answers the first answer again without recording a second email, as Resend does;
  * the same key with a different body answers 409 invalid_idempotent_request. Both endpoints count against the rate.
  * Like Resend it can refuse for a while: `failNext` queues 429 / 5xx answers (with `retry-after` when given), and
- * `maxPerSecond` enforces a per-team rate with 429 rate_limit_exceeded and the ratelimit-* headers.
+ * `maxPerSecond` enforces a per-team rate with 429 rate_limit_exceeded and the ratelimit-* headers (every call counts,
+ * whatever its answer, in wall-clock seconds). `chaos` (bench:delivery) injects 429 / 500 / unanswered calls at random
+ * among those within the rate; an unanswered call may have been taken (chaos.ts).
  */
 import { createServer, type Server } from 'node:http';
+import { Chaos, neverAnswer, type ChaosCounts, type ChaosOptions } from './chaos';
 import { readBody } from './http';
 
 export interface RecordedRequest {
@@ -44,11 +47,26 @@ export interface FakeResend {
   rateLimited: number;
   /** Calls answered by POST /emails/batch (each holds up to 100 emails). */
   batchCalls: number;
+  /** Calls answered with an earlier answer because their Idempotency-Key was seen (nothing sent again). */
+  idempotentReplays: number;
+  /** What the injected trouble did so far (all zero without `chaos`). */
+  chaosCounts: ChaosCounts;
   emailsTo(address: string): SentEmail[];
   close(): Promise<void>;
 }
 
-export async function startFakeResend({ maxPerSecond = 0 }: { maxPerSecond?: number } = {}): Promise<FakeResend> {
+export async function startFakeResend({
+  maxPerSecond = 0,
+  chaos: chaosOptions,
+  recordRequests = true,
+}: {
+  maxPerSecond?: number;
+  chaos?: ChaosOptions;
+  /** false: `requests` stays empty (a benchmark's tens of thousands of calls would only fill memory). */
+  recordRequests?: boolean;
+} = {}): Promise<FakeResend> {
+  const chaos = new Chaos(chaosOptions);
+  let idempotentReplays = 0;
   const requests: RecordedRequest[] = [];
   const emails: SentEmail[] = [];
   const failures: { status: number; name: string; retryAfterSec?: number }[] = [];
@@ -77,7 +95,7 @@ export async function startFakeResend({ maxPerSecond = 0 }: { maxPerSecond?: num
       Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]),
     );
     const path = (req.url ?? '/').split('?')[0]!;
-    requests.push({ method: req.method ?? '', path, headers, body: parsed, at: Date.now() });
+    if (recordRequests) requests.push({ method: req.method ?? '', path, headers, body: parsed, at: Date.now() });
     const answer = (status: number, json: unknown, extra: Record<string, string> = {}) => {
       res.writeHead(status, { 'content-type': 'application/json', ...extra });
       res.end(JSON.stringify(json));
@@ -95,7 +113,11 @@ export async function startFakeResend({ maxPerSecond = 0 }: { maxPerSecond?: num
         rateLimited += 1;
         return answer(
           429,
-          { statusCode: 429, name: 'rate_limit_exceeded', message: 'Too many requests. You can only make 5 requests per second.' },
+          {
+            statusCode: 429,
+            name: 'rate_limit_exceeded',
+            message: `Too many requests. You can only make ${maxPerSecond} requests per second. See rate limit response headers for more information. Or contact support to increase rate limit.`,
+          },
           { 'retry-after': '1', 'ratelimit-limit': String(maxPerSecond), 'ratelimit-remaining': '0', 'ratelimit-reset': '1' },
         );
       }
@@ -106,6 +128,18 @@ export async function startFakeResend({ maxPerSecond = 0 }: { maxPerSecond?: num
           { statusCode: failure.status, name: failure.name, message: failure.status === 429 ? 'Too many requests' : 'Internal server error' },
           failure.retryAfterSec !== undefined ? { 'retry-after': String(failure.retryAfterSec) } : {},
         );
+      const decision = chaosOptions ? chaos.decide() : 'ok';
+      if (decision === 429)
+        return answer(
+          429,
+          { statusCode: 429, name: 'rate_limit_exceeded', message: 'Too many requests. Please try again later.' },
+          { 'retry-after': '1', 'ratelimit-limit': String(maxPerSecond || 2), 'ratelimit-remaining': '0', 'ratelimit-reset': '1' },
+        );
+      if (decision === 500)
+        return answer(500, { statusCode: 500, name: 'application_error', message: 'An unexpected error occurred.' });
+      if (decision === 'timeout-dropped') return neverAnswer(req.socket);
+      // Taken, then silent: the emails below are recorded (and the key remembered), the client hears nothing.
+      const silent = decision === 'timeout-accepted';
       const idem = headers['idempotency-key'] || null;
       if (idem && byKey.has(idem)) {
         const seen = byKey.get(idem)!;
@@ -115,6 +149,8 @@ export async function startFakeResend({ maxPerSecond = 0 }: { maxPerSecond?: num
             name: 'invalid_idempotent_request',
             message: 'Same idempotency key used with a different request payload.',
           });
+        idempotentReplays += 1;
+        if (silent) return neverAnswer(req.socket);
         return answer(200, seen.answer);
       }
       const refusal = (e: typeof body) => {
@@ -138,7 +174,7 @@ export async function startFakeResend({ maxPerSecond = 0 }: { maxPerSecond?: num
       let result: unknown;
       if (path === '/emails') {
         const why = refusal(body);
-        if (why) return answer(422, { statusCode: 422, name: 'validation_error', message: why });
+        if (why) return silent ? neverAnswer(req.socket) : answer(422, { statusCode: 422, name: 'validation_error', message: why });
         result = { id: record(body) };
       } else {
         const list = Array.isArray(parsed) ? (parsed as (typeof body)[]) : null;
@@ -153,6 +189,7 @@ export async function startFakeResend({ maxPerSecond = 0 }: { maxPerSecond?: num
         result = permissive ? { data, errors: refusals } : { data };
       }
       if (idem) byKey.set(idem, { body: text, answer: result });
+      if (silent) return neverAnswer(req.socket);
       return answer(200, result);
     }
     if (req.method === 'GET' && path === '/domains') {
@@ -190,6 +227,10 @@ export async function startFakeResend({ maxPerSecond = 0 }: { maxPerSecond?: num
     get batchCalls() {
       return batchCalls;
     },
+    get idempotentReplays() {
+      return idempotentReplays;
+    },
+    chaosCounts: chaos.counts,
     emailsTo: (address) => emails.filter((e) => e.to.includes(address)),
     close: () => new Promise<void>((r) => server.close(() => r())),
   };

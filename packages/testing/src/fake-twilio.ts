@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
+import { Chaos, neverAnswer, type ChaosCounts, type ChaosOptions } from './chaos';
 import { readBody } from './http';
 
 export interface FakeMessage {
@@ -35,6 +36,10 @@ export interface FakeTwilio {
   /** An outage: every message creation answers 503 for `ms` from now (nothing is sent meanwhile). */
   downFor(ms: number): void;
   services: { sid: string; friendly_name: string }[];
+  /** Message creations refused with 429 / 20429 for going over `maxPerSecondPerSender`. */
+  rateLimited: number;
+  /** What the injected trouble did so far (all zero without `chaos`). */
+  chaosCounts: ChaosCounts;
   waitForMessages(count: number, timeoutMs?: number): Promise<FakeMessage[]>;
   stop(): Promise<void>;
 }
@@ -42,11 +47,25 @@ export interface FakeTwilio {
 /**
  * A local stand-in for the parts of Twilio's REST API svc-sms calls, recording every message. The service runs the
  * real SDK against it through TWILIO_BASE_URL. Checks HTTP Basic auth like Twilio (401, code 20003).
+ * `maxPerSecondPerSender` (bench:delivery) takes at most that many messages per sender (the messaging service, else
+ * the From number) in each wall-clock second and refuses the rest with 429 / 20429. Real Twilio queues them instead
+ * and sends at the sender's pace; refusing makes every overrun of the pace visible. Like Twilio, a refused call
+ * takes nothing: only accepted messages count. `chaos` injects 429 / 500 / unanswered calls at random (chaos.ts).
  */
 export async function startFakeTwilio({
   accountSid = `AC${randomBytes(16).toString('hex')}`,
   authToken = 'fake-auth-token',
+  maxPerSecondPerSender = 0,
+  chaos: chaosOptions,
+}: {
+  accountSid?: string;
+  authToken?: string;
+  maxPerSecondPerSender?: number;
+  chaos?: ChaosOptions;
 } = {}): Promise<FakeTwilio> {
+  const chaos = new Chaos(chaosOptions);
+  const windows = new Map<string, { second: number; used: number }>();
+  let rateLimited = 0;
   const messages: FakeMessage[] = [];
   const refuse = new Set<string>();
   const optedOut = new Set<string>();
@@ -84,13 +103,18 @@ export async function startFakeTwilio({
         });
       if (Date.now() < downUntil) return send(503, { code: 20503, message: 'Service Unavailable', status: 503 });
       const failure = failures.shift();
-      if (failure === 429)
-        return send(429, {
+      const tooMany = () =>
+        send(429, {
           code: 20429,
           message: 'Too Many Requests',
           more_info: 'https://www.twilio.com/docs/errors/20429',
           status: 429,
         });
+      if (failure === 429) return tooMany();
+      const decision = chaosOptions ? chaos.decide() : 'ok';
+      if (decision === 429) return tooMany();
+      if (decision === 500) return send(500, { code: 20500, message: 'Internal Server Error', status: 500 });
+      if (decision === 'timeout-dropped') return neverAnswer(req.socket);
       if (failure === 500 || failure === 503)
         return send(failure, { code: 20500, message: 'Internal Server Error', status: failure });
       if (optedOut.has(to))
@@ -107,6 +131,18 @@ export async function startFakeTwilio({
           more_info: 'https://www.twilio.com/docs/errors/21614',
           status: 400,
         });
+      if (maxPerSecondPerSender > 0) {
+        const sender = p.get('MessagingServiceSid') ?? p.get('From') ?? '';
+        const second = Math.floor(Date.now() / 1000);
+        const w = windows.get(sender) ?? { second, used: 0 };
+        if (w.second !== second) Object.assign(w, { second, used: 0 });
+        windows.set(sender, w);
+        if (w.used >= maxPerSecondPerSender) {
+          rateLimited += 1;
+          return tooMany();
+        }
+        w.used += 1;
+      }
       const m: FakeMessage = {
         sid: `SM${randomBytes(16).toString('hex')}`,
         accountSid,
@@ -120,6 +156,8 @@ export async function startFakeTwilio({
       };
       messages.push(m);
       if (failure === 'reset') return void req.socket.destroy();
+      // Taken, then silent: recorded (and listed by GET Messages), the client hears nothing.
+      if (decision === 'timeout-accepted') return neverAnswer(req.socket);
       return send(201, {
         sid: m.sid,
         account_sid: accountSid,
@@ -199,6 +237,10 @@ export async function startFakeTwilio({
       downUntil = Date.now() + ms;
     },
     services,
+    get rateLimited() {
+      return rateLimited;
+    },
+    chaosCounts: chaos.counts,
     async waitForMessages(count, timeoutMs = 15_000) {
       const end = Date.now() + timeoutMs;
       while (messages.length < count) {

@@ -1,4 +1,5 @@
 // Provider fakes for tests and benchmarks: they speak the providers' HTTP APIs, so the real SDKs are pointed at them.
+export * from './chaos';
 export * from './fake-resend';
 export * from './fake-twilio';
 export * from './metrics-scrape';

@@ -2,6 +2,9 @@ import type { Connection } from 'mongoose';
 import { RateLimiterMongo, RateLimiterRes } from 'rate-limiter-flexible';
 import { setTimeout as sleep } from 'node:timers/promises';
 
+/** After a failed count in MongoDB, the next try. */
+const STORE_RETRY_MS = 100;
+
 /**
  * Paces every call to Resend under `maxPerSecond` for the whole deployment: Resend's limit is per team, not per
  * process, so the instances count in one MongoDB document per second (rate-limiter-flexible's Mongo store: an
@@ -23,14 +26,22 @@ export class ResendPacer {
     });
   }
 
-  /** Resolves when this call may go out; waits as long as the window says (`deadline`: give up after). */
+  /**
+   * Resolves when this call may go out; waits as long as the window says (`deadline`: give up after). A failed
+   * count in MongoDB (the stand-in answered "Unknown error: null" to the first concurrent upserts) is tried again
+   * shortly, not passed on: it would fail every email waiting for the call.
+   */
   async take(deadline: number): Promise<boolean> {
     for (;;) {
       try {
         await this.limiter.consume('calls', 1);
         return true;
       } catch (res) {
-        if (!(res instanceof RateLimiterRes)) throw res;
+        if (!(res instanceof RateLimiterRes)) {
+          if (Date.now() + STORE_RETRY_MS > deadline) throw res;
+          await sleep(STORE_RETRY_MS);
+          continue;
+        }
         const wait = Math.max(5, res.msBeforeNext);
         if (Date.now() + wait > deadline) return false;
         this.waits += 1;

@@ -64,6 +64,14 @@ const STORED_TTL_MS = 2_000;
 
 /** A pacer answer this quick was no wait, just its own round trip to MongoDB. */
 const PACE_WAIT_NOISE_MS = 5;
+/** How a call was paced before it reached the retry loop (dispatch). */
+interface Paced {
+  slotTaken?: boolean;
+  /** When retrying stops (epoch ms); default: `retryDeadlineMs` from the first attempt. */
+  deadline?: number;
+}
+
+const BUDGET_MESSAGE = 'Resend send budget not available before the retry deadline';
 /** Resend's batch endpoint takes up to 100 emails a call. */
 export const BATCH_MAX = 100;
 
@@ -77,8 +85,10 @@ export class ResendProvider implements EmailProvider {
 
   private readonly pacer: ResendPacer | null;
   /** Emails waiting to leave together (RESEND_BATCH_LINGER_MS). */
-  private queue: { email: OutgoingEmail; resolve: (r: SendResult) => void }[] = [];
+  private queue: { email: OutgoingEmail; resolve: (r: SendResult) => void; deadline: number }[] = [];
   private flushTimer: NodeJS.Timeout | null = null;
+  /** A call's slot of the budget is being waited for (dispatch). */
+  private dispatching = false;
 
   constructor(
     private readonly conn: Connection,
@@ -155,27 +165,62 @@ export class ResendProvider implements EmailProvider {
    * failure, with Resend's message and the number of attempts.
    */
   async send(email: OutgoingEmail): Promise<SendResult> {
-    if (!(this.settings.batchLingerMs && this.settings.batchLingerMs > 0)) return this.sendOne(email);
+    const linger = this.settings.batchLingerMs ?? 0;
+    if (!(linger > 0)) return this.sendOne(email);
     return new Promise<SendResult>((resolve) => {
-      this.queue.push({ email, resolve });
-      if (this.queue.length >= BATCH_MAX) this.flush();
-      else this.flushTimer ??= setTimeout(() => this.flush(), this.settings.batchLingerMs);
+      this.queue.push({ email, resolve, deadline: Date.now() + this.settings.retryDeadlineMs });
+      if (this.queue.length >= BATCH_MAX) this.dispatch();
+      else this.flushTimer ??= setTimeout(() => this.dispatch(), linger);
     });
   }
 
-  /** Sends what waits: one email alone (its own idempotency key), more through the batch endpoint. */
-  private flush(): void {
+  /**
+   * Sends what waits, one call per slot of the budget. The slot is taken first and the call's emails chosen after:
+   * emails that come while a call waits for the budget join it (up to 100), so a backlog leaves in full batches at
+   * the budget's pace (choosing them first made a call of whatever had come within the linger, 10 or so under a
+   * backlog, each costing a whole slot). Goes on while a full batch waits; fewer wait the linger again.
+   */
+  private dispatch(): void {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = null;
-    const items = this.queue.splice(0, BATCH_MAX);
-    if (this.queue.length > 0) this.flushTimer = setTimeout(() => this.flush(), 0);
-    if (items.length === 0) return;
-    const sent =
-      items.length === 1 ? this.sendOne(items[0]!.email).then((r) => [r]) : this.sendMany(items.map((i) => i.email));
-    void sent.then(
-      (results) => items.forEach((it, i) => it.resolve(results[i]!)),
-      (err: Error) => items.forEach((it) => it.resolve({ ok: false, message: err.message, statusCode: null, attempts: 0 })),
-    );
+    if (this.dispatching) return;
+    this.dispatching = true;
+    void this.dispatchLoop()
+      .catch((err: Error) => {
+        for (const it of this.queue.splice(0)) it.resolve({ ok: false, message: err.message, statusCode: null, attempts: 0 });
+      })
+      .finally(() => {
+        this.dispatching = false;
+        if (this.queue.length >= BATCH_MAX) this.dispatch();
+        else if (this.queue.length > 0) this.flushTimer ??= setTimeout(() => this.dispatch(), this.settings.batchLingerMs);
+      });
+  }
+
+  private async dispatchLoop(): Promise<void> {
+    do {
+      const paceStart = Date.now();
+      // The oldest email's deadline: the queue is in arrival order.
+      if (this.pacer && !(await this.pacer.take(this.queue[0]!.deadline))) {
+        const now = Date.now();
+        const expired = this.queue.filter((it, i) => i === 0 || it.deadline <= now + 1000);
+        this.queue = this.queue.filter((it) => !expired.includes(it));
+        for (const it of expired) it.resolve({ ok: false, message: BUDGET_MESSAGE, statusCode: null, attempts: 0 });
+        continue;
+      }
+      observeRateLimitWait('resend', 'pacing', Date.now() - paceStart - PACE_WAIT_NOISE_MS);
+      const items = this.queue.splice(0, BATCH_MAX);
+      const sent =
+        items.length === 1
+          ? this.sendOne(items[0]!.email, { slotTaken: true, deadline: items[0]!.deadline }).then((r) => [r])
+          : this.sendMany(
+              items.map((i) => i.email),
+              { slotTaken: true, deadline: items[0]!.deadline },
+            );
+      void sent.then(
+        (results) => items.forEach((it, i) => it.resolve(results[i]!)),
+        (err: Error) => items.forEach((it) => it.resolve({ ok: false, message: err.message, statusCode: null, attempts: 0 })),
+      );
+    } while (this.queue.length >= BATCH_MAX);
   }
 
   /**
@@ -184,7 +229,7 @@ export class ResendProvider implements EmailProvider {
    * derived from the emails' own keys, so a retry of this batch (429, 5xx, no answer) is the same request and is
    * never taken twice. Permissive validation: an email Resend refuses (an invalid address) fails alone.
    */
-  private async sendMany(emails: OutgoingEmail[]): Promise<SendResult[]> {
+  private async sendMany(emails: OutgoingEmail[], paced: Paced = {}): Promise<SendResult[]> {
     const c = await this.credentials();
     if (!c.apiKey || !c.from) return emails.map(() => ({ ok: false, message: NOT_CONFIGURED_MESSAGE, statusCode: null, attempts: 0 }));
     const key = `act-batch-${createHash('sha256')
@@ -200,6 +245,7 @@ export class ResendProvider implements EmailProvider {
           signal: AbortSignal.timeout(this.settings.timeoutMs),
         }),
       (answer) => answer?.data ?? null,
+      paced,
     );
     if (!('value' in outcome)) return emails.map(() => failed(outcome, 'Resend refused the emails'));
     const attempts = outcome.attempts;
@@ -214,7 +260,7 @@ export class ResendProvider implements EmailProvider {
   }
 
   /** One email on its own (`POST /emails` with its own idempotency key). */
-  private async sendOne(email: OutgoingEmail): Promise<SendResult> {
+  private async sendOne(email: OutgoingEmail, paced: Paced = {}): Promise<SendResult> {
     const c = await this.credentials();
     if (!c.apiKey || !c.from) return { ok: false, message: NOT_CONFIGURED_MESSAGE, statusCode: null, attempts: 0 };
     const outcome = await this.untilAccepted(
@@ -224,6 +270,7 @@ export class ResendProvider implements EmailProvider {
           { idempotencyKey: email.idempotencyKey, signal: AbortSignal.timeout(this.settings.timeoutMs) },
         ),
       (answer) => answer?.id ?? null,
+      paced,
     );
     return 'value' in outcome ? { ok: true, id: outcome.value, attempts: outcome.attempts } : failed(outcome, 'Resend refused the email');
   }
@@ -231,19 +278,21 @@ export class ResendProvider implements EmailProvider {
   /**
    * One Resend call, paced under the deployment's budget and repeated (same request, same idempotency key) while
    * Resend's answer says a later attempt can succeed (resend-retry.ts), until `retryDeadlineMs`. `accept` picks what
-   * a success carries; a success without it counts as a 502.
+   * a success carries; a success without it counts as a 502. `paced`: the first attempt's slot of the budget was
+   * taken by the caller, and the deadline began when the email was asked for.
    */
   private async untilAccepted<D, T>(
     call: () => Promise<{ data: D | null; error: ResendFailure | null; headers?: Record<string, string> | null }>,
     accept: (data: D | null) => T | null,
+    { slotTaken = false, deadline = Date.now() + this.settings.retryDeadlineMs }: Paced = {},
   ): Promise<{ value: T; raw: D | null; attempts: number } | { failure: ResendFailure; attempts: number }> {
-    const deadline = Date.now() + this.settings.retryDeadlineMs;
     let attempts = 0;
     for (;;) {
       const paceStart = Date.now();
-      if (this.pacer && !(await this.pacer.take(deadline)))
-        return { failure: { message: 'Resend send budget not available before the retry deadline', statusCode: null }, attempts };
-      observeRateLimitWait('resend', 'pacing', Date.now() - paceStart - PACE_WAIT_NOISE_MS);
+      if (!(attempts === 0 && slotTaken)) {
+        if (this.pacer && !(await this.pacer.take(deadline))) return { failure: { message: BUDGET_MESSAGE, statusCode: null }, attempts };
+        observeRateLimitWait('resend', 'pacing', Date.now() - paceStart - PACE_WAIT_NOISE_MS);
+      }
       attempts += 1;
       const { data, error, headers } = await call();
       const value = error ? null : accept(data);

@@ -1,0 +1,287 @@
+#!/usr/bin/env node
+// Delivery through rate-limited, failing providers (issue 14): 10,000 campaign emails and 2,000 SMS steps come due
+// within the same minute, two instances of svc-email and of svc-sms send them through the real `resend` and
+// `twilio` SDKs to fakes (bench/fake-providers.ts) that enforce the providers' limits (Resend: N calls/s for the
+// account, 100 emails a batch; Twilio: M messages/s per sender) and inject 10% 429, 2% 500 and 1% unanswered calls
+// (half of those taken before going silent), from fixed seeds.
+// Targets: 0 lost, 0 sent twice (counted by the fakes per recipient, and per idempotency key for Resend),
+// throughput >= 90% of each provider's ceiling (emails/s against N x 100; SMS/s against M x senders), measured from
+// the first due time to the last message taken: the time to drain.
+//   node bench/delivery.mjs [--emails=10000] [--sms=2000] [--resend-rps=2] [--twilio-mps=25]
+// Contacts are created through the gateways' webhooks with a reminder ten hours away; once all are stored, their
+// reminder time is set to the same second in MongoDB, and the services' due sweeps (every 2 s and 1 s here) find
+// them: every message is due at once, however long creation took on a busy machine (creating 12,000 contacts took
+// from 15 s to over a minute here, which spread the due times and hid the providers' pace behind the creation's).
+import os from 'node:os';
+import {
+  adminClient,
+  benchStack,
+  cpuDelta,
+  descendantCpu,
+  loadAvg,
+  postAll,
+  sleep,
+  startFakeProviders,
+  writeResult,
+} from './lib.mjs';
+
+const arg = (name, fallback) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
+const EMAILS = arg('emails', 10_000);
+const SMS = arg('sms', 2_000);
+const RESEND_RPS = arg('resend-rps', 2); // Resend's documented default per team
+const TWILIO_MPS = arg('twilio-mps', 25); // one sender with a raised rate (a short code takes 100)
+const DELAY = 600; // minutes: not due before the bench moves them
+const DUE_IN_MS = 5_000;
+const CONCURRENCY = arg('concurrency', 64);
+const TRIM_SEC = 10; // after the last message taken, wait this long for anything sent twice
+const CHAOS = { rate429: 0.1, rate500: 0.02, rateTimeout: 0.01, timeoutAcceptedShare: 0.5 };
+const CLIENT_TIMEOUT_MS = 2_000;
+const TARGET = { lost: 0, duplicates: 0, shareOfCeiling: 0.9 };
+
+const run = Date.now().toString(36);
+const fakes = await startFakeProviders({
+  resend: { maxPerSecond: RESEND_RPS, chaos: { ...CHAOS, seed: 1401 } },
+  twilio: { maxPerSecondPerSender: TWILIO_MPS, chaos: { ...CHAOS, seed: 1402 } },
+});
+const stack = await benchStack('delivery', {
+  // The paths that find contacts made due in the database (the in-memory due tickers hold the old times).
+  REMINDER_SWEEP_INTERVAL_MS: '2000',
+  AGENDA_PROCESS_EVERY_MS: '2000',
+  SMS_DUE_SCAN_MS: '1000',
+  EMAIL_LIVE_SENDING: 'true',
+  RESEND_BASE_URL: fakes.resendUrl,
+  RESEND_API_KEY: 're_bench_delivery',
+  RESEND_FROM: 'Shop <shop@example.com>',
+  RESEND_MAX_RPS: String(RESEND_RPS),
+  // An unanswered call is given up after 2 s (the default 15 s would only lengthen the tail).
+  RESEND_TIMEOUT_MS: String(CLIENT_TIMEOUT_MS),
+  TWILIO_TIMEOUT_MS: String(CLIENT_TIMEOUT_MS),
+  TWILIO_ACCOUNT_SID: fakes.accountSid,
+  TWILIO_AUTH_TOKEN: fakes.authToken,
+  TWILIO_BASE_URL: fakes.twilioUrl,
+  TWILIO_MAX_MPS: String(TWILIO_MPS),
+  // The backlog drains at the providers' ceiling: 10,000 emails at 200/s need 50 s, plus the retries.
+  RESEND_RETRY_DEADLINE_MS: '240000',
+  TWILIO_RETRY_DEADLINE_MS: '240000',
+});
+const started = { load1: loadAvg() };
+try {
+  const email2 = await stack.startExtra('svc-email');
+  const sms2 = await stack.startExtra('svc-sms');
+  const gateway2 = await stack.startExtra('gateway', { EMAIL_URL: email2.url, SMS_URL: sms2.url });
+  console.log(
+    `[bench] two instances each: svc-email ${stack.ports['svc-email']} + ${email2.port}, svc-sms ${stack.ports['svc-sms']} + ${sms2.port}; fake Resend ${RESEND_RPS} calls/s, fake Twilio ${TWILIO_MPS}/s per sender`,
+  );
+
+  const api = await adminClient(stack);
+  const emailFunnel = `del-e-${run}`;
+  const smsFunnel = `del-s-${run}`;
+  const emailCampaign = await api('POST', '/api/email/campaigns', { name: 'Delivery bench' });
+  await api('POST', '/api/resend/templates', {
+    campaign_id: emailCampaign.id,
+    name: 'Only',
+    subject: 'Your cart is waiting',
+    from_name: 'Shop',
+    html_content: '<p>Hi {{firstName}}, your cart is waiting.</p>',
+    template_order: 1,
+    delay_hours: 0,
+  });
+  const emailIntegration = await api('POST', '/api/webhook-integrations', {
+    name: 'Delivery bench',
+    funnel_id: emailFunnel,
+    reminder_delay: DELAY,
+    campaign_id: emailCampaign.id,
+  });
+  const smsCampaign = await api('POST', '/api/sms-campaigns', { name: 'Delivery bench', integration_id: null, active: true });
+  await api('POST', '/api/sms-templates', {
+    campaign_id: smsCampaign.id,
+    name: 'Only',
+    message: 'Hi {first_name}, your cart is waiting: {checkout_url}',
+    sequence_order: 1,
+    delay_minutes: 0,
+    active: true,
+  });
+  const smsIntegration = await api('POST', '/api/sms-webhook-integrations', {
+    name: 'Delivery bench',
+    funnel_id: smsFunnel,
+    sms_campaign_id: smsCampaign.id,
+    reminder_delay: DELAY,
+    active: true,
+  });
+  await api('POST', '/api/twilio/config', {
+    phone_number: '+14155550100',
+    blackout_enabled: false,
+    delivery_webhooks_enabled: false,
+  });
+
+  const address = (k) => `del${k}@example.com`;
+  const phone = (k) => `+1415${String(3_000_000 + k).padStart(7, '0')}`;
+  // SMS contacts spread evenly among the email ones, so both sides come due over the same seconds.
+  const total = EMAILS + SMS;
+  const isSms = (i) => Math.floor(((i + 1) * SMS) / total) > Math.floor((i * SMS) / total);
+  const sideIndex = Array.from({ length: total }, (_, i) => (isSms(i) ? Math.floor((i * SMS) / total) : i - Math.floor(((i + 1) * SMS) / total)));
+  console.log(`[bench] creating ${EMAILS} email + ${SMS} SMS contacts through two gateways`);
+  const creation = await postAll({
+    bases: [stack.url, gateway2.url],
+    count: total,
+    concurrency: CONCURRENCY,
+    item: (i) => {
+      const k = sideIndex[i];
+      return isSms(i)
+        ? {
+            path: '/api/sms/webhook',
+            body: {
+              event: 'contact_created',
+              funnel_id: smsFunnel,
+              contact: { id: `s-${k}`, phone: phone(k), first_name: 'Pat', checkout_url: `https://shop.example.com/c/${k}` },
+            },
+          }
+        : {
+            path: '/api/webhook',
+            body: { event: 'contact_created', funnel_id: emailFunnel, contact: { id: `e-${k}`, email: address(k), first_name: 'Pat' } },
+          };
+    },
+  });
+  console.log(
+    `[bench] created in ${(creation.ms / 1000).toFixed(1)} s, ${creation.failed} failed${creation.firstError ? ` (${creation.firstError})` : ''}`,
+  );
+
+  const emailDb = await stack.db('svc-email');
+  const smsDb = await stack.db('svc-sms');
+  const dueAt = new Date(Date.now() + DUE_IN_MS);
+  await Promise.all([
+    emailDb.collection('contacts').updateMany({ integration_id: emailIntegration.id }, { $set: { remind_at: dueAt } }),
+    smsDb.collection('sms_contacts').updateMany({ integration_id: smsIntegration.id }, { $set: { remind_at: dueAt, next_at: dueAt } }),
+  ]);
+  const emailDue = (
+    await emailDb.collection('contacts').find({ integration_id: emailIntegration.id }, { projection: { _id: 0, email: 1, remind_at: 1 } }).toArray()
+  ).map((c) => ({ key: c.email, due: c.remind_at.getTime() }));
+  const smsDue = (
+    await smsDb.collection('sms_contacts').find({ integration_id: smsIntegration.id }, { projection: { _id: 0, phone: 1, remind_at: 1 } }).toArray()
+  ).map((c) => ({ key: c.phone, due: c.remind_at.getTime() }));
+  const dues = [...emailDue, ...smsDue].map((d) => d.due);
+  const firstDue = Math.min(...dues);
+  const lastDue = Math.max(...dues);
+  console.log(
+    `[bench] stored ${emailDue.length} email + ${smsDue.length} SMS contacts, due over ${((lastDue - firstDue) / 1000).toFixed(1)} s starting in ${((firstDue - Date.now()) / 1000).toFixed(1)} s`,
+  );
+
+  const cpuBefore = descendantCpu();
+  const deadline = lastDue + 10 * 60_000;
+  let loadDuringDue = null;
+  let lastPrint = 0;
+  for (;;) {
+    const p = await fakes.progress();
+    if (loadDuringDue === null && Date.now() > firstDue + 20_000) loadDuringDue = loadAvg();
+    if (Date.now() - lastPrint > 10_000) {
+      lastPrint = Date.now();
+      const since = Math.max(0, (Date.now() - firstDue) / 1000).toFixed(0);
+      console.log(`[bench] +${since} s after the first due: ${p.emails}/${emailDue.length} emails, ${p.sms}/${smsDue.length} SMS taken (load ${loadAvg()})`);
+    }
+    if (p.emails >= emailDue.length && p.sms >= smsDue.length) break;
+    if (Date.now() > deadline) {
+      console.error('[bench] gave up waiting: 10 minutes after the last due');
+      break;
+    }
+    await sleep(1_000);
+  }
+  const cpu = cpuDelta(cpuBefore, descendantCpu());
+  await sleep(TRIM_SEC * 1000); // anything sent twice (a retry of a call that was taken) would arrive now
+  const s = await fakes.summary();
+
+  const judge = (due, taken, firstAt, lastAt, ceilingPerSec) => {
+    let lost = 0;
+    let duplicates = 0;
+    for (const d of due) {
+      const t = taken[d.key];
+      if (!t) lost++;
+      else if (t.n > 1) duplicates += t.n - 1;
+    }
+    const expected = new Set(due.map((d) => d.key));
+    const unexpected = Object.keys(taken).filter((k) => !expected.has(k)).length;
+    const delivered = due.length - lost;
+    const first = Math.min(...due.map((d) => d.due));
+    const drainSec = lastAt ? (lastAt - first) / 1000 : null;
+    const perSec = drainSec ? delivered / drainSec : null;
+    return {
+      due: due.length,
+      delivered,
+      lost,
+      duplicates,
+      unexpected,
+      dueWindowSec: +((Math.max(...due.map((d) => d.due)) - first) / 1000).toFixed(1),
+      drainSec: drainSec === null ? null : +drainSec.toFixed(1),
+      // From the due second to the provider's first message: the services' start-up of the burst.
+      firstTakenAfterDueSec: firstAt ? +((firstAt - first) / 1000).toFixed(1) : null,
+      // First to last message: the pace once sending (the ceiling's share without the start).
+      perSecWhileSending: firstAt && lastAt > firstAt ? +(delivered / ((lastAt - firstAt) / 1000)).toFixed(1) : null,
+      perSec: perSec === null ? null : +perSec.toFixed(1),
+      ceilingPerSec,
+      shareOfCeiling: perSec === null ? null : +(perSec / ceilingPerSec).toFixed(3),
+    };
+  };
+  const emailStatus = Object.fromEntries(
+    (await emailDb.collection('email_logs').aggregate([{ $group: { _id: '$status', n: { $sum: 1 } } }]).toArray()).map((r) => [r._id, r.n]),
+  );
+  const smsStatus = Object.fromEntries(
+    (await smsDb.collection('sms_logs').aggregate([{ $group: { _id: '$status', n: { $sum: 1 } } }]).toArray()).map((r) => [r._id, r.n]),
+  );
+  const senders = Math.max(1, s.twilio.senders.length);
+  // The fake counts per (phone, text); the campaign has one step, so any second text to a phone is a duplicate.
+  const smsByPhone = {};
+  for (const [k, v] of Object.entries(s.twilio.to)) {
+    const r = (smsByPhone[k.split('\u0000')[0]] ??= { n: 0, at: v.at });
+    r.n += v.n;
+  }
+  const email = {
+    ...judge(emailDue, s.resend.to, s.resend.firstAt, s.resend.lastAt, RESEND_RPS * 100),
+    keysTakenTwice: s.resend.keysTakenTwice,
+    calls: s.resend.calls,
+    batchCalls: s.resend.batchCalls,
+    emailsPerCall: s.resend.emailsPerCall,
+    logs: emailStatus,
+  };
+  const sms = {
+    ...judge(smsDue, smsByPhone, s.twilio.firstAt, s.twilio.lastAt, TWILIO_MPS * senders),
+    senders,
+    calls: s.twilio.calls,
+    logs: smsStatus,
+  };
+  const met = (r) => ({
+    lost: r.lost === 0,
+    duplicates: r.duplicates === 0 && (r.keysTakenTwice ?? 0) === 0,
+    throughput: r.shareOfCeiling !== null && r.shareOfCeiling >= TARGET.shareOfCeiling,
+  });
+  const result = {
+    target: TARGET,
+    settings: {
+      emails: EMAILS,
+      sms: SMS,
+      allDueAtOnce: true,
+      instances: { 'svc-email': 2, 'svc-sms': 2, gateway: 2 },
+      resend: { maxCallsPerSec: RESEND_RPS, batchMax: 100 },
+      twilio: { maxPerSecPerSender: TWILIO_MPS, senders },
+      injected: CHAOS,
+      clientTimeoutMs: CLIENT_TIMEOUT_MS,
+    },
+    load1: { start: started.load1, duringDue: loadDuringDue, end: loadAvg(), cpus: os.cpus().length },
+    cpuSecondsWhileSending: cpu,
+    creation: { seconds: +(creation.ms / 1000).toFixed(1), failed: creation.failed },
+    email: { ...email, met: met(email) },
+    sms: { ...sms, met: met(sms) },
+  };
+  const file = writeResult('delivery', result);
+  const row = ({ calls: _c, logs: _l, ...r }) => r;
+  console.table({ email: row(email), sms: row(sms) });
+  console.log('[bench] Resend calls:', email.calls, `${email.batchCalls} batches, ${email.emailsPerCall} emails a call; logs`, email.logs);
+  console.log('[bench] Twilio calls:', sms.calls, '; logs', sms.logs);
+  console.log('[bench] CPU seconds per process while sending:', cpu);
+  console.log(`[bench] written ${file}`);
+  if (email.lost || sms.lost || email.duplicates || sms.duplicates) {
+    console.error('[bench] FAIL: messages lost or sent twice');
+    process.exitCode = 1;
+  }
+} finally {
+  await stack.stop();
+  fakes.stop();
+}
