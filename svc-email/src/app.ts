@@ -26,6 +26,7 @@ import { WebhookService } from './webhook/service';
 import { webhookRouter } from './webhook/routes';
 import { EventPublisher } from './events/publisher';
 import { startEventConsumers } from './events/consumers';
+import { buildAttribution } from './attribution';
 
 export interface EmailServiceOptions {
   config: EmailConfig;
@@ -58,12 +59,14 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
   const publisher = new EventPublisher(outbox);
   const replays = new ReplayGuard(conn, 'webhook_deliveries');
   const webhook = new WebhookService(events, contacts, cache, publisher, replays);
+  const attribution = await buildAttribution({ conn, outbox, logger, logs, integrations: cache });
 
   await Promise.all([integrations.ensureDefault(await settings.getReminderDelay()), replays.init()]);
   await integrations.ensureKeys();
 
   let jobs: (ReminderJobs & { stop(): Promise<void> }) | null = null;
   let consumers: { stop(): void } | null = null;
+  let revenueConsumer: { stop(): void } | null = null;
 
   return {
     routers: [
@@ -75,6 +78,7 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
       settingsRouter(settings),
       webhookSigningRouter(settings),
       ...sending.routers,
+      attribution.router,
       testToolsRouter({ contacts, logs, events, reminders }),
     ],
     async start() {
@@ -82,11 +86,13 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
       reminders.attachJobs(jobs);
       await reminders.start();
       consumers = startEventConsumers({ conn, bus, logger, deps: { contacts, integrations: cache } });
+      revenueConsumer = attribution.start(bus);
       await sending.start();
     },
     async stop() {
       sending.stop();
       consumers?.stop();
+      revenueConsumer?.stop();
       reminders.stop();
       await jobs?.stop();
     },

@@ -33,6 +33,7 @@ import { FunnelEventPublisher } from './events/publisher';
 import { startFunnelConsumers } from './events/consumers';
 import { WebhookSigningSettings } from './webhook-signing/settings';
 import { webhookSigningRouter } from './webhook-signing/routes';
+import { buildAttribution } from './attribution';
 
 /** Wires svc-sms from service-kit's dependencies: models, domain services, routers, scheduler, consumers. */
 export async function buildSmsService(
@@ -86,8 +87,10 @@ export async function buildSmsService(
   });
   const events = new WebhookEventService(conn, { now, listLimit: settings.listLimit });
   const providerService = new ProviderService(conn, { provider, config, publicUrl, now, logger });
+  const attribution = await buildAttribution({ conn, outbox, logger });
   const engine = new SequenceEngine({
     conn,
+    onLogged: attribution.onLogged,
     provider,
     config,
     scheduler,
@@ -132,6 +135,7 @@ export async function buildSmsService(
 
   let scan: NodeJS.Timeout | null = null;
   let consumers: { stop(): void } | null = null;
+  let revenueConsumer: { stop(): void } | null = null;
   let scanning = false;
 
   return {
@@ -148,11 +152,13 @@ export async function buildSmsService(
       webhookEventRouter(events),
       statsRouter(new StatsService(conn, { config, now })),
       providerRouter(providerService),
+      attribution.router,
     ],
     async start() {
       await agendaJobs.start(engine);
       await ticker?.start(engine);
       consumers = startFunnelConsumers({ conn, bus, contacts, integrations, logger });
+      revenueConsumer = attribution.start(bus);
       // The backstop for contacts no ticker holds (another instance's, one gone): a scan of every contact on the
       // stand-in, so not every second.
       if (settings.dueScanMs > 0) {
@@ -171,6 +177,7 @@ export async function buildSmsService(
       if (scan) clearInterval(scan);
       ticker?.stop();
       consumers?.stop();
+      revenueConsumer?.stop();
       await agendaJobs.stop();
     },
   };

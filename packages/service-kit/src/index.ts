@@ -19,3 +19,4 @@ export * from './secret-box';
 export * from './replay-guard';
 export * from './webhook-signing';
 export * from './metrics';
+export * from './attribution';
