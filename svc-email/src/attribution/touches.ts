@@ -10,12 +10,18 @@ const TOUCH_STATUSES = new Set(['sent', 'would_send']);
 
 /**
  * Publishes `send.email.sent` for each reminder log, through the outbox (both ledgers, this one included, take it
- * from the stream). A failure here is logged and never fails the send it follows: the reminder went out either way.
+ * from the stream). A failure here is logged and never fails or slows the send it follows: the reminder went out either way.
  */
 export function emailTouchPublisher({ outbox, contacts, integrations, logger }: { outbox: Outbox; contacts: Collection<ContactDoc>; integrations: IntegrationCache; logger: Logger }): EmailLogObserver {
   return async (entries, at) => {
     const touched = entries.filter((e) => TOUCH_STATUSES.has(e.status));
     if (touched.length === 0) return;
+    // Not awaited: two more round trips per send held each send slot longer, and fewer emails then fell due
+    // together into one Resend batch call. The outbox row follows the log within milliseconds.
+    void publish(touched, at);
+  };
+
+  async function publish(touched: Parameters<EmailLogObserver>[0], at: Date): Promise<void> {
     try {
       const refs = [...new Set(touched.map((e) => e.contact_ref))];
       const found = await contacts.find({ id: { $in: refs } }, { projection: { _id: 0, id: 1, phone: 1, integration_id: 1 } }).toArray();
@@ -43,5 +49,5 @@ export function emailTouchPublisher({ outbox, contacts, integrations, logger }: 
     } catch (err) {
       logger.warn({ err }, 'send.email.sent not published: this reminder is missing from recovered-revenue attribution');
     }
-  };
+  }
 }

@@ -10,12 +10,16 @@ const isTouch = (l: Omit<LogDoc, 'id'>) => !!l.message_sid && l.contact_ref !== 
 
 /**
  * Publishes `send.sms.sent` for each message a step handed to Twilio, through the outbox (both ledgers, this one
- * included, take it from the stream). A failure here is logged and never fails the step: the message went out.
+ * included, take it from the stream). A failure here is logged and never fails or slows the step: the message went out.
  */
 export function smsTouchPublisher({ outbox, contacts, integrations, logger }: { outbox: Outbox; contacts: Collection<ContactDoc>; integrations: Collection<IntegrationDoc>; logger: Logger }) {
   return async (logs: Omit<LogDoc, 'id'>[]): Promise<void> => {
     const touched = logs.filter(isTouch);
-    if (touched.length === 0) return;
+    // Not awaited: a burst's bookkeeping must not wait for attribution (it holds the contacts' leases).
+    if (touched.length) void publish(touched);
+  };
+
+  async function publish(touched: Omit<LogDoc, 'id'>[]): Promise<void> {
     try {
       const refs = [...new Set(touched.map((l) => l.contact_ref!))];
       const ids = [...new Set(touched.map((l) => l.integration_id).filter((v): v is number => v !== null))];
@@ -47,5 +51,5 @@ export function smsTouchPublisher({ outbox, contacts, integrations, logger }: { 
     } catch (err) {
       logger.warn({ err }, 'send.sms.sent not published: this message is missing from recovered-revenue attribution');
     }
-  };
+  }
 }
