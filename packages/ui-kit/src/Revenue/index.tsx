@@ -178,7 +178,7 @@ export function RevenuePanel({ basePath, integrations, integrationId }: RevenueP
               ))}
             </ToggleButtonGroup>
             {integrations && integrationId === undefined && (
-              <TextField select size="small" label="Integration" value={own === null ? 'all' : String(own)} onChange={(e) => setOwn(e.target.value === 'all' ? null : Number(e.target.value))} sx={{ minWidth: 160 }}>
+              <TextField select fullWidth={false} size="small" label="Integration" value={own === null ? 'all' : String(own)} onChange={(e) => setOwn(e.target.value === 'all' ? null : Number(e.target.value))} sx={{ minWidth: 160 }}>
                 <MenuItem value="all">All integrations</MenuItem>
                 {integrations.map((i) => (
                   <MenuItem key={i.id} value={String(i.id)}>
@@ -187,7 +187,7 @@ export function RevenuePanel({ basePath, integrations, integrationId }: RevenueP
                 ))}
               </TextField>
             )}
-            <TextField select size="small" label="Credit" value={model} onChange={(e) => setModel(e.target.value as 'last' | 'first')} sx={{ minWidth: 130 }}>
+            <TextField select fullWidth={false} size="small" label="Credit" value={model} onChange={(e) => setModel(e.target.value as 'last' | 'first')} sx={{ minWidth: 130 }}>
               <MenuItem value="last">Last touch</MenuItem>
               <MenuItem value="first">First touch</MenuItem>
             </TextField>
