@@ -27,6 +27,7 @@ import { webhookRouter } from './webhook/routes';
 import { EventPublisher } from './events/publisher';
 import { startEventConsumers } from './events/consumers';
 import { EMAIL_HOLDINGS } from './privacy/holdings';
+import { buildAttribution } from './attribution';
 
 export interface EmailServiceOptions {
   config: EmailConfig;
@@ -59,6 +60,7 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
   const publisher = new EventPublisher(outbox);
   const replays = new ReplayGuard(conn, 'webhook_deliveries');
   const webhook = new WebhookService(events, contacts, cache, publisher, replays);
+  const attribution = await buildAttribution({ conn, outbox, logger, logs, integrations: cache });
 
   await Promise.all([integrations.ensureDefault(await settings.getReminderDelay()), replays.init()]);
   await integrations.ensureKeys();
@@ -67,6 +69,7 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
   let consumers: { stop(): void } | null = null;
   let privacy: { stop(): void } | null = null;
   let retention: { stop(): void } | null = null;
+  let revenueConsumer: { stop(): void } | null = null;
 
   return {
     routers: [
@@ -78,6 +81,7 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
       settingsRouter(settings),
       webhookSigningRouter(settings),
       ...sending.routers,
+      attribution.router,
       testToolsRouter({ contacts, logs, events, reminders }),
     ],
     async start() {
@@ -96,6 +100,7 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
         days: envInt('DATA_RETENTION_DAYS', 180),
         everyMs: envInt('RETENTION_PURGE_EVERY_MS', 3_600_000),
       });
+      revenueConsumer = attribution.start(bus);
       await sending.start();
     },
     async stop() {
@@ -103,6 +108,7 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
       consumers?.stop();
       privacy?.stop();
       retention?.stop();
+      revenueConsumer?.stop();
       reminders.stop();
       await jobs?.stop();
     },

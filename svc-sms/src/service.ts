@@ -34,6 +34,7 @@ import { FunnelEventPublisher } from './events/publisher';
 import { startFunnelConsumers } from './events/consumers';
 import { WebhookSigningSettings } from './webhook-signing/settings';
 import { webhookSigningRouter } from './webhook-signing/routes';
+import { buildAttribution } from './attribution';
 
 /** Wires svc-sms from service-kit's dependencies: models, domain services, routers, scheduler, consumers. */
 export async function buildSmsService(
@@ -87,8 +88,10 @@ export async function buildSmsService(
   });
   const events = new WebhookEventService(conn, { now, listLimit: settings.listLimit });
   const providerService = new ProviderService(conn, { provider, config, publicUrl, now, logger });
+  const attribution = await buildAttribution({ conn, outbox, logger });
   const engine = new SequenceEngine({
     conn,
+    onLogged: attribution.onLogged,
     provider,
     config,
     scheduler,
@@ -137,6 +140,7 @@ export async function buildSmsService(
   let consumers: { stop(): void } | null = null;
   let privacy: { stop(): void } | null = null;
   let retention: { stop(): void } | null = null;
+  let revenueConsumer: { stop(): void } | null = null;
   let scanning = false;
 
   return {
@@ -153,6 +157,7 @@ export async function buildSmsService(
       webhookEventRouter(events),
       statsRouter(new StatsService(conn, { config, now })),
       providerRouter(providerService),
+      attribution.router,
     ],
     async start() {
       await agendaJobs.start(engine);
@@ -169,6 +174,7 @@ export async function buildSmsService(
         days: envInt('DATA_RETENTION_DAYS', 180),
         everyMs: envInt('RETENTION_PURGE_EVERY_MS', 3_600_000),
       });
+      revenueConsumer = attribution.start(bus);
       // The backstop for contacts no ticker holds (another instance's, one gone): a scan of every contact on the
       // stand-in, so not every second.
       if (settings.dueScanMs > 0) {
@@ -189,6 +195,7 @@ export async function buildSmsService(
       consumers?.stop();
       privacy?.stop();
       retention?.stop();
+      revenueConsumer?.stop();
       await agendaJobs.stop();
     },
   };

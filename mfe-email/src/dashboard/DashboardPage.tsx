@@ -1,7 +1,7 @@
 import { Grid, Stack } from '@mui/material';
-import { PageHeader } from '@act/ui-kit';
-import type { Paged } from '@act/contracts/src/email-api';
-import { contactsCountKey, LoadError, useApi, useTestDataCounts, RefreshButton } from '../shared';
+import { PageHeader, RevenuePanel } from '@act/ui-kit';
+import type { Paged, WebhookIntegration } from '@act/contracts/src/email-api';
+import { contactsCountKey, INTEGRATIONS, LoadError, useApi, useTestDataCounts, RefreshButton } from '../shared';
 import { StatCards } from './StatCards';
 import { RecentActivity } from './RecentActivity';
 import { ConfigurationCard } from './ConfigurationCard';
@@ -17,6 +17,7 @@ export default function DashboardPage() {
   const { contacts, logs, empty } = useTestDataCounts();
   const purchased = useApi<Paged<unknown>>(contactsCountKey('purchased'));
   const abandoned = useApi<Paged<unknown>>(contactsCountKey('sent'));
+  const integrations = useApi<WebhookIntegration[]>(INTEGRATIONS);
 
   const failed = [contacts, purchased, abandoned].find((load) => load.error);
   if (failed) return <LoadError what="contacts" error={failed.error} onRetry={() => void failed.mutate()} />;
@@ -33,6 +34,7 @@ export default function DashboardPage() {
         <StatCards
           stats={{ total: contacts.data?.total, purchased: purchased.data?.total, abandoned: abandoned.data?.total }}
         />
+        <RevenuePanel basePath="/api/revenue" integrations={integrations.data ?? []} />
         <Grid container spacing={3}>
           <Grid size={{ xs: 12, lg: 7 }}>
             <RecentActivity logs={logs.data?.items} />

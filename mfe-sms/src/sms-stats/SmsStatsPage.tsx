@@ -21,7 +21,7 @@ import DoneAllIcon from '@mui/icons-material/DoneAll';
 import PhoneIcon from '@mui/icons-material/PhoneIphoneOutlined';
 import CartIcon from '@mui/icons-material/ShoppingCartCheckoutOutlined';
 import BarChartIcon from '@mui/icons-material/BarChartOutlined';
-import { errorMessage, PageHeader } from '@act/ui-kit';
+import { errorMessage, PageHeader, RevenuePanel } from '@act/ui-kit';
 import {
   DEFAULT_SMS_DATE_RANGE,
   SMS_DATE_RANGES,
@@ -250,6 +250,9 @@ export default function SmsStatsPage() {
                 </Stack>
               </CardContent>
             </Card>
+          </Box>
+          <Box sx={{ mb: 3 }}>
+            <RevenuePanel basePath="/api/sms/revenue" integrationId={integrationId} />
           </Box>
           <Typography variant="h6" component="h2" sx={{ fontWeight: 700, mb: 2 }}>
             By integration

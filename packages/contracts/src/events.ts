@@ -69,5 +69,7 @@ export interface SendEvent extends EventEnvelope {
   step: number | null;
   /** The provider's message id (Resend id, Twilio SID); null for a would-send log. */
   messageId: string | null;
+  /** The send's own id on its side (the log's key): the same on a republished event, so ledgers count it once. */
+  sendId?: string | null;
   sentAt: string;
 }

@@ -32,14 +32,23 @@ export interface ConsumeOptions {
    */
   gatherMs?: number;
   gatherMax?: number;
+  /**
+   * Where processed event ids are kept (default `processed_events`). A second consumer of the same events in one
+   * service needs its own: sharing the record, whichever handled an event first made the other skip it.
+   */
+  processedCollection?: string;
 }
 
 /**
  * Durable pull consumer shared by all instances of a service (work is split between them). Handlers are
  * idempotent; processed ids are recorded so a redelivery after a crash is skipped without re-running effects.
  */
-export function consume({ conn, bus, durable, subjects, ignoreSource, handler, logger, concurrency = 128, gatherMs = 20, gatherMax = 64 }: ConsumeOptions): { stop(): void } {
-  const Processed = conn.models.ProcessedEvent ?? conn.model('ProcessedEvent', processedSchema, 'processed_events');
+export function consume({ conn, bus, durable, subjects, ignoreSource, handler, logger, concurrency = 128, gatherMs = 20, gatherMax = 64, processedCollection }: ConsumeOptions): { stop(): void } {
+  const Processed = processedCollection
+    ? { collection: conn.collection(processedCollection) }
+    : (conn.models.ProcessedEvent ?? conn.model('ProcessedEvent', processedSchema, 'processed_events'));
+  if (processedCollection)
+    void Processed.collection.createIndex({ eventId: 1 }, { unique: true }).catch((err: unknown) => logger.warn({ err, processedCollection }, 'processed-events index not created'));
   let stopped = false;
   const iterators: { stop(): void }[] = [];
   const name = `${bus.streamName}_${durable}`.replace(/[^A-Za-z0-9_-]/g, '_');

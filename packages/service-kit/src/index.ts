@@ -23,3 +23,4 @@ export * from './audit';
 export * from './privacy';
 export * from './retention';
 export * from './openapi';
+export * from './attribution';

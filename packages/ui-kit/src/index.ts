@@ -48,6 +48,8 @@ export { theme } from './theme';
 export { roleLabel } from './roles';
 export type { User, CurrentUser, UserRole } from '@act/contracts/src/auth';
 export { StandaloneFrame } from './StandaloneFrame';
+export { RevenuePanel, money } from './Revenue';
+export type { RevenuePanelProps } from './Revenue';
 export type { StandaloneLink } from './StandaloneFrame';
 export {
   CopyableUrl,

@@ -16,10 +16,16 @@ export type NewEmailLog = Omit<EmailLogDoc, 'id' | 'timestamp'> & {
    * reminder of a contact uses one, so writing it again after a crash (see ReminderService) never logs it twice.
    */
   key?: string;
+  /** Where a reminder sits in its campaign: not stored, handed to the observers (attribution's touches). */
+  touch?: { integration_id: number | null; campaign_id: number | null; template_id: number | null; step: number | null };
 };
+
+/** Told of every batch after it is written (rows already there included: observers are idempotent). */
+export type EmailLogObserver = (entries: NewEmailLog[], at: Date) => Promise<void>;
 
 export class EmailLogsService {
   readonly coll: Collection<EmailLogDoc>;
+  private readonly observers: EmailLogObserver[] = [];
 
   constructor(
     conn: Connection,
@@ -28,12 +34,16 @@ export class EmailLogsService {
     this.coll = emailLogModel(conn).collection as unknown as Collection<EmailLogDoc>;
   }
 
+  observe(fn: EmailLogObserver): void {
+    this.observers.push(fn);
+  }
+
   /** One insertMany for a batch of reminders; entries whose key is already logged are skipped. */
   async addMany(entries: NewEmailLog[]): Promise<void> {
     if (entries.length === 0) return;
     const now = new Date();
     const docs: EmailLogDoc[] = [];
-    for (const { key, ...e } of entries) {
+    for (const { key, touch: _touch, ...e } of entries) {
       docs.push({
         ...(key === undefined ? {} : { _id: key }),
         ...e,
@@ -48,6 +58,7 @@ export class EmailLogsService {
       const errors = [(err as { writeErrors?: { code?: number }[] | { code?: number } }).writeErrors ?? []].flat();
       if (errors.length === 0 || errors.some((e) => e.code !== 11000)) throw err;
     }
+    for (const fn of this.observers) await fn(entries, now);
   }
 
   list(q: ListQueryParsed): Promise<EmailLog[] | Paged<EmailLog>> {

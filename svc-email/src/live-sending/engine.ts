@@ -314,7 +314,12 @@ export class SequenceEngine {
         { contact_ref: ref, template_id: next.id },
         { $set: { status: 'sent', message_id: result.id } },
       );
-      await this.log(contact, sentMessage(next, contact.email, result.id), 'sent', result.id);
+      await this.log(contact, sentMessage(next, contact.email, result.id), 'sent', result.id, {
+        integration_id: contact.integration_id ?? null,
+        campaign_id: row.campaign_id,
+        template_id: next.id,
+        step: next.template_order,
+      });
     } else {
       await this.claims.updateOne(
         { contact_ref: ref, template_id: next.id },
@@ -331,8 +336,10 @@ export class SequenceEngine {
     message: string,
     status: string,
     messageId: string | null = null,
+    touch?: NewEmailLog['touch'],
   ): Promise<void> {
     const entry: NewEmailLog = {
+      ...(touch ? { touch } : {}),
       contact_id: contact.contact_id,
       contact_ref: contact.id,
       email: contact.email,

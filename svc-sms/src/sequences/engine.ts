@@ -90,6 +90,8 @@ export interface SequenceEngineDeps {
   pacer?: Pick<SenderPacer, 'reserve'>;
   publicUrl: string;
   logger: Logger;
+  /** Told of the logs each step writes, once written (attribution publishes its touches from them). */
+  onLogged?: (logs: Omit<LogDoc, 'id'>[]) => Promise<void>;
 }
 
 /** A contact this burst holds the lease of, and what the burst decided for it. */
@@ -439,6 +441,7 @@ export class SequenceEngine {
         logs.map((l, i) => ({ ...l, id: ids[i]! })),
         { ordered: false },
       );
+      await this.deps.onLogged?.(logs);
     }
     await this.finishAll(
       held.filter((h) => h.set),
@@ -980,7 +983,9 @@ export class SequenceEngine {
     status,
     ...extra
   }: { c: ContactDoc; tpl: TemplateDoc; message: string; status: SmsLogStatus } & Partial<LogDoc>) {
-    await this.Log.create({ id: await this.allocLogId(), ...this.logFields(c, tpl, message, status, extra) });
+    const fields = this.logFields(c, tpl, message, status, extra);
+    await this.Log.create({ id: await this.allocLogId(), ...fields });
+    await this.deps.onLogged?.([fields]);
   }
 }
 

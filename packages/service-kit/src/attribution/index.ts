@@ -1,0 +1,5 @@
+export { AttributionLedger, type TouchInput, type PurchaseInput } from './ledger';
+export { RevenueService, type RevenueSide } from './service';
+export { revenueRouter } from './routes';
+export { handleRevenueEvent, startRevenueConsumer } from './events';
+export { summarize } from './summary';

@@ -1,0 +1,66 @@
+import type { Connection } from 'mongoose';
+import type { Collection } from 'mongodb';
+import { DEFAULT_WINDOW_DAYS, MAX_WINDOW_DAYS, type AttributionModel } from '@act/contracts/src/attribution';
+import { revenueRange, type RevenueQueryInput, type RevenueSummary } from '@act/contracts/src/revenue-api';
+import { BadRequestError, NotFoundError } from '../errors';
+import type { AttributionLedger } from './ledger';
+import { summarize } from './summary';
+
+/** What only the service itself knows: its integrations, its contacts, and clicks where its provider reports them. */
+export interface RevenueSide {
+  /** The funnel id of one of this side's integrations; undefined when there is no such integration. */
+  funnelOf(integrationId: number): Promise<string | null | undefined>;
+  integrations(): Promise<Map<string, { id: number; name: string }>>;
+  contactsIn(from: Date, until: Date, integrationId?: number): Promise<number>;
+  /** Null: this side's provider does not report clicks. */
+  clickedIn(from: Date, until: Date, integrationId?: number): Promise<number | null>;
+}
+
+interface SettingDoc {
+  _id: string;
+  window_days: number;
+}
+
+/** Recovered revenue for one side, over its ledger (no Koa here). */
+export class RevenueService {
+  private readonly settings: Collection<SettingDoc>;
+
+  constructor(
+    conn: Connection,
+    private readonly ledger: AttributionLedger,
+    private readonly side: RevenueSide,
+  ) {
+    this.settings = conn.collection<SettingDoc>('revenue_settings');
+  }
+
+  async windowDays(): Promise<number> {
+    const doc = await this.settings.findOne({ _id: 'attribution' });
+    return doc?.window_days ?? DEFAULT_WINDOW_DAYS;
+  }
+
+  async setWindowDays(days: number): Promise<number> {
+    if (!Number.isInteger(days) || days < 1 || days > MAX_WINDOW_DAYS) throw new BadRequestError(`window_days must be between 1 and ${MAX_WINDOW_DAYS}`);
+    await this.settings.updateOne({ _id: 'attribution' }, { $set: { window_days: days } }, { upsert: true });
+    return days;
+  }
+
+  async summary(q: RevenueQueryInput, now = new Date()): Promise<RevenueSummary> {
+    const range = revenueRange(q, now);
+    if ('error' in range) throw new BadRequestError(range.error);
+    let funnelId: string | null | undefined;
+    if (q.integration_id !== undefined) {
+      funnelId = await this.side.funnelOf(q.integration_id);
+      if (funnelId === undefined) throw new NotFoundError('Integration not found');
+    }
+    const { from, until } = range;
+    const [purchases, reminded, integrations, contacts, clicked, windowDays] = await Promise.all([
+      this.ledger.purchasesIn(from, until, funnelId),
+      this.ledger.remindedIn(from, until, funnelId),
+      this.side.integrations(),
+      this.side.contactsIn(from, until, q.integration_id),
+      this.side.clickedIn(from, until, q.integration_id),
+      q.window_days !== undefined ? Promise.resolve(q.window_days) : this.windowDays(),
+    ]);
+    return summarize({ from, until, model: q.model as AttributionModel, windowDays, purchases, integrations, reminded, funnel: { contacts, clicked } });
+  }
+}

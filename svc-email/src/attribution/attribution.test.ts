@@ -1,0 +1,166 @@
+import { randomUUID } from 'node:crypto';
+import type { NatsConnection } from 'nats';
+import type { RevenueSummary } from '@act/contracts/src/revenue-api';
+import { contactCreated, dropDb, natsConnect, startEmail, waitFor, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
+
+const DAY = 86_400_000;
+
+/**
+ * Recovered revenue through the running svc-email: purchases and reminders arrive as the two services publish them
+ * (its own through its outbox, the SMS side's straight onto the stream), the summary is read over HTTP.
+ */
+describe('recovered revenue (email side)', () => {
+  let email: EmailUnderTest;
+  let nc: NatsConnection;
+  const now = Date.now();
+  const at = (msAgo: number) => new Date(now - msAgo).toISOString();
+
+  beforeAll(async () => {
+    email = await startEmail('revenue');
+    nc = await natsConnect();
+    await waitFor(async () => (await nc.jetstreamManager()).streams.info(`${email.prefix}FUNNEL`), { what: 'stream' });
+  }, HOOK_TIMEOUT_MS);
+  afterAll(async () => {
+    await nc?.close();
+    await email?.svc.stop();
+    if (email) await dropDb(email.db);
+  });
+
+  const fromSms = async (subject: string, payload: Record<string, unknown>) => {
+    await nc.jetstream().publish(`${email.prefix}${subject}`, JSON.stringify({ eventId: randomUUID(), source: 'svc-sms', occurredAt: new Date().toISOString(), ...payload }));
+  };
+  const smsSend = (funnelId: string, contactId: string, sentAt: string, extra: Record<string, unknown> = {}) =>
+    fromSms('send.sms.sent', { channel: 'sms', funnelId, contactId, email: null, phone: '+15550009999', integrationId: 7, campaignId: 70, templateId: 700, step: 1, messageId: `SM${randomUUID()}`, sentAt, ...extra });
+  const purchase = (funnelId: string, contactId: string | null, purchasedAt: string, extra: Record<string, unknown> = {}) =>
+    fromSms('funnel.purchase.created', { funnelId, contactId, email: null, phone: null, amount: 10, currency: 'USD', purchasedAt, ...extra });
+  const summary = async (query = '') => {
+    const r = await email.api('GET', `/api/revenue/summary?days=30${query}`);
+    expect(r.status).toBe(200);
+    return r.body as RevenueSummary;
+  };
+  const row = (s: RevenueSummary, funnelId: string) => s.integrations.find((i) => i.funnel_id === funnelId);
+  /** Waits until the funnel's row shows `purchases` purchases (the consumer is asynchronous). */
+  const settled = (funnelId: string, purchases: number, recovered: number, query = '') =>
+    waitFor(async () => {
+      const s = await summary(query);
+      const r = row(s, funnelId);
+      return r?.purchases === purchases && r.recovered === recovered ? s : null;
+    }, { what: `${purchases} purchase(s) of ${funnelId}, ${recovered} recovered` });
+
+  it('counts a purchase recovered up to exactly the window before it, organic one second beyond', async () => {
+    const purchasedAt = now - 60 * 60_000;
+    await smsSend('edge', 'in', new Date(purchasedAt - 7 * DAY).toISOString());
+    await smsSend('edge', 'out', new Date(purchasedAt - 7 * DAY - 1000).toISOString());
+    await purchase('edge', 'in', new Date(purchasedAt).toISOString());
+    await purchase('edge', 'out', new Date(purchasedAt).toISOString());
+    const s = await settled('edge', 2, 1);
+    expect(row(s, 'edge')).toMatchObject({ purchases: 2, recovered: 1, revenue: [{ currency: 'USD', recovered: 10, organic: 10 }] });
+    // A wider window (query override) takes the second one too.
+    expect(row(await summary('&window_days=8'), 'edge')).toMatchObject({ recovered: 2 });
+  });
+
+  it('credits the last reminder before the purchase, or the first with model=first; a reminder after it does not count', async () => {
+    await fromSms('send.email.sent', { channel: 'email', funnelId: 'touch', contactId: 'lf', email: 'lf@example.com', phone: null, integrationId: 3, campaignId: 31, templateId: 311, step: 1, messageId: null, sendId: 'x-1', sentAt: at(3 * DAY) });
+    await smsSend('touch', 'lf', at(1 * DAY), { campaignId: 41, templateId: 411, step: 2 });
+    await smsSend('touch', 'lf', at(1000), { campaignId: 41, templateId: 412, step: 3 }); // after the purchase
+    await purchase('touch', 'lf', at(2 * 60 * 60_000), { amount: 99.5, currency: 'EUR' });
+    const last = await settled('touch', 1, 1);
+    expect(last.templates.find((t) => t.template_id === 411)).toMatchObject({ channel: 'sms', campaign_id: 41, step: 2, recovered: 1, revenue: [{ currency: 'EUR', amount: 99.5 }] });
+    expect(last.templates.some((t) => t.template_id === 412 || t.template_id === 311)).toBe(false);
+    const first = await summary('&model=first');
+    expect(first.model).toBe('first');
+    expect(first.templates.find((t) => t.template_id === 311)).toMatchObject({ channel: 'email', campaign_id: 31, step: 1, recovered: 1 });
+    expect(first.templates.some((t) => t.template_id === 411)).toBe(false);
+  });
+
+  it('a purchase before any reminder, and one for an unknown contact, are organic', async () => {
+    await purchase('org', 'early', at(2 * DAY));
+    await smsSend('org', 'early', at(DAY));
+    await purchase('org', 'nobody-knows', at(DAY), { amount: 5 });
+    const s = await settled('org', 2, 0);
+    expect(row(s, 'org')).toMatchObject({ purchases: 2, recovered: 0, revenue: [{ currency: 'USD', recovered: 0, organic: 15 }] });
+  });
+
+  it('links a reminder that arrives after its purchase, and counts events delivered twice once', async () => {
+    const sentAt = at(2 * DAY);
+    await purchase('late', 'l-1', at(DAY), { amount: 20 });
+    await settled('late', 1, 0);
+    await smsSend('late', 'l-1', sentAt, { messageId: 'SM-late-1' });
+    await smsSend('late', 'l-1', sentAt, { messageId: 'SM-late-1' }); // the same send, a second event id
+    await purchase('late', 'l-1', at(DAY), { amount: 20 }); // the same purchase reported again
+    const s = await waitFor(async () => {
+      const got = await summary();
+      return row(got, 'late')?.recovered === 1 ? got : null;
+    }, { what: 'late reminder linked' });
+    expect(row(s, 'late')).toMatchObject({ purchases: 1, recovered: 1, reminded: 1, recovery_rate: 1 });
+  });
+
+  it('keeps totals per currency', async () => {
+    await smsSend('cur', 'c-1', at(DAY));
+    await smsSend('cur', 'c-2', at(DAY));
+    await purchase('cur', 'c-1', at(DAY - 60_000), { amount: 12.1, currency: 'usd' });
+    await purchase('cur', 'c-2', at(DAY - 60_000), { amount: 30, currency: 'GBP' });
+    await purchase('cur', 'c-3', at(DAY - 60_000), { amount: 0.2, currency: 'USD' });
+    const s = await settled('cur', 3, 2);
+    expect(row(s, 'cur')!.revenue).toEqual([
+      { currency: 'GBP', recovered: 30, organic: 0 },
+      { currency: 'USD', recovered: 12.1, organic: 0.2 },
+    ]);
+  });
+
+  it('credits its own would-send reminder, and counts a purchase heard on its webhook and from the SMS side once', async () => {
+    const created = await email.api('POST', '/api/webhook-integrations', { body: { name: 'Own', funnel_id: 'own', reminder_delay: 1 } });
+    expect(created.status).toBeLessThan(300);
+    const integrationId = (created.body as { id: number }).id;
+    await email.api('POST', '/api/webhook', { body: contactCreated('own-1', 'own1@example.com', 'own'), user: null });
+    // The reminder (1 "minute" = 1 s here) is logged as would_send, published, and comes back into the ledger.
+    await waitFor(async () => (await summary(`&integration_id=${integrationId}`)).funnel.reminded === 1, { timeoutMs: 20_000, what: 'own reminder in the ledger' });
+    const body = { event: 'purchase_created', funnel_id: 'own', contact: { id: 'own-1', email: 'own1@example.com' }, purchase: { amount: 49, currency: 'USD' } };
+    expect((await email.api('POST', '/api/webhook', { body, user: null })).status).toBe(200);
+    // The funnel also posted it to the SMS side, which relays it.
+    await purchase('own', 'own-1', new Date().toISOString(), { email: 'own1@example.com', amount: 49 });
+    const s = await settled('own', 1, 1, `&integration_id=${integrationId}`);
+    expect(s.totals).toMatchObject({ purchases: 1, recovered: 1, by_channel: { email: 1, sms: 0 }, revenue: [{ currency: 'USD', recovered: 49, organic: 0 }] });
+    expect(s.integrations).toEqual([expect.objectContaining({ integration_id: integrationId, name: 'Own', reminded: 1, recovered: 1 })]);
+    expect(s.funnel).toMatchObject({ contacts: 1, reminded: 1, clicked: 0, purchased: 1 });
+    const today = s.series.at(-1)!;
+    expect(today).toMatchObject({ recovered: 1, email: 1, organic: 0, revenue: [{ currency: 'USD', email: 49, sms: 0, organic: 0 }] });
+    // Two seconds on, still one (a late duplicate must not add a second row).
+    await new Promise((r) => setTimeout(r, 2000));
+    expect((await summary(`&integration_id=${integrationId}`)).totals.purchases).toBe(1);
+  }, 60_000);
+
+  it('answers a table as CSV, one row per currency', async () => {
+    const r = await email.api('GET', '/api/revenue/summary?days=30&format=csv&table=integrations');
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toMatch(/text\/csv/);
+    const lines = (r.text ?? '').trim().split('\r\n');
+    expect(lines[0]).toBe('integration_id,name,funnel_id,purchases,recovered,reminded,recovery_rate,currency,recovered_revenue,organic_revenue');
+    expect(lines.filter((l) => l.includes(',cur,'))).toEqual([',Funnel cur,cur,3,2,2,1,GBP,30,0', ',Funnel cur,cur,3,2,2,1,USD,12.1,0.2']);
+  });
+
+  it.each([
+    ['model=best', 'model must be one of: last, first'],
+    ['from=2026-02-30', 'from must be a date (YYYY-MM-DD)'],
+    ['from=2026-03-02&to=2026-03-01', 'from must not be after to'],
+    ['window_days=0', 'window_days must be between 1 and 90'],
+    ['integration_id=abc', 'integration_id must be a number'],
+    ['format=xml', 'format must be one of: json, csv'],
+  ])('refuses %s with a 400', async (query, message) => {
+    const r = await email.api('GET', `/api/revenue/summary?${query}`);
+    expect(r.status).toBe(400);
+    expect(JSON.stringify(r.body)).toContain(message);
+  });
+
+  it('answers 404 for an unknown integration and 401 without a user', async () => {
+    expect((await email.api('GET', '/api/revenue/summary?integration_id=9999')).status).toBe(404);
+    expect((await email.api('GET', '/api/revenue/summary', { user: null })).status).toBe(401);
+  });
+
+  it('keeps the attribution window as a setting (admin)', async () => {
+    expect((await email.api('GET', '/api/revenue/settings')).body).toEqual({ window_days: 7 });
+    expect((await email.api('PUT', '/api/revenue/settings', { body: { window_days: 200 } })).status).toBe(400);
+    expect((await email.api('PUT', '/api/revenue/settings', { body: { window_days: 8 } })).body).toEqual({ window_days: 8 });
+    expect(row(await summary(), 'edge')).toMatchObject({ recovered: 2 });
+  });
+});

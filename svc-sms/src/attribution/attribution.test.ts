@@ -1,0 +1,63 @@
+/**
+ * Recovered revenue on the SMS side: its own Twilio sends become touches (through its outbox and back from the
+ * stream), the email side's sends and purchases arrive from NATS, and the summary is read over HTTP.
+ */
+import { randomUUID } from 'node:crypto';
+import type { RevenueSummary } from '@act/contracts/src/revenue-api';
+import { call } from '@act/service-kit/testing';
+import { useSmsWithTwilio } from '../test/sms-with-twilio';
+import { createFunnel, postContact, publishEvent, sleep, waitFor } from '../test/helpers';
+
+jest.setTimeout(120_000);
+
+const sms = useSmsWithTwilio('rev');
+const fromEmail = (subject: string, payload: Record<string, unknown>) =>
+  publishEvent(sms.t.natsPrefix, subject, { eventId: randomUUID(), source: 'svc-email', occurredAt: new Date().toISOString(), ...payload });
+const summary = async (query = '') => {
+  const r = await call(sms.svc.url, 'GET', `/api/sms/revenue/summary?days=7${query}`);
+  expect(r.status).toBe(200);
+  return r.body as RevenueSummary;
+};
+
+describe('recovered revenue (SMS side)', () => {
+  it('credits its own text, and counts a purchase heard on its webhook and from the email side once', async () => {
+    const { integration, campaign, templates } = await createFunnel(sms.svc.url, 'rev', [{ message: 'Come back' }]);
+    await postContact(sms.svc.url, 'rev', 'r-1', '+15552040001');
+    await waitFor(async () => sms.twilio.messages.some((m) => m.to === '+15552040001'), 15_000);
+    await waitFor(async () => (await summary(`&integration_id=${integration.id}`)).funnel.reminded === 1, 15_000);
+    const purchase = { event_type: 'purchase_created', funnel_id: 'rev', contact_id: 'r-1', amount: 25, currency: 'EUR' };
+    expect((await call(sms.svc.url, 'POST', '/api/sms/webhook', { user: null, body: purchase })).status).toBe(200);
+    await fromEmail('funnel.purchase.created', { funnelId: 'rev', contactId: 'r-1', email: null, phone: null, amount: 25, currency: 'EUR', purchasedAt: new Date().toISOString() });
+    const s = await waitFor(async () => {
+      const got = await summary(`&integration_id=${integration.id}`);
+      return got.totals.recovered === 1 ? got : null;
+    }, 15_000);
+    await sleep(1_500);
+    const again = await summary(`&integration_id=${integration.id}`);
+    expect(again.totals).toEqual(s.totals);
+    expect(s.totals).toMatchObject({ purchases: 1, recovered: 1, by_channel: { email: 0, sms: 1 }, revenue: [{ currency: 'EUR', recovered: 25, organic: 0 }] });
+    expect(s.templates[0]).toMatchObject({ channel: 'sms', campaign_id: campaign.id, template_id: templates[0].id, step: 1, recovered: 1 });
+    expect(s.integrations[0]).toMatchObject({ integration_id: integration.id, name: 'Integration rev', reminded: 1, recovery_rate: 1 });
+    expect(s.funnel).toMatchObject({ contacts: 1, reminded: 1, clicked: null, purchased: 1 });
+  });
+
+  it('credits an email the other side sent, by the buyer\'s email address', async () => {
+    const sentAt = new Date(Date.now() - 3_600_000).toISOString();
+    await fromEmail('send.email.sent', { channel: 'email', funnelId: 'mail', contactId: 'm-1', email: 'M1@example.com', phone: null, integrationId: 4, campaignId: 40, templateId: 400, step: 2, messageId: 'resend-1', sendId: 'k-1', sentAt });
+    await fromEmail('funnel.purchase.created', { funnelId: 'other-funnel', contactId: null, email: 'm1@EXAMPLE.com', phone: null, amount: 10, currency: 'USD', purchasedAt: new Date().toISOString() });
+    const s = await waitFor(async () => {
+      const got = await summary();
+      return got.totals.by_channel.email === 1 ? got : null;
+    }, 15_000);
+    expect(s.templates.find((t) => t.channel === 'email')).toMatchObject({ campaign_id: 40, template_id: 400, step: 2, recovered: 1, revenue: [{ currency: 'USD', amount: 10 }] });
+    const csv = await call(sms.svc.url, 'GET', '/api/sms/revenue/summary?days=7&format=csv&table=templates');
+    expect(csv.status).toBe(200);
+    expect(csv.text.split('\r\n')).toContain('email,40,400,2,1,USD,10');
+  });
+
+  it('refuses a bad query with a 400', async () => {
+    const r = await call(sms.svc.url, 'GET', '/api/sms/revenue/summary?table=everything');
+    expect(r.status).toBe(400);
+    expect(r.body.error ?? r.body.message).toContain('table must be one of');
+  });
+});
