@@ -122,6 +122,20 @@ export interface RevenueFunnel {
   purchased: number;
 }
 
+/** GET/PUT …/revenue/settings: the attribution window of one side. */
+export interface RevenueSettings {
+  window_days: number;
+}
+export const revenueSettingsSchema = yup.object({
+  window_days: yup
+    .number()
+    .typeError('window_days must be a number')
+    .required('window_days is required')
+    .integer('window_days must be a whole number')
+    .min(1, `window_days must be between 1 and ${MAX_WINDOW_DAYS}`)
+    .max(MAX_WINDOW_DAYS, `window_days must be between 1 and ${MAX_WINDOW_DAYS}`),
+});
+
 export interface RevenueSummary {
   from: string;
   to: string;

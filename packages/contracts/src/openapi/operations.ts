@@ -31,6 +31,8 @@ import {
   twilioTestSmsSchema,
 } from '../sms-api';
 import { integrationSigningPatchSchema, testDeliveryRequestSchema, webhookSigningSettingsSchema } from '../webhook-signing';
+import { privacyRequestSchema } from '../privacy';
+import { revenueSettingsSchema } from '../revenue-api';
 
 export type ServiceName = 'svc-auth' | 'svc-email' | 'svc-sms';
 /**
@@ -155,7 +157,75 @@ const auth: Operation[] = [
     responses: { 200: ok('MessageDto') },
   },
   { service: 'svc-auth', method: 'delete', path: '/api/users/{id}', summary: 'Delete a user.', tag: 'Users', access: 'admin', responses: { 200: ok('MessageDto') } },
+  {
+    service: 'svc-auth',
+    method: 'get',
+    path: '/api/audit-log',
+    summary: 'Staff actions of every service, newest first, filtered and paged (docs/privacy.md).',
+    tag: 'Audit log',
+    access: 'admin',
+    query: 'AuditQueryParams',
+    responses: { 200: ok('AuditPage') },
+  },
+  {
+    service: 'svc-auth',
+    method: 'get',
+    path: '/api/audit-log/export.csv',
+    summary: 'The filtered audit records as CSV (newest 50,000).',
+    tag: 'Audit log',
+    access: 'admin',
+    query: 'AuditQueryParams',
+    responses: { 200: { description: 'CSV with a header row.', contentType: 'text/csv' } },
+  },
+  { service: 'svc-auth', method: 'get', path: '/api/privacy-requests', summary: 'The latest privacy requests (200), newest first.', tag: 'Privacy', access: 'admin', responses: { 200: ok('PrivacyRequestList') } },
+  {
+    service: 'svc-auth',
+    method: 'post',
+    path: '/api/privacy-requests',
+    summary: 'Ask both sides for everything they hold about one email address and/or phone number; each answers over NATS.',
+    tag: 'Privacy',
+    access: 'admin',
+    body: { schema: privacyRequestSchema },
+    responses: { 201: ok('PrivacyRequestView', 'Created; each service pending') },
+  },
+  { service: 'svc-auth', method: 'get', path: '/api/privacy-requests/{id}', summary: 'One request and each side\'s progress.', tag: 'Privacy', access: 'admin', responses: { 200: ok('PrivacyRequestView'), 404: 'No such request.' } },
+  {
+    service: 'svc-auth',
+    method: 'get',
+    path: '/api/privacy-requests/{id}/export.json',
+    summary: 'The exported document: the request and, per service, each kind of record held (kept 7 days).',
+    tag: 'Privacy',
+    access: 'admin',
+    responses: { 200: ok('PrivacyExport'), 404: 'No such request.' },
+  },
 ];
+
+function revenue(service: ServiceName, base: string): Operation[] {
+  const side = service === 'svc-email' ? 'email side' : 'SMS side';
+  return [
+    {
+      service,
+      method: 'get',
+      path: `${base}/summary`,
+      summary: `Recovered and organic purchases and revenue, per day, integration, campaign and template, and the funnel (${side}; docs/revenue.md). \`format=csv&table=…\` answers one table as CSV.`,
+      tag: 'Revenue',
+      access: 'user',
+      query: 'RevenueQueryParams',
+      responses: { 200: ok('RevenueSummary'), 404: 'Unknown integration.' },
+    },
+    { service, method: 'get', path: `${base}/settings`, summary: `The attribution window (${side}).`, tag: 'Revenue', access: 'user', responses: { 200: ok('RevenueSettings') } },
+    {
+      service,
+      method: 'put',
+      path: `${base}/settings`,
+      summary: `Set the attribution window (${side}).`,
+      tag: 'Revenue',
+      access: 'admin',
+      body: { schema: revenueSettingsSchema },
+      responses: { 200: ok('RevenueSettings') },
+    },
+  ];
+}
 
 const email: Operation[] = [
   funnelWebhook('svc-email', '/api/webhook', 'Funnel webhook, email side: contacts and purchases from any accepted sender.', {
@@ -516,4 +586,4 @@ const sms: Operation[] = [
   { service: 'svc-sms', method: 'post', path: '/api/twilio/test-sms', summary: 'Send a test SMS.', tag: 'Twilio', access: 'user', body: { schema: twilioTestSmsSchema }, responses: { 200: ok('TwilioTestResponse') } },
 ];
 
-export const OPERATIONS: readonly Operation[] = [...auth, ...email, ...sms];
+export const OPERATIONS: readonly Operation[] = [...auth, ...email, ...revenue('svc-email', '/api/revenue'), ...sms, ...revenue('svc-sms', '/api/sms/revenue')];

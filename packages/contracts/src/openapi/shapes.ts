@@ -49,6 +49,9 @@ import type {
   TwilioTestResponse,
 } from '../sms-api';
 import type { DeliveryFilters, TestDeliveryResponse, WebhookSigningSettings } from '../webhook-signing';
+import type { AuditPage, AuditService } from '../audit';
+import type { PrivacyExport, PrivacyRequestView } from '../privacy';
+import type { RevenueSettings, RevenueSummary, RevenueTable } from '../revenue-api';
 import type {
   ClickFunnels2WebhookBody,
   ClickFunnelsClassicWebhookBody,
@@ -56,6 +59,34 @@ import type {
   GenericWebhookBody,
   ShopifyWebhookBody,
 } from './webhook-bodies';
+
+export type { AuditPage, PrivacyExport, PrivacyRequestView, RevenueSettings, RevenueSummary };
+/** Query shapes of the audit log and the revenue summary (their yup rules are the handlers' checks). */
+export interface AuditQueryParams {
+  /** Part of the username, any case. */
+  user?: string;
+  service?: AuditService;
+  /** Part of the action name, e.g. `user.create`. */
+  action?: string;
+  /** ISO date or timestamp; a bare `to` date includes that whole day. */
+  from?: string;
+  to?: string;
+  page?: number;
+  /** 25, 50 or 100. */
+  pageSize?: number;
+}
+export interface RevenueQueryParams {
+  /** First and last day (UTC, YYYY-MM-DD); without them the `days` days up to today. */
+  from?: string;
+  to?: string;
+  /** 1 to 366; default 30. */
+  days?: number;
+  integration_id?: number;
+  model?: 'last' | 'first';
+  window_days?: number;
+  format?: 'json' | 'csv';
+  table?: RevenueTable;
+}
 
 export type {
   CheckAbandonedCartsResponse,
@@ -153,6 +184,7 @@ export interface TwilioTestFailure extends TwilioTestResponse {
 }
 
 export type UserList = UserDto[];
+export type PrivacyRequestList = PrivacyRequestView[];
 export type ContactList = Contact[];
 export type EmailLogList = EmailLog[];
 export type WebhookEventList = WebhookEvent[];

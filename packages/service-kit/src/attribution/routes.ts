@@ -1,20 +1,8 @@
 import Router from '@koa/router';
-import * as yup from 'yup';
-import { MAX_WINDOW_DAYS } from '@act/contracts/src/attribution';
-import { revenueCsv, revenueQuerySchema, type RevenueTable } from '@act/contracts/src/revenue-api';
+import { revenueCsv, revenueQuerySchema, revenueSettingsSchema, type RevenueTable } from '@act/contracts/src/revenue-api';
 import { requireAdmin, requireUser } from '../identity';
 import { validate, validateBody } from '../validate';
 import type { RevenueService } from './service';
-
-const settingsSchema = yup.object({
-  window_days: yup
-    .number()
-    .typeError('window_days must be a number')
-    .required('window_days is required')
-    .integer('window_days must be a whole number')
-    .min(1, `window_days must be between 1 and ${MAX_WINDOW_DAYS}`)
-    .max(MAX_WINDOW_DAYS, `window_days must be between 1 and ${MAX_WINDOW_DAYS}`),
-});
 
 /** `${base}/summary` (JSON, or `format=csv&table=…`) and `${base}/settings` (the attribution window). */
 export function revenueRouter(base: string, service: RevenueService): Router {
@@ -34,7 +22,7 @@ export function revenueRouter(base: string, service: RevenueService): Router {
     ctx.body = { window_days: await service.windowDays() };
   });
   router.put('/settings', requireAdmin(), async (ctx) => {
-    const { window_days } = await validateBody(ctx, settingsSchema);
+    const { window_days } = await validateBody(ctx, revenueSettingsSchema);
     ctx.body = { window_days: await service.setWindowDays(window_days) };
   });
   return router;
