@@ -87,7 +87,9 @@ describe('two instances sending at the sender pace', () => {
     // hold one text more than MPS; without pacing it holds all of them.
     const inWindow = times.map((t) => times.filter((u) => u >= t && u < t + 1000).length);
     expect(Math.max(...inWindow)).toBeLessThanOrEqual(MPS + 1);
-    expect(times[N - 1]! - times[0]!).toBeGreaterThanOrEqual(((N - 1) / MPS) * 1000 - 100);
+    // Less one slot: the first text is the slowest to leave (the SDK's first call; 173 ms late in a CI run), which
+    // shortens the span it starts; unpaced, the ten arrive within a few tens of ms.
+    expect(times[N - 1]! - times[0]!).toBeGreaterThanOrEqual(((N - 2) / MPS) * 1000);
     const contacts = (await call(x.url, 'GET', '/api/sms-contacts')).body as SmsContact[];
     expect(contacts.filter((c) => c.contact_id.startsWith('pc-')).map((c) => c.status)).toEqual(Array(N).fill('sent'));
   });
