@@ -1,5 +1,6 @@
 import { Grid, Stack } from '@mui/material';
-import { PageHeader, RevenuePanel } from '@act/ui-kit';
+import { PageHeader } from '@act/ui-kit';
+import { RevenuePanel } from '@act/ui-kit/src/Revenue';
 import type { Paged, WebhookIntegration } from '@act/contracts/src/email-api';
 import { contactsCountKey, INTEGRATIONS, LoadError, useApi, useTestDataCounts, RefreshButton } from '../shared';
 import { StatCards } from './StatCards';

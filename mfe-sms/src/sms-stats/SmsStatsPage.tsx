@@ -21,7 +21,8 @@ import DoneAllIcon from '@mui/icons-material/DoneAll';
 import PhoneIcon from '@mui/icons-material/PhoneIphoneOutlined';
 import CartIcon from '@mui/icons-material/ShoppingCartCheckoutOutlined';
 import BarChartIcon from '@mui/icons-material/BarChartOutlined';
-import { errorMessage, PageHeader, RevenuePanel } from '@act/ui-kit';
+import { errorMessage, PageHeader } from '@act/ui-kit';
+import { RevenuePanel } from '@act/ui-kit/src/Revenue';
 import {
   DEFAULT_SMS_DATE_RANGE,
   SMS_DATE_RANGES,
