@@ -251,6 +251,9 @@ describe('in Chromium', () => {
     await dialog.getByText('Copy this secret into your sender now').waitFor();
     await dialog.getByRole('button', { name: 'Save secret' }).click();
     await card.getByText('Secret set').waitFor();
+    // The signing blocks are bundled into this remote (imported by path); their toast must still reach the shell's
+    // one toast area.
+    await page.getByText('Signing secret set').waitFor();
     await card.scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(SHOTS, 'senders-integration-card-1440.png') });
 

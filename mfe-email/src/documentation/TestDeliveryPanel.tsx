@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Alert, Box, Button, CircularProgress, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import SendIcon from '@mui/icons-material/SendOutlined';
-import { CopyableUrl, SigningStatus, apiRequest, errorMessage } from '@act/ui-kit';
+import { apiRequest, errorMessage } from '@act/ui-kit';
+import { CopyableUrl, SigningStatus } from '@act/ui-kit/src/WebhookSigning';
 import type { WebhookIntegration } from '@act/contracts/src/email-api';
 import {
   WEBHOOK_SOURCE_LABELS,

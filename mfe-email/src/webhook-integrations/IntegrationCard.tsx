@@ -6,7 +6,7 @@ import PlayIcon from '@mui/icons-material/PlayCircleOutlined';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import ClearIcon from '@mui/icons-material/PersonRemoveOutlined';
 import type { WebhookIntegration } from '@act/contracts/src/email-api';
-import { WebhookEndpoint } from '@act/ui-kit';
+import { WebhookEndpoint } from '@act/ui-kit/src/WebhookSigning';
 import { minutes, DateTime } from '../shared';
 import { isDefaultIntegration } from './integrationForm';
 

@@ -13,16 +13,13 @@ import {
   TableRow,
 } from '@mui/material';
 import WebhookIcon from '@mui/icons-material/WebhookOutlined';
+import { EMAIL_PAGE_SIZES, PageHeader, Pagination, usePagination } from '@act/ui-kit';
 import {
   DeliveryChips,
   DeliveryFilters,
-  EMAIL_PAGE_SIZES,
-  PageHeader,
-  Pagination,
-  usePagination,
   type DeliveryFilterName,
   type DeliveryFilterValues,
-} from '@act/ui-kit';
+} from '@act/ui-kit/src/WebhookSigning';
 import type { WebhookEvent } from '@act/contracts/src/email-api';
 import { LoadError, TableMessageRow, WEBHOOK_EVENTS, useApi, DateTime, RefreshButton } from '../shared';
 import { EndpointCard } from './EndpointCard';

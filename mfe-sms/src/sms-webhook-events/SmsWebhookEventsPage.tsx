@@ -18,16 +18,8 @@ import CartIcon from '@mui/icons-material/ShoppingCartCheckoutOutlined';
 import DoneAllIcon from '@mui/icons-material/DoneAll';
 import ReplyIcon from '@mui/icons-material/ReplyOutlined';
 import VisibilityIcon from '@mui/icons-material/VisibilityOutlined';
-import {
-  DeliveryChips,
-  DeliveryFilters,
-  ErrorCard,
-  errorMessage,
-  PageHeader,
-  Pagination,
-  SMS_PAGE_SIZES,
-  type DeliveryFilterValues,
-} from '@act/ui-kit';
+import { ErrorCard, errorMessage, PageHeader, Pagination, SMS_PAGE_SIZES } from '@act/ui-kit';
+import { DeliveryChips, DeliveryFilters, type DeliveryFilterValues } from '@act/ui-kit/src/WebhookSigning';
 import type { SmsWebhookEvent, SmsWebhookEventPage } from '@act/contracts/src/sms-api';
 import { listPageKey, SMS_KEYS } from '../shared/keys';
 import { EVENT_PAYLOAD_PREVIEW, formatDateTime, truncate } from '../shared/format';

@@ -3,7 +3,7 @@ import EditIcon from '@mui/icons-material/EditOutlined';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import SendIcon from '@mui/icons-material/SendOutlined';
 import type { SmsIntegration } from '@act/contracts/src/sms-api';
-import { WebhookEndpoint } from '@act/ui-kit';
+import { WebhookEndpoint } from '@act/ui-kit/src/WebhookSigning';
 import { ActiveBadge, Field } from '../shared/ui';
 import { formatDate } from '../shared/format';
 

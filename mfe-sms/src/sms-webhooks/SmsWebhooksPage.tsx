@@ -3,17 +3,8 @@ import useSWR from 'swr';
 import { Alert, Box, Button, Card, CardContent, Skeleton, Stack, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import WebhookIcon from '@mui/icons-material/WebhookOutlined';
-import {
-  apiRequest,
-  ConfirmDialog,
-  ErrorCard,
-  errorMessage,
-  PageHeader,
-  RequireSignedSwitch,
-  serverMessage,
-  useAuth,
-  useSigningActions,
-} from '@act/ui-kit';
+import { apiRequest, ConfirmDialog, ErrorCard, errorMessage, PageHeader, serverMessage, useAuth } from '@act/ui-kit';
+import { RequireSignedSwitch, useSigningActions } from '@act/ui-kit/src/WebhookSigning';
 import type { SmsCampaign, SmsIntegration } from '@act/contracts/src/sms-api';
 import type { TestDeliveryResponse, WebhookSigningSettings } from '@act/contracts/src/webhook-signing';
 import { SMS_KEYS } from '../shared/keys';
@@ -196,7 +187,11 @@ export default function SmsWebhooksPage() {
           <Box
             component="code"
             // A long URL wraps instead of running out of the box at phone width.
-            sx={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontWeight: 600, overflowWrap: 'anywhere' }}
+            sx={{
+              fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace',
+              fontWeight: 600,
+              overflowWrap: 'anywhere',
+            }}
           >
             {webhookUrl}
           </Box>

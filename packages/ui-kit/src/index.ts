@@ -51,22 +51,5 @@ export { StandaloneFrame } from './StandaloneFrame';
 // RevenuePanel is imported by path (`@act/ui-kit/src/Revenue`): it brings MUI X Charts, which the shared ui-kit
 // (loaded with the sign-in page) must not carry; each remote bundles it with the page that shows it.
 export type { StandaloneLink } from './StandaloneFrame';
-export {
-  CopyableUrl,
-  SigningStatus,
-  WebhookEndpoint,
-  WebhookSigningDialog,
-  RemoveSecretDialog,
-  RequireSignedSwitch,
-  DeliveryChips,
-  DeliveryFilters,
-  DELIVERY_FILTER_OPTIONS,
-  generateSecret,
-  useSigningActions,
-} from './WebhookSigning';
-export type {
-  WebhookEndpointProps,
-  WebhookSigningDialogProps,
-  DeliveryFilterName,
-  DeliveryFilterValues,
-} from './WebhookSigning';
+// The webhook-signing blocks are imported by path too (`@act/ui-kit/src/WebhookSigning`): their yup rules would put
+// yup (12 KB gzipped) on the sign-in page.

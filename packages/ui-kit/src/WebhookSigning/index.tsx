@@ -33,9 +33,9 @@ import {
   type IntegrationSigningPatch,
   type WebhookSource,
 } from '@act/contracts/src/webhook-signing';
-import { ConfirmDialog } from '../ConfirmDialog';
-import { useToast } from '../Toast';
-import { apiRequest, errorMessage } from '../request';
+// Through the shared package, not relative paths: this module is bundled into each remote that imports it (by path),
+// and the toast context must be the one singleton the shell provides.
+import { ConfirmDialog, apiRequest, errorMessage, useToast } from '@act/ui-kit';
 
 /**
  * Webhook signing on both sides (docs/webhooks.md): an integration's own URL with a Copy button, whether its
