@@ -1,5 +1,5 @@
 // The shell through the gateway in Chromium: sign-in, sidebar by role, users, profile, 404, a dead remote.
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import { launchBrowser, readStack, signIn, startProcess, stopProcess } from '../../infra/e2e/browser';
 
 const ADMIN_MENU = [
@@ -69,6 +69,22 @@ it('loads the sign-in page with its icon and no request answered 404 (favicon)',
   await page.waitForLoadState('networkidle');
   expect(await page.locator('link[rel="icon"]').getAttribute('href')).toMatch(/^data:image\/svg\+xml,/);
   expect(missing).toEqual([]);
+  await page.context().close();
+});
+
+// The budget of the sign-in page (docs/performance.md): measured here as well as in `npm run bench`, so a shared
+// block that pulls a library into the first load fails the suite instead of waiting for the next bench.
+it('loads at most 350 KB of gzipped JavaScript before sign-in', async () => {
+  const page = await newPage();
+  const scripts: Request[] = [];
+  page.on('requestfinished', (r) => void (r.resourceType() === 'script' && scripts.push(r)));
+  await page.goto(`${stack.url}/auth`);
+  await page.getByRole('button', { name: 'Sign In' }).waitFor();
+  await page.waitForLoadState('networkidle');
+  const sizes = await Promise.all(scripts.map(async (r) => (await r.sizes()).responseBodySize));
+  const kb = sizes.reduce((a, b) => a + b, 0) / 1024;
+  expect(scripts.length).toBeGreaterThan(0);
+  expect(kb).toBeLessThanOrEqual(350);
   await page.context().close();
 });
 
