@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import type { ConsumerInfo, JetStreamManager } from 'nats';
 import { signIdentity, type IdentityUser } from './identity';
 import { identitySecret } from './config';
 
@@ -122,4 +123,24 @@ export async function call(baseUrl: string, method: string, pathName: string, { 
     json = undefined;
   }
   return { status: res.status, body: json, text, headers: res.headers };
+}
+
+/**
+ * Resolves once every durable consumer of `stream` has taken and acknowledged all it was given (nothing pending,
+ * nothing awaiting an ack): the positive control of a "nothing happened" check. Sleeping a second and finding no
+ * effect passes as well when the consumer has not reached the event yet; this waits until it has handled it.
+ * At least one consumer must exist.
+ */
+export async function waitUntilConsumersDrained(jsm: JetStreamManager, stream: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no consumer yet';
+  for (;;) {
+    const consumers: ConsumerInfo[] = [];
+    for await (const c of jsm.consumers.list(stream)) consumers.push(c);
+    const busy = consumers.filter((c) => c.num_pending > 0 || c.num_ack_pending > 0);
+    if (consumers.length > 0 && busy.length === 0) return;
+    if (busy.length) last = busy.map((c) => `${c.name}: ${c.num_pending} pending, ${c.num_ack_pending} unacked`).join('; ');
+    if (Date.now() > deadline) throw new Error(`consumers of ${stream} still busy after ${timeoutMs} ms (${last})`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AckPolicy, DeliverPolicy, type NatsConnection } from 'nats';
-import { freePort } from '@act/service-kit/testing';
+import { freePort, waitUntilConsumersDrained } from '@act/service-kit/testing';
 import { contactCreated, dropDb, natsConnect, sleep, startEmail, waitFor, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
 
 type Row = { contact_id: string; email: string; status: string; integration_id: number };
@@ -47,7 +47,8 @@ describe('events from the SMS side', () => {
     const js = nc.jetstream();
     const own = { eventId: randomUUID(), source: 'svc-email', occurredAt: new Date().toISOString(), funnelId: 'both-funnel', contactId: 'e-3', email: null, phone: null, purchasedAt: new Date().toISOString() };
     await js.publish(`${email.prefix}funnel.purchase.created`, JSON.stringify(own));
-    await sleep(1_500);
+    // Handled (acknowledged by every consumer), not merely not reached yet.
+    await waitUntilConsumersDrained(await nc.jetstreamManager(), `${email.prefix}FUNNEL`);
     expect((await contacts()).find((c) => c.contact_id === 'e-3')?.status).toBe('pending');
   });
 
@@ -60,7 +61,7 @@ describe('events from the SMS side', () => {
     // The same funnel contact also arrives on the email webhook: still one contact.
     await email.api('POST', '/api/webhook', { body: contactCreated('sms-c-1', 'fromsms@example.com', 'both-funnel'), user: null });
     await waitFor(async () => (await contacts()).some((c) => c.contact_id === 'sms-c-1'), { what: 'contact from sms' });
-    await sleep(1_000);
+    await waitUntilConsumersDrained(await nc.jetstreamManager(), `${email.prefix}FUNNEL`);
     const list = await contacts();
     expect(list.filter((c) => c.contact_id === 'sms-c-1')).toHaveLength(1);
     expect(list.some((c) => c.contact_id === 'sms-c-2' || c.contact_id === 'sms-c-3')).toBe(false);

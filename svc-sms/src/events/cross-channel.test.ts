@@ -5,10 +5,10 @@
 import type { SmsContact } from '@act/contracts/src/sms-api';
 import { randomUUID } from 'node:crypto';
 import { connect, type NatsConnection } from 'nats';
-import { call } from '@act/service-kit/testing';
+import { call, waitUntilConsumersDrained } from '@act/service-kit/testing';
 import { Subjects } from '@act/contracts';
 import { useSmsWithTwilio } from '../test/sms-with-twilio';
-import { createFunnel, postContact, publishEvent, sleep, waitFor } from '../test/helpers';
+import { createFunnel, postContact, publishEvent, waitFor } from '../test/helpers';
 
 // Starting the service takes a while on a loaded machine (tsx, the twilio SDK, Agenda).
 jest.setTimeout(120_000);
@@ -112,7 +112,8 @@ describe('contact seen by the email side', () => {
     await postContact(sms.svc.url, 'x-both', 'xc-1', '+15552030004');
     await waitFor(async () => (await contacts()).some((c) => c.contact_id === 'xc-1'), 3_000);
     await waitFor(async () => sentTo('+15552030004').length === 1, 10_000);
-    await sleep(1_000);
+    // The event was handled (acknowledged), not merely not reached yet, when the contacts are counted.
+    await waitUntilConsumersDrained(await nc.jetstreamManager(), `${sms.t.natsPrefix}FUNNEL`);
     expect((await contacts()).filter((c) => c.contact_id === 'xc-1')).toHaveLength(1);
     expect(sentTo('+15552030004').map((m) => m.body)).toEqual(['Hi Jane']);
   });
