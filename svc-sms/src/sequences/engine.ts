@@ -411,6 +411,7 @@ export class SequenceEngine {
           from: cfg.phone_number || undefined,
           statusCallback: statusCallbackUrl(cfg, this.deps.publicUrl),
           notAfter: lastCallAt(lease),
+          retrySlot: this.retrySlot(cfg),
         });
       } catch (err) {
         const msg = sendFailureMessage(err);
@@ -567,6 +568,13 @@ export class SequenceEngine {
     await Promise.all(
       [...moved].map((id) => this.deps.scheduler.schedule(id, nextFree).catch(() => undefined)),
     );
+  }
+
+  /** A retry's slot of the sender's pace (provider.send asks once its backoff is over); absent without a pacer. */
+  private retrySlot(cfg: TwilioConfig): ((notBefore: Date, until: Date) => Promise<Date | null>) | undefined {
+    const pacer = this.deps.pacer;
+    if (!pacer) return undefined;
+    return async (notBefore, until) => (await pacer.reserve(senderOf(cfg), 1, until, notBefore)).slots[0] ?? null;
   }
 
   private async casAll(
@@ -833,6 +841,7 @@ export class SequenceEngine {
         from: cfg.phone_number || undefined,
         statusCallback: statusCallbackUrl(cfg, this.deps.publicUrl),
         notAfter: lastCallAt(lease),
+        retrySlot: this.retrySlot(cfg),
       });
     } catch (err) {
       const msg = sendFailureMessage(err);
