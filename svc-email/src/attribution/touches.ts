@@ -26,6 +26,7 @@ export function emailTouchPublisher({ outbox, contacts, integrations, logger }: 
       const refs = [...new Set(touched.map((e) => e.contact_ref))];
       const found = await contacts.find({ id: { $in: refs } }, { projection: { _id: 0, id: 1, phone: 1, integration_id: 1 } }).toArray();
       const byRef = new Map(found.map((c) => [c.id, c]));
+      const bodies: Omit<SendEvent, keyof EventEnvelope>[] = [];
       for (const e of touched) {
         const c = byRef.get(e.contact_ref);
         const integrationId = e.touch?.integration_id ?? c?.integration_id ?? null;
@@ -44,8 +45,11 @@ export function emailTouchPublisher({ outbox, contacts, integrations, logger }: 
           sendId: e.key ?? (e.message_id ? `resend:${e.message_id}` : null),
           sentAt: (e.timestamp ?? at).toISOString(),
         };
-        await outbox.add(Subjects.emailSent, { ...body });
+        bodies.push(body);
       }
+      // Side by side: the outbox writes the adds waiting together in one insert (a burst's hundred sends were a
+      // hundred inserts one after another).
+      await Promise.all(bodies.map((body) => outbox.add(Subjects.emailSent, { ...body })));
     } catch (err) {
       logger.warn({ err }, 'send.email.sent not published: this reminder is missing from recovered-revenue attribution');
     }

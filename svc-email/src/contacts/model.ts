@@ -24,6 +24,8 @@ export interface ContactDoc {
   status: ContactStatus;
   /** Set with the claim, removed once the reminder is written: still there after a crash, so it is sent then. */
   send_pending?: true;
+  /** Which claim won the contact (reminders/service.ts claims many in one write and reads back whose they are). */
+  claim_token?: string;
 }
 
 const schema = new mongoose.Schema<ContactDoc>(
@@ -41,6 +43,7 @@ const schema = new mongoose.Schema<ContactDoc>(
     sent_at: { type: Date, default: null },
     status: { type: String, enum: ['pending', 'sent', 'purchased'], required: true },
     send_pending: { type: Boolean },
+    claim_token: { type: String },
   },
   { versionKey: false, collection: 'contacts' },
 );

@@ -11,8 +11,8 @@ export interface SendingConfig {
   /** EMAIL_SEQUENCE_SCAN_MS: how often each instance looks for sequence steps that came due. */
   sequenceScanMs: number;
   /**
-   * EMAIL_SEND_CONCURRENCY: steps one instance works at once; their emails meet in the provider's batches (up to 100
-   * a call), so this bounds a batch's size per instance.
+   * EMAIL_SEND_CONCURRENCY: steps one instance works at once, in bursts of up to 100 (a batch call's size); 300 keeps
+   * a full batch waiting for each slot of the budget while the next bursts are read and written.
    */
   sendConcurrency: number;
   resend: ResendSettings;
@@ -39,7 +39,7 @@ export function loadSendingConfig(): SendingConfig {
     liveSending: envBool('EMAIL_LIVE_SENDING', false),
     delayHourMs: envInt('EMAIL_DELAY_HOUR_MS', 3_600_000),
     sequenceScanMs: envInt('EMAIL_SEQUENCE_SCAN_MS', 1_000),
-    sendConcurrency: envInt('EMAIL_SEND_CONCURRENCY', 50),
+    sendConcurrency: envInt('EMAIL_SEND_CONCURRENCY', 300),
     resend: {
       envApiKey: optional('RESEND_API_KEY'),
       envFrom: optional('RESEND_FROM'),

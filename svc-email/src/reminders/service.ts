@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Collection } from 'mongodb';
 import { reminderLateness, type Logger } from '@act/service-kit';
 import type { ContactDoc } from '../contacts/model';
@@ -6,6 +7,11 @@ import { DueHeap } from './heap';
 import type { ClaimedContact, ReminderSender } from './sender';
 
 const CLAIMED = { _id: 0, id: 1, contact_id: 1, email: 1, integration_id: 1, remind_at: 1 } as const;
+
+function withoutToken(r: Partial<ContactDoc>): ClaimedContact {
+  const { claim_token: _token, ...rest } = r;
+  return rest as unknown as ClaimedContact;
+}
 
 /** Persistent per-contact jobs (Agenda in production); absent in unit tests. */
 export interface ReminderJobs {
@@ -18,8 +24,6 @@ export interface ReminderOptions {
   dueScanMs: number;
   /** Contacts claimed per batch (one sender call, one log insertMany). */
   batchSize?: number;
-  /** Claims in flight at once. */
-  concurrency?: number;
   /** Most contacts held in the due heap (memory bound); beyond it Agenda's jobs and the sweep send them. */
   maxHeld?: number;
 }
@@ -43,7 +47,6 @@ export class ReminderService implements ReminderHooks {
   private timer: NodeJS.Timeout | null = null;
   private ticking = false;
   private readonly batchSize: number;
-  private readonly concurrency: number;
   private readonly maxHeld: number;
   private warnedFull = false;
   private readonly claimListeners: ((ids: number[], sentAt: Date) => Promise<void>)[] = [];
@@ -55,7 +58,6 @@ export class ReminderService implements ReminderHooks {
     private readonly opts: ReminderOptions,
   ) {
     this.batchSize = opts.batchSize ?? 500;
-    this.concurrency = opts.concurrency ?? 16;
     this.maxHeld = opts.maxHeld ?? 1_000_000;
   }
 
@@ -89,24 +91,35 @@ export class ReminderService implements ReminderHooks {
     this.jobs?.cancelAll().catch((err) => this.logger.warn({ err: (err as Error).message }, 'cancelling all reminder jobs failed'));
   }
 
-  /** Claims each contact (pending → sent) and sends for the ones this call won. Returns how many it won. */
+  /**
+   * Claims each contact (pending → sent) and sends for the ones this call won. Returns how many it won. One write claims
+   * them all: each row changes only while still pending (its filter is exactly the unique (id, status) index's keys,
+   * an index hit on the stand-in too) and takes this call's token; when some did not change (another path or instance
+   * won them), one read says which are ours. A claim per contact (findOneAndUpdate) was one round trip per reminder.
+   */
   async sendDue(ids: number[]): Promise<number> {
     if (ids.length === 0) return 0;
     const now = new Date();
+    const unique = [...new Set(ids)];
+    const token = randomUUID();
     const won: ClaimedContact[] = [];
-    let next = 0;
-    const worker = async () => {
-      while (next < ids.length) {
-        const id = ids[next++]!;
-        const doc = await this.contacts.findOneAndUpdate(
-          { id, status: 'pending' },
-          { $set: { status: 'sent', sent_at: now, send_pending: true } },
-          { projection: CLAIMED },
-        );
-        if (doc) won.push(doc as ClaimedContact);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(this.concurrency, ids.length) }, worker));
+    for (let i = 0; i < unique.length; i += this.batchSize) {
+      const chunk = unique.slice(i, i + this.batchSize);
+      const res = await this.contacts.bulkWrite(
+        chunk.map((id) => ({
+          updateOne: {
+            filter: { id, status: 'pending' as const },
+            update: { $set: { status: 'sent' as const, sent_at: now, send_pending: true as const, claim_token: token } },
+          },
+        })),
+        { ordered: false },
+      );
+      if (res.modifiedCount === 0) continue;
+      const rows = await this.contacts
+        .find({ id: { $in: chunk } }, { projection: { ...CLAIMED, claim_token: 1 } })
+        .toArray();
+      for (const r of rows) if (r.claim_token === token) won.push(withoutToken(r));
+    }
     if (won.length === 0) return 0;
     // The contacts list shows 'sent' from here on, on every instance (a failure only delays it, see contacts/view.ts).
     await Promise.all(this.claimListeners.map((l) => l(won.map((c) => c.id), now))).catch((err) => this.logger.warn({ err: (err as Error).message }, 'announcing reminder claims failed'));

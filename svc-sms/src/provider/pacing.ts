@@ -44,12 +44,15 @@ export class SenderPacer {
     this.coll = conn.db!.collection<PaceDoc>('sms_send_pace');
   }
 
-  /** Up to `count` slots for `sender` no later than `until` (fewer, or none, when the sender is busy until then). */
-  async reserve(sender: string, count: number, until: Date): Promise<Reservation> {
+  /**
+   * Up to `count` slots for `sender` no later than `until` (fewer, or none, when the sender is busy until then), none
+   * before `notBefore` (a retry's backoff: it then takes its place in the pace like a first attempt).
+   */
+  async reserve(sender: string, count: number, until: Date, notBefore?: Date): Promise<Reservation> {
     const interval = 1000 / Math.max(0.001, this.perSecond(sender));
     for (let attempt = 0; attempt < 20; attempt++) {
       const doc = await this.coll.findOne({ _id: sender });
-      const now = this.now().getTime();
+      const now = Math.max(this.now().getTime(), notBefore?.getTime() ?? 0);
       const start = Math.max(now, doc?.next_at.getTime() ?? 0);
       const fit = start > until.getTime() ? 0 : Math.floor((until.getTime() - start) / interval) + 1;
       const k = Math.max(0, Math.min(count, fit));

@@ -109,16 +109,30 @@ export function createTwilioProvider({
         } catch (err) {
           const e = toProviderError(err);
           const wait = Math.round(Math.min(30_000, retryBaseMs * 2 ** (attempt - 1)) * (0.5 + Math.random() * 0.5));
-          const retry = retryable(e) && Date.now() + wait <= deadline;
+          // A retry takes a slot of the sender's pace once its backoff is over, like a first attempt (retries sent
+          // outside the pace were what earned the over-the-rate 429s). No slot before the deadline (a backlog longer
+          // than it), or the pace could not be read: the backoff alone, as before; a message is not failed for want
+          // of a slot.
+          let retryAt = Date.now() + wait;
+          if (retryable(e) && retryAt <= deadline && msg.retrySlot) {
+            const backoffEnd = retryAt;
+            const until = new Date(Number.isFinite(deadline) ? deadline : backoffEnd + retryDeadlineMs);
+            retryAt = await msg
+              .retrySlot(new Date(backoffEnd), until)
+              .then((slot) => slot?.getTime() ?? backoffEnd)
+              .catch(() => backoffEnd);
+          }
+          const retry = retryable(e) && retryAt <= deadline;
           providerCalls.inc({ provider: 'twilio', outcome: retry ? 'retryable' : 'failed' });
           if (!retry) {
             if (attempt === 1) throw e;
             throw new ProviderError(`${e.message} (after ${attempt} attempts)`, e.code, e.status, e.detail);
           }
+          const pause = Math.max(0, retryAt - Date.now());
           if (e.status === undefined) ambiguousSince ??= startedAt;
           providerRetries.inc({ provider: 'twilio' });
-          if (e.status === 429 || e.code === 20429) observeRateLimitWait('twilio', '429', wait);
-          await sleep(wait);
+          if (e.status === 429 || e.code === 20429) observeRateLimitWait('twilio', '429', pause);
+          await sleep(pause);
         }
       }
     },

@@ -11,6 +11,12 @@ export interface OutgoingSms {
   statusCallback?: string;
   /** No attempt starts after this (the step's lease ends soon after): retries stop earlier than their own deadline. */
   notAfter?: Date;
+  /**
+   * When a retry may leave: a slot of the sender's pace no earlier than `notBefore` (its backoff), so retries count
+   * against the pace like first attempts instead of going out on top of it; null when there is none before `until`
+   * (the retry then leaves when its backoff ends, as it does without this).
+   */
+  retrySlot?: (notBefore: Date, until: Date) => Promise<Date | null>;
 }
 
 export interface SentSms {

@@ -41,6 +41,9 @@ export const DEFAULT_LEASE_MS = 5 * 60_000;
 /** Provider calls at once when none is given (SMS_DUE_CONCURRENCY). */
 export const DEFAULT_SEND_CONCURRENCY = 32;
 
+/** Bursts of one sweep worked at once. */
+const SWEEP_BURSTS_AT_ONCE = 2;
+
 /** A (contact, template, step) claim as read back, with its _id (an interrupted one is deleted by it). */
 type Claim = SendClaimDoc & { _id: unknown };
 
@@ -177,10 +180,14 @@ export class SequenceEngine {
       return 0;
     }
     let handled = 0;
-    for (let i = 0; i < due.length; i += burst) {
-      const outcomes = await this.processBurst(due.slice(i, i + burst).map((d) => d.id));
+    const chunks: number[][] = [];
+    for (let i = 0; i < due.length; i += burst) chunks.push(due.slice(i, i + burst).map((d) => d.id));
+    // Two bursts side by side: a burst lasts until its last message, retries included, and a retry waits for a slot
+    // after every one reserved meanwhile; one at a time, an instance reserved nothing while its burst waited.
+    await this.eachAtMost(chunks, SWEEP_BURSTS_AT_ONCE, async (refs) => {
+      const outcomes = await this.processBurst(refs);
       for (const o of outcomes.values()) if (o !== 'busy' && o !== 'not_due') handled++;
-    }
+    });
     return handled;
   }
 
@@ -411,6 +418,7 @@ export class SequenceEngine {
           from: cfg.phone_number || undefined,
           statusCallback: statusCallbackUrl(cfg, this.deps.publicUrl),
           notAfter: lastCallAt(lease),
+          retrySlot: this.retrySlot(cfg),
         });
       } catch (err) {
         const msg = sendFailureMessage(err);
@@ -567,6 +575,13 @@ export class SequenceEngine {
     await Promise.all(
       [...moved].map((id) => this.deps.scheduler.schedule(id, nextFree).catch(() => undefined)),
     );
+  }
+
+  /** A retry's slot of the sender's pace (provider.send asks once its backoff is over); absent without a pacer. */
+  private retrySlot(cfg: TwilioConfig): ((notBefore: Date, until: Date) => Promise<Date | null>) | undefined {
+    const pacer = this.deps.pacer;
+    if (!pacer) return undefined;
+    return async (notBefore, until) => (await pacer.reserve(senderOf(cfg), 1, until, notBefore)).slots[0] ?? null;
   }
 
   private async casAll(
@@ -833,6 +848,7 @@ export class SequenceEngine {
         from: cfg.phone_number || undefined,
         statusCallback: statusCallbackUrl(cfg, this.deps.publicUrl),
         notAfter: lastCallAt(lease),
+        retrySlot: this.retrySlot(cfg),
       });
     } catch (err) {
       const msg = sendFailureMessage(err);

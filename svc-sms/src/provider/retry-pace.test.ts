@@ -1,0 +1,105 @@
+/**
+ * A retry takes a slot of the sender's pace like a first attempt (issue 14's bench: retries that went out right after
+ * their backoff were the over-the-rate 429s): the provider waits for the slot it is given, and the pacer hands out
+ * none before a retry's backoff ends.
+ */
+import mongoose, { type Connection } from 'mongoose';
+import { testDbName } from '@act/service-kit/testing';
+import { startFakeTwilio, type FakeTwilio } from '@act/testing';
+import { createTwilioProvider } from './twilio';
+import { SenderPacer } from './pacing';
+
+jest.setTimeout(60_000);
+
+describe('a retried text and the sender pace', () => {
+  let twilio: FakeTwilio;
+  beforeAll(async () => {
+    twilio = await startFakeTwilio();
+  });
+  afterAll(() => twilio?.stop());
+
+  const provider = () =>
+    createTwilioProvider({
+      accountSid: twilio.accountSid,
+      authToken: twilio.authToken,
+      baseUrl: twilio.url,
+      retryDeadlineMs: 20_000,
+      retryBaseMs: 50,
+    });
+
+  it('leaves at the slot the pace gives it, asked for once the backoff is over', async () => {
+    twilio.failNext(429, 1);
+    const asked: { notBefore: number; until: number; at: number }[] = [];
+    const started = Date.now();
+    let slot = 0;
+    const sent = await provider().send({
+      to: '+15552080001',
+      body: 'Hi',
+      from: '+15005550006',
+      retrySlot: async (notBefore, until) => {
+        asked.push({ notBefore: notBefore.getTime(), until: until.getTime(), at: Date.now() });
+        slot = notBefore.getTime() + 1_500;
+        return new Date(slot);
+      },
+    });
+    expect(sent.sid).toMatch(/^SM/);
+    const to = twilio.messages.filter((m) => m.to === '+15552080001');
+    expect(to).toHaveLength(1);
+    expect(asked).toHaveLength(1);
+    // The backoff (50 ms, jitter halving it at most) is what the slot may not come before.
+    expect(asked[0]!.notBefore).toBeGreaterThanOrEqual(asked[0]!.at + 20);
+    expect(asked[0]!.until).toBeGreaterThan(asked[0]!.notBefore);
+    expect(to[0]!.at).toBeGreaterThanOrEqual(slot);
+    expect(slot).toBeGreaterThan(started);
+  });
+
+  it('without a slot before its deadline, a retry still goes after its backoff (no message fails for want of a slot)', async () => {
+    twilio.failNext(503, 1);
+    let asked = 0;
+    const sent = await provider().send({
+      to: '+15552080002',
+      body: 'Hi',
+      from: '+15005550006',
+      retrySlot: async () => {
+        asked += 1;
+        return null;
+      },
+    });
+    expect(sent.sid).toMatch(/^SM/);
+    expect(asked).toBe(1);
+    expect(twilio.messages.filter((m) => m.to === '+15552080002')).toHaveLength(1);
+  });
+});
+
+describe('SenderPacer with a retry not before its backoff', () => {
+  const db = testDbName('sms_retry_pace');
+  let conn: Connection;
+  beforeAll(async () => {
+    const url = new URL(process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017');
+    url.pathname = `/${db}`;
+    conn = await mongoose.createConnection(url.toString()).asPromise();
+  });
+  afterAll(async () => {
+    await conn?.dropDatabase().catch(() => undefined);
+    await conn?.close();
+  });
+
+  it('hands the retry a slot no earlier than asked and after the ones already given out, which later sends follow', async () => {
+    let t = 1_000_000;
+    const pacer = new SenderPacer(conn, () => 2, () => new Date(t));
+    const until = new Date(t + 60_000);
+    const first = await pacer.reserve('+15005550006', 3, until);
+    expect(first.slots.map((d) => d.getTime() - t)).toEqual([0, 500, 1000]);
+    // A retry whose backoff ends 200 ms from now waits behind the three slots taken.
+    const retry = await pacer.reserve('+15005550006', 1, until, new Date(t + 200));
+    expect(retry.slots.map((d) => d.getTime() - t)).toEqual([1500]);
+    // One whose backoff ends after them takes its own time, and the next send comes one interval later.
+    const late = await pacer.reserve('+15005550006', 1, until, new Date(t + 5_000));
+    expect(late.slots.map((d) => d.getTime() - t)).toEqual([5000]);
+    expect((await pacer.reserve('+15005550006', 1, until)).slots.map((d) => d.getTime() - t)).toEqual([5500]);
+    // None before the deadline: no slot, and the answer says when there is room.
+    t += 1;
+    const none = await pacer.reserve('+15005550006', 1, new Date(t + 1_000), new Date(t + 2_000));
+    expect(none.slots).toEqual([]);
+  });
+});
