@@ -42,13 +42,15 @@ export function createPrivacyRequests(conn: Connection, outbox: Outbox, logger?:
   const requests = conn.db!.collection<RequestDoc>('privacy_requests');
   const exports = conn.db!.collection<ExportDoc>('privacy_exports');
   const audit = conn.db!.collection('audit_log');
+  const answered = (d: Pick<RequestDoc, 'services'>) => PRIVACY_SERVICES.every((s) => d.services[s]?.status !== 'pending');
   const view = ({ _id, created_at, ...d }: RequestDoc & { _id?: unknown }): PrivacyRequestView => {
     void _id;
     return {
       ...d,
       erased_ref: d.erased_ref ?? null,
       created_at: created_at.toISOString(),
-      status: PRIVACY_SERVICES.every((s) => d.services[s]?.status !== 'pending') ? 'done' : 'pending',
+      // An erase is done once svc-auth's own part is done too (finishErase sets erased_ref last).
+      status: answered(d) && (d.kind !== 'erase' || d.erased_ref) ? 'done' : 'pending',
     };
   };
   const find = async (id: number) => {
@@ -137,7 +139,7 @@ export function createPrivacyRequests(conn: Connection, outbox: Outbox, logger?:
       await requests.updateOne({ id: requestId }, { $set: { [`services.${service}`]: result } });
       const doc = await requests.findOne({ id: requestId }, { projection: { _id: 0 } });
       // Every time the last answer is heard (a redelivery too), so a crash half-way through is finished by it.
-      if (doc?.kind === 'erase' && view(doc).status === 'done') await finishErase(doc);
+      if (doc?.kind === 'erase' && answered(doc)) await finishErase(doc);
     },
   };
 }
