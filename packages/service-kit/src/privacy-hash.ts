@@ -14,8 +14,12 @@ import { identitySecret } from './config';
 export function privacyHashKey(): string {
   const salt = process.env.PRIVACY_HASH_SALT;
   if (salt) return salt;
-  return createHmac('sha256', identitySecret()).update('act-privacy-hash-salt-v1').digest('hex');
+  const secret = identitySecret();
+  // Derived once per secret: the opt-out and unsubscribe checks of every send ask for it.
+  if (derived?.secret !== secret) derived = { secret, key: createHmac('sha256', secret).update('act-privacy-hash-salt-v1').digest('hex') };
+  return derived.key;
 }
+let derived: { secret: string; key: string } | null = null;
 
 /** How a value is compared: addresses lower-cased and trimmed; numbers by their last ten digits (as the export matches). */
 export const privacyNormal = {
