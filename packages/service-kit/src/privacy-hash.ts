@@ -90,7 +90,8 @@ export function scrubText(text: string, person: { emails: string[]; phones: stri
   let out = text;
   for (const e of person.emails) {
     const erased = erasedEmail(e);
-    if (erased) out = out.replace(new RegExp(e.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), erased);
+    // Whole addresses only: another address that merely ends with this one ("xpat@..." for "pat@...") stays.
+    if (erased) out = out.replace(new RegExp(`(?<![\\w.+-])${e.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'gi'), erased);
   }
   for (const p of person.phones) {
     const digits = p.replace(/\D/g, '').slice(-10);

@@ -95,6 +95,10 @@ it('anonymises everything about the person, keeps the counts, still suppresses t
   const kept = await db.collection('contacts').findOne({ contact_id: { $ne: 'c-1' } });
   expect(kept).toMatchObject({ first_name: null, phone: expect.stringMatching(/^erased-[0-9a-f]{32}$/), email: expect.stringMatching(/^erased-[0-9a-f]{32}@erased\.invalid$/) });
 
+  // The contacts list (served from the service's in-memory copy) shows the erased form too.
+  const list = JSON.stringify((await email.api('GET', '/api/contacts?page=1&pageSize=50')).body).toLowerCase();
+  expect(list).not.toContain(person.email.toLowerCase());
+  expect(list).toContain('@erased.invalid');
   // The same counts on the Dashboard, the logs and the revenue.
   expect(await counts()).toEqual(before);
 

@@ -81,6 +81,9 @@ it('anonymises everything about the person, keeps the statistics, still stops te
   expect(text).not.toMatch(new RegExp(phoneDigitsPattern(person.phone)!));
   expect(text).not.toContain('shop.example/cart/0');
   expect(text).toContain(bystander.phone);
+  const list = JSON.stringify((await call(sms.svc.url, 'GET', '/api/sms-contacts?page=1')).body);
+  expect(list).not.toContain(person.phone);
+  expect(list).toContain(bystander.phone);
   expect(await counts()).toEqual(before);
 
   const twice = await ask(3, 'erase');
