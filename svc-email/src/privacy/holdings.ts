@@ -71,6 +71,13 @@ export const EMAIL_HOLDINGS: PersonalData[] = [
     erase: (st) => ({ $set: { contact_id: erasedContactId(String(st.contact_id)) } }),
   },
   {
+    // The provider's refusal text may quote the address.
+    kind: 'send_claims',
+    collection: 'email_send_claims',
+    filter: (_s, found) => (found.contacts?.length ? { contact_ref: { $in: idsOf(found.contacts) } } : null),
+    erase: (c, person) => (typeof c.error === 'string' && scrubText(c.error, person) !== c.error ? { $set: { error: scrubText(c.error, person) } } : null),
+  },
+  {
     kind: 'checkout_links',
     collection: 'contact_recovery_urls',
     filter: (_s, found) =>

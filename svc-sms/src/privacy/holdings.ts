@@ -9,6 +9,7 @@ import {
   mentioning,
   personOf,
   phoneDigitsPattern,
+  scrubText,
   type PersonalData,
 } from '@act/service-kit';
 
@@ -56,8 +57,14 @@ export const SMS_HOLDINGS: PersonalData[] = [
       return or.length ? { $or: or } : null;
     },
     // The message as sent carried the first name and the checkout link: only its length would be left, so none of it.
-    erase: (l) => ({
-      $set: { phone: erasedOr(l.phone), contact_id: typeof l.contact_id === 'string' ? erasedContactId(l.contact_id) : l.contact_id ?? null, message: '[erased]' },
+    erase: (l, person) => ({
+      $set: {
+        phone: erasedOr(l.phone),
+        contact_id: typeof l.contact_id === 'string' ? erasedContactId(l.contact_id) : (l.contact_id ?? null),
+        message: '[erased]',
+        // A provider's refusal may quote the number.
+        error_message: typeof l.error_message === 'string' ? scrubText(l.error_message, person) : (l.error_message ?? null),
+      },
     }),
   },
   {
