@@ -38,13 +38,27 @@ export async function signIn(page: Page, username: string, password: string, bas
  * One shopper on both sides, from the signed-in page: an integration of each side for `funnel`, then a delivery to
  * each funnel webhook. Returns the four statuses ([201, 201, 200, 200] when all went in).
  */
-export function seedShopperOnBothSides(page: Page, funnel: string, shopper: { id: string; email: string; phone: string; first_name?: string }): Promise<number[]> {
+export function seedShopperOnBothSides(
+  page: Page,
+  funnel: string,
+  shopper: { id: string; email: string; phone: string; first_name?: string },
+): Promise<number[]> {
   return page.evaluate(
     async ([f, contact]) => {
-      const post = (path: string, body: unknown) => fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.status);
+      const post = (path: string, body: unknown) =>
+        fetch(path, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }).then((r) => r.status);
       return [
         await post('/api/webhook-integrations', { name: `Privacy ${f}`, funnel_id: f, reminder_delay: 600 }),
-        await post('/api/sms-webhook-integrations', { name: `Privacy ${f}`, funnel_id: f, reminder_delay: 600, active: true }),
+        await post('/api/sms-webhook-integrations', {
+          name: `Privacy ${f}`,
+          funnel_id: f,
+          reminder_delay: 600,
+          active: true,
+        }),
         await post('/api/webhook', { event: 'contact_created', funnel_id: f, contact }),
         await post('/api/sms/webhook', { event: 'contact_created', funnel_id: f, contact }),
       ];

@@ -74,7 +74,11 @@ export interface PrivacyExport {
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const privacyRequestSchema = yup
   .object({
-    kind: yup.string().strict().oneOf([...PRIVACY_KINDS], 'Kind must be export or erase').default('export'),
+    kind: yup
+      .string()
+      .strict()
+      .oneOf([...PRIVACY_KINDS], 'Kind must be export or erase')
+      .default('export'),
     email: yup
       .string()
       .typeError('Email must be text')

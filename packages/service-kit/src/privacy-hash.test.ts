@@ -1,4 +1,13 @@
-import { emailSuppressionKeys, erasedContactId, erasedEmail, erasedPhone, isErasedEmail, isErasedPhone, phoneSuppressionKeys, scrubText } from './privacy-hash';
+import {
+  emailSuppressionKeys,
+  erasedContactId,
+  erasedEmail,
+  erasedPhone,
+  isErasedEmail,
+  isErasedPhone,
+  phoneSuppressionKeys,
+  scrubText,
+} from './privacy-hash';
 
 const withSalt = <T>(salt: string | undefined, fn: () => T): T => {
   const before = process.env.PRIVACY_HASH_SALT;
@@ -46,9 +55,21 @@ describe('the salted hash of an erased person', () => {
 
   it('replaces every mention of the person in a text, leaving JSON well-formed', () => {
     withSalt('salt-a', () => {
-      const text = JSON.stringify({ email: 'PAT@example.com', to: '+1 415-555-0142', raw: '4155550142', other: 'sam@example.com', near: 'xpat@example.com' });
+      const text = JSON.stringify({
+        email: 'PAT@example.com',
+        to: '+1 415-555-0142',
+        raw: '4155550142',
+        other: 'sam@example.com',
+        near: 'xpat@example.com',
+      });
       const out = scrubText(text, { emails: ['pat@example.com'], phones: ['+14155550142'] });
-      expect(JSON.parse(out)).toEqual({ email: erasedEmail('pat@example.com'), to: erasedPhone('+14155550142'), raw: erasedPhone('+14155550142'), other: 'sam@example.com', near: 'xpat@example.com' });
+      expect(JSON.parse(out)).toEqual({
+        email: erasedEmail('pat@example.com'),
+        to: erasedPhone('+14155550142'),
+        raw: erasedPhone('+14155550142'),
+        other: 'sam@example.com',
+        near: 'xpat@example.com',
+      });
     });
   });
 });

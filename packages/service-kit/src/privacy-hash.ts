@@ -16,7 +16,8 @@ export function privacyHashKey(): string {
   if (salt) return salt;
   const secret = identitySecret();
   // Derived once per secret: the opt-out and unsubscribe checks of every send ask for it.
-  if (derived?.secret !== secret) derived = { secret, key: createHmac('sha256', secret).update('act-privacy-hash-salt-v1').digest('hex') };
+  if (derived?.secret !== secret)
+    derived = { secret, key: createHmac('sha256', secret).update('act-privacy-hash-salt-v1').digest('hex') };
   return derived.key;
 }
 let derived: { secret: string; key: string } | null = null;
@@ -91,12 +92,14 @@ export function scrubText(text: string, person: { emails: string[]; phones: stri
   for (const e of person.emails) {
     const erased = erasedEmail(e);
     // Whole addresses only: another address that merely ends with this one ("xpat@..." for "pat@...") stays.
-    if (erased) out = out.replace(new RegExp(`(?<![\\w.+-])${e.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'gi'), erased);
+    if (erased)
+      out = out.replace(new RegExp(`(?<![\\w.+-])${e.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'gi'), erased);
   }
   for (const p of person.phones) {
     const digits = p.replace(/\D/g, '').slice(-10);
     const erased = erasedPhone(p);
-    if (digits.length >= 7 && erased) out = out.replace(new RegExp(`(?:\\+?\\d{1,3}[ .-]?)?${digits.split('').join('\\D{0,3}')}`, 'g'), erased);
+    if (digits.length >= 7 && erased)
+      out = out.replace(new RegExp(`(?:\\+?\\d{1,3}[ .-]?)?${digits.split('').join('\\D{0,3}')}`, 'g'), erased);
   }
   return out;
 }

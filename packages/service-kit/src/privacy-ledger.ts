@@ -11,15 +11,22 @@ export function erasedLedgerKey(key: string): string {
 /** The ledger keys a person goes by (attribution's buyerKeys of their addresses and numbers). */
 function ledgerKeys(emails: string[], phones: string[]): string[] {
   return [
-    ...emails.map((e) => normEmail(e)).filter(Boolean).map((e) => `e:${e}`),
-    ...phones.map((p) => normPhone(p)).filter(Boolean).map((p) => `p:${p}`),
+    ...emails
+      .map((e) => normEmail(e))
+      .filter(Boolean)
+      .map((e) => `e:${e}`),
+    ...phones
+      .map((p) => normPhone(p))
+      .filter(Boolean)
+      .map((p) => `p:${p}`),
   ];
 }
 
-const byKeys = (field: string) => (subject: Parameters<PersonalData['filter']>[0], found: Record<string, Document[]>) => {
-  const p = personOf(subject, found);
-  return anyOf(ledgerKeys(p.emails, p.phones), (k) => ({ [field]: k }));
-};
+const byKeys =
+  (field: string) => (subject: Parameters<PersonalData['filter']>[0], found: Record<string, Document[]>) => {
+    const p = personOf(subject, found);
+    return anyOf(ledgerKeys(p.emails, p.phones), (k) => ({ [field]: k }));
+  };
 
 /**
  * The attribution ledger's records of one person (revenue_touches, revenue_purchases: each service keeps both). On
@@ -32,7 +39,9 @@ export const LEDGER_HOLDINGS: PersonalData[] = [
     kind: 'revenue_touches',
     collection: 'revenue_touches',
     filter: byKeys('keys'),
-    erase: (doc) => ({ $set: { keys: (doc.keys as string[]).map(erasedLedgerKey), who: erasedLedgerKey(String(doc.who)) } }),
+    erase: (doc) => ({
+      $set: { keys: (doc.keys as string[]).map(erasedLedgerKey), who: erasedLedgerKey(String(doc.who)) },
+    }),
   },
   {
     kind: 'revenue_purchases',

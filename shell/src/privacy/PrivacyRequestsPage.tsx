@@ -41,7 +41,11 @@ export default function PrivacyRequestsPage() {
   const [sending, setSending] = useState(false);
   const [confirming, setConfirming] = useState(false);
 
-  const bodyOf = (kind: PrivacyKind) => ({ kind, ...(email.trim() ? { email } : {}), ...(phone.trim() ? { phone } : {}) });
+  const bodyOf = (kind: PrivacyKind) => ({
+    kind,
+    ...(email.trim() ? { email } : {}),
+    ...(phone.trim() ? { phone } : {}),
+  });
   const valid = async (kind: PrivacyKind) => {
     try {
       await privacyRequestSchema.validate(bodyOf(kind));

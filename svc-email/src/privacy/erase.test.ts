@@ -7,7 +7,16 @@ import { MongoClient } from 'mongodb';
 import type { NatsConnection, Subscription } from 'nats';
 import type { PrivacyCompleted } from '@act/contracts/src/privacy';
 import { phoneDigitsPattern } from '@act/service-kit';
-import { contactCreated, dropDb, MONGODB_URI, natsConnect, startEmail, waitFor, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
+import {
+  contactCreated,
+  dropDb,
+  MONGODB_URI,
+  natsConnect,
+  startEmail,
+  waitFor,
+  type EmailUnderTest,
+  HOOK_TIMEOUT_MS,
+} from '../test/helpers';
 
 jest.setTimeout(120_000);
 
@@ -38,51 +47,117 @@ afterAll(async () => {
   if (email) await dropDb(email.db);
 });
 
-const ask = async (requestId: number, kind: 'export' | 'erase', who: { email: string | null; phone: string | null } = person) => {
-  await nc.jetstream().publish(
-    `${email.prefix}privacy.requested`,
-    JSON.stringify({ eventId: randomUUID(), source: 'svc-auth', occurredAt: new Date().toISOString(), requestId, kind, email: who.email?.toLowerCase() ?? null, phone: who.phone }),
-  );
-  return waitFor(async () => heard.find((a) => a.requestId === requestId), { timeoutMs: 30_000, what: `the answer to request ${requestId}` });
+const ask = async (
+  requestId: number,
+  kind: 'export' | 'erase',
+  who: { email: string | null; phone: string | null } = person,
+) => {
+  await nc
+    .jetstream()
+    .publish(
+      `${email.prefix}privacy.requested`,
+      JSON.stringify({
+        eventId: randomUUID(),
+        source: 'svc-auth',
+        occurredAt: new Date().toISOString(),
+        requestId,
+        kind,
+        email: who.email?.toLowerCase() ?? null,
+        phone: who.phone,
+      }),
+    );
+  return waitFor(async () => heard.find((a) => a.requestId === requestId), {
+    timeoutMs: 30_000,
+    what: `the answer to request ${requestId}`,
+  });
 };
 const counts = async () => {
-  const total = async (q: string) => ((await email.api('GET', `/api/contacts?page=1&pageSize=1${q}`)).body as { total: number }).total;
+  const total = async (q: string) =>
+    ((await email.api('GET', `/api/contacts?page=1&pageSize=1${q}`)).body as { total: number }).total;
   const logs = ((await email.api('GET', '/api/email-logs?page=1&pageSize=1')).body as { total: number }).total;
-  const revenue = (await email.api('GET', '/api/revenue/summary?days=30')).body as { totals?: unknown; integrations: unknown[] };
-  return { contacts: await total(''), sent: await total('&status=sent'), purchased: await total('&status=purchased'), logs, revenue };
+  const revenue = (await email.api('GET', '/api/revenue/summary?days=30')).body as {
+    totals?: unknown;
+    integrations: unknown[];
+  };
+  return {
+    contacts: await total(''),
+    sent: await total('&status=sent'),
+    purchased: await total('&status=purchased'),
+    logs,
+    revenue,
+  };
 };
 /** Every document of every collection of the service's database, as text. */
 const everything = async () => {
   const db = client.db(email.db);
   const out: string[] = [];
-  for (const { name } of await db.listCollections().toArray()) out.push(name + JSON.stringify(await db.collection(name).find({}).toArray()));
+  for (const { name } of await db.listCollections().toArray())
+    out.push(name + JSON.stringify(await db.collection(name).find({}).toArray()));
   return out.join('\n');
 };
 
 it('anonymises everything about the person, keeps the counts, still suppresses them, and is idempotent', async () => {
-  expect((await email.api('POST', '/api/webhook-integrations', { body: { name: 'Erase', funnel_id: 'fe', reminder_delay: 1 } })).status).toBe(201);
+  expect(
+    (
+      await email.api('POST', '/api/webhook-integrations', {
+        body: { name: 'Erase', funnel_id: 'fe', reminder_delay: 1 },
+      })
+    ).status,
+  ).toBe(201);
   for (const [i, p] of [person, bystander].entries()) {
-    const r = await email.api('POST', '/api/webhook', { body: contactCreated(`c-${i}`, p.email, 'fe', { phone: p.phone, first_name: 'Pat' }), user: null });
+    const r = await email.api('POST', '/api/webhook', {
+      body: contactCreated(`c-${i}`, p.email, 'fe', { phone: p.phone, first_name: 'Pat' }),
+      user: null,
+    });
     expect(r.status).toBe(200);
   }
   // Reminded (a log each), unsubscribed by an admin, and a purchase of the person's.
   const db = client.db(email.db);
-  await waitFor(async () => (await db.collection('email_logs').countDocuments({})) === 2, { timeoutMs: 30_000, what: 'both reminders' });
-  await waitFor(async () => (await db.collection('revenue_touches').countDocuments({})) === 2, { timeoutMs: 30_000, what: 'both touches in the ledger' });
-  expect((await email.api('POST', '/api/email-unsubscribes/quick-add', { body: { email: person.email } })).status).toBeLessThan(300);
-  const purchase = { event: 'purchase_created', funnel_id: 'fe', contact: { id: 'c-0', email: person.email }, purchase: { amount: 42, currency: 'USD' } };
+  await waitFor(async () => (await db.collection('email_logs').countDocuments({})) === 2, {
+    timeoutMs: 30_000,
+    what: 'both reminders',
+  });
+  await waitFor(async () => (await db.collection('revenue_touches').countDocuments({})) === 2, {
+    timeoutMs: 30_000,
+    what: 'both touches in the ledger',
+  });
+  expect(
+    (await email.api('POST', '/api/email-unsubscribes/quick-add', { body: { email: person.email } })).status,
+  ).toBeLessThan(300);
+  const purchase = {
+    event: 'purchase_created',
+    funnel_id: 'fe',
+    contact: { id: 'c-0', email: person.email },
+    purchase: { amount: 42, currency: 'USD' },
+  };
   expect((await email.api('POST', '/api/webhook', { body: purchase, user: null })).status).toBe(200);
-  await waitFor(async () => (await db.collection('revenue_purchases').countDocuments({})) === 1, { timeoutMs: 30_000, what: 'the purchase in the ledger' });
+  await waitFor(async () => (await db.collection('revenue_purchases').countDocuments({})) === 1, {
+    timeoutMs: 30_000,
+    what: 'the purchase in the ledger',
+  });
   const before = await counts();
   expect(before).toMatchObject({ contacts: 2, purchased: 1, logs: 2 });
 
   const exported = await ask(1, 'export');
-  expect(exported.result.counts).toMatchObject({ contacts: 1, email_logs: 1, unsubscribes: 1, revenue_touches: 1, revenue_purchases: 1 });
+  expect(exported.result.counts).toMatchObject({
+    contacts: 1,
+    email_logs: 1,
+    unsubscribes: 1,
+    revenue_touches: 1,
+    revenue_purchases: 1,
+  });
   expect(exported.result.counts.webhook_deliveries).toBeGreaterThanOrEqual(2);
 
   const erased = await ask(2, 'erase');
   expect(erased.result).toMatchObject({ status: 'done', error: null });
-  expect(erased.result.counts).toMatchObject({ suppression_entries: 1, contacts: 1, email_logs: 1, unsubscribes: 1, revenue_touches: 1, revenue_purchases: 1 });
+  expect(erased.result.counts).toMatchObject({
+    suppression_entries: 1,
+    contacts: 1,
+    email_logs: 1,
+    unsubscribes: 1,
+    revenue_touches: 1,
+    revenue_purchases: 1,
+  });
   expect(erased.records).toEqual({});
 
   // Nothing findable: the export finds nothing, and no document anywhere holds the address or the number.
@@ -93,7 +168,11 @@ it('anonymises everything about the person, keeps the counts, still suppresses t
   expect(text).not.toMatch(new RegExp(phoneDigitsPattern(person.phone)!));
   expect(text).toContain(bystander.email);
   const kept = await db.collection('contacts').findOne({ contact_id: { $ne: 'c-1' } });
-  expect(kept).toMatchObject({ first_name: null, phone: expect.stringMatching(/^erased-[0-9a-f]{32}$/), email: expect.stringMatching(/^erased-[0-9a-f]{32}@erased\.invalid$/) });
+  expect(kept).toMatchObject({
+    first_name: null,
+    phone: expect.stringMatching(/^erased-[0-9a-f]{32}$/),
+    email: expect.stringMatching(/^erased-[0-9a-f]{32}@erased\.invalid$/),
+  });
 
   // The contacts list (served from the service's in-memory copy) shows the erased form too.
   const list = JSON.stringify((await email.api('GET', '/api/contacts?page=1&pageSize=50')).body).toLowerCase();
@@ -116,8 +195,14 @@ it('anonymises everything about the person, keeps the counts, still suppresses t
   expect(await counts()).toEqual(before);
 
   // A new delivery for the person is accepted, and their reminder is not sent.
-  const r = await email.api('POST', '/api/webhook', { body: contactCreated('c-new', person.email, 'fe', { phone: person.phone }), user: null });
+  const r = await email.api('POST', '/api/webhook', {
+    body: contactCreated('c-new', person.email, 'fe', { phone: person.phone }),
+    user: null,
+  });
   expect(r.status).toBe(200);
-  const log = await waitFor(async () => db.collection('email_logs').findOne({ contact_id: 'c-new' }), { timeoutMs: 30_000, what: 'the new contact\'s reminder' });
+  const log = await waitFor(async () => db.collection('email_logs').findOne({ contact_id: 'c-new' }), {
+    timeoutMs: 30_000,
+    what: "the new contact's reminder",
+  });
   expect(log.status).toBe('unsubscribed');
 });

@@ -25,11 +25,47 @@ it('removes webhook deliveries and logs older than the period, keeps the younger
     { id: 900_002, type: 'contact_created', timestamp: young, payload: '{"young":true}' },
   ]);
   await db.collection('email_logs').insertMany([
-    { id: 900_001, contact_id: 'old', contact_ref: 1, email: 'old@example.com', timestamp: old, message: 'old', status: 'would_send' },
-    { id: 900_002, contact_id: 'young', contact_ref: 2, email: 'young@example.com', timestamp: young, message: 'young', status: 'would_send' },
+    {
+      id: 900_001,
+      contact_id: 'old',
+      contact_ref: 1,
+      email: 'old@example.com',
+      timestamp: old,
+      message: 'old',
+      status: 'would_send',
+    },
+    {
+      id: 900_002,
+      contact_id: 'young',
+      contact_ref: 2,
+      email: 'young@example.com',
+      timestamp: young,
+      message: 'young',
+      status: 'would_send',
+    },
   ]);
-  await db.collection('contacts').insertOne({ id: 900_001, contact_id: 'old', email: 'old@example.com', email_lower: 'old@example.com', phone: null, first_name: null, integration_id: null, created_at: old, remind_at: old, purchased_at: null, sent_at: old, status: 'sent' });
-  await waitFor(async () => (await db.collection('webhook_events').countDocuments({ id: 900_001 })) === 0 && (await db.collection('email_logs').countDocuments({ id: 900_001 })) === 0, { timeoutMs: 15_000, intervalMs: 200, what: 'the purge' });
+  await db
+    .collection('contacts')
+    .insertOne({
+      id: 900_001,
+      contact_id: 'old',
+      email: 'old@example.com',
+      email_lower: 'old@example.com',
+      phone: null,
+      first_name: null,
+      integration_id: null,
+      created_at: old,
+      remind_at: old,
+      purchased_at: null,
+      sent_at: old,
+      status: 'sent',
+    });
+  await waitFor(
+    async () =>
+      (await db.collection('webhook_events').countDocuments({ id: 900_001 })) === 0 &&
+      (await db.collection('email_logs').countDocuments({ id: 900_001 })) === 0,
+    { timeoutMs: 15_000, intervalMs: 200, what: 'the purge' },
+  );
   expect(await db.collection('webhook_events').countDocuments({ id: 900_002 })).toBe(1);
   expect(await db.collection('email_logs').countDocuments({ id: 900_002 })).toBe(1);
   expect(await db.collection('contacts').countDocuments({ id: 900_001 })).toBe(1);

@@ -1,6 +1,15 @@
 import type { Connection } from 'mongoose';
 import type { Collection } from 'mongodb';
-import { ConflictError, NotFoundError, createIdAllocator, emailSuppressionKeys, erasedEmail, isDuplicateKeyError, isErasedEmail, type Outbox } from '@act/service-kit';
+import {
+  ConflictError,
+  NotFoundError,
+  createIdAllocator,
+  emailSuppressionKeys,
+  erasedEmail,
+  isDuplicateKeyError,
+  isErasedEmail,
+  type Outbox,
+} from '@act/service-kit';
 import { Subjects, type UnsubscribeEvent } from '@act/contracts';
 import type { UnsubscribeCheckResponse, UnsubscribeEntry, UnsubscribeResultStatus } from '@act/contracts/src/email-api';
 import {
@@ -48,7 +57,9 @@ export class UnsubscribeService {
     if (wanted.length === 0) return new Set();
     const keyOf = new Map<string, string>();
     for (const e of wanted) for (const k of emailSuppressionKeys(e)) keyOf.set(k, e);
-    const docs = await this.coll.find({ email: { $in: [...keyOf.keys()] } }, { projection: { _id: 0, email: 1 } }).toArray();
+    const docs = await this.coll
+      .find({ email: { $in: [...keyOf.keys()] } }, { projection: { _id: 0, email: 1 } })
+      .toArray();
     return new Set(docs.map((d) => keyOf.get(d.email)!));
   }
 
@@ -63,7 +74,13 @@ export class UnsubscribeService {
       const key = erasedEmail(email);
       if (!key || (await this.coll.countDocuments({ email: key }, { limit: 1 })) > 0) continue;
       try {
-        await this.coll.insertOne({ id: await this.allocateId(), email: key, unsubscribed_at: new Date(), reason: `Erased (privacy request ${requestId})`, source: 'erased' });
+        await this.coll.insertOne({
+          id: await this.allocateId(),
+          email: key,
+          unsubscribed_at: new Date(),
+          reason: `Erased (privacy request ${requestId})`,
+          source: 'erased',
+        });
         added++;
       } catch (err) {
         if (!isDuplicateKeyError(err)) throw err;
@@ -120,7 +137,8 @@ export class UnsubscribeService {
     const doc = await this.coll.findOneAndDelete({ id, source: { $ne: 'erased' } }, { projection: { _id: 0 } });
     if (!doc) {
       const kept = await this.coll.findOne({ id }, { projection: { _id: 0, email: 1 } });
-      if (kept && isErasedEmail(kept.email)) throw new ConflictError('This entry stands for an erased person and cannot be removed');
+      if (kept && isErasedEmail(kept.email))
+        throw new ConflictError('This entry stands for an erased person and cannot be removed');
       throw new NotFoundError('Unsubscribe entry not found');
     }
     await this.publish(Subjects.unsubscribeRemoved, { email: doc.email, reason: null });

@@ -36,33 +36,62 @@ afterAll(async () => {
   await client?.close();
 });
 
-const ask = async (requestId: number, kind: 'export' | 'erase', who: { email: string | null; phone: string | null } = person) => {
-  await publishEvent(sms.t.natsPrefix, 'privacy.requested', { eventId: randomUUID(), source: 'svc-auth', occurredAt: new Date().toISOString(), requestId, kind, email: who.email?.toLowerCase() ?? null, phone: who.phone });
+const ask = async (
+  requestId: number,
+  kind: 'export' | 'erase',
+  who: { email: string | null; phone: string | null } = person,
+) => {
+  await publishEvent(sms.t.natsPrefix, 'privacy.requested', {
+    eventId: randomUUID(),
+    source: 'svc-auth',
+    occurredAt: new Date().toISOString(),
+    requestId,
+    kind,
+    email: who.email?.toLowerCase() ?? null,
+    phone: who.phone,
+  });
   return waitFor(async () => heard.find((a) => a.requestId === requestId), 30_000);
 };
 const counts = async () => {
-  const stats = (await call(sms.svc.url, 'GET', '/api/sms-stats-simple?date_range=today')).body as Record<string, unknown>;
-  const contacts = (await call(sms.svc.url, 'GET', '/api/sms-contacts?page=1')).body as { total?: number; items: unknown[] };
+  const stats = (await call(sms.svc.url, 'GET', '/api/sms-stats-simple?date_range=today')).body as Record<
+    string,
+    unknown
+  >;
+  const contacts = (await call(sms.svc.url, 'GET', '/api/sms-contacts?page=1')).body as {
+    total?: number;
+    items: unknown[];
+  };
   const revenue = (await call(sms.svc.url, 'GET', '/api/sms/revenue/summary?days=7')).body as { totals: unknown };
   return { stats, contacts: contacts.total ?? contacts.items.length, revenue: revenue.totals };
 };
 const everything = async () => {
   const db = client.db(sms.t.db);
   const out: string[] = [];
-  for (const { name } of await db.listCollections().toArray()) out.push(name + JSON.stringify(await db.collection(name).find({}).toArray()));
+  for (const { name } of await db.listCollections().toArray())
+    out.push(name + JSON.stringify(await db.collection(name).find({}).toArray()));
   return out.join('\n');
 };
 
 it('anonymises everything about the person, keeps the statistics, still stops texts to them, and is idempotent', async () => {
   await createFunnel(sms.svc.url, 'erase', [{ message: 'Hi {{first_name}}, your cart: {{checkout_url}}' }]);
   for (const [i, p] of [person, bystander].entries()) {
-    const r = await postContact(sms.svc.url, 'erase', `s-${i}`, p.phone, { email: p.email, checkout_url: `https://shop.example/cart/${i}` });
+    const r = await postContact(sms.svc.url, 'erase', `s-${i}`, p.phone, {
+      email: p.email,
+      checkout_url: `https://shop.example/cart/${i}`,
+    });
     expect(r.status).toBe(200);
   }
   await waitFor(async () => sms.twilio.messages.length === 2, 20_000);
   const db = client.db(sms.t.db);
   await waitFor(async () => (await db.collection('revenue_touches').countDocuments({})) === 2, 20_000);
-  const purchase = { event_type: 'purchase_created', funnel_id: 'erase', contact_id: 's-0', email: person.email, amount: 30, currency: 'USD' };
+  const purchase = {
+    event_type: 'purchase_created',
+    funnel_id: 'erase',
+    contact_id: 's-0',
+    email: person.email,
+    amount: 30,
+    currency: 'USD',
+  };
   expect((await call(sms.svc.url, 'POST', '/api/sms/webhook', { user: null, body: purchase })).status).toBe(200);
   await waitFor(async () => (await db.collection('revenue_purchases').countDocuments({})) === 1, 20_000);
   // The person replied STOP once (an opt-out in clear).
@@ -71,7 +100,14 @@ it('anonymises everything about the person, keeps the statistics, still stops te
 
   const erased = await ask(1, 'erase');
   expect(erased.result).toMatchObject({ status: 'done', error: null });
-  expect(erased.result.counts).toMatchObject({ suppression_entries: 1, contacts: 1, sms_logs: 1, opt_outs: 1, revenue_touches: 1, revenue_purchases: 1 });
+  expect(erased.result.counts).toMatchObject({
+    suppression_entries: 1,
+    contacts: 1,
+    sms_logs: 1,
+    opt_outs: 1,
+    revenue_touches: 1,
+    revenue_purchases: 1,
+  });
   expect(erased.result.counts.webhook_deliveries).toBeGreaterThanOrEqual(2);
 
   const again = await ask(2, 'export');
@@ -94,10 +130,15 @@ it('anonymises everything about the person, keeps the statistics, still stops te
   // A new delivery for the number is accepted and stored, and no text goes out: the hashed opt-out stops it.
   const sent = sms.twilio.messages.length;
   expect((await postContact(sms.svc.url, 'erase', 's-new', person.phone)).status).toBe(200);
-  const fresh = await waitFor(async () => db.collection('sms_contacts').findOne({ contact_id: 's-new', status: { $ne: 'pending' } }), 20_000);
+  const fresh = await waitFor(
+    async () => db.collection('sms_contacts').findOne({ contact_id: 's-new', status: { $ne: 'pending' } }),
+    20_000,
+  );
   expect(fresh.status).toBe('opted_out');
   expect(sms.twilio.messages.length).toBe(sent);
   // The operator's test send to the number is refused as for any opted-out number.
-  const test = await call(sms.svc.url, 'POST', '/api/twilio/test-sms', { body: { test_phone: person.phone, test_message: 'test' } });
+  const test = await call(sms.svc.url, 'POST', '/api/twilio/test-sms', {
+    body: { test_phone: person.phone, test_message: 'test' },
+  });
   expect(test.status).toBe(400);
 });

@@ -12,7 +12,11 @@ export async function optOutErased(conn: Connection, person: ErasePerson, now = 
   for (const phone of person.phones) {
     const key = erasedPhone(phone);
     if (!key) continue;
-    const r = await optOutModel(conn).collection.updateOne({ phone: key }, { $setOnInsert: { keyword: 'ERASED', opted_out_at: now } }, { upsert: true });
+    const r = await optOutModel(conn).collection.updateOne(
+      { phone: key },
+      { $setOnInsert: { keyword: 'ERASED', opted_out_at: now } },
+      { upsert: true },
+    );
     added += r.upsertedCount;
   }
   return added;
