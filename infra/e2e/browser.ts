@@ -33,3 +33,48 @@ export async function signIn(page: Page, username: string, password: string, bas
   await page.getByRole('button', { name: 'Sign In' }).click();
   await page.waitForURL((url) => url.pathname !== '/auth');
 }
+
+/**
+ * One shopper on both sides, from the signed-in page: an integration of each side for `funnel`, then a delivery to
+ * each funnel webhook. Returns the four statuses ([201, 201, 200, 200] when all went in).
+ */
+export function seedShopperOnBothSides(
+  page: Page,
+  funnel: string,
+  shopper: { id: string; email: string; phone: string; first_name?: string },
+): Promise<number[]> {
+  return page.evaluate(
+    async ([f, contact]) => {
+      const post = (path: string, body: unknown) =>
+        fetch(path, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }).then((r) => r.status);
+      return [
+        await post('/api/webhook-integrations', { name: `Privacy ${f}`, funnel_id: f, reminder_delay: 600 }),
+        await post('/api/sms-webhook-integrations', {
+          name: `Privacy ${f}`,
+          funnel_id: f,
+          reminder_delay: 600,
+          active: true,
+        }),
+        await post('/api/webhook', { event: 'contact_created', funnel_id: f, contact }),
+        await post('/api/sms/webhook', { event: 'contact_created', funnel_id: f, contact }),
+      ];
+    },
+    [funnel, { first_name: 'Pat', ...shopper }] as const,
+  );
+}
+
+/** The dialog named `name` once its opening transition is over (a screenshot taken earlier shows it half faded in). */
+export async function openedDialog(page: Page, name: string) {
+  const dialog = page.getByRole('dialog', { name });
+  await dialog.waitFor();
+  await page.waitForFunction((n) => {
+    const el = [...document.querySelectorAll('[role="dialog"]')].find((d) => d.textContent?.includes(n));
+    const faded = el?.closest('.MuiDialog-container') ?? el;
+    return !!faded && getComputedStyle(faded).opacity === '1';
+  }, name);
+  return dialog;
+}

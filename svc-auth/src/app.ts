@@ -34,7 +34,7 @@ export async function buildAuthService({ conn, app, logger, bus, outbox }: Servi
   await ensureAuditIndexes(auditColl, envInt('AUDIT_RETENTION_DAYS', AUDIT_RETENTION_DAYS_DEFAULT));
   const auditLog = createAuditLog(auditColl);
   let auditConsumer: { stop(): void } | null = null;
-  const privacy = createPrivacyRequests(conn, outbox);
+  const privacy = createPrivacyRequests(conn, outbox, logger);
   await privacy.init();
   let privacyConsumer: { stop(): void } | null = null;
 

@@ -1,5 +1,5 @@
 import type { ServiceDeps, ServiceParts } from '@act/service-kit';
-import { createIdAllocator, createSecretBox, envInt, ReplayGuard, startPrivacyResponder, startRetentionPurge } from '@act/service-kit';
+import { createIdAllocator, createSecretBox, ReplayGuard, startPrivacyResponder, startRetentionPurgeFromEnv } from '@act/service-kit';
 import type { EmailConfig } from './config';
 import { contactModel } from './contacts/model';
 import { ContactsService } from './contacts/service';
@@ -27,6 +27,7 @@ import { webhookRouter } from './webhook/routes';
 import { EventPublisher } from './events/publisher';
 import { startEventConsumers } from './events/consumers';
 import { EMAIL_HOLDINGS } from './privacy/holdings';
+import { UnsubscribeService } from './unsubscribe';
 import { buildAttribution } from './attribution';
 
 export interface EmailServiceOptions {
@@ -61,6 +62,8 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
   const replays = new ReplayGuard(conn, 'webhook_deliveries');
   const webhook = new WebhookService(events, contacts, cache, publisher, replays);
   const attribution = await buildAttribution({ conn, outbox, logger, logs, integrations: cache });
+  // Erase's use of the unsubscribe list (the hashed entries); the list's own routes are the sending features'.
+  const unsubscribes = new UnsubscribeService(conn, outbox);
 
   await Promise.all([integrations.ensureDefault(await settings.getReminderDelay()), replays.init()]);
   await integrations.ensureKeys();
@@ -89,16 +92,23 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
       reminders.attachJobs(jobs);
       await reminders.start();
       consumers = startEventConsumers({ conn, bus, logger, deps: { contacts, integrations: cache } });
-      privacy = startPrivacyResponder({ conn, bus, outbox, logger, service: 'svc-email', holdings: EMAIL_HOLDINGS });
-      retention = startRetentionPurge({
+      privacy = startPrivacyResponder({
+        conn,
+        bus,
+        outbox,
+        logger,
+        service: 'svc-email',
+        holdings: EMAIL_HOLDINGS,
+        suppress: (person) => unsubscribes.addErased(person.emails, person.requestId),
+        onErased: (erased) => contacts.rewritten((erased.contacts ?? []).map((c) => c.id as number)),
+      });
+      retention = startRetentionPurgeFromEnv({
         conn,
         logger,
         rules: [
           { collection: 'webhook_events', field: 'timestamp' },
           { collection: 'email_logs', field: 'timestamp' },
         ],
-        days: envInt('DATA_RETENTION_DAYS', 180),
-        everyMs: envInt('RETENTION_PURGE_EVERY_MS', 3_600_000),
       });
       revenueConsumer = attribution.start(bus);
       await sending.start();

@@ -1,5 +1,6 @@
-import { createSecretBox, env, envInt, ReplayGuard, startPrivacyResponder, startRetentionPurge, type ServiceDeps, type ServiceParts } from '@act/service-kit';
+import { createSecretBox, env, ReplayGuard, startPrivacyResponder, startRetentionPurgeFromEnv, type ServiceDeps, type ServiceParts } from '@act/service-kit';
 import { SMS_HOLDINGS } from './privacy/holdings';
+import { optOutErased } from './privacy/suppress';
 import { readSettings, systemClock, type Clock } from './settings';
 import { IntegrationCache } from './integrations/cache';
 import { IntegrationService } from './integrations/service';
@@ -163,16 +164,22 @@ export async function buildSmsService(
       await agendaJobs.start(engine);
       await ticker?.start(engine);
       consumers = startFunnelConsumers({ conn, bus, contacts, integrations, logger });
-      privacy = startPrivacyResponder({ conn, bus, outbox, logger, service: 'svc-sms', holdings: SMS_HOLDINGS });
-      retention = startRetentionPurge({
+      privacy = startPrivacyResponder({
+        conn,
+        bus,
+        outbox,
+        logger,
+        service: 'svc-sms',
+        holdings: SMS_HOLDINGS,
+        suppress: (person) => optOutErased(conn, person),
+      });
+      retention = startRetentionPurgeFromEnv({
         conn,
         logger,
         rules: [
           { collection: 'sms_webhook_events', field: 'timestamp' },
           { collection: 'sms_logs', field: 'timestamp' },
         ],
-        days: envInt('DATA_RETENTION_DAYS', 180),
-        everyMs: envInt('RETENTION_PURGE_EVERY_MS', 3_600_000),
       });
       revenueConsumer = attribution.start(bus);
       // The backstop for contacts no ticker holds (another instance's, one gone): a scan of every contact on the

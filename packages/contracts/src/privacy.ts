@@ -1,7 +1,7 @@
 /**
  * Privacy requests (issue 18): an admin asks every service what it holds about one person (an email address and/or a
- * phone number). svc-auth keeps the request; each service answers over NATS when it can, so a service that is down
- * answers when it returns. Self-contained (only yup): the browser bundle imports it too.
+ * phone number), to export it or to erase it. svc-auth keeps the request; each service answers over NATS when it can,
+ * so a service that is down answers when it returns. Self-contained (only yup): the browser bundle imports it too.
  *
  * Import path: `@act/contracts/src/privacy`.
  */
@@ -15,7 +15,9 @@ export type PrivacyService = (typeof PRIVACY_SERVICES)[number];
 /** Records of one kind at most in an export (a person with more is exported in part, and the part says so). */
 export const PRIVACY_EXPORT_LIMIT = 1_000;
 
-export type PrivacyKind = 'export';
+export const PRIVACY_KINDS = ['export', 'erase'] as const;
+/** export: what is held, as one document. erase: anonymise it in place on every side (counts stay) and suppress. */
+export type PrivacyKind = (typeof PRIVACY_KINDS)[number];
 
 export interface PrivacySubject {
   email: string | null;
@@ -27,7 +29,10 @@ export interface PrivacyRequested extends PrivacySubject {
   kind: PrivacyKind;
 }
 
-/** One service's answer. `records`: each kind of record it holds about the person (as stored, without internals). */
+/**
+ * One service's answer. `counts`: for an export, the records of each kind it holds about the person; for an erase,
+ * the records of each kind it anonymised or removed this time (a second erase of the same person counts 0).
+ */
 export interface PrivacyServiceResult {
   status: 'pending' | 'done' | 'failed';
   finished_at: string | null;
@@ -47,6 +52,11 @@ export interface PrivacyCompleted {
 export interface PrivacyRequestView extends PrivacySubject {
   id: number;
   kind: PrivacyKind;
+  /**
+   * Set once an erase is done (the address and number are then null here): the first characters of the person's
+   * salted hash, enough to tell two erased people apart in the list, useless to find anyone.
+   */
+  erased_ref: string | null;
   requested_by: string;
   created_at: string;
   /** done once every service answered. */
@@ -64,7 +74,11 @@ export interface PrivacyExport {
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const privacyRequestSchema = yup
   .object({
-    kind: yup.string().strict().oneOf(['export'], 'Kind must be export').default('export'),
+    kind: yup
+      .string()
+      .strict()
+      .oneOf([...PRIVACY_KINDS], 'Kind must be export or erase')
+      .default('export'),
     email: yup
       .string()
       .typeError('Email must be text')

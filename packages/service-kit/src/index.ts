@@ -21,6 +21,8 @@ export * from './webhook-signing';
 export * from './metrics';
 export * from './audit';
 export * from './privacy';
+export * from './privacy-hash';
+export * from './privacy-ledger';
 export * from './retention';
 export * from './openapi';
 export * from './attribution';

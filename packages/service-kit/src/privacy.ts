@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import type { Document } from 'mongodb';
+import type { AnyBulkWriteOperation, Document } from 'mongodb';
 import {
   PRIVACY_COMPLETED,
   PRIVACY_EXPORT_LIMIT,
@@ -10,6 +10,8 @@ import {
   type PrivacySubject,
 } from '@act/contracts/src/privacy';
 import { consume } from './consumer';
+import { isDuplicateKeyError } from './errors';
+import { isErasedEmail, isErasedPhone } from './privacy-hash';
 import { escapeRegex } from './list';
 import type { Bus } from './nats';
 import type { Outbox } from './outbox';
@@ -24,6 +26,52 @@ export interface PersonalData {
    * collected before this one (rows keyed by a contact's id follow the contacts).
    */
   filter: (subject: PrivacySubject, found: Record<string, Document[]>) => Document | null;
+  /**
+   * How one found record is erased: a plain update ($set / $unset, values computed here in Node: the MongoDB stand-in
+   * has no pipeline updates), 'delete', or null (nothing to change). Absent: nothing of this kind is erased.
+   */
+  erase?: (doc: Document, person: ErasePerson) => Document | 'delete' | null;
+  /**
+   * For records whose `_id` holds the person's names (it cannot be updated): the record to put in its place. The new
+   * one is inserted before the old one is deleted, so a crash between the two leaves both and a redelivery finishes.
+   */
+  replace?: (doc: Document, person: ErasePerson) => Document | null;
+}
+
+/** Who is being erased: the request's address and number, and those on the contacts found for them. */
+export interface ErasePerson {
+  requestId: number;
+  emails: string[];
+  phones: string[];
+}
+
+/**
+ * The person's addresses and numbers: the request's, and every one on the contacts found (an erase asked by address
+ * also covers the number the same contact gave, and the other way round). Erased forms are left out.
+ */
+export function personOf(subject: PrivacySubject, found: Record<string, Document[]>, requestId = 0): ErasePerson {
+  const emails = new Set<string>();
+  const phones = new Set<string>();
+  if (subject.email) emails.add(subject.email.trim().toLowerCase());
+  if (subject.phone) phones.add(subject.phone.trim());
+  for (const c of found.contacts ?? []) {
+    if (typeof c.email === 'string' && c.email.trim() && !isErasedEmail(c.email)) emails.add(c.email.trim().toLowerCase());
+    if (typeof c.phone === 'string' && c.phone.trim() && !isErasedPhone(c.phone)) phones.add(c.phone.trim());
+  }
+  return { requestId, emails: [...emails], phones: [...phones] };
+}
+
+/** Raw bodies (`field`) that mention any of the person's addresses or numbers. */
+export function mentioning(field: string, { emails, phones }: { emails: string[]; phones: string[] }): Document | null {
+  const digits = phones.map(phoneDigitsPattern).filter((d): d is string => d !== null);
+  const or = [...emails.map((e) => textMentioning(field, e)), ...digits.map((d) => ({ [field]: { $regex: d } }))];
+  return or.length ? { $or: or } : null;
+}
+
+/** `$or` of the filters for each value, or null when there is none. */
+export function anyOf(values: string[], one: (v: string) => Document | null): Document | null {
+  const or = values.map(one).filter((f): f is Document => f !== null);
+  return or.length ? { $or: or } : null;
 }
 
 /** A case-insensitive match of the address anywhere in a text field (raw webhook bodies). */
@@ -53,6 +101,67 @@ export async function collectPerson(conn: Connection, holdings: PersonalData[], 
   return { records, counts, truncated };
 }
 
+/** Erase batches: a bulk write of this many updates at most. */
+const ERASE_BATCH = 500;
+
+/**
+ * Erases one person: every record `holdings` finds is anonymised in place or removed, and `suppress` first puts the
+ * person on the service's suppression list in hashed form (so a crash half-way still leaves them unreachable).
+ * Safe to run again, and after a crash at any point: what is already erased is no longer found (a second run counts
+ * 0), and the kinds are erased in reverse order, so the records found through the contacts (logs, steps) go before
+ * the contacts that lead to them. No transaction (the stand-in has none); see docs/privacy.md.
+ */
+export async function erasePerson(
+  conn: Connection,
+  holdings: PersonalData[],
+  subject: PrivacySubject,
+  requestId: number,
+  suppress: (person: ErasePerson) => Promise<number>,
+): Promise<{ counts: Record<string, number>; erased: Record<string, Document[]>; person: ErasePerson }> {
+  const found: Record<string, Document[]> = {};
+  for (const h of holdings) {
+    const filter = h.filter(subject, found);
+    found[h.kind] = filter ? await conn.db!.collection(h.collection).find(filter).toArray() : [];
+  }
+  const person = personOf(subject, found, requestId);
+  const counts: Record<string, number> = { suppression_entries: await suppress(person) };
+  for (const h of [...holdings].reverse()) {
+    const docs = found[h.kind] ?? [];
+    const coll = conn.db!.collection(h.collection);
+    let n = 0;
+    if (h.replace) {
+      for (const doc of docs) {
+        const next = h.replace(doc, person);
+        if (!next) continue;
+        if (next._id === doc._id) {
+          await coll.replaceOne({ _id: doc._id }, next);
+        } else {
+          try {
+            await coll.insertOne(next);
+          } catch (err) {
+            if (!isDuplicateKeyError(err)) throw err;
+          }
+          await coll.deleteOne({ _id: doc._id });
+        }
+        n++;
+      }
+    } else if (h.erase) {
+      const ops: AnyBulkWriteOperation[] = [];
+      for (const doc of docs) {
+        const op = h.erase(doc, person);
+        if (op === 'delete') ops.push({ deleteOne: { filter: { _id: doc._id } } });
+        else if (op) ops.push({ updateOne: { filter: { _id: doc._id }, update: op } });
+      }
+      for (let i = 0; i < ops.length; i += ERASE_BATCH) {
+        const r = await coll.bulkWrite(ops.slice(i, i + ERASE_BATCH), { ordered: false });
+        n += r.modifiedCount + r.deletedCount;
+      }
+    } else continue;
+    counts[h.kind] = n;
+  }
+  return { counts, erased: found, person };
+}
+
 /**
  * Answers the privacy requests svc-auth publishes: a durable consumer, so a service that was down when the request was
  * made answers when it is back; the answer goes out through the outbox. A request handled twice answers the same.
@@ -64,6 +173,8 @@ export function startPrivacyResponder({
   logger,
   service,
   holdings,
+  suppress,
+  onErased,
 }: {
   conn: Connection;
   bus: Bus;
@@ -71,6 +182,10 @@ export function startPrivacyResponder({
   logger: Logger;
   service: PrivacyService;
   holdings: PersonalData[];
+  /** Puts the person on the service's suppression list in hashed form; returns the entries added (0 when there). */
+  suppress: (person: ErasePerson) => Promise<number>;
+  /** Told what was erased (an in-memory copy of the contacts list, say, must forget it). */
+  onErased?: (erased: Record<string, Document[]>) => Promise<void>;
 }) {
   return consume({
     conn,
@@ -83,6 +198,16 @@ export function startPrivacyResponder({
       const req = payload as unknown as PrivacyRequested;
       const subject = { email: req.email ?? null, phone: req.phone ?? null };
       let answer: PrivacyCompleted;
+      if (req.kind === 'erase') {
+        // A failure is thrown: the message is not acknowledged and comes again (the erase is safe to run twice), so
+        // the request stays pending rather than half-done and reported.
+        const { counts, erased } = await erasePerson(conn, holdings, subject, req.requestId, suppress);
+        await onErased?.(erased);
+        logger.info({ requestId: req.requestId, counts }, 'privacy erase done');
+        answer = { requestId: req.requestId, service, records: {}, result: { status: 'done', finished_at: new Date().toISOString(), counts, truncated: [], error: null } };
+        await outbox.add(PRIVACY_COMPLETED, answer as unknown as Record<string, unknown>, `privacy-${req.requestId}-${service}`);
+        return;
+      }
       try {
         const { records, counts, truncated } = await collectPerson(conn, holdings, subject);
         answer = { requestId: req.requestId, service, records, result: { status: 'done', finished_at: new Date().toISOString(), counts, truncated, error: null } };

@@ -1,5 +1,6 @@
 import type { Connection } from 'mongoose';
 import type { Logger } from './logger';
+import { envInt } from './config';
 
 /** A collection whose rows are removed once `field` (a date) is older than the retention period. */
 export interface RetentionRule {
@@ -51,4 +52,21 @@ export function startRetentionPurge({
       clearInterval(timer);
     },
   };
+}
+
+/** Days raw data is kept when DATA_RETENTION_DAYS is not set. */
+export const DATA_RETENTION_DAYS_DEFAULT = 180;
+
+/**
+ * The purge as every service configures it: DATA_RETENTION_DAYS (default 180, 0 keeps everything) and
+ * RETENTION_PURGE_EVERY_MS (default hourly) read here, once, rather than by each service.
+ */
+export function startRetentionPurgeFromEnv({ conn, logger, rules }: { conn: Connection; logger: Logger; rules: RetentionRule[] }) {
+  return startRetentionPurge({
+    conn,
+    logger,
+    rules,
+    days: envInt('DATA_RETENTION_DAYS', DATA_RETENTION_DAYS_DEFAULT),
+    everyMs: envInt('RETENTION_PURGE_EVERY_MS', 3_600_000),
+  });
 }

@@ -1,7 +1,12 @@
 // The privacy requests' API on svc-auth alone (no email or SMS side running: requests stay pending, durable on the
-// bus); the answers from both sides are tested through the whole stack (shell/e2e/privacy.e2e.ts and the faults suite).
+// bus; where a test needs their answers, it publishes them as the two services would). The whole path is tested
+// through the stack (shell/e2e/privacy.e2e.ts, infra/e2e/privacy-erase.e2e.ts and the faults suite).
+import { randomUUID } from 'node:crypto';
+import { connect } from 'nats';
 import { call, type ServiceProcess } from '@act/service-kit/testing';
 import type { CurrentUserDto } from '@act/contracts/src/auth-api';
+import type { AuditPage } from '@act/contracts/src/audit';
+import { PRIVACY_SERVICES, type PrivacyExport, type PrivacyRequestView } from '@act/contracts/src/privacy';
 import { ADMIN_PASSWORD, asIdentity, login, startAuth } from '../testing';
 
 jest.setTimeout(60_000);
@@ -23,7 +28,7 @@ it('refuses a request without a way to find the person, or with a malformed one,
     [{ email: 'not-an-address' }, 'Enter a valid email address'],
     [{ phone: '12-34' }, 'Enter a phone number with at least 7 digits'],
     [{ email: { toString: 1 } }, 'The request body has a value of the wrong type'],
-    [{ email: 'a@example.com', kind: 'erase-everything' }, 'Kind must be export'],
+    [{ email: 'a@example.com', kind: 'erase-everything' }, 'Kind must be export or erase'],
   ];
   for (const [body, error] of cases) {
     const r = await call(svc.url, 'POST', '/api/privacy-requests', asAdmin(body));
@@ -49,4 +54,66 @@ it('creates a pending request per service, lists and reads it; admins only', asy
   const operator = { id: 999, username: 'operator', role: 'user' as const };
   expect((await call(svc.url, 'GET', '/api/privacy-requests', { user: operator })).status).toBe(403);
   expect((await call(svc.url, 'POST', '/api/privacy-requests', { user: operator, body: { email: 'x@example.com' } })).status).toBe(403);
+});
+
+const natsPrefix = `${process.env.NATS_PREFIX ?? ''}t${process.pid}privacy_`.replace(/[^A-Za-z0-9_]/g, '_');
+/** Both services' answers to a request, as they publish them. */
+async function answerFromBoth(requestId: number, counts: Record<string, number>, records: Record<string, unknown[]> = {}) {
+  const nc = await connect({ servers: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' });
+  try {
+    for (const service of PRIVACY_SERVICES) {
+      const result = { status: 'done', finished_at: new Date().toISOString(), counts, truncated: [], error: null };
+      const payload = { eventId: randomUUID(), source: service, occurredAt: new Date().toISOString(), requestId, service, result, records };
+      await nc.jetstream().publish(`${natsPrefix}privacy.completed`, JSON.stringify(payload));
+    }
+  } finally {
+    await nc.close();
+  }
+}
+async function until<T>(fn: () => Promise<T | null | undefined | false>, what: string): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+const auditText = async () => JSON.stringify(((await call(svc.url, 'GET', '/api/audit-log?pageSize=100', asAdmin())).body as AuditPage).items);
+
+it('an erase, once both sides are done, leaves the person nowhere in svc-auth: requests, exports, audit log', async () => {
+  const email = 'gone.person@example.com';
+  const phone = '+1 415 555 0177';
+  const exp = (await call(svc.url, 'POST', '/api/privacy-requests', asAdmin({ email, phone }))).body as PrivacyRequestView;
+  await answerFromBoth(exp.id, { contacts: 1 }, { contacts: [{ email }] });
+  await until(async () => ((await call(svc.url, 'GET', `/api/privacy-requests/${exp.id}`, asAdmin())).body as PrivacyRequestView).status === 'done', 'the export');
+  expect(JSON.stringify((await call(svc.url, 'GET', `/api/privacy-requests/${exp.id}/export.json`, asAdmin())).body)).toContain(email);
+  // The export request's own audit record names the person in clear (until the erase).
+  await until(async () => (await auditText()).includes(email), 'the export\'s audit record');
+
+  const r = await call(svc.url, 'POST', '/api/privacy-requests', asAdmin({ kind: 'erase', email, phone }));
+  expect(r.status).toBe(201);
+  const erase = r.body as PrivacyRequestView;
+  expect(erase).toMatchObject({ kind: 'erase', email, status: 'pending', erased_ref: null });
+  // The erase's own audit record holds the erased forms only.
+  await until(async () => (await auditText()).includes('@erased.invalid'), 'the erase\'s audit record');
+  expect((await call(svc.url, 'GET', `/api/privacy-requests/${erase.id}/export.json`, asAdmin())).status).toBe(404);
+
+  await answerFromBoth(erase.id, { contacts: 1, suppression_entries: 1 });
+  const done = await until(async () => {
+    const v = (await call(svc.url, 'GET', `/api/privacy-requests/${erase.id}`, asAdmin())).body as PrivacyRequestView;
+    return v.status === 'done' && v.erased_ref ? v : null;
+  }, 'the erase to finish');
+  expect(done).toMatchObject({ email: null, phone: null, erased_ref: expect.stringMatching(/^[0-9a-f]{12}$/) });
+  expect((await call(svc.url, 'GET', `/api/privacy-requests/${exp.id}`, asAdmin())).body).toMatchObject({ email: null, phone: null, erased_ref: done.erased_ref });
+  const doc = (await call(svc.url, 'GET', `/api/privacy-requests/${exp.id}/export.json`, asAdmin())).body as PrivacyExport;
+  expect(doc.data).toEqual({ 'svc-email': {}, 'svc-sms': {} });
+  const list = JSON.stringify((await call(svc.url, 'GET', '/api/privacy-requests', asAdmin())).body);
+  const audit = await auditText();
+  for (const text of [list, audit]) {
+    expect(text).not.toContain(email);
+    expect(text).not.toMatch(/415\D{0,3}555\D{0,3}0177/);
+  }
+  // Both requests are still in the audit log, with the person in erased form.
+  expect(audit.match(/POST \/api\/privacy-requests/g)?.length).toBeGreaterThanOrEqual(2);
 });

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
-import { currentUser, parseId, requireAdmin, validateBody } from '@act/service-kit';
-import { privacyRequestSchema } from '@act/contracts/src/privacy';
+import { currentUser, erasedEmail, erasedPhone, parseId, requireAdmin, validateBody } from '@act/service-kit';
+import { privacyRequestSchema, type PrivacyKind } from '@act/contracts/src/privacy';
 import type { PrivacyRequests } from './service';
 
 /** The Privacy Requests page's calls: admins only. */
@@ -15,8 +15,14 @@ export function privacyRouter(privacy: PrivacyRequests): Router {
 
   router.post('/', async (ctx) => {
     const input = await validateBody(ctx, privacyRequestSchema);
+    const kind = input.kind as PrivacyKind;
+    const email = input.email || null;
+    const phone = input.phone || null;
+    // The erase is recorded like any request, but with the person in erased form: the audit log must not keep
+    // in clear what the request removes everywhere else.
+    if (kind === 'erase') ctx.state.audit = { after: { kind, email: email && erasedEmail(email), phone: phone && erasedPhone(phone) } };
     ctx.status = 201;
-    ctx.body = await privacy.create({ email: input.email || null, phone: input.phone || null }, currentUser(ctx)!.username);
+    ctx.body = await privacy.create({ kind, email, phone }, currentUser(ctx)!.username);
   });
 
   router.get('/:id', async (ctx) => {

@@ -1,8 +1,9 @@
 import type { Connection } from 'mongoose';
 import type { Document } from 'mongodb';
-import { isDuplicateKeyError, nextId, NotFoundError, type Outbox } from '@act/service-kit';
+import { isDuplicateKeyError, nextId, NotFoundError, phoneDigitsPattern, privacyHash, scrubText, type Logger, type Outbox } from '@act/service-kit';
 import {
   PRIVACY_REQUESTED,
+  type PrivacyKind,
   PRIVACY_SERVICES,
   type PrivacyCompleted,
   type PrivacyExport,
@@ -14,7 +15,7 @@ import {
 /** Days an export's data is kept here for download before MongoDB removes it (it is personal data too). */
 export const EXPORT_KEEP_DAYS = 7;
 
-type RequestDoc = Omit<PrivacyRequestView, 'created_at' | 'status'> & { created_at: Date };
+type RequestDoc = Omit<PrivacyRequestView, 'created_at' | 'status' | 'erased_ref'> & { created_at: Date; erased_ref?: string | null };
 interface ExportDoc {
   request_id: number;
   service: PrivacyService;
@@ -26,7 +27,7 @@ const pending = (): PrivacyServiceResult => ({ status: 'pending', finished_at: n
 
 export interface PrivacyRequests {
   init(): Promise<void>;
-  create(input: { email: string | null; phone: string | null }, requestedBy: string): Promise<PrivacyRequestView>;
+  create(input: { kind?: PrivacyKind; email: string | null; phone: string | null }, requestedBy: string): Promise<PrivacyRequestView>;
   list(): Promise<PrivacyRequestView[]>;
   get(id: number): Promise<PrivacyRequestView>;
   exportOf(id: number): Promise<PrivacyExport>;
@@ -34,15 +35,22 @@ export interface PrivacyRequests {
   complete(answer: PrivacyCompleted): Promise<void>;
 }
 
-export function createPrivacyRequests(conn: Connection, outbox: Outbox): PrivacyRequests {
+/** The few characters of the person's hash the list shows once an erase is done. */
+const refOf = (email: string | null, phone: string | null) => (email ? privacyHash('email', email) : null)?.slice(0, 12) ?? (phone ? privacyHash('phone', phone) : null)?.slice(0, 12) ?? null;
+
+export function createPrivacyRequests(conn: Connection, outbox: Outbox, logger?: Logger): PrivacyRequests {
   const requests = conn.db!.collection<RequestDoc>('privacy_requests');
   const exports = conn.db!.collection<ExportDoc>('privacy_exports');
+  const audit = conn.db!.collection('audit_log');
+  const answered = (d: Pick<RequestDoc, 'services'>) => PRIVACY_SERVICES.every((s) => d.services[s]?.status !== 'pending');
   const view = ({ _id, created_at, ...d }: RequestDoc & { _id?: unknown }): PrivacyRequestView => {
     void _id;
     return {
       ...d,
+      erased_ref: d.erased_ref ?? null,
       created_at: created_at.toISOString(),
-      status: PRIVACY_SERVICES.every((s) => d.services[s]?.status !== 'pending') ? 'done' : 'pending',
+      // An erase is done once svc-auth's own part is done too (finishErase sets erased_ref last).
+      status: answered(d) && (d.kind !== 'erase' || d.erased_ref) ? 'done' : 'pending',
     };
   };
   const find = async (id: number) => {
@@ -51,6 +59,36 @@ export function createPrivacyRequests(conn: Connection, outbox: Outbox): Privacy
     return doc;
   };
 
+  /**
+   * Once both sides erased the person, what svc-auth holds of them goes too (issue 18): the address and number on
+   * every privacy request for them (this one included; a short hash stays to tell requests apart), the exports kept
+   * for download, and their mentions in the audit log's recorded changes (replaced by the erased forms; the records
+   * themselves stay: who did what, and that the erase was asked, remains). Idempotent: run again, it finds nothing.
+   */
+  async function finishErase(req: RequestDoc): Promise<void> {
+    const { email, phone } = req;
+    if (!email && !phone) return;
+    const digits = phone ? phoneDigitsPattern(phone) : null;
+    const or = [...(email ? [{ email }] : []), ...(digits ? [{ phone: { $regex: digits } }] : [])];
+    const theirs = await requests.find({ $or: or }, { projection: { _id: 0, id: 1 } }).toArray();
+    const ids = theirs.map((r) => r.id);
+    await exports.deleteMany({ request_id: { $in: ids } });
+    const person = { emails: email ? [email] : [], phones: phone ? [phone] : [] };
+    const mentions = (text: string) =>
+      (email !== null && text.toLowerCase().includes(email.toLowerCase())) || (digits !== null && new RegExp(digits).test(text));
+    let scrubbed = 0;
+    // A scan in Node: the changes are free-form (any field of any route), and the stand-in has no $text.
+    for await (const rec of audit.find({ change: { $exists: true } }, { projection: { _id: 1, change: 1 } })) {
+      const text = JSON.stringify(rec.change ?? null);
+      if (!mentions(text)) continue;
+      await audit.updateOne({ _id: rec._id }, { $set: { change: JSON.parse(scrubText(text, person)) } });
+      scrubbed++;
+    }
+    // Last: while the request still names the person, a redelivered answer can finish what a crash left.
+    await requests.updateMany({ id: { $in: ids } }, { $set: { email: null, phone: null, erased_ref: refOf(email, phone) } });
+    logger?.info({ requestId: req.id, requests: ids.length, auditRecords: scrubbed }, 'privacy erase finished in svc-auth');
+  }
+
   return {
     async init() {
       await requests.createIndex({ id: 1 }, { unique: true, name: 'id_unique' });
@@ -58,10 +96,10 @@ export function createPrivacyRequests(conn: Connection, outbox: Outbox): Privacy
       await exports.createIndex({ created_at: 1 }, { expireAfterSeconds: EXPORT_KEEP_DAYS * 86_400, name: 'created_ttl' });
     },
 
-    async create({ email, phone }, requestedBy) {
+    async create({ kind = 'export', email, phone }, requestedBy) {
       const doc: RequestDoc = {
         id: await nextId(conn, 'privacy_requests'),
-        kind: 'export',
+        kind,
         email,
         phone,
         requested_by: requestedBy,
@@ -85,6 +123,7 @@ export function createPrivacyRequests(conn: Connection, outbox: Outbox): Privacy
 
     async exportOf(id) {
       const request = view(await find(id));
+      if (request.kind !== 'export') throw new NotFoundError('This request is an erase: it has no export');
       const rows = await exports.find({ request_id: id }, { projection: { _id: 0 } }).toArray();
       const data = Object.fromEntries(PRIVACY_SERVICES.map((s) => [s, rows.find((r) => r.service === s)?.records ?? {}])) as PrivacyExport['data'];
       return { request, data };
@@ -98,6 +137,9 @@ export function createPrivacyRequests(conn: Connection, outbox: Outbox): Privacy
         if (!isDuplicateKeyError(err)) throw err;
       }
       await requests.updateOne({ id: requestId }, { $set: { [`services.${service}`]: result } });
+      const doc = await requests.findOne({ id: requestId }, { projection: { _id: 0 } });
+      // Every time the last answer is heard (a redelivery too), so a crash half-way through is finished by it.
+      if (doc?.kind === 'erase' && answered(doc)) await finishErase(doc);
     },
   };
 }

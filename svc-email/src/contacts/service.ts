@@ -5,7 +5,7 @@ import { NotFoundError, insertNew, isDuplicateKeyError, readList, type ListOptio
 import type { Contact, ContactStatus, Paged } from '@act/contracts/src/email-api';
 import { CONTACT_PROJECTION, FUNNEL_KEY_INDEX, contactModel, toContact, type ContactDoc } from './model';
 import { createBatcher } from '../lib/batcher';
-import { ContactListView, toRow, type ContactListViewOptions } from './view';
+import { ContactListView, ROW_PROJECTION, toRow, type ContactListViewOptions } from './view';
 
 /** What contacts tell the reminder side (implemented by reminders; kept as a port so neither imports the other). */
 export interface ReminderHooks {
@@ -257,6 +257,15 @@ export class ContactsService {
     });
     if (ids.length) this.hooks.closed(ids);
     return deletedCount;
+  }
+
+  /** A privacy erase rewrote these contacts underneath (issue 18): the list's copy takes them as they are now. */
+  async rewritten(ids: number[]): Promise<void> {
+    if (ids.length === 0) return;
+    const docs = await this.coll.find({ id: { $in: ids } }, { projection: ROW_PROJECTION }).toArray();
+    await this.view.changed((rows) => {
+      for (const d of docs) if (rows.has(d.id)) rows.set(d.id, toRow(d as ContactDoc & { _id: ObjectId }));
+    });
   }
 
   async clearAll(): Promise<number> {

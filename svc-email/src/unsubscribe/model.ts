@@ -2,8 +2,11 @@ import mongoose, { type Connection } from 'mongoose';
 import type { UnsubscribeEntry } from '@act/contracts/src/email-api';
 import { iso } from '@act/service-kit';
 
-/** `suppressed`: Resend reported a hard bounce or a spam complaint for the address. */
-export type UnsubscribeSource = 'page' | 'one_click' | 'admin' | 'suppressed';
+/**
+ * `suppressed`: Resend reported a hard bounce or a spam complaint for the address. `erased`: a privacy erase put the
+ * address's salted hash here (issue 18).
+ */
+export type UnsubscribeSource = 'page' | 'one_click' | 'admin' | 'suppressed' | 'erased';
 
 /** One address that must never get a reminder or campaign email again (until an admin removes it). */
 export interface UnsubscribeDoc {

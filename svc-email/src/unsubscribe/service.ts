@@ -1,6 +1,15 @@
 import type { Connection } from 'mongoose';
 import type { Collection } from 'mongodb';
-import { NotFoundError, createIdAllocator, isDuplicateKeyError, type Outbox } from '@act/service-kit';
+import {
+  ConflictError,
+  NotFoundError,
+  createIdAllocator,
+  emailSuppressionKeys,
+  erasedEmail,
+  isDuplicateKeyError,
+  isErasedEmail,
+  type Outbox,
+} from '@act/service-kit';
 import { Subjects, type UnsubscribeEvent } from '@act/contracts';
 import type { UnsubscribeCheckResponse, UnsubscribeEntry, UnsubscribeResultStatus } from '@act/contracts/src/email-api';
 import {
@@ -37,16 +46,47 @@ export class UnsubscribeService {
     this.allocateId = createIdAllocator(conn, 'email_unsubscribes', 20);
   }
 
+  /** On the list as written, or erased (issue 18: the list then holds the address's salted hash, see docs/privacy.md). */
   async isUnsubscribed(email: string): Promise<boolean> {
-    return (await this.coll.countDocuments({ email: normaliseEmail(email) }, { limit: 1 })) > 0;
+    return (await this.unsubscribedAmong([email])).size > 0;
   }
 
-  /** Of these addresses, the ones on the list (lower-cased). One query for a batch of reminders. */
+  /** Of these addresses, the ones on the list (lower-cased), in clear or hashed. One query for a batch of reminders. */
   async unsubscribedAmong(emails: string[]): Promise<Set<string>> {
     const wanted = [...new Set(emails.map(normaliseEmail))];
     if (wanted.length === 0) return new Set();
-    const docs = await this.coll.find({ email: { $in: wanted } }, { projection: { _id: 0, email: 1 } }).toArray();
-    return new Set(docs.map((d) => d.email));
+    const keyOf = new Map<string, string>();
+    for (const e of wanted) for (const k of emailSuppressionKeys(e)) keyOf.set(k, e);
+    const docs = await this.coll
+      .find({ email: { $in: [...keyOf.keys()] } }, { projection: { _id: 0, email: 1 } })
+      .toArray();
+    return new Set(docs.map((d) => keyOf.get(d.email)!));
+  }
+
+  /**
+   * Erase (issue 18): the hashed entry of each address, whether it was on the list or not (an erased person is never
+   * emailed again). Returns how many were added (0 when all were there: an erase run twice adds nothing). Nothing is
+   * published: the event would carry the address.
+   */
+  async addErased(emails: string[], requestId: number): Promise<number> {
+    let added = 0;
+    for (const email of emails) {
+      const key = erasedEmail(email);
+      if (!key || (await this.coll.countDocuments({ email: key }, { limit: 1 })) > 0) continue;
+      try {
+        await this.coll.insertOne({
+          id: await this.allocateId(),
+          email: key,
+          unsubscribed_at: new Date(),
+          reason: `Erased (privacy request ${requestId})`,
+          source: 'erased',
+        });
+        added++;
+      } catch (err) {
+        if (!isDuplicateKeyError(err)) throw err;
+      }
+    }
+    return added;
   }
 
   /** GET /api/unsubscribe: only whether the address is on the list, nothing about when or why. */
@@ -93,8 +133,14 @@ export class UnsubscribeService {
   }
 
   async remove(id: number): Promise<UnsubscribeEntry> {
-    const doc = await this.coll.findOneAndDelete({ id }, { projection: { _id: 0 } });
-    if (!doc) throw new NotFoundError('Unsubscribe entry not found');
+    // An erased person's entry is what keeps them from being emailed: it stays (docs/privacy.md).
+    const doc = await this.coll.findOneAndDelete({ id, source: { $ne: 'erased' } }, { projection: { _id: 0 } });
+    if (!doc) {
+      const kept = await this.coll.findOne({ id }, { projection: { _id: 0, email: 1 } });
+      if (kept && isErasedEmail(kept.email))
+        throw new ConflictError('This entry stands for an erased person and cannot be removed');
+      throw new NotFoundError('Unsubscribe entry not found');
+    }
     await this.publish(Subjects.unsubscribeRemoved, { email: doc.email, reason: null });
     return toUnsubscribeEntry(doc as UnsubscribeDoc);
   }

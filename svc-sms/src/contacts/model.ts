@@ -1,4 +1,5 @@
 import mongoose, { type Connection, type Model } from 'mongoose';
+import { phoneSuppressionKeys } from '@act/service-kit';
 import type { SmsContactStatus } from '@act/contracts/src/sms-api';
 
 export interface ContactDoc {
@@ -93,4 +94,19 @@ export function optOutModel(conn: Connection): Model<OptOutDoc> {
   return (
     (conn.models.SmsOptOut as Model<OptOutDoc>) ?? conn.model<OptOutDoc>('SmsOptOut', optOutSchema, 'sms_opt_outs')
   );
+}
+
+/**
+ * The opt-out list's entries for a phone: as stored, or its salted hash once the person was erased (issue 18: the
+ * list then holds `erased-<hash>`, and an erased contact's own phone is that same form, see docs/privacy.md).
+ */
+export function optOutFilter(phone: string): { phone: { $in: string[] } } {
+  return { phone: { $in: phoneSuppressionKeys(phone) } };
+}
+
+/** Of these phones, the ones opted out (in clear or hashed): the rows found, mapped back to the phones asked about. */
+export function optOutKeys(phones: string[]): { keys: string[]; phoneOf: Map<string, string> } {
+  const phoneOf = new Map<string, string>();
+  for (const p of new Set(phones)) for (const k of phoneSuppressionKeys(p)) phoneOf.set(k, p);
+  return { keys: [...phoneOf.keys()], phoneOf };
 }

@@ -11,7 +11,7 @@ import {
   type Logger,
 } from '@act/service-kit';
 import type { Paged, SmsContact, SmsContactPage, SmsContactStatus } from '@act/contracts/src/sms-api';
-import { contactModel, FUNNEL_KEY_INDEX, optOutModel, type ContactDoc } from './model';
+import { contactModel, FUNNEL_KEY_INDEX, optOutFilter, optOutKeys, optOutModel, type ContactDoc } from './model';
 import { integrationModel, type IntegrationDoc } from '../integrations/model';
 import type { Clock } from '../settings';
 import { and, countBy, smsListOptions, sumOf, type SmsPageQuery } from '../paging';
@@ -295,8 +295,9 @@ export class ContactService {
   /** API rows with their opt-out flag (one read of the rows' phones) and integration name. */
   private async toApiRows(docs: ContactDoc[], names: Map<number, string>): Promise<SmsContact[]> {
     const phones = [...new Set(docs.map((d) => d.phone))];
-    const optedOut = phones.length ? await this.OptOut.find({ phone: { $in: phones } }, { phone: 1 }).lean() : [];
-    const out = new Set(optedOut.map((o) => o.phone));
+    const { keys, phoneOf } = optOutKeys(phones);
+    const optedOut = phones.length ? await this.OptOut.find({ phone: { $in: keys } }, { phone: 1 }).lean() : [];
+    const out = new Set(optedOut.map((o) => phoneOf.get(o.phone)));
     return docs.map((d) =>
       toApiContact(d, out.has(d.phone), d.integration_id === null ? null : (names.get(d.integration_id) ?? null)),
     );
@@ -306,7 +307,7 @@ export class ContactService {
     const d = await this.Contact.findOne({ id }).lean<ContactDoc>();
     if (!d) throw new NotFoundError('Contact not found');
     const [opted, integration] = await Promise.all([
-      this.OptOut.exists({ phone: d.phone }),
+      this.OptOut.exists(optOutFilter(d.phone)),
       d.integration_id ? this.Integration.findOne({ id: d.integration_id }).lean() : null,
     ]);
     return toApiContact(d, !!opted, integration?.name ?? null);

@@ -1,41 +1,89 @@
-import { escapeRegex, phoneDigitsPattern, textMentioning, type PersonalData } from '@act/service-kit';
+import {
+  anyOf,
+  erasedContactId,
+  erasedEmail,
+  erasedPayload,
+  erasedPhone,
+  escapeRegex,
+  LEDGER_HOLDINGS,
+  mentioning,
+  personOf,
+  phoneDigitsPattern,
+  scrubText,
+  type PersonalData,
+} from '@act/service-kit';
 
-/** What the SMS side holds about one person: what a privacy export lists. */
+const digitsOf = (phone: string) => {
+  const d = phoneDigitsPattern(phone);
+  return d ? { phone: { $regex: d } } : null;
+};
+/** A number kept where the field is required: its erased form (the one the opt-out list holds, so checks still stop it). */
+const erasedOr = (v: unknown) => (typeof v === 'string' && v ? (erasedPhone(v) ?? v) : v);
+
+/**
+ * What the SMS side holds about one person: what a privacy export lists and an erase anonymises. Contacts and logs
+ * stay (SMS Statistics counts the logs) with nothing left that names the person, and an erased contact's sequence is
+ * closed; raw webhook bodies keep their row and lose their body; phone claims are removed; the opt-out entry in clear
+ * is removed (erase puts the hashed one in its place, see ./suppress.ts).
+ */
 export const SMS_HOLDINGS: PersonalData[] = [
   {
     kind: 'contacts',
     collection: 'sms_contacts',
     filter: ({ email, phone }) => {
-      const digits = phone ? phoneDigitsPattern(phone) : null;
-      const or = [...(digits ? [{ phone: { $regex: digits } }] : []), ...(email ? [{ email: { $regex: `^${escapeRegex(email)}$`, $options: 'i' } }] : [])];
+      const digits = phone ? digitsOf(phone) : null;
+      const or = [...(digits ? [digits] : []), ...(email ? [{ email: { $regex: `^${escapeRegex(email)}$`, $options: 'i' } }] : [])];
       return or.length ? { $or: or } : null;
     },
+    erase: (c) => ({
+      $set: {
+        phone: erasedOr(c.phone),
+        email: typeof c.email === 'string' && c.email ? erasedEmail(c.email) : null,
+        first_name: null,
+        checkout_url: null,
+        contact_id: erasedContactId(String(c.contact_id)),
+        // Nothing more is sent: the sequence ends here (its status, which the pages count, stays as it was).
+        next_at: null,
+        held_until: null,
+      },
+    }),
   },
   {
     kind: 'sms_logs',
     collection: 'sms_logs',
-    filter: ({ phone }, found) => {
-      const digits = phone ? phoneDigitsPattern(phone) : null;
+    filter: (s, found) => {
       const refs = (found.contacts ?? []).map((c) => c.id);
-      const or = [...(digits ? [{ phone: { $regex: digits } }] : []), ...(refs.length ? [{ contact_ref: { $in: refs } }] : [])];
+      const or = [...personOf(s, found).phones.map(digitsOf).filter((d) => d !== null), ...(refs.length ? [{ contact_ref: { $in: refs } }] : [])];
       return or.length ? { $or: or } : null;
     },
+    // The message as sent carried the first name and the checkout link: only its length would be left, so none of it.
+    erase: (l, person) => ({
+      $set: {
+        phone: erasedOr(l.phone),
+        contact_id: typeof l.contact_id === 'string' ? erasedContactId(l.contact_id) : (l.contact_id ?? null),
+        message: '[erased]',
+        // A provider's refusal may quote the number.
+        error_message: typeof l.error_message === 'string' ? scrubText(l.error_message, person) : (l.error_message ?? null),
+      },
+    }),
+  },
+  {
+    kind: 'phone_claims',
+    collection: 'sms_phone_claims',
+    filter: (s, found) => anyOf(personOf(s, found).phones, (p) => digitsOf(p)),
+    erase: () => 'delete',
   },
   {
     kind: 'webhook_deliveries',
     collection: 'sms_webhook_events',
-    filter: ({ email, phone }) => {
-      const digits = phone ? phoneDigitsPattern(phone) : null;
-      const or = [...(email ? [textMentioning('payload', email)] : []), ...(digits ? [{ payload: { $regex: digits } }] : [])];
-      return or.length ? { $or: or } : null;
-    },
+    filter: (s, found) => mentioning('payload', personOf(s, found)),
+    erase: (_d, person) => ({ $set: { payload: erasedPayload(person.requestId) } }),
   },
   {
     kind: 'opt_outs',
     collection: 'sms_opt_outs',
-    filter: ({ phone }) => {
-      const digits = phone ? phoneDigitsPattern(phone) : null;
-      return digits ? { phone: { $regex: digits } } : null;
-    },
+    filter: (s, found) => anyOf(personOf(s, found).phones, (p) => digitsOf(p)),
+    erase: () => 'delete',
   },
+  ...LEDGER_HOLDINGS,
 ];

@@ -11,7 +11,7 @@ import type { ProviderConfigService } from './config';
 import { statusCallbackUrl } from './config';
 import { logStatusFromTwilio } from './twilio';
 import type { ProviderError, SmsProvider } from './types';
-import { optOutModel } from '../contacts/model';
+import { optOutFilter, optOutModel } from '../contacts/model';
 import { logModel } from '../logs/model';
 import { toE164 } from '../contacts/phone';
 import type { Clock } from '../settings';
@@ -94,7 +94,7 @@ export class ProviderService {
     if (!cfg.messaging_service_sid && !cfg.phone_number) throw new BadRequestError(smsMessages.senderMissing);
     const phone = toE164(raw);
     if (!phone) throw new BadRequestError(smsMessages.phoneInvalid);
-    if (await this.OptOut.exists({ phone }))
+    if (await this.OptOut.exists(optOutFilter(phone)))
       throw new BadRequestError('This phone number replied STOP and has opted out of SMS; it must reply START first');
     let sent;
     try {

@@ -17,7 +17,7 @@ import {
   type TwilioConfig,
 } from '@act/contracts/src/sms-api';
 import { isUnsubscribedRefusal, sendFailureMessage } from '../provider/refusals';
-import { contactModel, optOutModel, type ContactDoc, type OptOutDoc } from '../contacts/model';
+import { contactModel, optOutFilter, optOutKeys, optOutModel, type ContactDoc, type OptOutDoc } from '../contacts/model';
 import { OPEN_STATUSES, type SequenceScheduler } from '../contacts/service';
 import { integrationModel, type IntegrationDoc } from '../integrations/model';
 import { campaignModel, type CampaignDoc } from '../campaigns/model';
@@ -496,10 +496,11 @@ export class SequenceEngine {
   /** Phones among these that replied STOP, by the opt-outs' unique `phone` index (one read for the burst). */
   private async optedOut(phones: string[]): Promise<Set<string>> {
     if (phones.length === 0) return new Set();
+    const { keys, phoneOf } = optOutKeys(phones);
     const rows = await (this.OptOut.collection as unknown as Collection<OptOutDoc>)
-      .find({ phone: { $in: [...new Set(phones)] } }, { projection: { _id: 0, phone: 1 } })
+      .find({ phone: { $in: keys } }, { projection: { _id: 0, phone: 1 } })
       .toArray();
-    return new Set(rows.map((r) => r.phone));
+    return new Set(rows.map((r) => phoneOf.get(r.phone)!));
   }
 
   /**
@@ -743,7 +744,7 @@ export class SequenceEngine {
         )
       : null;
     if (!integration || !integration.active) return endWithout('stopped');
-    if (await this.OptOut.exists({ phone: c.phone })) return endWithout('stopped', 'opted_out');
+    if (await this.OptOut.exists(optOutFilter(c.phone))) return endWithout('stopped', 'opted_out');
     const campaign = await this.cached(`campaign:${integration.id}:${integration.sms_campaign_id}`, () =>
       this.campaignOf(integration),
     );
@@ -798,7 +799,7 @@ export class SequenceEngine {
     // A purchase or STOP may have landed since the contact was read: look again right before sending.
     const fresh = await this.Contact.findOne({ id: ref }, { status: 1 }).lean<Pick<ContactDoc, 'status'>>();
     if (!fresh || !isOpen(fresh.status)) return 'stopped';
-    if (await this.OptOut.exists({ phone: c.phone })) return endWithout('stopped', 'opted_out');
+    if (await this.OptOut.exists(optOutFilter(c.phone))) return endWithout('stopped', 'opted_out');
 
     // The sender's pace: a slot within half the lease, else back to waiting until the sender has room.
     let slot: Date | undefined;

@@ -182,7 +182,8 @@ const auth: Operation[] = [
     service: 'svc-auth',
     method: 'post',
     path: '/api/privacy-requests',
-    summary: 'Ask both sides for everything they hold about one email address and/or phone number; each answers over NATS.',
+    summary:
+      'Ask both sides for everything they hold about one email address and/or phone number (kind export), or to erase it (kind erase: anonymised in place, kept on the suppression lists as a salted hash; cannot be undone); each answers over NATS.',
     tag: 'Privacy',
     access: 'admin',
     body: { schema: privacyRequestSchema },
@@ -193,7 +194,7 @@ const auth: Operation[] = [
     service: 'svc-auth',
     method: 'get',
     path: '/api/privacy-requests/{id}/export.json',
-    summary: 'The exported document: the request and, per service, each kind of record held (kept 7 days).',
+    summary: 'The exported document: the request and, per service, each kind of record held (kept 7 days; removed when the person is erased). 404 for an erase request.',
     tag: 'Privacy',
     access: 'admin',
     responses: { 200: ok('PrivacyExport'), 404: 'No such request.' },
@@ -312,7 +313,7 @@ const email: Operation[] = [
     tag: 'Unsubscribe',
     access: 'admin',
     body: { schema: removeUnsubscribeRequestSchema },
-    responses: { 200: ok('RemoveUnsubscribeResponse'), 404: 'No such entry.' },
+    responses: { 200: ok('RemoveUnsubscribeResponse'), 404: 'No such entry.', 409: 'The entry stands for an erased person (a salted hash): it stays.' },
   },
   {
     service: 'svc-email',

@@ -1,0 +1,144 @@
+// Erasing one person on the SMS side (issue 18), through the running svc-sms with a fake Twilio: the request comes
+// over NATS as svc-auth publishes it, the answer goes back the same way. Afterwards nothing in the service's database
+// names the person, SMS Statistics and revenue read the same, the hashed opt-out entry still stops texts to the
+// number, and a second erase changes nothing.
+import { randomUUID } from 'node:crypto';
+import { MongoClient } from 'mongodb';
+import { connect, type NatsConnection, type Subscription } from 'nats';
+import type { PrivacyCompleted } from '@act/contracts/src/privacy';
+import { phoneDigitsPattern } from '@act/service-kit';
+import { call } from '@act/service-kit/testing';
+import { useSmsWithTwilio } from '../test/sms-with-twilio';
+import { createFunnel, postContact, publishEvent, waitFor } from '../test/helpers';
+
+jest.setTimeout(120_000);
+
+const sms = useSmsWithTwilio('erase');
+const person = { email: 'Erase.Sms@Example.com', phone: '+15552070142' };
+const bystander = { email: 'stays.sms@example.com', phone: '+15552070199' };
+
+let nc: NatsConnection;
+let client: MongoClient;
+let answers: Subscription;
+const heard: PrivacyCompleted[] = [];
+
+beforeAll(async () => {
+  nc = await connect({ servers: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' });
+  client = await MongoClient.connect(process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017');
+  answers = nc.subscribe(`${sms.t.natsPrefix}privacy.completed`);
+  void (async () => {
+    for await (const m of answers) heard.push(m.json<PrivacyCompleted>());
+  })();
+});
+afterAll(async () => {
+  answers?.unsubscribe();
+  await nc?.close();
+  await client?.close();
+});
+
+const ask = async (
+  requestId: number,
+  kind: 'export' | 'erase',
+  who: { email: string | null; phone: string | null } = person,
+) => {
+  await publishEvent(sms.t.natsPrefix, 'privacy.requested', {
+    eventId: randomUUID(),
+    source: 'svc-auth',
+    occurredAt: new Date().toISOString(),
+    requestId,
+    kind,
+    email: who.email?.toLowerCase() ?? null,
+    phone: who.phone,
+  });
+  return waitFor(async () => heard.find((a) => a.requestId === requestId), 30_000);
+};
+const counts = async () => {
+  const stats = (await call(sms.svc.url, 'GET', '/api/sms-stats-simple?date_range=today')).body as Record<
+    string,
+    unknown
+  >;
+  const contacts = (await call(sms.svc.url, 'GET', '/api/sms-contacts?page=1')).body as {
+    total?: number;
+    items: unknown[];
+  };
+  const revenue = (await call(sms.svc.url, 'GET', '/api/sms/revenue/summary?days=7')).body as { totals: unknown };
+  return { stats, contacts: contacts.total ?? contacts.items.length, revenue: revenue.totals };
+};
+const everything = async () => {
+  const db = client.db(sms.t.db);
+  const out: string[] = [];
+  for (const { name } of await db.listCollections().toArray())
+    out.push(name + JSON.stringify(await db.collection(name).find({}).toArray()));
+  return out.join('\n');
+};
+
+it('anonymises everything about the person, keeps the statistics, still stops texts to them, and is idempotent', async () => {
+  await createFunnel(sms.svc.url, 'erase', [{ message: 'Hi {{first_name}}, your cart: {{checkout_url}}' }]);
+  for (const [i, p] of [person, bystander].entries()) {
+    const r = await postContact(sms.svc.url, 'erase', `s-${i}`, p.phone, {
+      email: p.email,
+      checkout_url: `https://shop.example/cart/${i}`,
+    });
+    expect(r.status).toBe(200);
+  }
+  await waitFor(async () => sms.twilio.messages.length === 2, 20_000);
+  const db = client.db(sms.t.db);
+  await waitFor(async () => (await db.collection('revenue_touches').countDocuments({})) === 2, 20_000);
+  const purchase = {
+    event_type: 'purchase_created',
+    funnel_id: 'erase',
+    contact_id: 's-0',
+    email: person.email,
+    amount: 30,
+    currency: 'USD',
+  };
+  expect((await call(sms.svc.url, 'POST', '/api/sms/webhook', { user: null, body: purchase })).status).toBe(200);
+  await waitFor(async () => (await db.collection('revenue_purchases').countDocuments({})) === 1, 20_000);
+  // The person replied STOP once (an opt-out in clear).
+  await db.collection('sms_opt_outs').insertOne({ phone: person.phone, keyword: 'STOP', opted_out_at: new Date() });
+  const before = await counts();
+
+  const erased = await ask(1, 'erase');
+  expect(erased.result).toMatchObject({ status: 'done', error: null });
+  expect(erased.result.counts).toMatchObject({
+    suppression_entries: 1,
+    contacts: 1,
+    sms_logs: 1,
+    opt_outs: 1,
+    revenue_touches: 1,
+    revenue_purchases: 1,
+  });
+  expect(erased.result.counts.webhook_deliveries).toBeGreaterThanOrEqual(2);
+
+  const again = await ask(2, 'export');
+  expect(Object.values(again.result.counts).every((n) => n === 0)).toBe(true);
+  const text = await everything();
+  expect(text.toLowerCase()).not.toContain(person.email.toLowerCase());
+  expect(text).not.toMatch(new RegExp(phoneDigitsPattern(person.phone)!));
+  expect(text).not.toContain('shop.example/cart/0');
+  expect(text).toContain(bystander.phone);
+  const list = JSON.stringify((await call(sms.svc.url, 'GET', '/api/sms-contacts?page=1')).body);
+  expect(list).not.toContain(person.phone);
+  expect(list).toContain(bystander.phone);
+  expect(await counts()).toEqual(before);
+
+  const twice = await ask(3, 'erase');
+  expect(twice.result.status).toBe('done');
+  expect(Object.values(twice.result.counts).every((n) => n === 0)).toBe(true);
+  expect(await counts()).toEqual(before);
+
+  // A new delivery for the number is accepted and stored, and no text goes out: the hashed opt-out stops it.
+  const sent = sms.twilio.messages.length;
+  expect((await postContact(sms.svc.url, 'erase', 's-new', person.phone)).status).toBe(200);
+  const fresh = await waitFor(
+    async () => db.collection('sms_contacts').findOne({ contact_id: 's-new', status: { $ne: 'pending' } }),
+    20_000,
+  );
+  expect(fresh.status).toBe('opted_out');
+  expect(sms.twilio.messages.length).toBe(sent);
+  // The operator's test send to the number is refused as for any opted-out number.
+  const test = await call(sms.svc.url, 'POST', '/api/twilio/test-sms', {
+    body: { test_phone: person.phone, test_message: 'test' },
+  });
+  expect(test.status).toBe(400);
+});
