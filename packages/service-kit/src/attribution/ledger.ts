@@ -11,6 +11,8 @@ import {
   type Touch,
 } from '@act/contracts/src/attribution';
 import { isDuplicateKeyError } from '../errors';
+import { dayOf, daysIn, linkEntry, purchaseDayId, purchaseEntry, purchasesOf, remindedDayId, remindedEntry, remindedOf, type DayDoc, type DayPurchase } from './days';
+import type { SummaryPurchase } from './summary';
 
 export interface TouchDoc extends Touch {
   _id: string;
@@ -46,14 +48,20 @@ const MAX_WINDOW_MS = MAX_WINDOW_DAYS * DAY_MS;
  * record for the same purchase reported twice within SAME_PURCHASE_MS); and the touches a purchase holds are a set
  * union both ways ($addToSet): a purchase takes the touches already there, a late touch joins the purchases already
  * there, so whichever comes second links them.
+ *
+ * What the summary reads is kept beside, in day documents (days.ts): the contacts reminded each day and the
+ * purchases of each day with their links to touches, all sets of strings written after the record they mirror, so
+ * an event redelivered after a crash between the two writes completes them.
  */
 export class AttributionLedger {
   readonly touches: Collection<TouchDoc>;
   readonly purchases: Collection<PurchaseDoc>;
+  readonly days: Collection<DayDoc>;
 
   constructor(conn: Connection) {
     this.touches = conn.collection<TouchDoc>('revenue_touches');
     this.purchases = conn.collection<PurchaseDoc>('revenue_purchases');
+    this.days = conn.collection<DayDoc>('revenue_days');
   }
 
   async init(): Promise<void> {
@@ -64,6 +72,8 @@ export class AttributionLedger {
       this.purchases.createIndex({ buyerKeys: 1, purchasedAt: 1 }),
       this.purchases.createIndex({ purchasedAt: 1, funnelId: 1 }),
     ]);
+    // A ledger from before the day documents: build them once from the records (set unions, so safe to repeat).
+    if (!(await this.days.findOne({}, { projection: { _id: 1 } })) && (await this.purchases.findOne({}, { projection: { _id: 1 } }) ?? (await this.touches.findOne({}, { projection: { _id: 1 } })))) await this.rebuildDays();
   }
 
   async recordTouch(input: TouchInput): Promise<void> {
@@ -71,10 +81,31 @@ export class AttributionLedger {
     if (keys.length === 0) return;
     const touch = makeTouch(input);
     await this.touches.updateOne({ _id: touch.key }, { $setOnInsert: { ...touch, keys, who: keys[0]! } }, { upsert: true });
-    await this.purchases.updateMany(
-      { buyerKeys: { $in: keys }, purchasedAt: { $gte: touch.sentAt, $lte: new Date(touch.sentAt.getTime() + MAX_WINDOW_MS) } },
-      { $addToSet: { touches: touch } },
-    );
+    const linked = await this.purchases
+      .find(
+        { buyerKeys: { $in: keys }, purchasedAt: { $gte: touch.sentAt, $lte: new Date(touch.sentAt.getTime() + MAX_WINDOW_MS) } },
+        { projection: { _id: 1, purchasedAt: 1 } },
+      )
+      .toArray();
+    await Promise.all([
+      this.addToDay(remindedDayId(dayOf(touch.sentAt)), { r: [remindedEntry(touch.funnelId, keys[0]!)] }),
+      linked.length ? this.purchases.updateMany({ _id: { $in: linked.map((p) => p._id) } }, { $addToSet: { touches: touch } }) : null,
+      ...linked.map((p) => this.addToDay(purchaseDayId(dayOf(p.purchasedAt)), { l: [linkEntry(p._id, touch)] })),
+    ]);
+  }
+
+  /** Adds set members to a day document, creating it if needed (two first writers of a day: the loser tries again). */
+  private async addToDay(id: string, add: { r?: string[]; p?: string[]; l?: string[] }): Promise<void> {
+    const set = Object.fromEntries(Object.entries(add).filter(([, v]) => v && v.length).map(([k, v]) => [k, { $each: v }]));
+    if (Object.keys(set).length === 0) return;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.days.updateOne({ _id: id }, { $addToSet: set }, { upsert: true });
+        return;
+      } catch (err) {
+        if (!isDuplicateKeyError(err) || attempt >= 2) throw err;
+      }
+    }
   }
 
   /** Records a purchase report; the same purchase reported again only adds who reported it (and any new names). */
@@ -83,8 +114,15 @@ export class AttributionLedger {
     const fingerprint = purchaseFingerprint(p);
     const at = p.purchasedAt;
     const currency = p.currency ? p.currency.toUpperCase() : null;
+    /** The purchase as first recorded: the day documents hold it, so a second report cannot change them. */
+    let stored: DayPurchase | null = null;
     const merge = async (id: string) => {
-      await this.purchases.updateOne({ _id: id }, { $addToSet: { heardFrom: p.source, buyerKeys: { $each: keys } } });
+      const doc = await this.purchases.findOneAndUpdate(
+        { _id: id },
+        { $addToSet: { heardFrom: p.source, buyerKeys: { $each: keys } } },
+        { returnDocument: 'after', projection: { _id: 1, funnelId: 1, amount: 1, currency: 1, purchasedAt: 1 } },
+      );
+      if (doc) stored = { id: doc._id, funnelId: doc.funnelId, amount: doc.amount, currency: doc.currency, purchasedAt: doc.purchasedAt };
       return id;
     };
     let id: string | null = null;
@@ -115,6 +153,7 @@ export class AttributionLedger {
           heardFrom: [p.source],
           touches: known,
         });
+        stored = { id: newId, funnelId: p.funnelId, amount: p.amount, currency, purchasedAt: at };
       } catch (err) {
         if (!isDuplicateKeyError(err)) throw err;
         await merge(newId);
@@ -122,8 +161,13 @@ export class AttributionLedger {
       }
       id = newId;
     }
+    const record = stored as DayPurchase | null;
+    if (!record) return { duplicate };
     // Read once more after the write: a touch recorded meanwhile searched before this purchase existed.
-    if (keys.length) await this.linkTouches(id, keys, at);
+    const again = keys.length ? await this.touchesBefore(keys, record.purchasedAt) : [];
+    if (again.length) await this.purchases.updateOne({ _id: id }, { $addToSet: { touches: { $each: again } } });
+    const links = new Set([...known, ...again].filter((t) => t.sentAt.getTime() <= record.purchasedAt.getTime()).map((t) => linkEntry(record.id, t)));
+    await this.addToDay(purchaseDayId(dayOf(record.purchasedAt)), { p: [purchaseEntry(record)], l: [...links] });
     return { duplicate };
   }
 
@@ -134,33 +178,35 @@ export class AttributionLedger {
     return found.map(makeTouch);
   }
 
-  private async linkTouches(id: string, keys: string[], at: Date): Promise<void> {
-    const found = await this.touchesBefore(keys, at);
-    if (found.length) await this.purchases.updateOne({ _id: id }, { $addToSet: { touches: { $each: found } } });
+  /** The purchases made in the range (UTC days) with their touches: one read of the range's day documents by `_id`. */
+  async purchasesIn(from: Date, until: Date, funnelId?: string | null): Promise<SummaryPurchase[]> {
+    const docs = await this.days.find({ _id: { $in: daysIn(from, until).map(purchaseDayId) } }, { projection: { r: 0 } }).toArray();
+    return purchasesOf(docs, funnelId);
   }
 
-  purchasesIn(from: Date, until: Date, funnelId?: string | null): Promise<PurchaseDoc[]> {
-    return this.purchases
-      .find(
-        { purchasedAt: { $gte: from, $lt: until }, ...(funnelId !== undefined ? { funnelId } : {}) },
-        { projection: { _id: 0, funnelId: 1, amount: 1, currency: 1, purchasedAt: 1, touches: 1, buyerKeys: 1 } },
-      )
-      .toArray() as Promise<PurchaseDoc[]>;
-  }
-
-  /** Distinct contacts reminded in the range, per funnel. */
+  /** Distinct contacts reminded in the range, per funnel: the union of the range's reminded-day sets. */
   async remindedIn(from: Date, until: Date, funnelId?: string | null): Promise<Map<string | null, number>> {
-    const rows = await this.touches
-      .aggregate<{ _id: string | null; n: number }>([
-        { $match: { sentAt: { $gte: from, $lt: until }, ...(funnelId !== undefined ? { funnelId } : {}) } },
-        { $group: { _id: { f: '$funnelId', w: '$who' } } },
-        { $group: { _id: '$_id.f', n: { $sum: 1 } } },
-      ])
-      .toArray();
-    return new Map(rows.map((r) => [r._id ?? null, r.n]));
+    const docs = await this.days.find({ _id: { $in: daysIn(from, until).map(remindedDayId) } }, { projection: { r: 1 } }).toArray();
+    return remindedOf(docs, funnelId);
   }
 
-  async clear(): Promise<void> {
-    await Promise.all([this.touches.deleteMany({}), this.purchases.deleteMany({})]);
+  /**
+   * The day documents again from the records (a ledger kept before they existed). Adds only: entries are sets, so
+   * running it beside live writes, or twice, changes nothing that is already right.
+   */
+  async rebuildDays(): Promise<void> {
+    for await (const t of this.touches.find({}, { projection: { sentAt: 1, funnelId: 1, who: 1 } }))
+      await this.addToDay(remindedDayId(dayOf(t.sentAt)), { r: [remindedEntry(t.funnelId ?? null, t.who)] });
+    for await (const p of this.purchases.find({}, { projection: { funnelId: 1, amount: 1, currency: 1, purchasedAt: 1, touches: 1 } })) {
+      const record: DayPurchase = { id: p._id, funnelId: p.funnelId, amount: p.amount, currency: p.currency, purchasedAt: p.purchasedAt };
+      const links = (p.touches ?? []).filter((t) => new Date(t.sentAt).getTime() <= p.purchasedAt.getTime()).map((t) => linkEntry(p._id, makeTouch(t)));
+      await this.addToDay(purchaseDayId(dayOf(p.purchasedAt)), { p: [purchaseEntry(record)], l: links });
+    }
+  }
+
+  /** Everything: records, day documents (Clear All Test Data). */
+  async clear(): Promise<{ touches: number; purchases: number }> {
+    const [touches, purchases] = await Promise.all([this.touches.deleteMany({}), this.purchases.deleteMany({}), this.days.deleteMany({})]);
+    return { touches: touches.deletedCount, purchases: purchases.deletedCount };
   }
 }
