@@ -75,11 +75,20 @@ describe('the ledger day documents', () => {
     await mixed.recordPurchase({ ...purchases[0]!, source: 'svc-sms', eventId: 'relay', purchasedAt: new Date(purchases[0]!.purchasedAt.getTime() + 120_000) });
 
     // The day documents are the same sets, each entry once.
-    const sets = async (l: AttributionLedger) =>
-      (await l.days.find({}).sort({ _id: 1 }).toArray()).map((d) => {
-        for (const xs of [d.r, d.p, d.l]) expect(new Set(xs ?? []).size).toBe((xs ?? []).length);
-        return { _id: d._id, r: [...(d.r ?? [])].sort(), p: [...(d.p ?? [])].sort(), l: [...(d.l ?? [])].sort() };
-      });
+    const sets = async (l: AttributionLedger) => {
+      // Contacts and funnels by name rather than number (numbers depend on who was seen first).
+      const contact = new Map((await l.contacts.find({}).toArray()).map((c) => [c.n, c._id]));
+      const funnel = new Map((await l.funnels.find({}).toArray()).map((f) => [`f${f.n}`, f.funnelId]));
+      return (await l.days.find({}).sort({ _id: 1 }).toArray()).map(({ _id, ...fields }) => ({
+        _id,
+        sets: Object.entries(fields as Record<string, (string | number)[]>)
+          .map(([k, xs]) => {
+            expect(new Set(xs).size).toBe(xs.length);
+            return funnel.has(k) ? [`funnel ${funnel.get(k)}`, xs.map((n) => contact.get(n as number)).sort()] : [k, [...xs].sort()];
+          })
+          .sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+      }));
+    };
     expect(await sets(mixed)).toEqual(await sets(inOrder));
     for (const [model, windowDays] of [['last', 7], ['first', 7], ['last', 3], ['first', 30]] as const) {
       const a = await summaryOf(inOrder, model, windowDays);

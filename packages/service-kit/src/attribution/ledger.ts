@@ -11,7 +11,8 @@ import {
   type Touch,
 } from '@act/contracts/src/attribution';
 import { isDuplicateKeyError } from '../errors';
-import { dayOf, daysIn, linkEntry, purchaseDayId, purchaseEntry, purchasesOf, remindedDayId, remindedEntry, remindedOf, type DayDoc, type DayPurchase } from './days';
+import { nextId } from '../mongo';
+import { dayOf, daysIn, funnelField, linkEntry, purchaseDayId, purchaseEntry, purchasesOf, remindedDayId, remindedEntry, remindedOf, type DayDoc, type DayPurchase } from './days';
 import type { SummaryPurchase } from './summary';
 
 export interface TouchDoc extends Touch {
@@ -57,11 +58,41 @@ export class AttributionLedger {
   readonly touches: Collection<TouchDoc>;
   readonly purchases: Collection<PurchaseDoc>;
   readonly days: Collection<DayDoc>;
+  /** A number per funnel (`_id`: the funnel id as JSON) and per reminded contact (`_id`: remindedEntry), given once. */
+  readonly funnels: Collection<{ _id: string; n: number; funnelId: string | null }>;
+  readonly contacts: Collection<{ _id: string; n: number }>;
 
-  constructor(conn: Connection) {
+  constructor(private readonly conn: Connection) {
     this.touches = conn.collection<TouchDoc>('revenue_touches');
     this.purchases = conn.collection<PurchaseDoc>('revenue_purchases');
     this.days = conn.collection<DayDoc>('revenue_days');
+    this.funnels = conn.collection('revenue_funnels');
+    this.contacts = conn.collection('revenue_contacts');
+  }
+
+  /**
+   * The number of a funnel or contact, given on first sight. Two first sights at once both draw a number; the
+   * unique `_id` keeps one and the other reads it (its number is never used: numbers only grow, so one freed by a
+   * clear is never given again).
+   */
+  private async numberOf(kind: 'funnel' | 'contact', id: string, funnelId: string | null): Promise<number> {
+    const coll = kind === 'funnel' ? this.funnels : (this.contacts as unknown as typeof this.funnels);
+    for (let attempt = 0; ; attempt++) {
+      const found = await coll.findOne({ _id: id }, { projection: { n: 1 } });
+      if (found) return found.n;
+      const n = await nextId(this.conn, kind === 'funnel' ? 'revenue_funnels' : 'revenue_contacts');
+      try {
+        await coll.insertOne(kind === 'funnel' ? { _id: id, n, funnelId } : ({ _id: id, n } as never));
+        return n;
+      } catch (err) {
+        if (!isDuplicateKeyError(err) || attempt >= 2) throw err;
+      }
+    }
+  }
+
+  private async addReminded(day: string, funnelId: string | null, who: string): Promise<void> {
+    const [k, n] = await Promise.all([this.numberOf('funnel', JSON.stringify(funnelId), funnelId), this.numberOf('contact', remindedEntry(funnelId, who), funnelId)]);
+    await this.addToDay(remindedDayId(day), { [funnelField(k)]: [n] });
   }
 
   async init(): Promise<void> {
@@ -88,15 +119,15 @@ export class AttributionLedger {
       )
       .toArray();
     await Promise.all([
-      this.addToDay(remindedDayId(dayOf(touch.sentAt)), { r: [remindedEntry(touch.funnelId, keys[0]!)] }),
+      this.addReminded(dayOf(touch.sentAt), touch.funnelId, keys[0]!),
       linked.length ? this.purchases.updateMany({ _id: { $in: linked.map((p) => p._id) } }, { $addToSet: { touches: touch } }) : null,
       ...linked.map((p) => this.addToDay(purchaseDayId(dayOf(p.purchasedAt)), { l: [linkEntry(p._id, touch)] })),
     ]);
   }
 
   /** Adds set members to a day document, creating it if needed (two first writers of a day: the loser tries again). */
-  private async addToDay(id: string, add: { r?: string[]; p?: string[]; l?: string[] }): Promise<void> {
-    const set = Object.fromEntries(Object.entries(add).filter(([, v]) => v && v.length).map(([k, v]) => [k, { $each: v }]));
+  private async addToDay(id: string, add: Record<string, (string | number)[]>): Promise<void> {
+    const set = Object.fromEntries(Object.entries(add).filter(([, v]) => v.length).map(([k, v]) => [k, { $each: v }]));
     if (Object.keys(set).length === 0) return;
     for (let attempt = 0; ; attempt++) {
       try {
@@ -180,14 +211,18 @@ export class AttributionLedger {
 
   /** The purchases made in the range (UTC days) with their touches: one read of the range's day documents by `_id`. */
   async purchasesIn(from: Date, until: Date, funnelId?: string | null): Promise<SummaryPurchase[]> {
-    const docs = await this.days.find({ _id: { $in: daysIn(from, until).map(purchaseDayId) } }, { projection: { r: 0 } }).toArray();
+    const docs = await this.days.find({ _id: { $in: daysIn(from, until).map(purchaseDayId) } }).toArray();
     return purchasesOf(docs, funnelId);
   }
 
   /** Distinct contacts reminded in the range, per funnel: the union of the range's reminded-day sets. */
   async remindedIn(from: Date, until: Date, funnelId?: string | null): Promise<Map<string | null, number>> {
-    const docs = await this.days.find({ _id: { $in: daysIn(from, until).map(remindedDayId) } }, { projection: { r: 1 } }).toArray();
-    return remindedOf(docs, funnelId);
+    let funnels = new Map((await this.funnels.find({}).toArray()).map((f) => [f.n, f.funnelId] as const));
+    if (funnelId !== undefined) funnels = new Map([...funnels].filter(([, f]) => f === funnelId));
+    if (funnels.size === 0) return new Map();
+    const projection = Object.fromEntries([...funnels.keys()].map((k) => [funnelField(k), 1]));
+    const docs = await this.days.find({ _id: { $in: daysIn(from, until).map(remindedDayId) } }, { projection }).toArray();
+    return remindedOf(docs, funnels);
   }
 
   /**
@@ -195,8 +230,7 @@ export class AttributionLedger {
    * running it beside live writes, or twice, changes nothing that is already right.
    */
   async rebuildDays(): Promise<void> {
-    for await (const t of this.touches.find({}, { projection: { sentAt: 1, funnelId: 1, who: 1 } }))
-      await this.addToDay(remindedDayId(dayOf(t.sentAt)), { r: [remindedEntry(t.funnelId ?? null, t.who)] });
+    for await (const t of this.touches.find({}, { projection: { sentAt: 1, funnelId: 1, who: 1 } })) await this.addReminded(dayOf(t.sentAt), t.funnelId ?? null, t.who);
     for await (const p of this.purchases.find({}, { projection: { funnelId: 1, amount: 1, currency: 1, purchasedAt: 1, touches: 1 } })) {
       const record: DayPurchase = { id: p._id, funnelId: p.funnelId, amount: p.amount, currency: p.currency, purchasedAt: p.purchasedAt };
       const links = (p.touches ?? []).filter((t) => new Date(t.sentAt).getTime() <= p.purchasedAt.getTime()).map((t) => linkEntry(p._id, makeTouch(t)));
@@ -206,7 +240,13 @@ export class AttributionLedger {
 
   /** Everything: records, day documents (Clear All Test Data). */
   async clear(): Promise<{ touches: number; purchases: number }> {
-    const [touches, purchases] = await Promise.all([this.touches.deleteMany({}), this.purchases.deleteMany({}), this.days.deleteMany({})]);
+    const [touches, purchases] = await Promise.all([
+      this.touches.deleteMany({}),
+      this.purchases.deleteMany({}),
+      this.days.deleteMany({}),
+      this.funnels.deleteMany({}),
+      this.contacts.deleteMany({}),
+    ]);
     return { touches: touches.deletedCount, purchases: purchases.deletedCount };
   }
 }
