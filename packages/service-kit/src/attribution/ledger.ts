@@ -42,6 +42,8 @@ export type TouchInput = Touch & Buyer;
 export type PurchaseInput = Buyer & { amount: number | null; currency: string | null; purchasedAt: Date; source: string; eventId: string };
 
 const MAX_WINDOW_MS = MAX_WINDOW_DAYS * DAY_MS;
+/** The `revenue_days` document that says the day documents were built from the records (no summary reads it). */
+const BUILT = 'built';
 
 /**
  * Each service's record of every reminder and purchase it heard of (its own and the other side's, all from NATS).
@@ -103,8 +105,31 @@ export class AttributionLedger {
       this.purchases.createIndex({ buyerKeys: 1, purchasedAt: 1 }),
       this.purchases.createIndex({ purchasedAt: 1, funnelId: 1 }),
     ]);
-    // A ledger from before the day documents: build them once from the records (set unions, so safe to repeat).
-    if (!(await this.days.findOne({}, { projection: { _id: 1 } })) && (await this.purchases.findOne({}, { projection: { _id: 1 } }) ?? (await this.touches.findOne({}, { projection: { _id: 1 } })))) await this.rebuildDays();
+    // A ledger from before the day documents: build them from the records, behind the start (a large ledger takes
+    // minutes; until then the summary shows less). Set unions, so a second run (another instance, a restart before
+    // the mark) changes nothing that is right. The mark says the day documents follow every record.
+    if (await this.days.findOne({ _id: BUILT }, { projection: { _id: 1 } })) return;
+    const hasRecords = (await this.purchases.findOne({}, { projection: { _id: 1 } })) ?? (await this.touches.findOne({}, { projection: { _id: 1 } }));
+    if (!hasRecords) {
+      await this.markBuilt();
+      return;
+    }
+    this.rebuilt = this.rebuildDays()
+      .then(() => this.markBuilt())
+      .catch((err: unknown) => {
+        // Left without the mark: the next start builds again.
+        this.rebuildError = err;
+      });
+  }
+
+  /** The build of the day documents that init started, if any (tests, and a caller that wants to wait for it). */
+  rebuilt: Promise<void> = Promise.resolve();
+  rebuildError: unknown = null;
+
+  private async markBuilt(): Promise<void> {
+    await this.days.updateOne({ _id: BUILT }, { $set: { at: new Date() } as never }, { upsert: true }).catch((err: unknown) => {
+      if (!isDuplicateKeyError(err)) throw err;
+    });
   }
 
   async recordTouch(input: TouchInput): Promise<void> {
@@ -247,6 +272,8 @@ export class AttributionLedger {
       this.funnels.deleteMany({}),
       this.contacts.deleteMany({}),
     ]);
+    // Empty records, empty days: they agree, so the next start needs no build.
+    await this.markBuilt();
     return { touches: touches.deletedCount, purchases: purchases.deletedCount };
   }
 }
