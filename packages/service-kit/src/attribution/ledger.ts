@@ -136,6 +136,9 @@ export class AttributionLedger {
     const keys = buyerKeys(input);
     if (keys.length === 0) return;
     const touch = makeTouch(input);
+    // Reminded first, before the record a purchase finds the touch by: a summary read meanwhile never shows a
+    // purchase recovered by a contact it does not yet count as reminded (a recovery rate over 100%).
+    await this.addReminded(dayOf(touch.sentAt), touch.funnelId, keys[0]!);
     await this.touches.updateOne({ _id: touch.key }, { $setOnInsert: { ...touch, keys, who: keys[0]! } }, { upsert: true });
     const linked = await this.purchases
       .find(
@@ -144,7 +147,6 @@ export class AttributionLedger {
       )
       .toArray();
     await Promise.all([
-      this.addReminded(dayOf(touch.sentAt), touch.funnelId, keys[0]!),
       linked.length ? this.purchases.updateMany({ _id: { $in: linked.map((p) => p._id) } }, { $addToSet: { touches: touch } }) : null,
       ...linked.map((p) => this.addToDay(purchaseDayId(dayOf(p.purchasedAt)), { l: [linkEntry(p._id, touch)] })),
     ]);
