@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 // `npm run bench`: runs each benchmark in its own process (each starts and stops its own stack), one after the
 // other so they never share the machine, then prints one table from bench/results/*.json: figure, value, target, met.
-//   node bench/run-all.mjs [--only=webhooks,reminders,cross-channel,delivery,browser] [--table]   (--table: print only, run nothing)
+//   node bench/run-all.mjs [--only=webhooks,reminders,cross-channel,delivery,browser,revenue] [--table]   (--table: print only, run nothing)
 // Extra arguments after `--` go to every benchmark (e.g. `-- --duration=5`).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BENCH_DIR, loadAvg } from './lib.mjs';
 
-const ALL = ['webhooks', 'reminders', 'cross-channel', 'delivery', 'browser'];
+const ALL = ['webhooks', 'reminders', 'cross-channel', 'delivery', 'browser', 'revenue'];
 const only =
   process.argv
     .find((a) => a.startsWith('--only='))
@@ -179,6 +179,24 @@ if (b) {
     b.contacts.met.filter,
     b,
   );
+}
+const rv = read('revenue');
+if (rv) {
+  const { contacts, sends, purchases } = rv.settings;
+  for (const [key, label] of [
+    ['email', 'GET /api/revenue/summary'],
+    ['sms', 'GET /api/sms/revenue/summary'],
+  ]) {
+    const x = rv[key];
+    add(
+      `${label} at ${contacts} contacts / ${sends} sends / ${purchases} purchases, median: 7 / 30 / 90 days / one integration (90 days)`,
+      `${x.days7.medianMs} / ${x.days30.medianMs} / ${x.days90.medianMs} / ${x.oneIntegration90.medianMs}`,
+      ' ms',
+      '≤ 300 ms',
+      Math.max(x.days7.medianMs, x.days30.medianMs, x.days90.medianMs, x.oneIntegration90.medianMs) <= rv.target.medianMs,
+      rv,
+    );
+  }
 }
 console.table(rows);
 if (failed.length) {

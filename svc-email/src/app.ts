@@ -61,7 +61,7 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
   const publisher = new EventPublisher(outbox);
   const replays = new ReplayGuard(conn, 'webhook_deliveries');
   const webhook = new WebhookService(events, contacts, cache, publisher, replays);
-  const attribution = await buildAttribution({ conn, outbox, logger, logs, integrations: cache });
+  const attribution = await buildAttribution({ conn, outbox, logger, logs, integrations: cache, view: contacts.view });
   // Erase's use of the unsubscribe list (the hashed entries); the list's own routes are the sending features'.
   const unsubscribes = new UnsubscribeService(conn, outbox);
 
@@ -85,7 +85,7 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
       webhookSigningRouter(settings),
       ...sending.routers,
       attribution.router,
-      testToolsRouter({ contacts, logs, events, reminders }),
+      testToolsRouter({ contacts, logs, events, reminders, ledger: attribution.ledger, outbox }),
     ],
     async start() {
       jobs = await startJobs(reminders);

@@ -138,9 +138,11 @@ describe('Dashboard (spec §2, §5, §8)', () => {
     expect((await screen.findByTestId('toast')).textContent).toContain('Failed to process emails: sweep broke');
   });
 
-  it('Clear All Test Data asks first, then clears and reloads', async () => {
+  it('Clear All Test Data asks first, then clears and reloads (the revenue panel too)', async () => {
     const api = withData({ 'POST /api/test/clear-data': { json: { success: true, message: 'Cleared 12 contacts' } } });
+    const revenueLoads = () => api.calls.filter((c) => c.method === 'GET' && c.path.startsWith('/api/revenue/summary')).length;
     renderWithProviders(<DashboardPage />);
+    await waitFor(() => expect(revenueLoads()).toBe(1));
     fireEvent.click(await screen.findByRole('button', { name: 'Clear All Test Data' }));
     const dialog = await screen.findByRole('dialog');
     expect(dialog.textContent).toContain(
@@ -151,6 +153,7 @@ describe('Dashboard (spec §2, §5, §8)', () => {
     expect((await screen.findByTestId('toast')).textContent).toContain('Data Cleared');
     expect(api.callsTo('POST', '/api/test/clear-data')).toHaveLength(1);
     await waitFor(() => expect(api.callsTo('GET', '/api/contacts?page=1&pageSize=1')).toHaveLength(2));
+    await waitFor(() => expect(revenueLoads()).toBe(2));
   });
 
   it("Clear All Test Data failure: 'Failed to clear data:' and the message", async () => {

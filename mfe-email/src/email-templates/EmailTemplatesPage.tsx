@@ -24,6 +24,7 @@ import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import MailIcon from '@mui/icons-material/MailOutlined';
 import { ConfirmDialog, ErrorCard, PageHeader, apiRequest, serverMessage, useToast } from '@act/ui-kit';
 import { DateTime, TableMessageRow, useApi, useDeleteConfirm } from '../shared';
+import { campaignFigures, RevenueFigure, useRevenueSummary } from '@act/ui-kit/src/Revenue/RevenueFigure';
 import { TEMPLATES } from '../shared/keys';
 import {
   campaignKey,
@@ -60,6 +61,7 @@ export default function EmailTemplatesPage() {
   const templatesPath = id !== null ? campaignTemplatesKey(id) : null;
   const campaign = useApi<EmailCampaign>(campaignPath);
   const templates = useApi<EmailTemplate[]>(templatesPath);
+  const revenue = useRevenueSummary('/api/revenue', id !== null);
 
   const [dialogOpen, setDialogOpen] = useState(false);
   const [editing, setEditing] = useState<EmailTemplate | null>(null);
@@ -159,6 +161,16 @@ export default function EmailTemplatesPage() {
         <Box sx={{ mb: 3 }}>
           <Skeleton width={360} height={44} />
           <Skeleton width={260} />
+        </Box>
+      )}
+
+      {id !== null && (
+        <Box sx={{ mb: 3 }}>
+          <RevenueFigure
+            of={c?.name ?? 'this campaign'}
+            figures={revenue.data && campaignFigures(revenue.data, id, 'email')}
+            templateName={(t) => (t.template_id !== null ? (list?.find((x) => x.id === t.template_id)?.name ?? null) : null)}
+          />
         </Box>
       )}
 

@@ -30,7 +30,7 @@ export function useTestDataCounts() {
   };
 }
 
-/** POST /api/test/clear-data; afterwards contacts, email logs and webhook events are refetched (section 7). */
+/** POST /api/test/clear-data; afterwards contacts, email logs, webhook events and revenue are refetched (section 7). */
 export function useClearTestData() {
   const { toast } = useToast();
   const refetch = useRefetch();
@@ -41,7 +41,7 @@ export function useClearTestData() {
     try {
       const res = await apiRequest<SuccessResponse>('POST', '/api/test/clear-data');
       toast({ title: 'Data Cleared', description: res?.message || undefined });
-      await refetch('contacts', 'emailLogs', 'webhookEvents');
+      await refetch('contacts', 'emailLogs', 'webhookEvents', 'revenue');
       return true;
     } catch (err) {
       toast({ title: 'Error', description: `Failed to clear data: ${errorMessage(err)}`, variant: 'destructive' });

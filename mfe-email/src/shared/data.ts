@@ -31,6 +31,8 @@ export const LISTS = {
   webhookEvents: matches(WEBHOOK_EVENTS),
   integrations: matches(INTEGRATIONS),
   reminderDelay: matches(REMINDER_DELAY),
+  /** The revenue summaries (Dashboard panel, cards, campaign pages): Clear All Test Data empties their ledger. */
+  revenue: (key: unknown): boolean => typeof key === 'string' && key.startsWith('/api/revenue/'),
 } as const;
 
 export type ListName = keyof typeof LISTS;

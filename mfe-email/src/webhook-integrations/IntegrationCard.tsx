@@ -7,6 +7,7 @@ import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import ClearIcon from '@mui/icons-material/PersonRemoveOutlined';
 import type { WebhookIntegration } from '@act/contracts/src/email-api';
 import { WebhookEndpoint } from '@act/ui-kit/src/WebhookSigning';
+import { RevenueFigure, type RevenueFigures } from '@act/ui-kit/src/Revenue/RevenueFigure';
 import { minutes, DateTime } from '../shared';
 import { isDefaultIntegration } from './integrationForm';
 
@@ -48,6 +49,8 @@ export interface IntegrationCardProps {
   isAdmin: boolean;
   onSetSecret: () => void;
   onRemoveSecret: () => void;
+  /** Its recovered revenue from the page's one summary (undefined while it loads). */
+  revenue?: RevenueFigures;
 }
 
 export function IntegrationCard({
@@ -61,6 +64,7 @@ export function IntegrationCard({
   isAdmin,
   onSetSecret,
   onRemoveSecret,
+  revenue,
 }: IntegrationCardProps) {
   const isDefault = isDefaultIntegration(integration);
   return (
@@ -116,6 +120,9 @@ export function IntegrationCard({
             )}
           </Detail>
         </Stack>
+        <Box sx={{ mt: 2 }}>
+          <RevenueFigure of={integration.name} figures={revenue} showRate />
+        </Box>
         <Divider sx={{ my: 2 }} />
         <WebhookEndpoint
           webhook_url={integration.webhook_url}

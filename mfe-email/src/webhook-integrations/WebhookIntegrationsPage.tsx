@@ -8,6 +8,7 @@ import type { EmailTemplateSummary, MessageResponse, WebhookIntegration } from '
 import type { WebhookSigningSettings } from '@act/contracts/src/webhook-signing';
 import { EmptyState, INTEGRATIONS, LoadError, TEMPLATES, WEBHOOK_SIGNING, useApi, useRefetch } from '../shared';
 import { IntegrationCard } from './IntegrationCard';
+import { integrationFigures, useRevenueSummary } from '@act/ui-kit/src/Revenue/RevenueFigure';
 import { IntegrationDrawer } from './IntegrationDrawer';
 import { requestOf, templateLabel, type IntegrationFormValues } from './integrationForm';
 
@@ -25,6 +26,7 @@ export default function WebhookIntegrationsPage() {
   const refetch = useRefetch();
   const { data, error, mutate } = useApi<WebhookIntegration[]>(INTEGRATIONS);
   const templates = useApi<EmailTemplateSummary[]>(TEMPLATES);
+  const revenue = useRevenueSummary('/api/revenue');
   const { isAdmin } = useAuth();
   const requireSigned = useApi<WebhookSigningSettings>(WEBHOOK_SIGNING);
   const signingActions = useSigningActions({
@@ -194,6 +196,7 @@ export default function WebhookIntegrationsPage() {
                 isAdmin={isAdmin}
                 onSetSecret={() => signingActions.openSet(integration)}
                 onRemoveSecret={() => signingActions.openRemove(integration)}
+                revenue={revenue.data && integrationFigures(revenue.data, integration.id, 'email', integration.campaign_id)}
               />
             </Grid>
           ))}

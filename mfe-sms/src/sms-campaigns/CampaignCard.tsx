@@ -19,6 +19,7 @@ import SendIcon from '@mui/icons-material/SendOutlined';
 import ScheduleIcon from '@mui/icons-material/ScheduleOutlined';
 import type { SmsCampaign, SmsTemplate } from '@act/contracts/src/sms-api';
 import { ActiveBadge, ActiveDot, Badge } from '../shared/ui';
+import { RevenueFigure, type RevenueFigures } from '@act/ui-kit/src/Revenue/RevenueFigure';
 
 export interface CampaignCardProps {
   campaign: SmsCampaign;
@@ -29,6 +30,8 @@ export interface CampaignCardProps {
   onAddTemplate: () => void;
   onEditTemplate: (t: SmsTemplate) => void;
   onTestTemplate: (t: SmsTemplate) => void;
+  /** Its recovered revenue from the page's one summary (undefined while it loads). */
+  revenue?: RevenueFigures;
 }
 
 export function sortBySequence<T extends Pick<SmsTemplate, 'sequence_order' | 'id'>>(templates: readonly T[]): T[] {
@@ -43,6 +46,7 @@ export function CampaignCard({
   onAddTemplate,
   onEditTemplate,
   onTestTemplate,
+  revenue,
 }: CampaignCardProps) {
   const sorted = sortBySequence(templates);
   const count = c.template_count ?? templates.length;
@@ -85,6 +89,9 @@ export function CampaignCard({
             </IconButton>
           </Tooltip>
         </Stack>
+        <Box sx={{ mt: 1.5 }}>
+          <RevenueFigure of={c.name} figures={revenue} templateName={(t) => (t.template_id !== null ? (templates.find((x) => x.id === t.template_id)?.name ?? null) : null)} />
+        </Box>
       </CardContent>
       <Divider />
       {sorted.length === 0 ? (

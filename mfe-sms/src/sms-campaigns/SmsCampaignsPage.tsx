@@ -10,6 +10,7 @@ import { EmptyState } from '../shared/ui';
 import { useNotify } from '../shared/notify';
 import { useRefetch } from '../shared/refetch';
 import { CampaignCard } from './CampaignCard';
+import { campaignFigures, useRevenueSummary } from '@act/ui-kit/src/Revenue/RevenueFigure';
 import { CampaignDialog } from './CampaignDialog';
 import { nextSequenceOrder, TemplateDialog } from './TemplateDialog';
 import { TestSmsDialog } from './TestSmsDialog';
@@ -22,6 +23,7 @@ export default function SmsCampaignsPage() {
   const refetch = useRefetch();
   const campaigns = useSWR<SmsCampaign[]>(SMS_KEYS.campaigns);
   const templates = useSWR<SmsTemplate[]>(SMS_KEYS.templates);
+  const revenue = useRevenueSummary('/api/sms/revenue');
   const integrations = useSWR<SmsIntegration[]>(SMS_KEYS.integrations);
 
   // Each dialog gets a new key per opening so its form starts from the values it is opened with.
@@ -153,6 +155,7 @@ export default function SmsCampaignsPage() {
             onAddTemplate={() => openTemplate(c, null)}
             onEditTemplate={(t) => openTemplate(c, t)}
             onTestTemplate={openTest}
+            revenue={revenue.data && campaignFigures(revenue.data, c.id, 'sms')}
           />
         ))}
       </Box>

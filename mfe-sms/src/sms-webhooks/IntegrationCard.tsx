@@ -4,6 +4,7 @@ import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import SendIcon from '@mui/icons-material/SendOutlined';
 import type { SmsIntegration } from '@act/contracts/src/sms-api';
 import { WebhookEndpoint } from '@act/ui-kit/src/WebhookSigning';
+import { RevenueFigure, type RevenueFigures } from '@act/ui-kit/src/Revenue/RevenueFigure';
 import { ActiveBadge, Field } from '../shared/ui';
 import { formatDate } from '../shared/format';
 
@@ -16,6 +17,8 @@ export interface IntegrationCardProps {
   onRemoveSecret: () => void;
   /** Sends a signed sample delivery to the integration's own URL. */
   onTestDelivery: () => void;
+  /** Its recovered revenue from the page's one summary (undefined while it loads). */
+  revenue?: RevenueFigures;
 }
 
 export function IntegrationCard({
@@ -26,6 +29,7 @@ export function IntegrationCard({
   onSetSecret,
   onRemoveSecret,
   onTestDelivery,
+  revenue,
 }: IntegrationCardProps) {
   return (
     <Card component="article" aria-label={i.name} sx={{ height: '100%', display: 'flex', flexDirection: 'column' }}>
@@ -51,6 +55,9 @@ export function IntegrationCard({
           </Field>
           <Field label="Reminder Delay">{`${i.reminder_delay} ${i.reminder_delay === 1 ? 'minute' : 'minutes'}`}</Field>
           <Field label="Created">{formatDate(i.created_at)}</Field>
+        </Box>
+        <Box sx={{ mt: 2 }}>
+          <RevenueFigure of={i.name} figures={revenue} showRate />
         </Box>
         <Divider sx={{ my: 2 }} />
         <WebhookEndpoint

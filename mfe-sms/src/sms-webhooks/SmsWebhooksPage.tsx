@@ -12,6 +12,7 @@ import { EmptyState } from '../shared/ui';
 import { useNotify } from '../shared/notify';
 import { useRefetch } from '../shared/refetch';
 import { IntegrationCard } from './IntegrationCard';
+import { integrationFigures, useRevenueSummary } from '@act/ui-kit/src/Revenue/RevenueFigure';
 import { IntegrationDialog } from './IntegrationDialog';
 
 const GRID = {
@@ -51,6 +52,7 @@ export default function SmsWebhooksPage() {
   const refetch = useRefetch();
   const integrations = useSWR<SmsIntegration[]>(SMS_KEYS.integrations);
   const campaigns = useSWR<SmsCampaign[]>(SMS_KEYS.campaigns);
+  const revenue = useRevenueSummary('/api/sms/revenue');
   const [dialog, setDialog] = useState<{ open: boolean; integration: SmsIntegration | null; key: number }>({
     open: false,
     integration: null,
@@ -157,6 +159,7 @@ export default function SmsWebhooksPage() {
             onSetSecret={() => signingActions.openSet(i)}
             onRemoveSecret={() => signingActions.openRemove(i)}
             onTestDelivery={() => void testDelivery(i)}
+            revenue={revenue.data && integrationFigures(revenue.data, i.id, 'sms', i.sms_campaign_id)}
           />
         ))}
       </Box>

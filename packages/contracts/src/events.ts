@@ -15,6 +15,8 @@ export const Subjects = {
   smsSent: 'send.sms.sent',
   smsDelivered: 'send.sms.delivered',
   smsFailed: 'send.sms.failed',
+  /** Clear All Test Data ran on one side: the other side's revenue ledger (the same facts) goes too. */
+  testDataCleared: 'send.test-data.cleared',
 } as const;
 export type Subject = (typeof Subjects)[keyof typeof Subjects];
 

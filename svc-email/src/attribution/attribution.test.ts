@@ -163,4 +163,19 @@ describe('recovered revenue (email side)', () => {
     expect((await email.api('PUT', '/api/revenue/settings', { body: { window_days: 8 } })).body).toEqual({ window_days: 8 });
     expect(row(await summary(), 'edge')).toMatchObject({ recovered: 2 });
   });
+
+  it('Clear All Test Data empties the revenue figures at once and tells the SMS side, whose ledger holds the same facts', async () => {
+    expect((await summary()).totals.purchases).toBeGreaterThan(0);
+    const told = nc.subscribe(`${email.prefix}send.test-data.cleared`, { max: 1 });
+    expect((await email.api('POST', '/api/test/clear-data')).status).toBe(200);
+    const s = await summary();
+    expect(s.totals).toMatchObject({ purchases: 0, recovered: 0, organic: 0, revenue: [] });
+    expect(s.funnel.reminded).toBe(0);
+    expect([s.integrations, s.campaigns, s.templates]).toEqual([[], [], []]);
+    for await (const m of told) expect(JSON.parse(m.string())).toMatchObject({ source: 'svc-email' });
+    expect(told.getProcessed()).toBe(1);
+    // Its own consumer takes the same event back without harm: the ledger records what comes after.
+    await purchase('after-clear', 'ac-1', at(60_000));
+    await settled('after-clear', 1, 0);
+  });
 });

@@ -198,6 +198,24 @@ export class ContactListView {
     return null;
   }
 
+  /**
+   * How many contacts match, from memory under the same rule as `read` (the copy reflects every announced write),
+   * or null when the caller must ask MongoDB. The revenue summary's "contacts that came in": a count on the stand-in
+   * scans every contact (a few hundred ms at 50,000).
+   */
+  async count(match: (r: ContactRow) => boolean): Promise<number | null> {
+    if (this.opts.maxRows <= 0 || Date.now() < this.offUntil) return null;
+    const v = await this.version();
+    if (!this.rows || v !== this.known) {
+      if (!(this.bumping > 0 && this.rows && v > this.known)) this.startReload();
+      return null;
+    }
+    if (Date.now() - this.loadedAt >= this.opts.maxAgeMs) this.startReload();
+    let n = 0;
+    for (const r of this.rows.values()) if (match(r)) n++;
+    return n;
+  }
+
   private startReload(): void {
     this.loading ??= this.reload()
       .catch(() => {

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
-import { requireUser } from '@act/service-kit';
+import { requireUser, type AttributionLedger, type Outbox } from '@act/service-kit';
+import { Subjects } from '@act/contracts';
 import type { CheckAbandonedCartsResponse, SuccessResponse } from '@act/contracts/src/email-api';
 import type { ContactsService } from '../contacts/service';
 import type { EmailLogsService } from '../email-logs/service';
@@ -10,12 +11,15 @@ import type { ReminderService } from '../reminders/service';
  * The dashboard's Admin Tools. The spec shows the card to every user and leaves server enforcement open:
  * any signed-in user may use them (decision recorded in svc-email/README.md).
  */
-export function testToolsRouter(deps: { contacts: ContactsService; logs: EmailLogsService; events: WebhookEventsService; reminders: ReminderService }): Router {
+export function testToolsRouter(deps: { contacts: ContactsService; logs: EmailLogsService; events: WebhookEventsService; reminders: ReminderService; ledger: AttributionLedger; outbox: Outbox }): Router {
   const router = new Router({ prefix: '/api/test' });
   router.use(requireUser());
 
   router.post('/clear-data', async (ctx) => {
-    const [contacts, logs, events] = await Promise.all([deps.contacts.clearAll(), deps.logs.clearAll(), deps.events.clearAll()]);
+    const [contacts, logs, events] = await Promise.all([deps.contacts.clearAll(), deps.logs.clearAll(), deps.events.clearAll(), deps.ledger.clear()]);
+    // The revenue figures come from the ledger, not from the logs: it goes too, here and (by the event) on the SMS
+    // side, whose ledger holds the same facts; otherwise SMS Statistics would go on showing the cleared reminders.
+    await deps.outbox.add(Subjects.testDataCleared, {});
     const body: SuccessResponse & { cleared: { contacts: number; email_logs: number; webhook_events: number } } = {
       success: true,
       message: `Cleared ${contacts} contacts, ${logs} email logs and ${events} webhook events`,

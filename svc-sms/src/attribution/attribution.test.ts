@@ -55,6 +55,17 @@ describe('recovered revenue (SMS side)', () => {
     expect(csv.text.split('\r\n')).toContain('email,40,400,2,1,USD,10');
   });
 
+  it("empties its ledger when the email side's Clear All Test Data says so, and keeps recording after", async () => {
+    expect((await summary()).totals.purchases).toBeGreaterThan(0);
+    await fromEmail('send.test-data.cleared', {});
+    await waitFor(async () => {
+      const s = await summary();
+      return s.totals.purchases === 0 && s.funnel.reminded === 0 && s.templates.length === 0;
+    }, 15_000);
+    await fromEmail('funnel.purchase.created', { funnelId: 'after', contactId: 'a-1', email: null, phone: null, amount: 3, currency: 'USD', purchasedAt: new Date().toISOString() });
+    await waitFor(async () => (await summary()).totals.purchases === 1, 15_000);
+  });
+
   it('refuses a bad query with a 400', async () => {
     const r = await call(sms.svc.url, 'GET', '/api/sms/revenue/summary?table=everything');
     expect(r.status).toBe(400);

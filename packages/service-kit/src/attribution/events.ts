@@ -17,7 +17,12 @@ const money = (v: unknown): number | null => (typeof v === 'number' && Number.is
  * Feeds the ledger from the stream. Unlike the services' other consumers it takes their OWN events too: every
  * purchase and send reaches the ledger by this one path, whichever side saw it, so both ledgers hold the same facts.
  */
-export async function handleRevenueEvent(ledger: AttributionLedger, { subject, payload }: ConsumedEvent): Promise<void> {
+export async function handleRevenueEvent(ledger: AttributionLedger, { subject, payload }: ConsumedEvent, self?: string): Promise<void> {
+  if (subject === Subjects.testDataCleared) {
+    // The side that cleared emptied its own ledger before answering; only the other side's goes here.
+    if (self === undefined || (payload as { source?: unknown }).source !== self) await ledger.clear();
+    return;
+  }
   if (subject === Subjects.purchaseCreated) {
     const e = payload as Partial<FunnelPurchaseEvent>;
     const purchasedAt = date(e.purchasedAt) ?? date(e.occurredAt);
@@ -58,7 +63,7 @@ export async function handleRevenueEvent(ledger: AttributionLedger, { subject, p
   }
 }
 
-export const REVENUE_SUBJECTS = [Subjects.purchaseCreated, Subjects.emailSent, Subjects.smsSent];
+export const REVENUE_SUBJECTS = [Subjects.purchaseCreated, Subjects.emailSent, Subjects.smsSent, Subjects.testDataCleared];
 
 export function startRevenueConsumer({ conn, bus, logger, ledger, service }: { conn: Connection; bus: Bus; logger: Logger; ledger: AttributionLedger; service: string }) {
   return consume({
@@ -68,7 +73,7 @@ export function startRevenueConsumer({ conn, bus, logger, ledger, service }: { c
     subjects: REVENUE_SUBJECTS,
     processedCollection: 'revenue_processed_events',
     // Purchases and touches of one buyer commute (set unions), so the usual parallelism is safe.
-    handler: (event) => handleRevenueEvent(ledger, event),
+    handler: (event) => handleRevenueEvent(ledger, event, service),
     logger,
   });
 }

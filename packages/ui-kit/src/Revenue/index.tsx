@@ -27,6 +27,9 @@ import { BarChart } from '@mui/x-charts';
 import DownloadIcon from '@mui/icons-material/DownloadOutlined';
 import { REVENUE_DAY_CHOICES, type RevenueSummary, type RevenueTable } from '@act/contracts/src/revenue-api';
 import { errorMessage } from '../request';
+import { money } from './RevenueFigure';
+
+export { money };
 
 export interface RevenuePanelProps {
   /** `/api/revenue` (email side) or `/api/sms/revenue`. */
@@ -44,15 +47,6 @@ const EXPORTS: { table: RevenueTable; label: string }[] = [
   { table: 'templates', label: 'Per template / step' },
   { table: 'funnel', label: 'Funnel' },
 ];
-
-export function money(amount: number, currency: string | null): string {
-  if (!currency) return amount.toFixed(2);
-  try {
-    return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(amount);
-  } catch {
-    return `${currency} ${amount.toFixed(2)}`;
-  }
-}
 
 const pct = (v: number | null) => (v === null ? '—' : `${Math.round(v * 1000) / 10}%`);
 const moneyList = (rows: { currency: string | null; amount: number }[]) => (rows.length ? rows.map((r) => money(r.amount, r.currency)).join(' · ') : money(0, null));
