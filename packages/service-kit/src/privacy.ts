@@ -28,9 +28,10 @@ export interface PersonalData {
   filter: (subject: PrivacySubject, found: Record<string, Document[]>) => Document | null;
   /**
    * How one found record is erased: a plain update ($set / $unset, values computed here in Node: the MongoDB stand-in
-   * has no pipeline updates), 'delete', or null (nothing to change). Absent: nothing of this kind is erased.
+   * has no pipeline updates), several such updates (one field cannot take two operators in one update), 'delete',
+   * or null (nothing to change). Absent: nothing of this kind is erased. `found`: every kind found for the person.
    */
-  erase?: (doc: Document, person: ErasePerson) => Document | 'delete' | null;
+  erase?: (doc: Document, person: ErasePerson, found: Record<string, Document[]>) => Document | Document[] | 'delete' | null;
   /**
    * For records whose `_id` holds the person's names (it cannot be updated): the record to put in its place. The new
    * one is inserted before the old one is deleted, so a crash between the two leaves both and a redelivery finishes.
@@ -148,9 +149,9 @@ export async function erasePerson(
     } else if (h.erase) {
       const ops: AnyBulkWriteOperation[] = [];
       for (const doc of docs) {
-        const op = h.erase(doc, person);
+        const op = h.erase(doc, person, found);
         if (op === 'delete') ops.push({ deleteOne: { filter: { _id: doc._id } } });
-        else if (op) ops.push({ updateOne: { filter: { _id: doc._id }, update: op } });
+        else if (op) for (const update of [op].flat()) ops.push({ updateOne: { filter: { _id: doc._id }, update } });
       }
       for (let i = 0; i < ops.length; i += ERASE_BATCH) {
         const r = await coll.bulkWrite(ops.slice(i, i + ERASE_BATCH), { ordered: false });
