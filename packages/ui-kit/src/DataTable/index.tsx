@@ -100,6 +100,8 @@ export interface DataColumn<T> {
   align?: 'left' | 'center' | 'right';
   /** The head is a sort button (see `DataTableProps.sort`). */
   sortable?: boolean;
+  /** The `data-testid` of the column's cells (tests read a row's cell by it). */
+  testId?: string;
 }
 
 /** The order a table is shown in; the page sorts (or asks the server to), the table only shows and reports clicks. */
@@ -180,7 +182,7 @@ export function DataTable<T>({
     body = rows.map((row) => (
       <TableRow key={rowKey(row)} {...rowProps?.(row)}>
         {columns.map((c) => (
-          <TableCell key={c.key} align={c.align} sx={c.cellSx}>
+          <TableCell key={c.key} align={c.align} sx={c.cellSx} data-testid={c.testId}>
             {c.render(row)}
           </TableCell>
         ))}
