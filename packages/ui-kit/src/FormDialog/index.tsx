@@ -8,11 +8,14 @@ import {
   DialogActions,
   DialogContent,
   DialogTitle,
+  Typography,
   type DialogProps,
 } from '@mui/material';
 
 export interface FormDialogFrameProps {
   title: ReactNode;
+  /** A quiet line under the title (what the form belongs to). */
+  subtitle?: ReactNode;
   /** The form's fields. */
   children: ReactNode;
   /** formik's `handleSubmit`, or a handler of the form's submit (Enter in a field, or the submit button). */
@@ -31,6 +34,8 @@ export interface FormDialogFrameProps {
   error?: ReactNode;
   /** The error alert's `data-testid`. */
   errorTestId?: string;
+  /** At the start of the buttons' row, apart from Cancel and submit (an edit form's Delete). */
+  secondaryAction?: ReactNode;
   /** Lines between title, fields and buttons (a long form that scrolls). */
   dividers?: boolean;
   /** The title's id, for the dialog's `aria-labelledby`. */
@@ -44,6 +49,7 @@ export interface FormDialogFrameProps {
  */
 export function FormDialogFrame({
   title,
+  subtitle,
   children,
   onSubmit,
   onCancel,
@@ -53,6 +59,7 @@ export function FormDialogFrame({
   busy = false,
   error,
   errorTestId,
+  secondaryAction,
   dividers = false,
   titleId,
 }: FormDialogFrameProps) {
@@ -68,7 +75,14 @@ export function FormDialogFrame({
       }}
       sx={{ display: 'contents' }}
     >
-      <DialogTitle id={titleId}>{title}</DialogTitle>
+      <DialogTitle id={titleId} sx={subtitle ? { pb: 0.5 } : undefined}>
+        {title}
+      </DialogTitle>
+      {subtitle && (
+        <Typography variant="body2" color="textSecondary" sx={{ px: 3, pb: 1 }}>
+          {subtitle}
+        </Typography>
+      )}
       <DialogContent dividers={dividers}>
         {children}
         {error && (
@@ -78,6 +92,7 @@ export function FormDialogFrame({
         )}
       </DialogContent>
       <DialogActions sx={dividers ? { px: 3, py: 2 } : { px: 3, pb: 2 }}>
+        {secondaryAction && <Box sx={{ mr: 'auto' }}>{secondaryAction}</Box>}
         <Button color="inherit" onClick={onCancel} disabled={busy}>
           Cancel
         </Button>
