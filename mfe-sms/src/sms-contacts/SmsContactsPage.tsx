@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import useSWR from 'swr';
-import { Box, Button, CircularProgress, MenuItem, Stack, TextField, Tooltip, Typography } from '@mui/material';
+import { Box, Button, CircularProgress, Stack, Tooltip, Typography } from '@mui/material';
 import PeopleIcon from '@mui/icons-material/PeopleAltOutlined';
 import HourglassIcon from '@mui/icons-material/HourglassTopOutlined';
 import CartIcon from '@mui/icons-material/ShoppingCartCheckoutOutlined';
@@ -8,17 +8,7 @@ import SmsIcon from '@mui/icons-material/SmsOutlined';
 import CheckIcon from '@mui/icons-material/CheckCircleOutlineOutlined';
 import ClearIcon from '@mui/icons-material/DeleteSweepOutlined';
 import BlockIcon from '@mui/icons-material/DoNotDisturbOnOutlined';
-import {
-  apiRequest,
-  ConfirmDialog,
-  DataTable,
-  ErrorCard,
-  errorMessage,
-  PageHeader,
-  Pagination,
-  SMS_PAGE_SIZES,
-  type DataColumn,
-} from '@act/ui-kit';
+import { apiRequest, ConfirmDialog, errorMessage, PageHeader, type DataColumn } from '@act/ui-kit';
 import {
   SMS_CONTACT_STATUSES,
   type SmsContact,
@@ -27,17 +17,9 @@ import {
 } from '@act/contracts/src/sms-api';
 import { isListKey, isStatsKey, listPageKey, SMS_KEYS } from '../shared/keys';
 import { formatShortDateTime, heldUntilTime } from '../shared/format';
+import { FilterSelect, SmsListTable } from '../shared/SmsListTable';
 import { useDebounced, useServerList, useServerPaging } from '../shared/paging';
-import {
-  Badge,
-  EmptyState,
-  FilterBar,
-  SearchField,
-  SummaryCard,
-  SummaryRow,
-  NOWRAP_CELLS,
-  TableSkeleton,
-} from '../shared/ui';
+import { Badge, SearchField, SummaryCard, SummaryRow } from '../shared/ui';
 import { ContactStatusBadge, contactStatusLabel } from '../shared/status';
 import { useNotify } from '../shared/notify';
 import { useRefetch } from '../shared/refetch';
@@ -76,7 +58,6 @@ export default function SmsContactsPage() {
   const integrations = useSWR<SmsIntegration[]>(SMS_KEYS.integrations);
   const paginationProps = paging.paginationProps(contacts.data?.total);
 
-  const rows = contacts.data?.items ?? [];
   const integrationName = useMemo(
     () => new Map((integrations.data ?? []).map((i) => [i.id, i.name])),
     [integrations.data],
@@ -124,33 +105,6 @@ export default function SmsContactsPage() {
   };
 
   const filtersActive = searched !== '' || status !== 'all' || integration !== 'all';
-
-  let placeholder;
-  if (contacts.error && !contacts.data) {
-    placeholder = (
-      <ErrorCard
-        title="Could not load SMS contacts"
-        message={errorMessage(contacts.error)}
-        onRetry={() => contacts.mutate()}
-      />
-    );
-  } else if (!contacts.data) {
-    placeholder = <TableSkeleton />;
-  } else if (rows.length === 0) {
-    placeholder = (
-      <Box sx={{ p: 2 }}>
-        <EmptyState
-          icon={<PeopleIcon />}
-          title={filtersActive ? 'No contacts match these filters' : 'No SMS contacts yet'}
-          description={
-            filtersActive
-              ? 'Change the search or the filters to see more contacts.'
-              : 'Contacts appear here when a funnel posts to the SMS webhook.'
-          }
-        />
-      </Box>
-    );
-  }
 
   const columns: DataColumn<SmsContact>[] = [
     {
@@ -269,51 +223,44 @@ export default function SmsContactsPage() {
         <SummaryCard label="Purchased" value={counts.purchased} icon={<CartIcon />} tone="success" />
         <SummaryCard label="SMS Sent" value={counts.sent} icon={<SmsIcon />} tone="info" />
       </SummaryRow>
-      <DataTable
+      <SmsListTable
         ariaLabel="SMS contacts"
-        tableSx={NOWRAP_CELLS}
+        nowrap
         columns={columns}
-        rows={rows}
-        rowKey={(c) => c.id}
-        rowProps={() => ({ hover: true, 'data-testid': 'contact-row' })}
-        empty={null}
-        placeholder={placeholder}
-        footer={<Pagination {...paginationProps} pageSizeOptions={SMS_PAGE_SIZES} variant="sliding" />}
-        header={
-          <FilterBar>
+        list={contacts}
+        rowTestId="contact-row"
+        errorTitle="Could not load SMS contacts"
+        empty={{
+          icon: <PeopleIcon />,
+          title: filtersActive ? 'No contacts match these filters' : 'No SMS contacts yet',
+          description: filtersActive
+            ? 'Change the search or the filters to see more contacts.'
+            : 'Contacts appear here when a funnel posts to the SMS webhook.',
+        }}
+        paginationProps={paginationProps}
+        filters={
+          <>
             <SearchField value={search} onChange={setSearch} placeholder="Phone, contact ID, funnel or name" />
-            <TextField
-              select
-              size="small"
+            <FilterSelect
               label="Status"
               value={status}
-              onChange={(e) => setStatus(e.target.value)}
-              sx={{ flex: 1, minWidth: 180 }}
-            >
-              <MenuItem value="all">All Statuses</MenuItem>
-              {SMS_CONTACT_STATUSES.map((s) => (
-                <MenuItem key={s} value={s}>
-                  {contactStatusLabel(s)}
-                </MenuItem>
-              ))}
-            </TextField>
-            <TextField
-              select
-              size="small"
+              onChange={setStatus}
+              options={[
+                { value: 'all', label: 'All Statuses' },
+                ...SMS_CONTACT_STATUSES.map((s) => ({ value: s, label: contactStatusLabel(s) })),
+              ]}
+            />
+            <FilterSelect
               label="Integration"
               value={integration}
-              onChange={(e) => setIntegration(e.target.value)}
-              sx={{ flex: 1, minWidth: 180 }}
-            >
-              <MenuItem value="all">All Integrations</MenuItem>
-              <MenuItem value={NO_INTEGRATION}>No Integration</MenuItem>
-              {(integrations.data ?? []).map((i) => (
-                <MenuItem key={i.id} value={String(i.id)}>
-                  {i.name}
-                </MenuItem>
-              ))}
-            </TextField>
-          </FilterBar>
+              onChange={setIntegration}
+              options={[
+                { value: 'all', label: 'All Integrations' },
+                { value: NO_INTEGRATION, label: 'No Integration' },
+                ...(integrations.data ?? []).map((i) => ({ value: String(i.id), label: i.name })),
+              ]}
+            />
+          </>
         }
       />
       <ConfirmDialog

@@ -1,24 +1,17 @@
 import { useState } from 'react';
-import { Box, MenuItem, TextField, Tooltip, Typography } from '@mui/material';
+import { Box, Tooltip, Typography } from '@mui/material';
 import SmsIcon from '@mui/icons-material/SmsOutlined';
 import SendIcon from '@mui/icons-material/SendOutlined';
 import DoneAllIcon from '@mui/icons-material/DoneAll';
 import ErrorIcon from '@mui/icons-material/ErrorOutlineOutlined';
 import HourglassIcon from '@mui/icons-material/HourglassTopOutlined';
-import {
-  DataTable,
-  ErrorCard,
-  errorMessage,
-  PageHeader,
-  Pagination,
-  SMS_PAGE_SIZES,
-  type DataColumn,
-} from '@act/ui-kit';
+import { PageHeader, type DataColumn } from '@act/ui-kit';
 import type { SmsLog, SmsLogPage } from '@act/contracts/src/sms-api';
 import { listPageKey, SMS_KEYS } from '../shared/keys';
 import { formatShortDateTime, LOG_ERROR_PREVIEW, LOG_MESSAGE_PREVIEW, truncate, heldUntilTime } from '../shared/format';
+import { FilterSelect, SmsListTable } from '../shared/SmsListTable';
 import { useDebounced, useServerList, useServerPaging } from '../shared/paging';
-import { EmptyState, FilterBar, SearchField, SummaryCard, SummaryRow, NOWRAP_CELLS, TableSkeleton } from '../shared/ui';
+import { SearchField, SummaryCard, SummaryRow } from '../shared/ui';
 import { LogStatusBadge } from '../shared/status';
 
 const MONO = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 13 } as const;
@@ -126,32 +119,8 @@ export default function SmsLogsPage() {
     search.trim() !== searched,
   );
   const paginationProps = paging.paginationProps(logs.data?.total);
-  const rows = logs.data?.items ?? [];
   const summary = logs.summary ?? { total: 0, sent: 0, delivered: 0, failed: 0, pending: 0 };
   const filtersActive = searched !== '' || status !== 'all';
-
-  let placeholder;
-  if (logs.error && !logs.data) {
-    placeholder = (
-      <ErrorCard title="Could not load SMS logs" message={errorMessage(logs.error)} onRetry={() => logs.mutate()} />
-    );
-  } else if (!logs.data) {
-    placeholder = <TableSkeleton />;
-  } else if (rows.length === 0) {
-    placeholder = (
-      <Box sx={{ p: 2 }}>
-        <EmptyState
-          icon={<SmsIcon />}
-          title={filtersActive ? 'No messages match these filters' : 'No SMS sent yet'}
-          description={
-            filtersActive
-              ? 'Change the search or the status filter.'
-              : 'Messages appear here when a sequence or a test sends them.'
-          }
-        />
-      </Box>
-    );
-  }
 
   return (
     <Box>
@@ -163,34 +132,26 @@ export default function SmsLogsPage() {
         <SummaryCard label="Failed" value={summary.failed} icon={<ErrorIcon />} tone="error" />
         <SummaryCard label="Pending" value={summary.pending} icon={<HourglassIcon />} tone="warning" />
       </SummaryRow>
-      <DataTable
+      <SmsListTable
         ariaLabel="SMS logs"
-        tableSx={NOWRAP_CELLS}
+        nowrap
         columns={COLUMNS}
-        rows={rows}
-        rowKey={(l) => l.id}
-        rowProps={() => ({ hover: true, 'data-testid': 'log-row' })}
-        empty={null}
-        placeholder={placeholder}
-        footer={<Pagination {...paginationProps} pageSizeOptions={SMS_PAGE_SIZES} variant="sliding" />}
-        header={
-          <FilterBar>
+        list={logs}
+        rowTestId="log-row"
+        errorTitle="Could not load SMS logs"
+        empty={{
+          icon: <SmsIcon />,
+          title: filtersActive ? 'No messages match these filters' : 'No SMS sent yet',
+          description: filtersActive
+            ? 'Change the search or the status filter.'
+            : 'Messages appear here when a sequence or a test sends them.',
+        }}
+        paginationProps={paginationProps}
+        filters={
+          <>
             <SearchField value={search} onChange={setSearch} placeholder="Phone, contact, message or SID" />
-            <TextField
-              select
-              size="small"
-              label="Status"
-              value={status}
-              onChange={(e) => setStatus(e.target.value)}
-              sx={{ flex: 1, minWidth: 180 }}
-            >
-              {STATUS_FILTERS.map((f) => (
-                <MenuItem key={f.value} value={f.value}>
-                  {f.label}
-                </MenuItem>
-              ))}
-            </TextField>
-          </FilterBar>
+            <FilterSelect label="Status" value={status} onChange={setStatus} options={STATUS_FILTERS} />
+          </>
         }
       />
     </Box>

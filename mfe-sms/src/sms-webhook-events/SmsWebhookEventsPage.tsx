@@ -1,26 +1,19 @@
 import { useMemo, useState } from 'react';
-import { Box, Button, MenuItem, TextField } from '@mui/material';
+import { Box, Button } from '@mui/material';
 import InboxIcon from '@mui/icons-material/InboxOutlined';
 import PersonAddIcon from '@mui/icons-material/PersonAddAltOutlined';
 import CartIcon from '@mui/icons-material/ShoppingCartCheckoutOutlined';
 import DoneAllIcon from '@mui/icons-material/DoneAll';
 import ReplyIcon from '@mui/icons-material/ReplyOutlined';
 import VisibilityIcon from '@mui/icons-material/VisibilityOutlined';
-import {
-  DataTable,
-  ErrorCard,
-  errorMessage,
-  PageHeader,
-  Pagination,
-  SMS_PAGE_SIZES,
-  type DataColumn,
-} from '@act/ui-kit';
+import { PageHeader, type DataColumn } from '@act/ui-kit';
 import { DeliveryChips, DeliveryFilters, type DeliveryFilterValues } from '@act/ui-kit/src/WebhookSigning';
 import type { SmsWebhookEvent, SmsWebhookEventPage } from '@act/contracts/src/sms-api';
 import { listPageKey, SMS_KEYS } from '../shared/keys';
 import { EVENT_PAYLOAD_PREVIEW, formatDateTime, truncate } from '../shared/format';
+import { FilterSelect, SmsListTable } from '../shared/SmsListTable';
 import { useDebounced, useServerList, useServerPaging } from '../shared/paging';
-import { EmptyState, FilterBar, SearchField, SummaryCard, SummaryRow, TableSkeleton } from '../shared/ui';
+import { SearchField, SummaryCard, SummaryRow } from '../shared/ui';
 import { EventTypeBadge, eventTypeLabel, KNOWN_EVENT_TYPES } from '../shared/status';
 import { PayloadDialog } from './PayloadDialog';
 
@@ -52,7 +45,6 @@ export default function SmsWebhookEventsPage() {
     search.trim() !== searched,
   );
   const paginationProps = paging.paginationProps(events.data?.total);
-  const rows = events.data?.items ?? [];
   const total = events.summary?.total ?? 0;
   const counts: Record<string, number | undefined> = events.summary?.by_type ?? {};
   // Known types first, then any other type seen (handshake, invalid, ...), so every event can be filtered.
@@ -67,33 +59,6 @@ export default function SmsWebhookEventsPage() {
   );
 
   const filtersActive = searched !== '' || type !== 'all' || Object.values(delivery).some(Boolean);
-
-  let placeholder;
-  if (events.error && !events.data) {
-    placeholder = (
-      <ErrorCard
-        title="Could not load SMS webhook events"
-        message={errorMessage(events.error)}
-        onRetry={() => events.mutate()}
-      />
-    );
-  } else if (!events.data) {
-    placeholder = <TableSkeleton />;
-  } else if (rows.length === 0) {
-    placeholder = (
-      <Box sx={{ p: 2 }}>
-        <EmptyState
-          icon={<InboxIcon />}
-          title={filtersActive ? 'No events match these filters' : 'No SMS webhook events yet'}
-          description={
-            filtersActive
-              ? 'Change the search or the type filter.'
-              : 'Funnel webhooks and Twilio callbacks appear here as they arrive.'
-          }
-        />
-      </Box>
-    );
-  }
 
   const columns: DataColumn<SmsWebhookEvent>[] = [
     { key: 'id', label: 'ID', cellSx: { color: 'text.secondary' }, render: (e) => e.id },
@@ -150,35 +115,34 @@ export default function SmsWebhookEventsPage() {
         <SummaryCard label="SMS Delivery" value={counts.sms_delivery ?? 0} icon={<DoneAllIcon />} tone="info" />
         <SummaryCard label="SMS Reply" value={counts.sms_reply ?? 0} icon={<ReplyIcon />} tone="secondary" />
       </SummaryRow>
-      <DataTable
+      <SmsListTable
         ariaLabel="SMS webhook events"
         columns={columns}
-        rows={rows}
-        rowKey={(e) => e.id}
-        rowProps={() => ({ hover: true, 'data-testid': 'event-row' })}
-        empty={null}
-        placeholder={placeholder}
-        footer={<Pagination {...paginationProps} pageSizeOptions={SMS_PAGE_SIZES} variant="sliding" />}
-        header={
-          <FilterBar>
+        list={events}
+        rowTestId="event-row"
+        errorTitle="Could not load SMS webhook events"
+        empty={{
+          icon: <InboxIcon />,
+          title: filtersActive ? 'No events match these filters' : 'No SMS webhook events yet',
+          description: filtersActive
+            ? 'Change the search or the type filter.'
+            : 'Funnel webhooks and Twilio callbacks appear here as they arrive.',
+        }}
+        paginationProps={paginationProps}
+        filters={
+          <>
             <SearchField value={search} onChange={setSearch} placeholder="Search the payloads" />
-            <TextField
-              select
-              size="small"
+            <FilterSelect
               label="Type"
               value={type}
-              onChange={(e) => setType(e.target.value)}
-              sx={{ flex: 1, minWidth: 180 }}
-            >
-              <MenuItem value="all">All Types</MenuItem>
-              {typeOptions.map((t) => (
-                <MenuItem key={t} value={t}>
-                  {eventTypeLabel(t)}
-                </MenuItem>
-              ))}
-            </TextField>
+              onChange={setType}
+              options={[
+                { value: 'all', label: 'All Types' },
+                ...typeOptions.map((t) => ({ value: t, label: eventTypeLabel(t) })),
+              ]}
+            />
             <DeliveryFilters value={delivery} onChange={setDelivery} />
-          </FilterBar>
+          </>
         }
       />
       <PayloadDialog event={viewing} onClose={() => setViewing(null)} />
