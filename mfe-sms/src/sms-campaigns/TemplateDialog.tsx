@@ -14,7 +14,7 @@ import {
   Typography,
 } from '@mui/material';
 import { apiRequest, errorMessage } from '@act/ui-kit';
-import { FormDialog } from '@act/ui-kit/src/FormDialog';
+import { FormDialog, formikField } from '@act/ui-kit/src/FormDialog';
 import {
   MAX_SEQUENCE_ORDER,
   renderSmsTemplate,
@@ -200,17 +200,7 @@ export function TemplateDialog({
       }
     >
       <Stack spacing={2.5} sx={{ pt: 1 }}>
-        <TextField
-          label="Template Name"
-          name="name"
-          required
-          autoFocus
-          value={form.values.name}
-          onChange={form.handleChange}
-          onBlur={form.handleBlur}
-          error={!!err('name')}
-          helperText={err('name') ?? ' '}
-        />
+        <TextField label="Template Name" required autoFocus {...formikField(form, 'name', ' ')} />
         <Box>
           <TextField
             label="Message"
@@ -278,24 +268,14 @@ export function TemplateDialog({
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
           <TextField
             label="Sequence Order"
-            name="sequence_order"
             type="number"
-            value={form.values.sequence_order}
-            onChange={form.handleChange}
-            onBlur={form.handleBlur}
-            error={!!err('sequence_order')}
-            helperText={err('sequence_order') ?? 'Templates are sent in this order.'}
+            {...formikField(form, 'sequence_order', 'Templates are sent in this order.')}
             slotProps={{ htmlInput: { min: 1, step: 1 } }}
           />
           <TextField
             label="Delay"
-            name="delay_minutes"
             type="number"
-            value={form.values.delay_minutes}
-            onChange={form.handleChange}
-            onBlur={form.handleBlur}
-            error={!!err('delay_minutes')}
-            helperText={err('delay_minutes') ?? 'Wait after the previous message.'}
+            {...formikField(form, 'delay_minutes', 'Wait after the previous message.')}
             slotProps={{
               htmlInput: { min: 0, step: 1 },
               input: { endAdornment: <InputAdornment position="end">minutes</InputAdornment> },

@@ -2,7 +2,7 @@ import { useFormik } from 'formik';
 import { Box, Stack, TextField, Typography } from '@mui/material';
 import SendIcon from '@mui/icons-material/SendOutlined';
 import { apiRequest, errorMessage } from '@act/ui-kit';
-import { FormDialog } from '@act/ui-kit/src/FormDialog';
+import { FormDialog, formikField } from '@act/ui-kit/src/FormDialog';
 import {
   renderSmsTemplate,
   SAMPLE_PLACEHOLDER_VALUES,
@@ -41,7 +41,6 @@ export function TestSmsDialog({ open, template, onClose }: TestSmsDialogProps) {
       }
     },
   });
-  const phoneError = form.touched.testPhone || form.submitCount > 0 ? form.errors.testPhone : undefined;
   const busy = form.isSubmitting;
 
   return (
@@ -68,16 +67,11 @@ export function TestSmsDialog({ open, template, onClose }: TestSmsDialogProps) {
         )}
         <TextField
           label="Phone Number"
-          name="testPhone"
           type="tel"
           required
           autoFocus
           placeholder="+15551234567"
-          value={form.values.testPhone}
-          onChange={form.handleChange}
-          onBlur={form.handleBlur}
-          error={!!phoneError}
-          helperText={phoneError ?? 'Placeholders are filled with sample values.'}
+          {...formikField(form, 'testPhone', 'Placeholders are filled with sample values.')}
         />
       </Stack>
     </FormDialog>

@@ -1,7 +1,7 @@
 import { useFormik } from 'formik';
 import { FormControlLabel, InputAdornment, MenuItem, Stack, Switch, TextField } from '@mui/material';
 import { apiRequest, serverMessage } from '@act/ui-kit';
-import { FormDialog } from '@act/ui-kit/src/FormDialog';
+import { FormDialog, formikField } from '@act/ui-kit/src/FormDialog';
 import {
   DEFAULT_REMINDER_DELAY,
   smsIntegrationSchema,
@@ -79,8 +79,6 @@ export function IntegrationDialog({ open, integration, campaigns, onClose }: Int
     },
   });
 
-  const fieldError = (name: keyof FormValues) =>
-    form.touched[name] || form.submitCount > 0 ? (form.errors[name] as string | undefined) : undefined;
   const busy = form.isSubmitting;
 
   return (
@@ -95,24 +93,14 @@ export function IntegrationDialog({ open, integration, campaigns, onClose }: Int
       <Stack spacing={2.5} sx={{ pt: 1 }}>
         <TextField
           label="Name"
-          name="name"
           required
           autoFocus
-          value={form.values.name}
-          onChange={form.handleChange}
-          onBlur={form.handleBlur}
-          error={!!fieldError('name')}
-          helperText={fieldError('name') ?? 'Shown on the cards and in statistics.'}
+          {...formikField(form, 'name', 'Shown on the cards and in statistics.')}
         />
         <TextField
           label="Funnel ID"
-          name="funnel_id"
           required
-          value={form.values.funnel_id}
-          onChange={form.handleChange}
-          onBlur={form.handleBlur}
-          error={!!fieldError('funnel_id')}
-          helperText={fieldError('funnel_id') ?? 'The funnel whose webhooks start this SMS sequence.'}
+          {...formikField(form, 'funnel_id', 'The funnel whose webhooks start this SMS sequence.')}
           slotProps={{ htmlInput: { style: { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace' } } }}
         />
         <TextField
@@ -135,15 +123,12 @@ export function IntegrationDialog({ open, integration, campaigns, onClose }: Int
         </TextField>
         <TextField
           label="Reminder Delay"
-          name="reminder_delay"
           type="number"
-          value={form.values.reminder_delay}
-          onChange={form.handleChange}
-          onBlur={form.handleBlur}
-          error={!!fieldError('reminder_delay')}
-          helperText={
-            fieldError('reminder_delay') ?? 'How long after the contact arrives the first SMS is due (default 30).'
-          }
+          {...formikField(
+            form,
+            'reminder_delay',
+            'How long after the contact arrives the first SMS is due (default 30).',
+          )}
           slotProps={{
             htmlInput: { min: 1, step: 1 },
             input: { endAdornment: <InputAdornment position="end">minutes</InputAdornment> },
@@ -151,15 +136,11 @@ export function IntegrationDialog({ open, integration, campaigns, onClose }: Int
         />
         <TextField
           label="Fallback checkout link"
-          name="checkout_fallback_url"
-          value={form.values.checkout_fallback_url}
-          onChange={form.handleChange}
-          onBlur={form.handleBlur}
-          error={!!fieldError('checkout_fallback_url')}
-          helperText={
-            fieldError('checkout_fallback_url') ??
-            'Used for {checkout_url} when the funnel sends none. Without it such a message is skipped, never sent with an empty link.'
-          }
+          {...formikField(
+            form,
+            'checkout_fallback_url',
+            'Used for {checkout_url} when the funnel sends none. Without it such a message is skipped, never sent with an empty link.',
+          )}
           placeholder="https://shop.example.com/cart"
         />
         <FormControlLabel

@@ -1,4 +1,4 @@
-import { useId, type FormEvent, type ReactNode } from 'react';
+import { useId, type ChangeEvent, type FocusEvent, type FormEvent, type ReactNode } from 'react';
 import {
   Alert,
   Box,
@@ -134,4 +134,30 @@ export function FormDialog({ open, maxWidth = 'sm', dismissible = true, ...frame
       <FormDialogFrame {...frame} titleId={titleId} />
     </Dialog>
   );
+}
+
+/** The part of a formik form that `formikField` reads (formik's own type is not imported here). */
+interface FormikLike<V> {
+  values: V;
+  errors: Partial<Record<keyof V, unknown>>;
+  touched: Partial<Record<keyof V, unknown>>;
+  submitCount: number;
+  handleChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => void;
+  handleBlur: (event: FocusEvent) => void;
+}
+
+/**
+ * A TextField's props bound to a formik field: its value and handlers, and the yup message once the field was
+ * left or the form submitted, else `hint` (the field's help line).
+ */
+export function formikField<V extends object>(form: FormikLike<V>, name: keyof V & string, hint?: ReactNode) {
+  const message = form.touched[name] || form.submitCount > 0 ? form.errors[name] : undefined;
+  return {
+    name,
+    value: form.values[name] as string,
+    onChange: form.handleChange,
+    onBlur: form.handleBlur,
+    error: Boolean(message),
+    helperText: message ? String(message) : hint,
+  };
 }
