@@ -10,6 +10,8 @@ import {
   DialogTitle,
   Typography,
   type DialogProps,
+  type SxProps,
+  type Theme,
 } from '@mui/material';
 
 export interface FormDialogFrameProps {
@@ -91,21 +93,47 @@ export function FormDialogFrame({
           </Alert>
         )}
       </DialogContent>
-      <DialogActions sx={dividers ? { px: 3, py: 2 } : { px: 3, pb: 2 }}>
-        {secondaryAction && <Box sx={{ mr: 'auto' }}>{secondaryAction}</Box>}
-        <Button color="inherit" onClick={onCancel} disabled={busy}>
-          Cancel
-        </Button>
-        <Button
-          type="submit"
-          variant="contained"
-          disabled={submitDisabled || busy}
-          startIcon={busy ? <CircularProgress size={16} color="inherit" /> : submitIcon}
-        >
-          {submitLabel}
-        </Button>
-      </DialogActions>
+      <FormDialogActions
+        busy={busy}
+        onCancel={onCancel}
+        submitLabel={submitLabel}
+        submitIcon={submitIcon}
+        submitDisabled={submitDisabled}
+        secondaryAction={secondaryAction}
+        sx={dividers ? { px: 3, py: 2 } : { px: 3, pb: 2 }}
+      />
     </Box>
+  );
+}
+
+/** A form dialog's buttons: an optional secondary action apart, Cancel, then submit (spinning while busy). */
+export function FormDialogActions({
+  busy = false,
+  onCancel,
+  submitLabel,
+  submitIcon,
+  submitDisabled = false,
+  secondaryAction,
+  sx,
+}: Pick<
+  FormDialogFrameProps,
+  'busy' | 'onCancel' | 'submitLabel' | 'submitIcon' | 'submitDisabled' | 'secondaryAction'
+> & { sx?: SxProps<Theme> }) {
+  return (
+    <DialogActions sx={sx}>
+      {secondaryAction && <Box sx={{ mr: 'auto' }}>{secondaryAction}</Box>}
+      <Button color="inherit" onClick={onCancel} disabled={busy}>
+        Cancel
+      </Button>
+      <Button
+        type="submit"
+        variant="contained"
+        disabled={submitDisabled || busy}
+        startIcon={busy ? <CircularProgress size={16} color="inherit" /> : submitIcon}
+      >
+        {submitLabel}
+      </Button>
+    </DialogActions>
   );
 }
 
