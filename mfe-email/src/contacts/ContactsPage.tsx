@@ -1,24 +1,8 @@
 import { useState } from 'react';
-import {
-  Box,
-  Button,
-  Card,
-  CircularProgress,
-  LinearProgress,
-  MenuItem,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  TableSortLabel,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { Box, Button, CircularProgress, LinearProgress, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import PeopleIcon from '@mui/icons-material/PeopleAltOutlined';
 import {
+  DataTable,
   PageHeader,
   Pagination,
   EMAIL_DEFAULT_PAGE_SIZE,
@@ -27,6 +11,7 @@ import {
   errorMessage,
   totalPagesOf,
   useToast,
+  type DataColumn,
 } from '@act/ui-kit';
 import type {
   Contact,
@@ -39,7 +24,6 @@ import {
   CONTACTS,
   INTEGRATIONS,
   LoadError,
-  TableMessageRow,
   contactsPageKey,
   DateTime,
   useApi,
@@ -49,14 +33,7 @@ import {
 import { DEFAULT_CONTACT_SORT, nextSort, sortParam, type ContactSort, type ContactSortField } from './sort';
 import { StatusChip } from './StatusChip';
 
-const COLUMNS: { field: ContactSortField; label: string }[] = [
-  { field: 'contact_id', label: 'ID' },
-  { field: 'email', label: 'Email' },
-  { field: 'created_at', label: 'Created At' },
-  { field: 'remind_at', label: 'Remind At' },
-  { field: 'purchased_at', label: 'Purchased At' },
-  { field: 'status', label: 'Status' },
-];
+const NOWRAP = { whiteSpace: 'nowrap' } as const;
 
 type StatusFilter = '' | ContactStatus;
 /** '' all, 'none' contacts without integration, else an integration id. */
@@ -123,6 +100,67 @@ export default function ContactsPage() {
   const rows = data?.items ?? [];
   const loadingFirst = !data && !error;
 
+  const dateColumn = (field: 'created_at' | 'remind_at' | 'purchased_at', label: string): DataColumn<Contact> => ({
+    key: field,
+    label,
+    sortable: true,
+    headSx: NOWRAP,
+    cellSx: NOWRAP,
+    render: (c) => <DateTime value={c[field]} stacked />,
+  });
+  const columns: DataColumn<Contact>[] = [
+    {
+      key: 'contact_id',
+      label: 'ID',
+      sortable: true,
+      headSx: NOWRAP,
+      cellSx: { fontFamily: 'monospace', fontSize: 13 },
+      render: (c) => c.contact_id,
+    },
+    {
+      key: 'email',
+      label: 'Email',
+      sortable: true,
+      headSx: NOWRAP,
+      cellSx: NOWRAP,
+      render: (c) => (
+        <>
+          <Typography variant="body2" sx={{ fontWeight: 500 }}>
+            {c.email}
+          </Typography>
+          <Typography variant="caption" color="textSecondary" sx={{ display: 'block' }}>
+            {c.integration_id === null
+              ? 'No Integration'
+              : (integrationName.get(c.integration_id) ?? `Integration ${c.integration_id}`)}
+          </Typography>
+        </>
+      ),
+    },
+    dateColumn('created_at', 'Created At'),
+    dateColumn('remind_at', 'Remind At'),
+    dateColumn('purchased_at', 'Purchased At'),
+    { key: 'status', label: 'Status', sortable: true, headSx: NOWRAP, render: (c) => <StatusChip status={c.status} /> },
+    {
+      key: 'actions',
+      label: 'Actions',
+      align: 'right',
+      cellSx: NOWRAP,
+      render: (c) =>
+        c.status !== 'purchased' && (
+          <Button
+            size="small"
+            variant="outlined"
+            color="success"
+            startIcon={marking === c.id ? <CircularProgress size={14} color="inherit" /> : undefined}
+            disabled={marking !== null}
+            onClick={() => markPurchased(c)}
+          >
+            Mark as Purchased
+          </Button>
+        ),
+    },
+  ];
+
   return (
     <>
       <PageHeader
@@ -130,141 +168,84 @@ export default function ContactsPage() {
         subtitle="Everyone your funnels sent in, and where their cart stands"
         actions={<RefreshButton lists={['contacts', 'integrations']} />}
       />
-      <Card>
-        <Stack
-          direction={{ xs: 'column', md: 'row' }}
-          spacing={2}
-          sx={{ p: 2.5, alignItems: { xs: 'stretch', md: 'center' }, justifyContent: 'space-between' }}
-        >
-          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-            <TextField
-              select
-              size="small"
-              label="Status"
-              value={status}
-              onChange={(e) => {
-                setStatus(e.target.value as StatusFilter);
-                setPage(1);
-              }}
-              sx={{ minWidth: 180 }}
-              slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+      <DataTable
+        ariaLabel="Contacts"
+        minWidth={900}
+        tableSx={{ '& td, & th': { py: 1.25 } }}
+        columns={columns}
+        rows={loadingFirst ? undefined : rows}
+        rowKey={(c) => c.id}
+        rowProps={(c) => ({ hover: true, 'data-contact-id': c.contact_id })}
+        loading="Loading contacts..."
+        empty="No contacts found."
+        emptyIcon={<PeopleIcon />}
+        sort={{
+          key: sort.field,
+          dir: sort.dir,
+          onSort: (field) => setSort((s) => nextSort(s, field as ContactSortField)),
+        }}
+        stale={isValidating && !!data}
+        header={
+          <>
+            <Stack
+              direction={{ xs: 'column', md: 'row' }}
+              spacing={2}
+              sx={{ p: 2.5, alignItems: { xs: 'stretch', md: 'center' }, justifyContent: 'space-between' }}
             >
-              <MenuItem value="">All Statuses</MenuItem>
-              <MenuItem value="pending">Pending</MenuItem>
-              <MenuItem value="sent">Sent</MenuItem>
-              <MenuItem value="purchased">Purchased</MenuItem>
-              <MenuItem value="unsubscribed">Unsubscribed</MenuItem>
-            </TextField>
-            <TextField
-              select
-              size="small"
-              label="Integration"
-              value={integration}
-              onChange={(e) => {
-                const v = e.target.value as string | number;
-                setIntegration(v === '' || v === 'none' ? v : Number(v));
-                setPage(1);
-              }}
-              sx={{ minWidth: 220 }}
-              slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-            >
-              <MenuItem value="">All Integrations</MenuItem>
-              <MenuItem value="none">No Integration</MenuItem>
-              {(integrations.data ?? []).map((i) => (
-                <MenuItem key={i.id} value={i.id}>
-                  {i.name}
-                </MenuItem>
-              ))}
-            </TextField>
-          </Stack>
-          <Typography variant="body2" color="textSecondary" sx={{ fontWeight: 600 }} data-testid="contact-count">
-            {data ? `Showing ${total} contact(s)` : '\u00a0'}
-          </Typography>
-        </Stack>
-        <Box sx={{ height: 4 }}>{isValidating && data && <LinearProgress aria-label="Loading contacts" />}</Box>
-        {error && !data ? (
-          <LoadError what="contacts" error={error} onRetry={() => void mutate()} />
-        ) : (
-          <TableContainer>
-            <Table size="small" aria-label="Contacts" sx={{ minWidth: 900, '& td, & th': { py: 1.25 } }}>
-              <TableHead>
-                <TableRow>
-                  {COLUMNS.map(({ field, label }) => (
-                    <TableCell
-                      key={field}
-                      sortDirection={sort.field === field ? sort.dir : false}
-                      sx={{ whiteSpace: 'nowrap' }}
-                    >
-                      <TableSortLabel
-                        active={sort.field === field}
-                        direction={sort.field === field ? sort.dir : 'asc'}
-                        onClick={() => setSort((s) => nextSort(s, field))}
-                      >
-                        {label}
-                      </TableSortLabel>
-                    </TableCell>
+              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+                <TextField
+                  select
+                  size="small"
+                  label="Status"
+                  value={status}
+                  onChange={(e) => {
+                    setStatus(e.target.value as StatusFilter);
+                    setPage(1);
+                  }}
+                  sx={{ minWidth: 180 }}
+                  slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+                >
+                  <MenuItem value="">All Statuses</MenuItem>
+                  <MenuItem value="pending">Pending</MenuItem>
+                  <MenuItem value="sent">Sent</MenuItem>
+                  <MenuItem value="purchased">Purchased</MenuItem>
+                  <MenuItem value="unsubscribed">Unsubscribed</MenuItem>
+                </TextField>
+                <TextField
+                  select
+                  size="small"
+                  label="Integration"
+                  value={integration}
+                  onChange={(e) => {
+                    const v = e.target.value as string | number;
+                    setIntegration(v === '' || v === 'none' ? v : Number(v));
+                    setPage(1);
+                  }}
+                  sx={{ minWidth: 220 }}
+                  slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+                >
+                  <MenuItem value="">All Integrations</MenuItem>
+                  <MenuItem value="none">No Integration</MenuItem>
+                  {(integrations.data ?? []).map((i) => (
+                    <MenuItem key={i.id} value={i.id}>
+                      {i.name}
+                    </MenuItem>
                   ))}
-                  <TableCell align="right">Actions</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody sx={{ opacity: isValidating && data ? 0.6 : 1, transition: 'opacity 120ms' }}>
-                {loadingFirst ? (
-                  <TableMessageRow colSpan={COLUMNS.length + 1} icon={<CircularProgress size={22} />}>
-                    Loading contacts...
-                  </TableMessageRow>
-                ) : rows.length === 0 ? (
-                  <TableMessageRow colSpan={COLUMNS.length + 1} icon={<PeopleIcon />}>
-                    No contacts found.
-                  </TableMessageRow>
-                ) : (
-                  rows.map((c) => (
-                    <TableRow key={c.id} hover data-contact-id={c.contact_id}>
-                      <TableCell sx={{ fontFamily: 'monospace', fontSize: 13 }}>{c.contact_id}</TableCell>
-                      <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                        <Typography variant="body2" sx={{ fontWeight: 500 }}>
-                          {c.email}
-                        </Typography>
-                        <Typography variant="caption" color="textSecondary" sx={{ display: 'block' }}>
-                          {c.integration_id === null
-                            ? 'No Integration'
-                            : (integrationName.get(c.integration_id) ?? `Integration ${c.integration_id}`)}
-                        </Typography>
-                      </TableCell>
-                      <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                        <DateTime value={c.created_at} stacked />
-                      </TableCell>
-                      <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                        <DateTime value={c.remind_at} stacked />
-                      </TableCell>
-                      <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                        <DateTime value={c.purchased_at} stacked />
-                      </TableCell>
-                      <TableCell>
-                        <StatusChip status={c.status} />
-                      </TableCell>
-                      <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                        {c.status !== 'purchased' && (
-                          <Button
-                            size="small"
-                            variant="outlined"
-                            color="success"
-                            startIcon={marking === c.id ? <CircularProgress size={14} color="inherit" /> : undefined}
-                            disabled={marking !== null}
-                            onClick={() => markPurchased(c)}
-                          >
-                            Mark as Purchased
-                          </Button>
-                        )}
-                      </TableCell>
-                    </TableRow>
-                  ))
-                )}
-              </TableBody>
-            </Table>
-          </TableContainer>
-        )}
-        {data && total > 0 && (
-          <Box sx={{ px: 2.5, borderTop: 1, borderColor: 'divider' }}>
+                </TextField>
+              </Stack>
+              <Typography variant="body2" color="textSecondary" sx={{ fontWeight: 600 }} data-testid="contact-count">
+                {data ? `Showing ${total} contact(s)` : '\u00a0'}
+              </Typography>
+            </Stack>
+            <Box sx={{ height: 4 }}>{isValidating && data && <LinearProgress aria-label="Loading contacts" />}</Box>
+          </>
+        }
+        placeholder={
+          error && !data ? <LoadError what="contacts" error={error} onRetry={() => void mutate()} /> : undefined
+        }
+        footer={
+          data &&
+          total > 0 && (
             <Pagination
               page={Math.min(page, lastPage)}
               pageSize={pageSize}
@@ -276,9 +257,9 @@ export default function ContactsPage() {
                 setPage(1);
               }}
             />
-          </Box>
-        )}
-      </Card>
+          )
+        }
+      />
     </>
   );
 }

@@ -1,22 +1,46 @@
-import {
-  Box,
-  Card,
-  Chip,
-  CircularProgress,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-} from '@mui/material';
+import { Box, Chip, Stack } from '@mui/material';
 import MailIcon from '@mui/icons-material/MailOutlined';
-import { EMAIL_PAGE_SIZES, PageHeader, Pagination, usePagination } from '@act/ui-kit';
+import { DataTable, EMAIL_PAGE_SIZES, PageHeader, Pagination, usePagination, type DataColumn } from '@act/ui-kit';
 import type { EmailLog } from '@act/contracts/src/email-api';
-import { EMAIL_LOGS, LoadError, TableMessageRow, useApi, DateTime, RefreshButton } from '../shared';
+import { EMAIL_LOGS, LoadError, useApi, DateTime, RefreshButton } from '../shared';
 
-const COLUMNS = ['ID', 'Contact ID', 'Email', 'Timestamp', 'Message'];
+const NOWRAP = { whiteSpace: 'nowrap' } as const;
+const COLUMNS: DataColumn<EmailLog>[] = [
+  { key: 'id', label: 'ID', headSx: NOWRAP, cellSx: { color: 'text.secondary' }, render: (log) => log.id },
+  {
+    key: 'contact_id',
+    label: 'Contact ID',
+    headSx: NOWRAP,
+    cellSx: { fontFamily: 'monospace', fontSize: 13 },
+    render: (log) => log.contact_id,
+  },
+  {
+    key: 'email',
+    label: 'Email',
+    headSx: NOWRAP,
+    cellSx: { overflowWrap: 'anywhere', fontWeight: 500 },
+    render: (log) => log.email,
+  },
+  {
+    key: 'timestamp',
+    label: 'Timestamp',
+    headSx: NOWRAP,
+    cellSx: NOWRAP,
+    render: (log) => <DateTime value={log.timestamp} />,
+  },
+  {
+    key: 'message',
+    label: 'Message',
+    headSx: NOWRAP,
+    cellSx: { overflowWrap: 'anywhere' },
+    render: (log) => (
+      <>
+        {log.message}
+        {log.delivery && <DeliveryChip delivery={log.delivery} />}
+      </>
+    ),
+  },
+];
 const EMPTY: EmailLog[] = [];
 
 /** Email Logs (section 2): the whole list loaded once, paged in the browser, newest first as the server sends it. */
@@ -39,52 +63,19 @@ export default function EmailLogsPage() {
           </Stack>
         }
       />
-      <Card>
-        <TableContainer>
-          <Table aria-label="Email logs" sx={{ minWidth: 800 }}>
-            <TableHead>
-              <TableRow>
-                {COLUMNS.map((c) => (
-                  <TableCell key={c} sx={{ whiteSpace: 'nowrap' }}>
-                    {c}
-                  </TableCell>
-                ))}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {!data ? (
-                <TableMessageRow colSpan={COLUMNS.length} icon={<CircularProgress size={22} />}>
-                  Loading email logs...
-                </TableMessageRow>
-              ) : logs.length === 0 ? (
-                <TableMessageRow colSpan={COLUMNS.length} icon={<MailIcon />}>
-                  No email logs found. Abandoned cart emails will appear here.
-                </TableMessageRow>
-              ) : (
-                pageItems.map((log) => (
-                  <TableRow key={log.id} hover>
-                    <TableCell sx={{ color: 'text.secondary' }}>{log.id}</TableCell>
-                    <TableCell sx={{ fontFamily: 'monospace', fontSize: 13 }}>{log.contact_id}</TableCell>
-                    <TableCell sx={{ overflowWrap: 'anywhere', fontWeight: 500 }}>{log.email}</TableCell>
-                    <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                      <DateTime value={log.timestamp} />
-                    </TableCell>
-                    <TableCell sx={{ overflowWrap: 'anywhere' }}>
-                      {log.message}
-                      {log.delivery && <DeliveryChip delivery={log.delivery} />}
-                    </TableCell>
-                  </TableRow>
-                ))
-              )}
-            </TableBody>
-          </Table>
-        </TableContainer>
-        {total > 0 && (
-          <Box sx={{ px: 2.5, borderTop: 1, borderColor: 'divider' }}>
-            <Pagination {...paginationProps} pageSizeOptions={EMAIL_PAGE_SIZES} />
-          </Box>
-        )}
-      </Card>
+      <DataTable
+        ariaLabel="Email logs"
+        minWidth={800}
+        size="medium"
+        columns={COLUMNS}
+        rows={data && pageItems}
+        rowKey={(log) => log.id}
+        rowProps={() => ({ hover: true })}
+        loading="Loading email logs..."
+        empty="No email logs found. Abandoned cart emails will appear here."
+        emptyIcon={<MailIcon />}
+        footer={total > 0 && <Pagination {...paginationProps} pageSizeOptions={EMAIL_PAGE_SIZES} />}
+      />
     </>
   );
 }

@@ -1,21 +1,11 @@
 import { useState } from 'react';
 import { useFormik } from 'formik';
-import {
-  Box,
-  Dialog,
-  DialogContent,
-  DialogTitle,
-  Grid,
-  InputAdornment,
-  Tab,
-  Tabs,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { Box, Dialog, Grid, InputAdornment, Tab, Tabs, TextField, Typography } from '@mui/material';
 import type { EmailTemplate } from '../email-campaigns/api';
 import { RichEditor } from '../rich-editor/RichEditor';
 import { formValuesOf, templateFormSchema, type TemplateFormValues } from './rules';
-import { ActiveSwitch, FormDialogActions } from '../shared/FormDialogParts';
+import { FormDialogFrame } from '@act/ui-kit/src/FormDialog';
+import { ActiveSwitch } from '../shared/FormDialogParts';
 
 export interface TemplateDialogProps {
   open: boolean;
@@ -78,111 +68,106 @@ function TemplateForm({ editing, siblings, onClose, onSubmit }: Omit<TemplateDia
   const contentError = shown('html_content');
 
   return (
-    <Box component="form" noValidate onSubmit={form.handleSubmit} sx={{ display: 'contents' }}>
-      <DialogTitle id="template-dialog-title">{editing ? 'Edit Template' : 'Create Template'}</DialogTitle>
-      <DialogContent dividers>
-        <Grid container spacing={2}>
-          <Grid size={{ xs: 12, sm: 6 }}>
-            <TextField
-              {...field('name')}
-              label="Template Name"
-              required
-              fullWidth
-              autoFocus
-              helperText={shown('name')}
-            />
-          </Grid>
-          <Grid size={{ xs: 12, sm: 6 }}>
-            <TextField {...field('from_name')} label="From Name" required fullWidth helperText={shown('from_name')} />
-          </Grid>
-          <Grid size={12}>
-            <TextField
-              {...field('subject')}
-              label="Subject"
-              required
-              fullWidth
-              helperText={shown('subject') ?? 'Variables work here too: {{contactEmail}}'}
-            />
-          </Grid>
-          <Grid size={{ xs: 6, sm: 4 }}>
-            <TextField
-              {...field('template_order')}
-              label="Order"
-              type="number"
-              fullWidth
-              helperText={shown('template_order') ?? 'Position in the sequence'}
-              slotProps={{ htmlInput: { min: 1, step: 1 } }}
-            />
-          </Grid>
-          <Grid size={{ xs: 6, sm: 4 }}>
-            <TextField
-              {...field('delay_hours')}
-              label="Delay"
-              type="number"
-              fullWidth
-              helperText={shown('delay_hours') ?? 'After the previous email'}
-              slotProps={{
-                htmlInput: { min: 0, step: 1 },
-                input: { endAdornment: <InputAdornment position="end">hours</InputAdornment> },
-              }}
-            />
-          </Grid>
-          <Grid size={{ xs: 12, sm: 4 }} sx={{ display: 'flex', alignItems: 'center' }}>
-            <ActiveSwitch checked={form.values.active} onChange={form.handleChange} disabled={busy} />
-          </Grid>
+    <FormDialogFrame
+      titleId="template-dialog-title"
+      title={editing ? 'Edit Template' : 'Create Template'}
+      dividers
+      onSubmit={form.handleSubmit}
+      onCancel={onClose}
+      busy={busy}
+      submitLabel={editing ? 'Update Template' : 'Create Template'}
+    >
+      <Grid container spacing={2}>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <TextField {...field('name')} label="Template Name" required fullWidth autoFocus helperText={shown('name')} />
         </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <TextField {...field('from_name')} label="From Name" required fullWidth helperText={shown('from_name')} />
+        </Grid>
+        <Grid size={12}>
+          <TextField
+            {...field('subject')}
+            label="Subject"
+            required
+            fullWidth
+            helperText={shown('subject') ?? 'Variables work here too: {{contactEmail}}'}
+          />
+        </Grid>
+        <Grid size={{ xs: 6, sm: 4 }}>
+          <TextField
+            {...field('template_order')}
+            label="Order"
+            type="number"
+            fullWidth
+            helperText={shown('template_order') ?? 'Position in the sequence'}
+            slotProps={{ htmlInput: { min: 1, step: 1 } }}
+          />
+        </Grid>
+        <Grid size={{ xs: 6, sm: 4 }}>
+          <TextField
+            {...field('delay_hours')}
+            label="Delay"
+            type="number"
+            fullWidth
+            helperText={shown('delay_hours') ?? 'After the previous email'}
+            slotProps={{
+              htmlInput: { min: 0, step: 1 },
+              input: { endAdornment: <InputAdornment position="end">hours</InputAdornment> },
+            }}
+          />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 4 }} sx={{ display: 'flex', alignItems: 'center' }}>
+          <ActiveSwitch checked={form.values.active} onChange={form.handleChange} disabled={busy} />
+        </Grid>
+      </Grid>
 
-        <Box sx={{ mt: 2.5 }}>
-          <Tabs
-            value={tab}
-            onChange={(_e, value: ContentTab) => setTab(value)}
-            aria-label="Email content"
-            sx={{ minHeight: 40, mb: 1.5, '& .MuiTab-root': { minHeight: 40 } }}
-          >
-            <Tab value="editor" label="Rich Text Editor" />
-            <Tab value="html" label="HTML" />
-          </Tabs>
-          {tab === 'editor' ? (
-            <RichEditor
-              label="Email content"
-              value={form.values.html_content}
-              onChange={(html) => void form.setFieldValue('html_content', html, form.submitCount > 0)}
-              error={Boolean(contentError)}
-              helperText={contentError}
-            />
-          ) : (
-            <TextField
-              name="html_content"
-              value={form.values.html_content}
-              onChange={form.handleChange}
-              onBlur={form.handleBlur}
-              disabled={busy}
-              multiline
-              minRows={12}
-              maxRows={24}
-              fullWidth
-              error={Boolean(contentError)}
-              helperText={
-                contentError ??
-                'Inline styles and tables written here are kept as long as the rich editor is not used to change them.'
-              }
-              slotProps={{
-                htmlInput: {
-                  'aria-label': 'HTML content',
-                  spellCheck: false,
-                  sx: { fontFamily: 'monospace', fontSize: 13 },
-                },
-              }}
-            />
-          )}
-          <Typography variant="caption" color="textSecondary" sx={{ display: 'block', mt: 1 }}>
-            Variables: {'{{contactEmail}}'} (the recipient) and {'{{recoveryUrl}}'} (the link back to their cart).
-          </Typography>
-        </Box>
-      </DialogContent>
-      <FormDialogActions busy={busy} onCancel={onClose}>
-        {editing ? 'Update Template' : 'Create Template'}
-      </FormDialogActions>
-    </Box>
+      <Box sx={{ mt: 2.5 }}>
+        <Tabs
+          value={tab}
+          onChange={(_e, value: ContentTab) => setTab(value)}
+          aria-label="Email content"
+          sx={{ minHeight: 40, mb: 1.5, '& .MuiTab-root': { minHeight: 40 } }}
+        >
+          <Tab value="editor" label="Rich Text Editor" />
+          <Tab value="html" label="HTML" />
+        </Tabs>
+        {tab === 'editor' ? (
+          <RichEditor
+            label="Email content"
+            value={form.values.html_content}
+            onChange={(html) => void form.setFieldValue('html_content', html, form.submitCount > 0)}
+            error={Boolean(contentError)}
+            helperText={contentError}
+          />
+        ) : (
+          <TextField
+            name="html_content"
+            value={form.values.html_content}
+            onChange={form.handleChange}
+            onBlur={form.handleBlur}
+            disabled={busy}
+            multiline
+            minRows={12}
+            maxRows={24}
+            fullWidth
+            error={Boolean(contentError)}
+            helperText={
+              contentError ??
+              'Inline styles and tables written here are kept as long as the rich editor is not used to change them.'
+            }
+            slotProps={{
+              htmlInput: {
+                'aria-label': 'HTML content',
+                spellCheck: false,
+                sx: { fontFamily: 'monospace', fontSize: 13 },
+              },
+            }}
+          />
+        )}
+        <Typography variant="caption" color="textSecondary" sx={{ display: 'block', mt: 1 }}>
+          Variables: {'{{contactEmail}}'} (the recipient) and {'{{recoveryUrl}}'} (the link back to their cart).
+        </Typography>
+      </Box>
+    </FormDialogFrame>
   );
 }

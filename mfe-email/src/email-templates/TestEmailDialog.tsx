@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
-import { Alert, Dialog, DialogContent, DialogContentText, DialogTitle, Stack, TextField } from '@mui/material';
+import { DialogContentText, Stack, TextField } from '@mui/material';
 import SendIcon from '@mui/icons-material/SendOutlined';
 import { apiRequest, serverMessage, useToast } from '@act/ui-kit';
+import { FormDialog } from '@act/ui-kit/src/FormDialog';
 import type { EmailTemplate, TestEmailResponse } from '../email-campaigns/api';
 import { TEMPLATES } from '../shared/keys';
-import { FormDialogActions } from '../shared/FormDialogParts';
 
 export const TEST_EMAIL_FALLBACK = 'Failed to send test email. Please check your Resend API configuration.';
 
@@ -65,54 +65,35 @@ export function TestEmailDialog({ template, onClose }: TestEmailDialogProps) {
   }
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onClose={sending ? undefined : onClose}
       maxWidth="xs"
-      fullWidth
-      aria-labelledby="test-email-title"
+      title="Send Test Email"
+      onSubmit={() => void send()}
+      onCancel={onClose}
+      busy={sending}
+      submitLabel={sending ? 'Sending...' : 'Send Test'}
+      submitIcon={<SendIcon />}
+      submitDisabled={!address}
+      error={error}
+      errorTestId="test-email-error"
     >
-      <form
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void send();
-        }}
-      >
-        <DialogTitle id="test-email-title">Send Test Email</DialogTitle>
-        <DialogContent>
-          <Stack spacing={2}>
-            <DialogContentText>
-              Send &ldquo;{shown?.name}&rdquo; to an address of your choice to see it as a recipient would.
-            </DialogContentText>
-            <TextField
-              label="Email Address"
-              type="email"
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              placeholder="you@example.com"
-              autoFocus
-              fullWidth
-              disabled={sending}
-            />
-            {error && (
-              <Alert severity="error" data-testid="test-email-error">
-                {error}
-              </Alert>
-            )}
-          </Stack>
-        </DialogContent>
-        <FormDialogActions
-          busy={sending}
-          onCancel={onClose}
-          submitDisabled={!address}
-          icon={<SendIcon />}
-          sx={{ px: 3, pb: 2 }}
-        >
-          {sending ? 'Sending...' : 'Send Test'}
-        </FormDialogActions>
-      </form>
-    </Dialog>
+      <Stack spacing={2}>
+        <DialogContentText>
+          Send &ldquo;{shown?.name}&rdquo; to an address of your choice to see it as a recipient would.
+        </DialogContentText>
+        <TextField
+          label="Email Address"
+          type="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          placeholder="you@example.com"
+          autoFocus
+          fullWidth
+          disabled={sending}
+        />
+      </Stack>
+    </FormDialog>
   );
 }
 

@@ -1,24 +1,13 @@
 import { useRef, useState } from 'react';
 import { useFormik } from 'formik';
-import {
-  Box,
-  Chip,
-  Dialog,
-  DialogContent,
-  DialogTitle,
-  Grid,
-  Stack,
-  Tab,
-  Tabs,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { Box, Chip, Dialog, Grid, Stack, Tab, Tabs, TextField, Typography } from '@mui/material';
 import type { RichTextEditorRef } from 'mui-tiptap';
 import type { EmailTemplate } from '../email-campaigns/api';
 import { RichEditor } from '../rich-editor/RichEditor';
 import { HtmlPreview } from '../rich-editor/HtmlPreview';
 import { TEMPLATE_VARIABLES, legacyTemplateSchema, legacyValuesOf, type LegacyTemplateValues } from './templateForm';
-import { ActiveSwitch, FormDialogActions } from '../shared/FormDialogParts';
+import { FormDialogFrame } from '@act/ui-kit/src/FormDialog';
+import { ActiveSwitch } from '../shared/FormDialogParts';
 
 export interface LegacyTemplateDialogProps {
   open: boolean;
@@ -70,70 +59,72 @@ function LegacyTemplateForm({ editing, onClose, onSubmit }: Omit<LegacyTemplateD
   }
 
   return (
-    <Box component="form" noValidate onSubmit={form.handleSubmit} sx={{ display: 'contents' }}>
-      <DialogTitle id="legacy-template-title">{editing ? 'Edit Template' : 'Create Template'}</DialogTitle>
-      <DialogContent dividers>
-        <Grid container spacing={2}>
-          <Grid size={{ xs: 12, sm: 6 }}>
-            <TextField {...field('name')} label="Template Name" autoFocus />
-          </Grid>
-          <Grid size={{ xs: 12, sm: 6 }}>
-            <TextField {...field('from_name')} label="From Name" />
-          </Grid>
-          <Grid size={{ xs: 12, sm: 8 }}>
-            <TextField {...field('subject')} label="Subject Line" />
-          </Grid>
-          <Grid size={{ xs: 12, sm: 4 }} sx={{ display: 'flex', alignItems: 'center' }}>
-            <ActiveSwitch checked={form.values.active} onChange={form.handleChange} disabled={busy} />
-          </Grid>
+    <FormDialogFrame
+      titleId="legacy-template-title"
+      title={editing ? 'Edit Template' : 'Create Template'}
+      dividers
+      onSubmit={form.handleSubmit}
+      onCancel={onClose}
+      busy={busy}
+      submitLabel={editing ? 'Update Template' : 'Create Template'}
+    >
+      <Grid container spacing={2}>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <TextField {...field('name')} label="Template Name" autoFocus />
         </Grid>
-        <Box sx={{ mt: 2.5 }}>
-          <Tabs
-            value={tab}
-            onChange={(_e, value) => setTab(value)}
-            aria-label="Template content"
-            sx={{ minHeight: 40, mb: 1.5, '& .MuiTab-root': { minHeight: 40 } }}
-          >
-            <Tab value="editor" label="Editor" />
-            <Tab value="preview" label="Preview" />
-          </Tabs>
-          {tab === 'editor' ? (
-            <RichEditor
-              editorRef={editorRef}
-              label="HTML content"
-              value={form.values.html_content}
-              onChange={(html) => void form.setFieldValue('html_content', html, form.submitCount > 0)}
-              error={Boolean(contentError)}
-              helperText={contentError}
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <TextField {...field('from_name')} label="From Name" />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 8 }}>
+          <TextField {...field('subject')} label="Subject Line" />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 4 }} sx={{ display: 'flex', alignItems: 'center' }}>
+          <ActiveSwitch checked={form.values.active} onChange={form.handleChange} disabled={busy} />
+        </Grid>
+      </Grid>
+      <Box sx={{ mt: 2.5 }}>
+        <Tabs
+          value={tab}
+          onChange={(_e, value) => setTab(value)}
+          aria-label="Template content"
+          sx={{ minHeight: 40, mb: 1.5, '& .MuiTab-root': { minHeight: 40 } }}
+        >
+          <Tab value="editor" label="Editor" />
+          <Tab value="preview" label="Preview" />
+        </Tabs>
+        {tab === 'editor' ? (
+          <RichEditor
+            editorRef={editorRef}
+            label="HTML content"
+            value={form.values.html_content}
+            onChange={(html) => void form.setFieldValue('html_content', html, form.submitCount > 0)}
+            error={Boolean(contentError)}
+            helperText={contentError}
+          />
+        ) : (
+          <Box sx={{ border: 1, borderColor: 'divider', borderRadius: 1.5, overflow: 'hidden' }}>
+            <HtmlPreview html={form.values.html_content} title="Template preview" height={380} />
+          </Box>
+        )}
+        <Stack direction="row" spacing={1} useFlexGap sx={{ mt: 1.5, alignItems: 'center', flexWrap: 'wrap' }}>
+          <Typography variant="body2" color="textSecondary">
+            Available variables:
+          </Typography>
+          {TEMPLATE_VARIABLES.map((variable) => (
+            <Chip
+              key={variable}
+              label={variable}
+              size="small"
+              variant="outlined"
+              onClick={() => insertVariable(variable)}
+              sx={{ fontFamily: 'monospace' }}
             />
-          ) : (
-            <Box sx={{ border: 1, borderColor: 'divider', borderRadius: 1.5, overflow: 'hidden' }}>
-              <HtmlPreview html={form.values.html_content} title="Template preview" height={380} />
-            </Box>
-          )}
-          <Stack direction="row" spacing={1} useFlexGap sx={{ mt: 1.5, alignItems: 'center', flexWrap: 'wrap' }}>
-            <Typography variant="body2" color="textSecondary">
-              Available variables:
-            </Typography>
-            {TEMPLATE_VARIABLES.map((variable) => (
-              <Chip
-                key={variable}
-                label={variable}
-                size="small"
-                variant="outlined"
-                onClick={() => insertVariable(variable)}
-                sx={{ fontFamily: 'monospace' }}
-              />
-            ))}
-            <Typography variant="caption" color="textSecondary">
-              The preview fills them with sample values.
-            </Typography>
-          </Stack>
-        </Box>
-      </DialogContent>
-      <FormDialogActions busy={busy} onCancel={onClose}>
-        {editing ? 'Update Template' : 'Create Template'}
-      </FormDialogActions>
-    </Box>
+          ))}
+          <Typography variant="caption" color="textSecondary">
+            The preview fills them with sample values.
+          </Typography>
+        </Stack>
+      </Box>
+    </FormDialogFrame>
   );
 }

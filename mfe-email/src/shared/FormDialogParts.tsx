@@ -1,15 +1,8 @@
 import type { ChangeEvent, ReactNode } from 'react';
-import {
-  Button,
-  CircularProgress,
-  DialogActions,
-  FormControlLabel,
-  Switch,
-  type SxProps,
-  type Theme,
-} from '@mui/material';
+import { FormControlLabel, Switch, type SxProps, type Theme } from '@mui/material';
+import { FormDialogActions as UiFormDialogActions } from '@act/ui-kit/src/FormDialog';
 
-/** Cancel, then the form's submit button with a spinner while `busy`; both disabled while busy. */
+/** Cancel, then the form's submit button with a spinner while `busy` (ui-kit's, for the dialogs not on FormDialog). */
 export function FormDialogActions({
   busy,
   onCancel,
@@ -29,19 +22,14 @@ export function FormDialogActions({
   sx?: SxProps<Theme>;
 }) {
   return (
-    <DialogActions sx={sx}>
-      <Button color="inherit" onClick={onCancel} disabled={busy}>
-        Cancel
-      </Button>
-      <Button
-        type="submit"
-        variant="contained"
-        disabled={submitDisabled || busy}
-        startIcon={busy ? <CircularProgress size={16} color="inherit" /> : icon}
-      >
-        {children}
-      </Button>
-    </DialogActions>
+    <UiFormDialogActions
+      busy={busy}
+      onCancel={onCancel}
+      submitLabel={children}
+      submitDisabled={submitDisabled}
+      submitIcon={icon}
+      sx={sx}
+    />
   );
 }
 

@@ -1,19 +1,7 @@
 import { useMemo, useState } from 'react';
-import {
-  Box,
-  Card,
-  Chip,
-  CircularProgress,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-} from '@mui/material';
+import { Box, Chip, Stack } from '@mui/material';
 import WebhookIcon from '@mui/icons-material/WebhookOutlined';
-import { EMAIL_PAGE_SIZES, PageHeader, Pagination, usePagination } from '@act/ui-kit';
+import { DataTable, EMAIL_PAGE_SIZES, PageHeader, Pagination, usePagination, type DataColumn } from '@act/ui-kit';
 import {
   DeliveryChips,
   DeliveryFilters,
@@ -21,11 +9,30 @@ import {
   type DeliveryFilterValues,
 } from '@act/ui-kit/src/WebhookSigning';
 import type { WebhookEvent } from '@act/contracts/src/email-api';
-import { LoadError, TableMessageRow, WEBHOOK_EVENTS, useApi, DateTime, RefreshButton } from '../shared';
+import { LoadError, WEBHOOK_EVENTS, useApi, DateTime, RefreshButton } from '../shared';
 import { EndpointCard } from './EndpointCard';
 import { EventTypeChip } from './EventTypeChip';
 
 const EMPTY: WebhookEvent[] = [];
+
+const COLUMNS: DataColumn<WebhookEvent>[] = [
+  { key: 'type', label: 'Type', headSx: { width: 190 }, render: (event) => <EventTypeChip type={event.type} /> },
+  {
+    key: 'delivery',
+    label: 'Delivery',
+    headSx: { width: 230 },
+    testId: 'delivery-cell',
+    render: (event) => <DeliveryChips event={event} />,
+  },
+  {
+    key: 'received',
+    label: 'Received',
+    headSx: { width: 210 },
+    cellSx: { whiteSpace: 'nowrap' },
+    render: (event) => <DateTime value={event.timestamp} />,
+  },
+  { key: 'payload', label: 'Payload', render: (event) => <Payload event={event} /> },
+];
 
 /**
  * Webhook Events (section 2): endpoint URL with Copy, then every delivery (newest first), paged in the browser;
@@ -62,78 +69,53 @@ export default function WebhookEventsPage() {
       {error ? (
         <LoadError what="webhook events" error={error} onRetry={() => void mutate()} />
       ) : (
-        <Card>
-          <TableContainer>
-            <Table aria-label="Webhook events" sx={{ minWidth: 980, tableLayout: 'fixed' }}>
-              <TableHead>
-                <TableRow>
-                  <TableCell sx={{ width: 190 }}>Type</TableCell>
-                  <TableCell sx={{ width: 230 }}>Delivery</TableCell>
-                  <TableCell sx={{ width: 210 }}>Received</TableCell>
-                  <TableCell>Payload</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {!data ? (
-                  <TableMessageRow colSpan={4} icon={<CircularProgress size={22} />}>
-                    Loading webhook events...
-                  </TableMessageRow>
-                ) : events.length === 0 ? (
-                  <TableMessageRow colSpan={4} icon={<WebhookIcon />}>
-                    {data.length === 0
-                      ? 'No webhook events yet. Send a webhook to this endpoint to see events here.'
-                      : 'No webhook events match these filters.'}
-                  </TableMessageRow>
-                ) : (
-                  pageItems.map((event) => (
-                    <TableRow key={event.id} hover sx={{ verticalAlign: 'top' }} data-event-type={event.type}>
-                      <TableCell>
-                        <EventTypeChip type={event.type} />
-                      </TableCell>
-                      <TableCell data-testid="delivery-cell">
-                        <DeliveryChips event={event} />
-                      </TableCell>
-                      <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                        <DateTime value={event.timestamp} />
-                      </TableCell>
-                      <TableCell>
-                        <Box
-                          component="pre"
-                          // Scrolls when long: reachable by keyboard, named for screen readers (axe: scrollable-region-focusable).
-                          tabIndex={0}
-                          aria-label={`Payload of event ${event.id}`}
-                          sx={{
-                            m: 0,
-                            p: 1.25,
-                            maxHeight: 140,
-                            overflow: 'auto',
-                            bgcolor: '#f8fafc',
-                            border: 1,
-                            borderColor: 'divider',
-                            borderRadius: 1.5,
-                            fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
-                            fontSize: 12,
-                            lineHeight: 1.5,
-                            whiteSpace: 'pre-wrap',
-                            wordBreak: 'break-all',
-                          }}
-                        >
-                          {event.payload}
-                        </Box>
-                      </TableCell>
-                    </TableRow>
-                  ))
-                )}
-              </TableBody>
-            </Table>
-          </TableContainer>
-          {total > 0 && (
-            <Box sx={{ px: 2.5, borderTop: 1, borderColor: 'divider' }}>
-              <Pagination {...paginationProps} pageSizeOptions={EMAIL_PAGE_SIZES} />
-            </Box>
-          )}
-        </Card>
+        <DataTable
+          ariaLabel="Webhook events"
+          minWidth={980}
+          size="medium"
+          tableSx={{ tableLayout: 'fixed' }}
+          columns={COLUMNS}
+          rows={data && pageItems}
+          rowKey={(event) => event.id}
+          rowProps={(event) => ({ hover: true, sx: { verticalAlign: 'top' }, 'data-event-type': event.type })}
+          loading="Loading webhook events..."
+          empty={
+            data?.length === 0
+              ? 'No webhook events yet. Send a webhook to this endpoint to see events here.'
+              : 'No webhook events match these filters.'
+          }
+          emptyIcon={<WebhookIcon />}
+          footer={total > 0 && <Pagination {...paginationProps} pageSizeOptions={EMAIL_PAGE_SIZES} />}
+        />
       )}
     </>
+  );
+}
+
+function Payload({ event }: { event: WebhookEvent }) {
+  return (
+    <Box
+      component="pre"
+      // Scrolls when long: reachable by keyboard, named for screen readers (axe: scrollable-region-focusable).
+      tabIndex={0}
+      aria-label={`Payload of event ${event.id}`}
+      sx={{
+        m: 0,
+        p: 1.25,
+        maxHeight: 140,
+        overflow: 'auto',
+        bgcolor: '#f8fafc',
+        border: 1,
+        borderColor: 'divider',
+        borderRadius: 1.5,
+        fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
+        fontSize: 12,
+        lineHeight: 1.5,
+        whiteSpace: 'pre-wrap',
+        wordBreak: 'break-all',
+      }}
+    >
+      {event.payload}
+    </Box>
   );
 }

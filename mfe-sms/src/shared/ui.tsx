@@ -217,6 +217,9 @@ export function SearchField({
   );
 }
 
+/** A list table whose cells never wrap (it scrolls sideways in its card instead). */
+export const NOWRAP_CELLS = { '& td, & th': { whiteSpace: 'nowrap' } } as const;
+
 /** The filter bar above a table. */
 export function FilterBar({ children }: { children: ReactNode }) {
   return (

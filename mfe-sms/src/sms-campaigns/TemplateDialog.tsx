@@ -5,11 +5,6 @@ import {
   Box,
   Button,
   Chip,
-  CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
   FormControlLabel,
   InputAdornment,
   Stack,
@@ -19,6 +14,7 @@ import {
   Typography,
 } from '@mui/material';
 import { apiRequest, errorMessage } from '@act/ui-kit';
+import { FormDialog, formikField } from '@act/ui-kit/src/FormDialog';
 import {
   MAX_SEQUENCE_ORDER,
   renderSmsTemplate,
@@ -81,7 +77,10 @@ export function MessageCounter({ message }: { message: string }) {
 }
 
 /** A typical checkout link (60 characters) and first name, to show how long the sent message will be. */
-const TYPICAL = { first_name: 'Alexandra', checkout_url: 'https://shop.example.com/checkouts/c/0123456789abcdef0123456' };
+const TYPICAL = {
+  first_name: 'Alexandra',
+  checkout_url: 'https://shop.example.com/checkouts/c/0123456789abcdef0123456',
+};
 
 /**
  * The counter counts the template as written; what is sent has the placeholders filled in (issue 14): say how long
@@ -183,153 +182,111 @@ export function TemplateDialog({
   const preview = form.values.message.trim() ? renderSmsTemplate(form.values.message, SAMPLE_PLACEHOLDER_VALUES) : '';
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onClose={busy ? undefined : onClose}
-      maxWidth="sm"
-      fullWidth
-      aria-labelledby="template-dialog-title"
+      title={editing ? 'Edit SMS Template' : 'New SMS Template'}
+      subtitle={campaignName}
+      onSubmit={form.handleSubmit}
+      onCancel={onClose}
+      busy={busy}
+      submitLabel={editing ? 'Update' : 'Create'}
+      secondaryAction={
+        editing &&
+        onDelete && (
+          <Button color="error" onClick={() => onDelete(template)} disabled={busy}>
+            Delete
+          </Button>
+        )
+      }
     >
-      <form onSubmit={form.handleSubmit} noValidate>
-        <DialogTitle id="template-dialog-title" sx={{ pb: 0.5 }}>
-          {editing ? 'Edit SMS Template' : 'New SMS Template'}
-        </DialogTitle>
-        <Typography variant="body2" color="textSecondary" sx={{ px: 3, pb: 1 }}>
-          {campaignName}
-        </Typography>
-        <DialogContent>
-          <Stack spacing={2.5} sx={{ pt: 1 }}>
-            <TextField
-              label="Template Name"
-              name="name"
-              required
-              autoFocus
-              value={form.values.name}
-              onChange={form.handleChange}
-              onBlur={form.handleBlur}
-              error={!!err('name')}
-              helperText={err('name') ?? ' '}
-            />
-            <Box>
-              <TextField
-                label="Message"
-                name="message"
-                required
-                multiline
-                minRows={4}
-                value={form.values.message}
-                onChange={form.handleChange}
-                onBlur={form.handleBlur}
-                inputRef={messageRef}
-                error={!!messageError}
-                helperText={
-                  <Box component="span" sx={{ display: 'flex', justifyContent: 'space-between', gap: 2 }}>
-                    <span>{messageError ?? 'One SMS holds at most 160 characters.'}</span>
-                    <MessageCounter message={form.values.message} />
-                  </Box>
-                }
-                slotProps={{ formHelperText: { component: 'div' } as object }}
-              />
-              <FilledInLength message={form.values.message} />
-              <Stack
-                direction="row"
-                spacing={1}
-                sx={{ mt: 1, alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}
-                data-testid="placeholder-hint"
-              >
-                <Typography variant="caption" color="textSecondary">
-                  Placeholders (click to insert):
-                </Typography>
-                {SMS_PLACEHOLDERS.map((p) => (
-                  <Tooltip key={p.key} title={`Replaced by the contact's ${p.label.toLowerCase()}`}>
-                    <Chip
-                      size="small"
-                      variant="outlined"
-                      onClick={() => insertPlaceholder(p.token)}
-                      aria-label={`Insert ${p.token}`}
-                      label={
-                        <>
-                          {p.label}{' '}
-                          <Box
-                            component="code"
-                            sx={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', color: 'primary.main' }}
-                          >
-                            {p.token}
-                          </Box>
-                        </>
-                      }
-                      sx={{ fontWeight: 500 }}
-                    />
-                  </Tooltip>
-                ))}
-              </Stack>
-              {preview && (
-                <Box sx={{ mt: 1.5, p: 1.5, borderRadius: 2, bgcolor: '#f1f5f9', border: 1, borderColor: 'divider' }}>
-                  <Typography
-                    variant="caption"
-                    color="textSecondary"
-                    sx={{ display: 'block', fontWeight: 600, mb: 0.5 }}
-                  >
-                    Preview with sample values
-                  </Typography>
-                  <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-                    {preview}
-                  </Typography>
-                </Box>
-              )}
-            </Box>
-            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-              <TextField
-                label="Sequence Order"
-                name="sequence_order"
-                type="number"
-                value={form.values.sequence_order}
-                onChange={form.handleChange}
-                onBlur={form.handleBlur}
-                error={!!err('sequence_order')}
-                helperText={err('sequence_order') ?? 'Templates are sent in this order.'}
-                slotProps={{ htmlInput: { min: 1, step: 1 } }}
-              />
-              <TextField
-                label="Delay"
-                name="delay_minutes"
-                type="number"
-                value={form.values.delay_minutes}
-                onChange={form.handleChange}
-                onBlur={form.handleBlur}
-                error={!!err('delay_minutes')}
-                helperText={err('delay_minutes') ?? 'Wait after the previous message.'}
-                slotProps={{
-                  htmlInput: { min: 0, step: 1 },
-                  input: { endAdornment: <InputAdornment position="end">minutes</InputAdornment> },
-                }}
-              />
-            </Stack>
-            <FormControlLabel
-              control={<Switch name="active" checked={form.values.active} onChange={form.handleChange} />}
-              label="Active"
-            />
-          </Stack>
-        </DialogContent>
-        <DialogActions sx={{ px: 3, pb: 2 }}>
-          {editing && onDelete && (
-            <Button color="error" onClick={() => onDelete(template)} disabled={busy} sx={{ mr: 'auto' }}>
-              Delete
-            </Button>
-          )}
-          <Button onClick={onClose} disabled={busy} color="inherit">
-            Cancel
-          </Button>
-          <Button
-            type="submit"
-            variant="contained"
-            disabled={busy}
-            startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}
+      <Stack spacing={2.5} sx={{ pt: 1 }}>
+        <TextField label="Template Name" required autoFocus {...formikField(form, 'name', ' ')} />
+        <Box>
+          <TextField
+            label="Message"
+            name="message"
+            required
+            multiline
+            minRows={4}
+            value={form.values.message}
+            onChange={form.handleChange}
+            onBlur={form.handleBlur}
+            inputRef={messageRef}
+            error={!!messageError}
+            helperText={
+              <Box component="span" sx={{ display: 'flex', justifyContent: 'space-between', gap: 2 }}>
+                <span>{messageError ?? 'One SMS holds at most 160 characters.'}</span>
+                <MessageCounter message={form.values.message} />
+              </Box>
+            }
+            slotProps={{ formHelperText: { component: 'div' } as object }}
+          />
+          <FilledInLength message={form.values.message} />
+          <Stack
+            direction="row"
+            spacing={1}
+            sx={{ mt: 1, alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}
+            data-testid="placeholder-hint"
           >
-            {editing ? 'Update' : 'Create'}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+            <Typography variant="caption" color="textSecondary">
+              Placeholders (click to insert):
+            </Typography>
+            {SMS_PLACEHOLDERS.map((p) => (
+              <Tooltip key={p.key} title={`Replaced by the contact's ${p.label.toLowerCase()}`}>
+                <Chip
+                  size="small"
+                  variant="outlined"
+                  onClick={() => insertPlaceholder(p.token)}
+                  aria-label={`Insert ${p.token}`}
+                  label={
+                    <>
+                      {p.label}{' '}
+                      <Box
+                        component="code"
+                        sx={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', color: 'primary.main' }}
+                      >
+                        {p.token}
+                      </Box>
+                    </>
+                  }
+                  sx={{ fontWeight: 500 }}
+                />
+              </Tooltip>
+            ))}
+          </Stack>
+          {preview && (
+            <Box sx={{ mt: 1.5, p: 1.5, borderRadius: 2, bgcolor: '#f1f5f9', border: 1, borderColor: 'divider' }}>
+              <Typography variant="caption" color="textSecondary" sx={{ display: 'block', fontWeight: 600, mb: 0.5 }}>
+                Preview with sample values
+              </Typography>
+              <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                {preview}
+              </Typography>
+            </Box>
+          )}
+        </Box>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+          <TextField
+            label="Sequence Order"
+            type="number"
+            {...formikField(form, 'sequence_order', 'Templates are sent in this order.')}
+            slotProps={{ htmlInput: { min: 1, step: 1 } }}
+          />
+          <TextField
+            label="Delay"
+            type="number"
+            {...formikField(form, 'delay_minutes', 'Wait after the previous message.')}
+            slotProps={{
+              htmlInput: { min: 0, step: 1 },
+              input: { endAdornment: <InputAdornment position="end">minutes</InputAdornment> },
+            }}
+          />
+        </Stack>
+        <FormControlLabel
+          control={<Switch name="active" checked={form.values.active} onChange={form.handleChange} />}
+          label="Active"
+        />
+      </Stack>
+    </FormDialog>
   );
 }

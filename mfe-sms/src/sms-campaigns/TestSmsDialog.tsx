@@ -1,18 +1,8 @@
 import { useFormik } from 'formik';
-import {
-  Box,
-  Button,
-  CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  Stack,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { Box, Stack, TextField, Typography } from '@mui/material';
 import SendIcon from '@mui/icons-material/SendOutlined';
 import { apiRequest, errorMessage } from '@act/ui-kit';
+import { FormDialog, formikField } from '@act/ui-kit/src/FormDialog';
 import {
   renderSmsTemplate,
   SAMPLE_PLACEHOLDER_VALUES,
@@ -51,54 +41,39 @@ export function TestSmsDialog({ open, template, onClose }: TestSmsDialogProps) {
       }
     },
   });
-  const phoneError = form.touched.testPhone || form.submitCount > 0 ? form.errors.testPhone : undefined;
   const busy = form.isSubmitting;
 
   return (
-    <Dialog open={open} onClose={busy ? undefined : onClose} maxWidth="xs" fullWidth aria-labelledby="test-sms-title">
-      <form onSubmit={form.handleSubmit} noValidate>
-        <DialogTitle id="test-sms-title">Send Test SMS</DialogTitle>
-        <DialogContent>
-          <Stack spacing={2} sx={{ pt: 1 }}>
-            {template && (
-              <Box sx={{ p: 1.5, borderRadius: 2, bgcolor: '#f1f5f9', border: 1, borderColor: 'divider' }}>
-                <Typography variant="caption" color="textSecondary" sx={{ display: 'block', fontWeight: 600, mb: 0.5 }}>
-                  {template.name}
-                </Typography>
-                <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-                  {renderSmsTemplate(template.message, SAMPLE_PLACEHOLDER_VALUES)}
-                </Typography>
-              </Box>
-            )}
-            <TextField
-              label="Phone Number"
-              name="testPhone"
-              type="tel"
-              required
-              autoFocus
-              placeholder="+15551234567"
-              value={form.values.testPhone}
-              onChange={form.handleChange}
-              onBlur={form.handleBlur}
-              error={!!phoneError}
-              helperText={phoneError ?? 'Placeholders are filled with sample values.'}
-            />
-          </Stack>
-        </DialogContent>
-        <DialogActions sx={{ px: 3, pb: 2 }}>
-          <Button onClick={onClose} disabled={busy} color="inherit">
-            Cancel
-          </Button>
-          <Button
-            type="submit"
-            variant="contained"
-            disabled={busy}
-            startIcon={busy ? <CircularProgress size={16} color="inherit" /> : <SendIcon />}
-          >
-            Send Test
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog
+      open={open}
+      maxWidth="xs"
+      title="Send Test SMS"
+      onSubmit={form.handleSubmit}
+      onCancel={onClose}
+      busy={busy}
+      submitLabel="Send Test"
+      submitIcon={<SendIcon />}
+    >
+      <Stack spacing={2} sx={{ pt: 1 }}>
+        {template && (
+          <Box sx={{ p: 1.5, borderRadius: 2, bgcolor: '#f1f5f9', border: 1, borderColor: 'divider' }}>
+            <Typography variant="caption" color="textSecondary" sx={{ display: 'block', fontWeight: 600, mb: 0.5 }}>
+              {template.name}
+            </Typography>
+            <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+              {renderSmsTemplate(template.message, SAMPLE_PLACEHOLDER_VALUES)}
+            </Typography>
+          </Box>
+        )}
+        <TextField
+          label="Phone Number"
+          type="tel"
+          required
+          autoFocus
+          placeholder="+15551234567"
+          {...formikField(form, 'testPhone', 'Placeholders are filled with sample values.')}
+        />
+      </Stack>
+    </FormDialog>
   );
 }

@@ -1,22 +1,6 @@
 import { useMemo, useState } from 'react';
 import useSWR from 'swr';
-import {
-  Box,
-  Button,
-  CircularProgress,
-  MenuItem,
-  Paper,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  TextField,
-  Tooltip,
-  Typography,
-} from '@mui/material';
+import { Box, Button, CircularProgress, Stack, Tooltip, Typography } from '@mui/material';
 import PeopleIcon from '@mui/icons-material/PeopleAltOutlined';
 import HourglassIcon from '@mui/icons-material/HourglassTopOutlined';
 import CartIcon from '@mui/icons-material/ShoppingCartCheckoutOutlined';
@@ -24,15 +8,7 @@ import SmsIcon from '@mui/icons-material/SmsOutlined';
 import CheckIcon from '@mui/icons-material/CheckCircleOutlineOutlined';
 import ClearIcon from '@mui/icons-material/DeleteSweepOutlined';
 import BlockIcon from '@mui/icons-material/DoNotDisturbOnOutlined';
-import {
-  apiRequest,
-  ConfirmDialog,
-  ErrorCard,
-  errorMessage,
-  PageHeader,
-  Pagination,
-  SMS_PAGE_SIZES,
-} from '@act/ui-kit';
+import { apiRequest, ConfirmDialog, errorMessage, PageHeader, type DataColumn } from '@act/ui-kit';
 import {
   SMS_CONTACT_STATUSES,
   type SmsContact,
@@ -41,8 +17,9 @@ import {
 } from '@act/contracts/src/sms-api';
 import { isListKey, isStatsKey, listPageKey, SMS_KEYS } from '../shared/keys';
 import { formatShortDateTime, heldUntilTime } from '../shared/format';
+import { FilterSelect, SmsListTable } from '../shared/SmsListTable';
 import { useDebounced, useServerList, useServerPaging } from '../shared/paging';
-import { Badge, EmptyState, FilterBar, SearchField, SummaryCard, SummaryRow, TableSkeleton } from '../shared/ui';
+import { Badge, SearchField, SummaryCard, SummaryRow } from '../shared/ui';
 import { ContactStatusBadge, contactStatusLabel } from '../shared/status';
 import { useNotify } from '../shared/notify';
 import { useRefetch } from '../shared/refetch';
@@ -81,7 +58,6 @@ export default function SmsContactsPage() {
   const integrations = useSWR<SmsIntegration[]>(SMS_KEYS.integrations);
   const paginationProps = paging.paginationProps(contacts.data?.total);
 
-  const rows = contacts.data?.items ?? [];
   const integrationName = useMemo(
     () => new Map((integrations.data ?? []).map((i) => [i.id, i.name])),
     [integrations.data],
@@ -130,124 +106,89 @@ export default function SmsContactsPage() {
 
   const filtersActive = searched !== '' || status !== 'all' || integration !== 'all';
 
-  let table;
-  if (contacts.error && !contacts.data) {
-    table = (
-      <ErrorCard
-        title="Could not load SMS contacts"
-        message={errorMessage(contacts.error)}
-        onRetry={() => contacts.mutate()}
-      />
-    );
-  } else if (!contacts.data) {
-    table = <TableSkeleton />;
-  } else if (rows.length === 0) {
-    table = (
-      <Box sx={{ p: 2 }}>
-        <EmptyState
-          icon={<PeopleIcon />}
-          title={filtersActive ? 'No contacts match these filters' : 'No SMS contacts yet'}
-          description={
-            filtersActive
-              ? 'Change the search or the filters to see more contacts.'
-              : 'Contacts appear here when a funnel posts to the SMS webhook.'
-          }
-        />
-      </Box>
-    );
-  } else {
-    table = (
-      <>
-        <TableContainer>
-          <Table size="small" aria-label="SMS contacts" sx={{ '& td, & th': { whiteSpace: 'nowrap' } }}>
-            <TableHead>
-              <TableRow>
-                <TableCell>Phone</TableCell>
-                <TableCell>Contact ID</TableCell>
-                <TableCell>Integration / Funnel</TableCell>
-                <TableCell>Status</TableCell>
-                <TableCell>Remind At</TableCell>
-                <TableCell>Created</TableCell>
-                <TableCell align="right">Actions</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {rows.map((c) => (
-                <TableRow key={c.id} hover data-testid="contact-row">
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                    <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-                      <Box component="span" sx={MONO}>
-                        {c.phone}
-                      </Box>
-                      {c.opted_out && (
-                        <Tooltip title="This phone replied STOP: no more SMS are sent to it.">
-                          <span>
-                            <Badge icon={<BlockIcon sx={{ fontSize: 14 }} />} label="Opted out" tone="error" />
-                          </span>
-                        </Tooltip>
-                      )}
-                    </Stack>
-                    {c.first_name && (
-                      <Typography variant="caption" color="textSecondary">
-                        {c.first_name}
-                      </Typography>
-                    )}
-                  </TableCell>
-                  <TableCell sx={MONO}>{c.contact_id}</TableCell>
-                  <TableCell>
-                    {nameOf(c) ?? (
-                      <Typography variant="body2" color="textSecondary" component="span">
-                        No Integration
-                      </Typography>
-                    )}
-                    <Typography
-                      variant="caption"
-                      color="textSecondary"
-                      sx={{ display: 'block', fontFamily: MONO.fontFamily }}
-                    >
-                      {c.funnel_id}
-                    </Typography>
-                  </TableCell>
-                  <TableCell>
-                    <ContactStatusBadge status={c.status} />
-                    {c.held_until && (
-                      <Typography
-                        variant="caption"
-                        color="warning.main"
-                        data-testid="held-until"
-                        sx={{ display: 'block', mt: 0.5, whiteSpace: 'nowrap' }}
-                      >
-                        Held until {heldUntilTime(c.held_until)} (blackout)
-                      </Typography>
-                    )}
-                  </TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatShortDateTime(c.remind_at)}</TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatShortDateTime(c.created_at)}</TableCell>
-                  <TableCell align="right">
-                    {c.status !== 'purchased' && (
-                      <Button
-                        size="small"
-                        variant="outlined"
-                        color="success"
-                        startIcon={<CheckIcon />}
-                        onClick={() => setToMark(c)}
-                        sx={{ whiteSpace: 'nowrap' }}
-                      >
-                        Mark Purchased
-                      </Button>
-                    )}
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
-        <Box sx={{ px: 2, borderTop: 1, borderColor: 'divider' }}>
-          <Pagination {...paginationProps} pageSizeOptions={SMS_PAGE_SIZES} variant="sliding" />
-        </Box>
-      </>
-    );
-  }
+  const columns: DataColumn<SmsContact>[] = [
+    {
+      key: 'phone',
+      label: 'Phone',
+      render: (c) => (
+        <>
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+            <Box component="span" sx={MONO}>
+              {c.phone}
+            </Box>
+            {c.opted_out && (
+              <Tooltip title="This phone replied STOP: no more SMS are sent to it.">
+                <span>
+                  <Badge icon={<BlockIcon sx={{ fontSize: 14 }} />} label="Opted out" tone="error" />
+                </span>
+              </Tooltip>
+            )}
+          </Stack>
+          {c.first_name && (
+            <Typography variant="caption" color="textSecondary">
+              {c.first_name}
+            </Typography>
+          )}
+        </>
+      ),
+    },
+    { key: 'contact_id', label: 'Contact ID', cellSx: MONO, render: (c) => c.contact_id },
+    {
+      key: 'integration',
+      label: 'Integration / Funnel',
+      render: (c) => (
+        <>
+          {nameOf(c) ?? (
+            <Typography variant="body2" color="textSecondary" component="span">
+              No Integration
+            </Typography>
+          )}
+          <Typography variant="caption" color="textSecondary" sx={{ display: 'block', fontFamily: MONO.fontFamily }}>
+            {c.funnel_id}
+          </Typography>
+        </>
+      ),
+    },
+    {
+      key: 'status',
+      label: 'Status',
+      render: (c) => (
+        <>
+          <ContactStatusBadge status={c.status} />
+          {c.held_until && (
+            <Typography
+              variant="caption"
+              color="warning.main"
+              data-testid="held-until"
+              sx={{ display: 'block', mt: 0.5, whiteSpace: 'nowrap' }}
+            >
+              Held until {heldUntilTime(c.held_until)} (blackout)
+            </Typography>
+          )}
+        </>
+      ),
+    },
+    { key: 'remind_at', label: 'Remind At', render: (c) => formatShortDateTime(c.remind_at) },
+    { key: 'created', label: 'Created', render: (c) => formatShortDateTime(c.created_at) },
+    {
+      key: 'actions',
+      label: 'Actions',
+      align: 'right',
+      render: (c) =>
+        c.status !== 'purchased' && (
+          <Button
+            size="small"
+            variant="outlined"
+            color="success"
+            startIcon={<CheckIcon />}
+            onClick={() => setToMark(c)}
+            sx={{ whiteSpace: 'nowrap' }}
+          >
+            Mark Purchased
+          </Button>
+        ),
+    },
+  ];
 
   return (
     <Box>
@@ -282,43 +223,46 @@ export default function SmsContactsPage() {
         <SummaryCard label="Purchased" value={counts.purchased} icon={<CartIcon />} tone="success" />
         <SummaryCard label="SMS Sent" value={counts.sent} icon={<SmsIcon />} tone="info" />
       </SummaryRow>
-      <Paper variant="outlined">
-        <FilterBar>
-          <SearchField value={search} onChange={setSearch} placeholder="Phone, contact ID, funnel or name" />
-          <TextField
-            select
-            size="small"
-            label="Status"
-            value={status}
-            onChange={(e) => setStatus(e.target.value)}
-            sx={{ flex: 1, minWidth: 180 }}
-          >
-            <MenuItem value="all">All Statuses</MenuItem>
-            {SMS_CONTACT_STATUSES.map((s) => (
-              <MenuItem key={s} value={s}>
-                {contactStatusLabel(s)}
-              </MenuItem>
-            ))}
-          </TextField>
-          <TextField
-            select
-            size="small"
-            label="Integration"
-            value={integration}
-            onChange={(e) => setIntegration(e.target.value)}
-            sx={{ flex: 1, minWidth: 180 }}
-          >
-            <MenuItem value="all">All Integrations</MenuItem>
-            <MenuItem value={NO_INTEGRATION}>No Integration</MenuItem>
-            {(integrations.data ?? []).map((i) => (
-              <MenuItem key={i.id} value={String(i.id)}>
-                {i.name}
-              </MenuItem>
-            ))}
-          </TextField>
-        </FilterBar>
-        {table}
-      </Paper>
+      <SmsListTable
+        ariaLabel="SMS contacts"
+        nowrap
+        columns={columns}
+        list={contacts}
+        rowTestId="contact-row"
+        errorTitle="Could not load SMS contacts"
+        empty={{
+          icon: <PeopleIcon />,
+          title: filtersActive ? 'No contacts match these filters' : 'No SMS contacts yet',
+          description: filtersActive
+            ? 'Change the search or the filters to see more contacts.'
+            : 'Contacts appear here when a funnel posts to the SMS webhook.',
+        }}
+        paginationProps={paginationProps}
+        filters={
+          <>
+            <SearchField value={search} onChange={setSearch} placeholder="Phone, contact ID, funnel or name" />
+            <FilterSelect
+              label="Status"
+              value={status}
+              onChange={setStatus}
+              options={[
+                { value: 'all', label: 'All Statuses' },
+                ...SMS_CONTACT_STATUSES.map((s) => ({ value: s, label: contactStatusLabel(s) })),
+              ]}
+            />
+            <FilterSelect
+              label="Integration"
+              value={integration}
+              onChange={setIntegration}
+              options={[
+                { value: 'all', label: 'All Integrations' },
+                { value: NO_INTEGRATION, label: 'No Integration' },
+                ...(integrations.data ?? []).map((i) => ({ value: String(i.id), label: i.name })),
+              ]}
+            />
+          </>
+        }
+      />
       <ConfirmDialog
         open={toMark !== null}
         title="Mark Contact as Purchased"

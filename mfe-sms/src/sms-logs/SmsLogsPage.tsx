@@ -1,29 +1,17 @@
 import { useState } from 'react';
-import {
-  Box,
-  MenuItem,
-  Paper,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  TextField,
-  Tooltip,
-  Typography,
-} from '@mui/material';
+import { Box, Tooltip, Typography } from '@mui/material';
 import SmsIcon from '@mui/icons-material/SmsOutlined';
 import SendIcon from '@mui/icons-material/SendOutlined';
 import DoneAllIcon from '@mui/icons-material/DoneAll';
 import ErrorIcon from '@mui/icons-material/ErrorOutlineOutlined';
 import HourglassIcon from '@mui/icons-material/HourglassTopOutlined';
-import { ErrorCard, errorMessage, PageHeader, Pagination, SMS_PAGE_SIZES } from '@act/ui-kit';
-import type { SmsLogPage } from '@act/contracts/src/sms-api';
+import { PageHeader, type DataColumn } from '@act/ui-kit';
+import type { SmsLog, SmsLogPage } from '@act/contracts/src/sms-api';
 import { listPageKey, SMS_KEYS } from '../shared/keys';
 import { formatShortDateTime, LOG_ERROR_PREVIEW, LOG_MESSAGE_PREVIEW, truncate, heldUntilTime } from '../shared/format';
+import { FilterSelect, SmsListTable } from '../shared/SmsListTable';
 import { useDebounced, useServerList, useServerPaging } from '../shared/paging';
-import { EmptyState, FilterBar, SearchField, SummaryCard, SummaryRow, TableSkeleton } from '../shared/ui';
+import { SearchField, SummaryCard, SummaryRow } from '../shared/ui';
 import { LogStatusBadge } from '../shared/status';
 
 const MONO = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 13 } as const;
@@ -42,6 +30,73 @@ const STATUS_FILTERS = [
   { value: 'skipped_duplicate', label: 'Duplicate Blocked' },
   { value: 'blocked_toll_free', label: 'Toll-free Blocked' },
 ] as const;
+
+const COLUMNS: DataColumn<SmsLog>[] = [
+  { key: 'time', label: 'Time', render: (l) => formatShortDateTime(l.timestamp) },
+  {
+    key: 'phone',
+    label: 'Phone / Contact',
+    render: (l) => (
+      <>
+        <Box sx={MONO}>{l.phone}</Box>
+        <Typography variant="caption" color="textSecondary" sx={{ fontFamily: MONO.fontFamily }}>
+          {l.contact_id ?? 'test message'}
+        </Typography>
+      </>
+    ),
+  },
+  { key: 'step', label: 'Step', align: 'center', render: (l) => l.sequence_order ?? '—' },
+  {
+    key: 'message',
+    label: 'Message',
+    render: (l) => (
+      <Tooltip title={l.message.length > LOG_MESSAGE_PREVIEW ? l.message : ''}>
+        <span>{truncate(l.message, LOG_MESSAGE_PREVIEW)}</span>
+      </Tooltip>
+    ),
+  },
+  {
+    key: 'status',
+    label: 'Status',
+    render: (l) => (
+      <>
+        <LogStatusBadge status={l.status} />
+        {l.held_until && (
+          <Typography variant="caption" color="textSecondary" sx={{ display: 'block', mt: 0.25 }}>
+            Held until {heldUntilTime(l.held_until)} (blackout)
+          </Typography>
+        )}
+        {l.message_sid && (
+          <Tooltip title={l.message_sid}>
+            <Typography
+              variant="caption"
+              color="textSecondary"
+              sx={{ display: 'block', mt: 0.25, fontFamily: MONO.fontFamily, fontSize: 11 }}
+            >
+              {truncate(l.message_sid, 14)}
+            </Typography>
+          </Tooltip>
+        )}
+      </>
+    ),
+  },
+  {
+    key: 'error',
+    label: 'Error',
+    cellSx: { color: 'error.main' },
+    testId: 'log-error',
+    render: (l) =>
+      l.error_message ? (
+        <Tooltip title={l.error_message.length > LOG_ERROR_PREVIEW ? l.error_message : ''}>
+          <span>{truncate(l.error_message, LOG_ERROR_PREVIEW)}</span>
+        </Tooltip>
+      ) : (
+        <Typography component="span" variant="body2" color="textSecondary">
+          —
+        </Typography>
+      ),
+  },
+];
 
 /**
  * /sms-logs: every message the SMS side sent or held back (spec section 2). svc-sms pages, filters, searches
@@ -64,103 +119,8 @@ export default function SmsLogsPage() {
     search.trim() !== searched,
   );
   const paginationProps = paging.paginationProps(logs.data?.total);
-  const rows = logs.data?.items ?? [];
   const summary = logs.summary ?? { total: 0, sent: 0, delivered: 0, failed: 0, pending: 0 };
   const filtersActive = searched !== '' || status !== 'all';
-
-  let table;
-  if (logs.error && !logs.data) {
-    table = (
-      <ErrorCard title="Could not load SMS logs" message={errorMessage(logs.error)} onRetry={() => logs.mutate()} />
-    );
-  } else if (!logs.data) {
-    table = <TableSkeleton />;
-  } else if (rows.length === 0) {
-    table = (
-      <Box sx={{ p: 2 }}>
-        <EmptyState
-          icon={<SmsIcon />}
-          title={filtersActive ? 'No messages match these filters' : 'No SMS sent yet'}
-          description={
-            filtersActive
-              ? 'Change the search or the status filter.'
-              : 'Messages appear here when a sequence or a test sends them.'
-          }
-        />
-      </Box>
-    );
-  } else {
-    table = (
-      <>
-        <TableContainer>
-          <Table size="small" aria-label="SMS logs" sx={{ '& td, & th': { whiteSpace: 'nowrap' } }}>
-            <TableHead>
-              <TableRow>
-                <TableCell>Time</TableCell>
-                <TableCell>Phone / Contact</TableCell>
-                <TableCell align="center">Step</TableCell>
-                <TableCell>Message</TableCell>
-                <TableCell>Status</TableCell>
-                <TableCell>Error</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {rows.map((l) => (
-                <TableRow key={l.id} hover data-testid="log-row">
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatShortDateTime(l.timestamp)}</TableCell>
-                  <TableCell>
-                    <Box sx={MONO}>{l.phone}</Box>
-                    <Typography variant="caption" color="textSecondary" sx={{ fontFamily: MONO.fontFamily }}>
-                      {l.contact_id ?? 'test message'}
-                    </Typography>
-                  </TableCell>
-                  <TableCell align="center">{l.sequence_order ?? '—'}</TableCell>
-                  <TableCell>
-                    <Tooltip title={l.message.length > LOG_MESSAGE_PREVIEW ? l.message : ''}>
-                      <span>{truncate(l.message, LOG_MESSAGE_PREVIEW)}</span>
-                    </Tooltip>
-                  </TableCell>
-                  <TableCell>
-                    <LogStatusBadge status={l.status} />
-                    {l.held_until && (
-                      <Typography variant="caption" color="textSecondary" sx={{ display: 'block', mt: 0.25 }}>
-                        Held until {heldUntilTime(l.held_until)} (blackout)
-                      </Typography>
-                    )}
-                    {l.message_sid && (
-                      <Tooltip title={l.message_sid}>
-                        <Typography
-                          variant="caption"
-                          color="textSecondary"
-                          sx={{ display: 'block', mt: 0.25, fontFamily: MONO.fontFamily, fontSize: 11 }}
-                        >
-                          {truncate(l.message_sid, 14)}
-                        </Typography>
-                      </Tooltip>
-                    )}
-                  </TableCell>
-                  <TableCell sx={{ color: 'error.main' }} data-testid="log-error">
-                    {l.error_message ? (
-                      <Tooltip title={l.error_message.length > LOG_ERROR_PREVIEW ? l.error_message : ''}>
-                        <span>{truncate(l.error_message, LOG_ERROR_PREVIEW)}</span>
-                      </Tooltip>
-                    ) : (
-                      <Typography component="span" variant="body2" color="textSecondary">
-                        —
-                      </Typography>
-                    )}
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
-        <Box sx={{ px: 2, borderTop: 1, borderColor: 'divider' }}>
-          <Pagination {...paginationProps} pageSizeOptions={SMS_PAGE_SIZES} variant="sliding" />
-        </Box>
-      </>
-    );
-  }
 
   return (
     <Box>
@@ -172,26 +132,28 @@ export default function SmsLogsPage() {
         <SummaryCard label="Failed" value={summary.failed} icon={<ErrorIcon />} tone="error" />
         <SummaryCard label="Pending" value={summary.pending} icon={<HourglassIcon />} tone="warning" />
       </SummaryRow>
-      <Paper variant="outlined">
-        <FilterBar>
-          <SearchField value={search} onChange={setSearch} placeholder="Phone, contact, message or SID" />
-          <TextField
-            select
-            size="small"
-            label="Status"
-            value={status}
-            onChange={(e) => setStatus(e.target.value)}
-            sx={{ flex: 1, minWidth: 180 }}
-          >
-            {STATUS_FILTERS.map((f) => (
-              <MenuItem key={f.value} value={f.value}>
-                {f.label}
-              </MenuItem>
-            ))}
-          </TextField>
-        </FilterBar>
-        {table}
-      </Paper>
+      <SmsListTable
+        ariaLabel="SMS logs"
+        nowrap
+        columns={COLUMNS}
+        list={logs}
+        rowTestId="log-row"
+        errorTitle="Could not load SMS logs"
+        empty={{
+          icon: <SmsIcon />,
+          title: filtersActive ? 'No messages match these filters' : 'No SMS sent yet',
+          description: filtersActive
+            ? 'Change the search or the status filter.'
+            : 'Messages appear here when a sequence or a test sends them.',
+        }}
+        paginationProps={paginationProps}
+        filters={
+          <>
+            <SearchField value={search} onChange={setSearch} placeholder="Phone, contact, message or SID" />
+            <FilterSelect label="Status" value={status} onChange={setStatus} options={STATUS_FILTERS} />
+          </>
+        }
+      />
     </Box>
   );
 }

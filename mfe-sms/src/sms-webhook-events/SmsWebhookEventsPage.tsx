@@ -1,30 +1,19 @@
 import { useMemo, useState } from 'react';
-import {
-  Box,
-  Button,
-  MenuItem,
-  Paper,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  TextField,
-} from '@mui/material';
+import { Box, Button } from '@mui/material';
 import InboxIcon from '@mui/icons-material/InboxOutlined';
 import PersonAddIcon from '@mui/icons-material/PersonAddAltOutlined';
 import CartIcon from '@mui/icons-material/ShoppingCartCheckoutOutlined';
 import DoneAllIcon from '@mui/icons-material/DoneAll';
 import ReplyIcon from '@mui/icons-material/ReplyOutlined';
 import VisibilityIcon from '@mui/icons-material/VisibilityOutlined';
-import { ErrorCard, errorMessage, PageHeader, Pagination, SMS_PAGE_SIZES } from '@act/ui-kit';
+import { PageHeader, type DataColumn } from '@act/ui-kit';
 import { DeliveryChips, DeliveryFilters, type DeliveryFilterValues } from '@act/ui-kit/src/WebhookSigning';
 import type { SmsWebhookEvent, SmsWebhookEventPage } from '@act/contracts/src/sms-api';
 import { listPageKey, SMS_KEYS } from '../shared/keys';
 import { EVENT_PAYLOAD_PREVIEW, formatDateTime, truncate } from '../shared/format';
+import { FilterSelect, SmsListTable } from '../shared/SmsListTable';
 import { useDebounced, useServerList, useServerPaging } from '../shared/paging';
-import { EmptyState, FilterBar, SearchField, SummaryCard, SummaryRow, TableSkeleton } from '../shared/ui';
+import { SearchField, SummaryCard, SummaryRow } from '../shared/ui';
 import { EventTypeBadge, eventTypeLabel, KNOWN_EVENT_TYPES } from '../shared/status';
 import { PayloadDialog } from './PayloadDialog';
 
@@ -56,7 +45,6 @@ export default function SmsWebhookEventsPage() {
     search.trim() !== searched,
   );
   const paginationProps = paging.paginationProps(events.data?.total);
-  const rows = events.data?.items ?? [];
   const total = events.summary?.total ?? 0;
   const counts: Record<string, number | undefined> = events.summary?.by_type ?? {};
   // Known types first, then any other type seen (handshake, invalid, ...), so every event can be filtered.
@@ -72,90 +60,50 @@ export default function SmsWebhookEventsPage() {
 
   const filtersActive = searched !== '' || type !== 'all' || Object.values(delivery).some(Boolean);
 
-  let table;
-  if (events.error && !events.data) {
-    table = (
-      <ErrorCard
-        title="Could not load SMS webhook events"
-        message={errorMessage(events.error)}
-        onRetry={() => events.mutate()}
-      />
-    );
-  } else if (!events.data) {
-    table = <TableSkeleton />;
-  } else if (rows.length === 0) {
-    table = (
-      <Box sx={{ p: 2 }}>
-        <EmptyState
-          icon={<InboxIcon />}
-          title={filtersActive ? 'No events match these filters' : 'No SMS webhook events yet'}
-          description={
-            filtersActive
-              ? 'Change the search or the type filter.'
-              : 'Funnel webhooks and Twilio callbacks appear here as they arrive.'
-          }
-        />
-      </Box>
-    );
-  } else {
-    table = (
-      <>
-        <TableContainer>
-          <Table size="small" aria-label="SMS webhook events">
-            <TableHead>
-              <TableRow>
-                <TableCell>ID</TableCell>
-                <TableCell>Type</TableCell>
-                <TableCell>Delivery</TableCell>
-                <TableCell>Payload</TableCell>
-                <TableCell>Received</TableCell>
-                <TableCell align="right">Actions</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {rows.map((e) => (
-                <TableRow key={e.id} hover data-testid="event-row">
-                  <TableCell sx={{ color: 'text.secondary' }}>{e.id}</TableCell>
-                  <TableCell>
-                    <EventTypeBadge type={e.type} />
-                  </TableCell>
-                  <TableCell data-testid="delivery-cell">
-                    <DeliveryChips event={e} />
-                  </TableCell>
-                  <TableCell
-                    data-testid="payload-cell"
-                    sx={{
-                      fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace',
-                      fontSize: 12,
-                      color: 'text.secondary',
-                      maxWidth: 520,
-                      overflowWrap: 'anywhere',
-                    }}
-                  >
-                    {truncate(e.payload, EVENT_PAYLOAD_PREVIEW)}
-                  </TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(e.timestamp)}</TableCell>
-                  <TableCell align="right">
-                    <Button
-                      size="small"
-                      startIcon={<VisibilityIcon />}
-                      onClick={() => setViewing(e)}
-                      aria-label={`View event ${e.id}`}
-                    >
-                      View
-                    </Button>
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
-        <Box sx={{ px: 2, borderTop: 1, borderColor: 'divider' }}>
-          <Pagination {...paginationProps} pageSizeOptions={SMS_PAGE_SIZES} variant="sliding" />
-        </Box>
-      </>
-    );
-  }
+  const columns: DataColumn<SmsWebhookEvent>[] = [
+    { key: 'id', label: 'ID', cellSx: { color: 'text.secondary' }, render: (e) => e.id },
+    { key: 'type', label: 'Type', render: (e) => <EventTypeBadge type={e.type} /> },
+    {
+      key: 'delivery',
+      label: 'Delivery',
+      testId: 'delivery-cell',
+      render: (e) => <DeliveryChips event={e} />,
+    },
+    {
+      key: 'payload',
+      label: 'Payload',
+      cellSx: {
+        fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace',
+        fontSize: 12,
+        color: 'text.secondary',
+        maxWidth: 520,
+        overflowWrap: 'anywhere',
+      },
+      testId: 'payload-cell',
+      render: (e) => truncate(e.payload, EVENT_PAYLOAD_PREVIEW),
+    },
+    {
+      key: 'received',
+      label: 'Received',
+      cellSx: { whiteSpace: 'nowrap' },
+      render: (e) => formatDateTime(e.timestamp),
+    },
+    {
+      key: 'actions',
+      label: 'Actions',
+      align: 'right',
+      render: (e) => (
+        <Button
+          size="small"
+          startIcon={<VisibilityIcon />}
+          onClick={() => setViewing(e)}
+          aria-label={`View event ${e.id}`}
+        >
+          View
+        </Button>
+      ),
+    },
+  ];
 
   return (
     <Box>
@@ -167,28 +115,36 @@ export default function SmsWebhookEventsPage() {
         <SummaryCard label="SMS Delivery" value={counts.sms_delivery ?? 0} icon={<DoneAllIcon />} tone="info" />
         <SummaryCard label="SMS Reply" value={counts.sms_reply ?? 0} icon={<ReplyIcon />} tone="secondary" />
       </SummaryRow>
-      <Paper variant="outlined">
-        <FilterBar>
-          <SearchField value={search} onChange={setSearch} placeholder="Search the payloads" />
-          <TextField
-            select
-            size="small"
-            label="Type"
-            value={type}
-            onChange={(e) => setType(e.target.value)}
-            sx={{ flex: 1, minWidth: 180 }}
-          >
-            <MenuItem value="all">All Types</MenuItem>
-            {typeOptions.map((t) => (
-              <MenuItem key={t} value={t}>
-                {eventTypeLabel(t)}
-              </MenuItem>
-            ))}
-          </TextField>
-          <DeliveryFilters value={delivery} onChange={setDelivery} />
-        </FilterBar>
-        {table}
-      </Paper>
+      <SmsListTable
+        ariaLabel="SMS webhook events"
+        columns={columns}
+        list={events}
+        rowTestId="event-row"
+        errorTitle="Could not load SMS webhook events"
+        empty={{
+          icon: <InboxIcon />,
+          title: filtersActive ? 'No events match these filters' : 'No SMS webhook events yet',
+          description: filtersActive
+            ? 'Change the search or the type filter.'
+            : 'Funnel webhooks and Twilio callbacks appear here as they arrive.',
+        }}
+        paginationProps={paginationProps}
+        filters={
+          <>
+            <SearchField value={search} onChange={setSearch} placeholder="Search the payloads" />
+            <FilterSelect
+              label="Type"
+              value={type}
+              onChange={setType}
+              options={[
+                { value: 'all', label: 'All Types' },
+                ...typeOptions.map((t) => ({ value: t, label: eventTypeLabel(t) })),
+              ]}
+            />
+            <DeliveryFilters value={delivery} onChange={setDelivery} />
+          </>
+        }
+      />
       <PayloadDialog event={viewing} onClose={() => setViewing(null)} />
     </Box>
   );

@@ -1,19 +1,7 @@
 import { useFormik } from 'formik';
-import {
-  Button,
-  CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  FormControlLabel,
-  InputAdornment,
-  MenuItem,
-  Stack,
-  Switch,
-  TextField,
-} from '@mui/material';
+import { FormControlLabel, InputAdornment, MenuItem, Stack, Switch, TextField } from '@mui/material';
 import { apiRequest, serverMessage } from '@act/ui-kit';
+import { FormDialog, formikField } from '@act/ui-kit/src/FormDialog';
 import {
   DEFAULT_REMINDER_DELAY,
   smsIntegrationSchema,
@@ -91,113 +79,75 @@ export function IntegrationDialog({ open, integration, campaigns, onClose }: Int
     },
   });
 
-  const fieldError = (name: keyof FormValues) =>
-    form.touched[name] || form.submitCount > 0 ? (form.errors[name] as string | undefined) : undefined;
   const busy = form.isSubmitting;
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onClose={busy ? undefined : onClose}
-      maxWidth="sm"
-      fullWidth
-      aria-labelledby="integration-dialog-title"
+      title={editing ? 'Edit SMS Integration' : 'Add SMS Integration'}
+      onSubmit={form.handleSubmit}
+      onCancel={onClose}
+      busy={busy}
+      submitLabel={editing ? 'Update' : 'Create'}
     >
-      <form onSubmit={form.handleSubmit} noValidate>
-        <DialogTitle id="integration-dialog-title">
-          {editing ? 'Edit SMS Integration' : 'Add SMS Integration'}
-        </DialogTitle>
-        <DialogContent>
-          <Stack spacing={2.5} sx={{ pt: 1 }}>
-            <TextField
-              label="Name"
-              name="name"
-              required
-              autoFocus
-              value={form.values.name}
-              onChange={form.handleChange}
-              onBlur={form.handleBlur}
-              error={!!fieldError('name')}
-              helperText={fieldError('name') ?? 'Shown on the cards and in statistics.'}
-            />
-            <TextField
-              label="Funnel ID"
-              name="funnel_id"
-              required
-              value={form.values.funnel_id}
-              onChange={form.handleChange}
-              onBlur={form.handleBlur}
-              error={!!fieldError('funnel_id')}
-              helperText={fieldError('funnel_id') ?? 'The funnel whose webhooks start this SMS sequence.'}
-              slotProps={{ htmlInput: { style: { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace' } } }}
-            />
-            <TextField
-              select
-              label="Campaign"
-              name="sms_campaign_id"
-              value={form.values.sms_campaign_id}
-              onChange={form.handleChange}
-              helperText="The SMS campaign whose templates are sent to this funnel's contacts."
-              slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-            >
-              <MenuItem value="">
-                <em>No Campaign</em>
-              </MenuItem>
-              {campaigns.map((c) => (
-                <MenuItem key={c.id} value={String(c.id)}>
-                  {c.name}
-                </MenuItem>
-              ))}
-            </TextField>
-            <TextField
-              label="Reminder Delay"
-              name="reminder_delay"
-              type="number"
-              value={form.values.reminder_delay}
-              onChange={form.handleChange}
-              onBlur={form.handleBlur}
-              error={!!fieldError('reminder_delay')}
-              helperText={
-                fieldError('reminder_delay') ?? 'How long after the contact arrives the first SMS is due (default 30).'
-              }
-              slotProps={{
-                htmlInput: { min: 1, step: 1 },
-                input: { endAdornment: <InputAdornment position="end">minutes</InputAdornment> },
-              }}
-            />
-            <TextField
-              label="Fallback checkout link"
-              name="checkout_fallback_url"
-              value={form.values.checkout_fallback_url}
-              onChange={form.handleChange}
-              onBlur={form.handleBlur}
-              error={!!fieldError('checkout_fallback_url')}
-              helperText={
-                fieldError('checkout_fallback_url') ??
-                'Used for {checkout_url} when the funnel sends none. Without it such a message is skipped, never sent with an empty link.'
-              }
-              placeholder="https://shop.example.com/cart"
-            />
-            <FormControlLabel
-              control={<Switch name="active" checked={form.values.active} onChange={form.handleChange} />}
-              label="Active"
-            />
-          </Stack>
-        </DialogContent>
-        <DialogActions sx={{ px: 3, pb: 2 }}>
-          <Button onClick={onClose} disabled={busy} color="inherit">
-            Cancel
-          </Button>
-          <Button
-            type="submit"
-            variant="contained"
-            disabled={busy}
-            startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}
-          >
-            {editing ? 'Update' : 'Create'}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+      <Stack spacing={2.5} sx={{ pt: 1 }}>
+        <TextField
+          label="Name"
+          required
+          autoFocus
+          {...formikField(form, 'name', 'Shown on the cards and in statistics.')}
+        />
+        <TextField
+          label="Funnel ID"
+          required
+          {...formikField(form, 'funnel_id', 'The funnel whose webhooks start this SMS sequence.')}
+          slotProps={{ htmlInput: { style: { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace' } } }}
+        />
+        <TextField
+          select
+          label="Campaign"
+          name="sms_campaign_id"
+          value={form.values.sms_campaign_id}
+          onChange={form.handleChange}
+          helperText="The SMS campaign whose templates are sent to this funnel's contacts."
+          slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+        >
+          <MenuItem value="">
+            <em>No Campaign</em>
+          </MenuItem>
+          {campaigns.map((c) => (
+            <MenuItem key={c.id} value={String(c.id)}>
+              {c.name}
+            </MenuItem>
+          ))}
+        </TextField>
+        <TextField
+          label="Reminder Delay"
+          type="number"
+          {...formikField(
+            form,
+            'reminder_delay',
+            'How long after the contact arrives the first SMS is due (default 30).',
+          )}
+          slotProps={{
+            htmlInput: { min: 1, step: 1 },
+            input: { endAdornment: <InputAdornment position="end">minutes</InputAdornment> },
+          }}
+        />
+        <TextField
+          label="Fallback checkout link"
+          {...formikField(
+            form,
+            'checkout_fallback_url',
+            'Used for {checkout_url} when the funnel sends none. Without it such a message is skipped, never sent with an empty link.',
+          )}
+          placeholder="https://shop.example.com/cart"
+        />
+        <FormControlLabel
+          control={<Switch name="active" checked={form.values.active} onChange={form.handleChange} />}
+          label="Active"
+        />
+      </Stack>
+    </FormDialog>
   );
 }

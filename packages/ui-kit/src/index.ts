@@ -41,7 +41,7 @@ export type { ErrorCardProps } from './ErrorCard';
 export { Loading } from './Loading';
 export { PageHeader } from './PageHeader';
 export { DataTable, EmptyState, TableMessageRow } from './DataTable';
-export type { DataColumn, DataTableProps } from './DataTable';
+export type { DataColumn, DataRowProps, DataTableProps, DataTableSort } from './DataTable';
 export { SignInForm } from './SignInForm';
 export { AppProviders } from './AppProviders';
 export { theme } from './theme';

@@ -11,12 +11,6 @@ import {
   Grid,
   IconButton,
   Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
   TextField,
   Tooltip,
   Typography,
@@ -24,7 +18,7 @@ import {
 } from '@mui/material';
 import AddIcon from '@mui/icons-material/PersonRemoveOutlined';
 import RemoveIcon from '@mui/icons-material/DeleteOutlined';
-import { ConfirmDialog, Loading, PageHeader, useToast } from '@act/ui-kit';
+import { ConfirmDialog, DataTable, Loading, PageHeader, useToast, type DataColumn } from '@act/ui-kit';
 import { formatDateTime } from '../forms/fieldProps';
 import {
   DEFAULT_REASON,
@@ -106,6 +100,45 @@ export default function UnsubscribeManagementPage() {
 
   const entries = data ?? [];
   const hasSample = entries.some((e) => e.sample);
+  const columns: DataColumn<UnsubscribeEntry>[] = [
+    {
+      key: 'id',
+      label: 'ID',
+      render: (entry) =>
+        entry.sample ? <Chip size="small" color="warning" label="Sample" sx={{ fontStyle: 'normal' }} /> : entry.id,
+    },
+    { key: 'email', label: 'Email', cellSx: { fontWeight: 600, overflowWrap: 'break-word' }, render: (e) => e.email },
+    {
+      key: 'unsubscribed_at',
+      label: 'Unsubscribed At',
+      cellSx: { whiteSpace: 'nowrap' },
+      render: (e) => formatDateTime(e.unsubscribed_at),
+    },
+    { key: 'reason', label: 'Reason', cellSx: { overflowWrap: 'break-word' }, render: (e) => e.reason || '—' },
+    {
+      key: 'actions',
+      label: 'Actions',
+      align: 'right',
+      render: (entry) => (
+        <Tooltip title={entry.sample ? 'A sample row cannot be removed' : 'Remove from list'}>
+          <Box component="span">
+            <IconButton
+              aria-label={`Remove ${entry.email}`}
+              color="error"
+              size="small"
+              disabled={Boolean(entry.sample)}
+              onClick={() => {
+                setRemoving(entry);
+                setRemoveOpen(true);
+              }}
+            >
+              <RemoveIcon fontSize="small" />
+            </IconButton>
+          </Box>
+        </Tooltip>
+      ),
+    },
+  ];
 
   return (
     <>
@@ -166,100 +199,49 @@ export default function UnsubscribeManagementPage() {
           </Card>
         </Grid>
         <Grid size={{ xs: 12, lg: 8 }}>
-          <Card>
-            <Stack direction="row" sx={{ px: 3, py: 2.25, alignItems: 'center', justifyContent: 'space-between' }}>
-              <Typography variant="h6" component="h2" sx={{ fontWeight: 700, fontSize: '1.05rem' }}>
-                Unsubscribed emails
-              </Typography>
-              <Typography variant="caption" color="textSecondary">
-                {data ? `${entries.filter((e) => !e.sample).length} on the list · ` : ''}refreshes every 5 seconds
-              </Typography>
-            </Stack>
-            {error && (
-              <Alert severity="error" sx={{ mx: 3, mb: 2 }}>
-                {loadFailureText(error)}
-              </Alert>
-            )}
-            {hasSample && (
-              <Alert severity="warning" sx={{ mx: 3, mb: 2 }}>
-                The list could not be read. The row marked Sample below is a placeholder, not a real entry.
-              </Alert>
-            )}
-            {isLoading && !data ? (
-              <Loading label="Loading unsubscribe list" />
-            ) : (
-              <TableContainer>
-                <Table aria-label="Unsubscribed emails">
-                  <TableHead>
-                    <TableRow>
-                      <TableCell>ID</TableCell>
-                      <TableCell>Email</TableCell>
-                      <TableCell>Unsubscribed At</TableCell>
-                      <TableCell>Reason</TableCell>
-                      <TableCell align="right">Actions</TableCell>
-                    </TableRow>
-                  </TableHead>
-                  <TableBody>
-                    {entries.length === 0 ? (
-                      <TableRow>
-                        <TableCell colSpan={5} align="center" sx={{ py: 6, borderBottom: 0 }}>
-                          {/* After a failed load the list is unknown, not empty: the alert above says so. */}
-                          <Typography color="textSecondary">
-                            {error ? 'The list could not be loaded.' : 'No unsubscribed emails.'}
-                          </Typography>
-                        </TableCell>
-                      </TableRow>
-                    ) : (
-                      entries.map((entry) => (
-                        <TableRow
-                          key={String(entry.id)}
-                          hover
-                          data-sample={entry.sample ? 'true' : undefined}
-                          sx={
-                            entry.sample
-                              ? {
-                                  bgcolor: (t) => alpha(t.palette.warning.main, 0.07),
-                                  '& td': { color: 'text.secondary', fontStyle: 'italic' },
-                                }
-                              : undefined
-                          }
-                        >
-                          <TableCell>
-                            {entry.sample ? (
-                              <Chip size="small" color="warning" label="Sample" sx={{ fontStyle: 'normal' }} />
-                            ) : (
-                              entry.id
-                            )}
-                          </TableCell>
-                          <TableCell sx={{ fontWeight: 600, overflowWrap: 'break-word' }}>{entry.email}</TableCell>
-                          <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(entry.unsubscribed_at)}</TableCell>
-                          <TableCell sx={{ overflowWrap: 'break-word' }}>{entry.reason || '—'}</TableCell>
-                          <TableCell align="right">
-                            <Tooltip title={entry.sample ? 'A sample row cannot be removed' : 'Remove from list'}>
-                              <Box component="span">
-                                <IconButton
-                                  aria-label={`Remove ${entry.email}`}
-                                  color="error"
-                                  size="small"
-                                  disabled={Boolean(entry.sample)}
-                                  onClick={() => {
-                                    setRemoving(entry);
-                                    setRemoveOpen(true);
-                                  }}
-                                >
-                                  <RemoveIcon fontSize="small" />
-                                </IconButton>
-                              </Box>
-                            </Tooltip>
-                          </TableCell>
-                        </TableRow>
-                      ))
-                    )}
-                  </TableBody>
-                </Table>
-              </TableContainer>
-            )}
-          </Card>
+          <DataTable
+            ariaLabel="Unsubscribed emails"
+            size="medium"
+            minWidth={600}
+            columns={columns}
+            rows={entries}
+            rowKey={(entry) => String(entry.id)}
+            rowProps={(entry) => ({
+              hover: true,
+              'data-sample': entry.sample ? 'true' : undefined,
+              sx: entry.sample
+                ? {
+                    bgcolor: (t) => alpha(t.palette.warning.main, 0.07),
+                    '& td': { color: 'text.secondary', fontStyle: 'italic' },
+                  }
+                : undefined,
+            })}
+            // After a failed load the list is unknown, not empty: the alert above says so.
+            empty={error ? 'The list could not be loaded.' : 'No unsubscribed emails.'}
+            placeholder={isLoading && !data ? <Loading label="Loading unsubscribe list" /> : undefined}
+            header={
+              <>
+                <Stack direction="row" sx={{ px: 3, py: 2.25, alignItems: 'center', justifyContent: 'space-between' }}>
+                  <Typography variant="h6" component="h2" sx={{ fontWeight: 700, fontSize: '1.05rem' }}>
+                    Unsubscribed emails
+                  </Typography>
+                  <Typography variant="caption" color="textSecondary">
+                    {data ? `${entries.filter((e) => !e.sample).length} on the list · ` : ''}refreshes every 5 seconds
+                  </Typography>
+                </Stack>
+                {error && (
+                  <Alert severity="error" sx={{ mx: 3, mb: 2 }}>
+                    {loadFailureText(error)}
+                  </Alert>
+                )}
+                {hasSample && (
+                  <Alert severity="warning" sx={{ mx: 3, mb: 2 }}>
+                    The list could not be read. The row marked Sample below is a placeholder, not a real entry.
+                  </Alert>
+                )}
+              </>
+            }
+          />
         </Grid>
       </Grid>
       <ConfirmDialog

@@ -1,4 +1,5 @@
-import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Stack } from '@mui/material';
+import { DialogContentText, Stack } from '@mui/material';
+import { FormDialog } from '@act/ui-kit/src/FormDialog';
 import { useFormik } from 'formik';
 import { resetPasswordFormSchema, type User } from '@act/contracts/src/auth';
 import { PasswordField } from '../forms/PasswordField';
@@ -27,25 +28,20 @@ export function ResetPasswordDialog({
   };
 
   return (
-    <Dialog open={Boolean(user)} onClose={close} fullWidth maxWidth="xs" aria-labelledby="reset-password-title">
-      <form noValidate onSubmit={form.handleSubmit}>
-        <DialogTitle id="reset-password-title">Reset Password</DialogTitle>
-        <DialogContent>
-          <DialogContentText sx={{ mb: 2 }}>Set a new password for {user?.username}.</DialogContentText>
-          <Stack spacing={2.5}>
-            <PasswordField form={form} name="password" label="New Password" />
-            <PasswordField form={form} name="confirmPassword" label="Confirm Password" />
-          </Stack>
-        </DialogContent>
-        <DialogActions sx={{ px: 3, pb: 2 }}>
-          <Button onClick={close} color="inherit" disabled={form.isSubmitting}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="contained" disabled={form.isSubmitting}>
-            Reset Password
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog
+      open={Boolean(user)}
+      maxWidth="xs"
+      title="Reset Password"
+      onSubmit={form.handleSubmit}
+      onCancel={close}
+      busy={form.isSubmitting}
+      submitLabel="Reset Password"
+    >
+      <DialogContentText sx={{ mb: 2 }}>Set a new password for {user?.username}.</DialogContentText>
+      <Stack spacing={2.5}>
+        <PasswordField form={form} name="password" label="New Password" />
+        <PasswordField form={form} name="confirmPassword" label="Confirm Password" />
+      </Stack>
+    </FormDialog>
   );
 }

@@ -1,4 +1,5 @@
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Stack, TextField } from '@mui/material';
+import { MenuItem, Stack, TextField } from '@mui/material';
+import { FormDialog } from '@act/ui-kit/src/FormDialog';
 import { useFormik } from 'formik';
 import {
   createUserSchema,
@@ -72,45 +73,37 @@ export function UserFormDialog({
   };
 
   return (
-    <Dialog open={open} onClose={close} fullWidth maxWidth="sm" aria-labelledby="user-form-title">
-      <form noValidate onSubmit={form.handleSubmit}>
-        <DialogTitle id="user-form-title">{editing ? 'Edit User' : 'Create New User'}</DialogTitle>
-        <DialogContent>
-          <Stack spacing={2.5} sx={{ pt: 1 }}>
-            {editing ? (
-              <TextField label="Username" value={user?.username ?? ''} slotProps={{ input: { readOnly: true } }} />
-            ) : (
-              <>
-                <TextField label="Username" autoComplete="off" required {...fieldProps(form, 'username')} />
-                <PasswordField form={form} name="password" label="Password" required />
-              </>
-            )}
-            <TextField label="Full Name" {...fieldProps(form, 'full_name')} />
-            <TextField label="Email" type="email" {...fieldProps(form, 'email')} />
-            <TextField
-              select
-              label="Role"
-              required
-              {...fieldProps(form, 'role')}
-              disabled={isSelf}
-              helperText={
-                fieldProps(form, 'role').helperText ?? (isSelf ? 'You cannot change your own role' : undefined)
-              }
-            >
-              <MenuItem value="user">User</MenuItem>
-              <MenuItem value="admin">Administrator</MenuItem>
-            </TextField>
-          </Stack>
-        </DialogContent>
-        <DialogActions sx={{ px: 3, pb: 2 }}>
-          <Button onClick={close} color="inherit" disabled={form.isSubmitting}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="contained" disabled={form.isSubmitting}>
-            {editing ? 'Save Changes' : 'Create User'}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog
+      open={open}
+      title={editing ? 'Edit User' : 'Create New User'}
+      onSubmit={form.handleSubmit}
+      onCancel={close}
+      busy={form.isSubmitting}
+      submitLabel={editing ? 'Save Changes' : 'Create User'}
+    >
+      <Stack spacing={2.5} sx={{ pt: 1 }}>
+        {editing ? (
+          <TextField label="Username" value={user?.username ?? ''} slotProps={{ input: { readOnly: true } }} />
+        ) : (
+          <>
+            <TextField label="Username" autoComplete="off" required {...fieldProps(form, 'username')} />
+            <PasswordField form={form} name="password" label="Password" required />
+          </>
+        )}
+        <TextField label="Full Name" {...fieldProps(form, 'full_name')} />
+        <TextField label="Email" type="email" {...fieldProps(form, 'email')} />
+        <TextField
+          select
+          label="Role"
+          required
+          {...fieldProps(form, 'role')}
+          disabled={isSelf}
+          helperText={fieldProps(form, 'role').helperText ?? (isSelf ? 'You cannot change your own role' : undefined)}
+        >
+          <MenuItem value="user">User</MenuItem>
+          <MenuItem value="admin">Administrator</MenuItem>
+        </TextField>
+      </Stack>
+    </FormDialog>
   );
 }

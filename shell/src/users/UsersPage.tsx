@@ -1,23 +1,7 @@
 import { useState, type MouseEvent } from 'react';
 import { useNavigate } from 'react-router';
 import useSWR from 'swr';
-import {
-  Button,
-  Card,
-  Chip,
-  IconButton,
-  ListItemIcon,
-  ListItemText,
-  Menu,
-  MenuItem,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
+import { Button, Chip, IconButton, ListItemIcon, ListItemText, Menu, MenuItem } from '@mui/material';
 import AddIcon from '@mui/icons-material/PersonAddAlt1Outlined';
 import MoreIcon from '@mui/icons-material/MoreVert';
 import EditIcon from '@mui/icons-material/EditOutlined';
@@ -27,6 +11,7 @@ import type { User } from '@act/contracts/src/auth';
 import {
   apiRequest,
   ConfirmDialog,
+  DataTable,
   ErrorCard,
   Loading,
   PageHeader,
@@ -34,6 +19,7 @@ import {
   serverMessage,
   useAuth,
   useToast,
+  type DataColumn,
 } from '@act/ui-kit';
 import { formatDate } from '../forms/fieldProps';
 import { UserFormDialog, type UserFormResult } from './UserFormDialog';
@@ -156,54 +142,51 @@ function UserManagement({ selfId }: { selfId: number }) {
     );
   } else {
     const users = Array.isArray(data) ? data : [];
+    const columns: DataColumn<User>[] = [
+      {
+        key: 'username',
+        label: 'Username',
+        cellSx: { fontWeight: 600 },
+        render: (u) => (
+          <>
+            {u.username}
+            {u.id === selfId && (
+              <Chip size="small" label="You" variant="outlined" sx={{ ml: 1, height: 20, fontSize: 11 }} />
+            )}
+          </>
+        ),
+      },
+      { key: 'full_name', label: 'Full Name', render: (u) => u.full_name || '—' },
+      { key: 'email', label: 'Email', render: (u) => u.email || '—' },
+      {
+        key: 'role',
+        label: 'Role',
+        render: (u) => (
+          <Chip size="small" label={roleLabel(u.role)} color={u.role === 'admin' ? 'primary' : 'default'} />
+        ),
+      },
+      { key: 'created', label: 'Created', render: (u) => formatDate(u.created_at) },
+      {
+        key: 'actions',
+        label: 'Actions',
+        align: 'right',
+        render: (u) => (
+          <IconButton aria-label={`Actions for ${u.username}`} onClick={(e) => openMenu(e, u)} size="small">
+            <MoreIcon fontSize="small" />
+          </IconButton>
+        ),
+      },
+    ];
     content = (
-      <Card>
-        <TableContainer>
-          <Table aria-label="Users">
-            <TableHead>
-              <TableRow>
-                <TableCell>Username</TableCell>
-                <TableCell>Full Name</TableCell>
-                <TableCell>Email</TableCell>
-                <TableCell>Role</TableCell>
-                <TableCell>Created</TableCell>
-                <TableCell align="right">Actions</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {users.length === 0 ? (
-                <TableRow>
-                  <TableCell colSpan={6} align="center" sx={{ py: 6 }}>
-                    <Typography color="textSecondary">No users</Typography>
-                  </TableCell>
-                </TableRow>
-              ) : (
-                users.map((u) => (
-                  <TableRow key={u.id} hover>
-                    <TableCell sx={{ fontWeight: 600 }}>
-                      {u.username}
-                      {u.id === selfId && (
-                        <Chip size="small" label="You" variant="outlined" sx={{ ml: 1, height: 20, fontSize: 11 }} />
-                      )}
-                    </TableCell>
-                    <TableCell>{u.full_name || '—'}</TableCell>
-                    <TableCell>{u.email || '—'}</TableCell>
-                    <TableCell>
-                      <Chip size="small" label={roleLabel(u.role)} color={u.role === 'admin' ? 'primary' : 'default'} />
-                    </TableCell>
-                    <TableCell>{formatDate(u.created_at)}</TableCell>
-                    <TableCell align="right">
-                      <IconButton aria-label={`Actions for ${u.username}`} onClick={(e) => openMenu(e, u)} size="small">
-                        <MoreIcon fontSize="small" />
-                      </IconButton>
-                    </TableCell>
-                  </TableRow>
-                ))
-              )}
-            </TableBody>
-          </Table>
-        </TableContainer>
-      </Card>
+      <DataTable
+        ariaLabel="Users"
+        size="medium"
+        columns={columns}
+        rows={users}
+        rowKey={(u) => u.id}
+        rowProps={() => ({ hover: true })}
+        empty="No users"
+      />
     );
   }
 

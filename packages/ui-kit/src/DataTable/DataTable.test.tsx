@@ -1,4 +1,4 @@
-import { render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import { DataTable, type DataColumn } from '.';
 
 interface Row {
@@ -12,21 +12,87 @@ const columns: DataColumn<Row>[] = [
 
 describe('<DataTable>', () => {
   it('renders the head, one row per item in order, and the footer, in a keyboard-reachable region', () => {
-    render(<DataTable ariaLabel="Things" columns={columns} rows={[{ id: 2, name: 'b' }, { id: 1, name: 'a' }]} rowKey={(r) => r.id} empty="Nothing." footer={<span>page 1</span>} />);
-    const region = screen.getByLabelText('Things');
+    render(
+      <DataTable
+        ariaLabel="Things"
+        columns={columns}
+        rows={[
+          { id: 2, name: 'b' },
+          { id: 1, name: 'a' },
+        ]}
+        rowKey={(r) => r.id}
+        empty="Nothing."
+        footer={<span>page 1</span>}
+      />,
+    );
+    const table = screen.getByRole('table', { name: 'Things' });
+    const region = table.parentElement!;
+    expect(region.getAttribute('aria-label')).toBe('Things');
     expect(region.getAttribute('tabindex')).toBe('0');
-    const rows = within(region).getAllByRole('row').map((r) => r.textContent);
+    const rows = within(region)
+      .getAllByRole('row')
+      .map((r) => r.textContent);
     expect(rows).toEqual(['IDName', '#2b', '#1a']);
     expect(screen.queryByText('Nothing.')).toBeNull();
     expect(screen.getByText('page 1')).toBeTruthy();
   });
 
   it('shows the empty text across all columns when there are no rows, and nothing while loading', () => {
-    const { rerender } = render(<DataTable ariaLabel="Things" columns={columns} rows={[]} rowKey={(r) => r.id} empty="Nothing." />);
+    const { rerender } = render(
+      <DataTable ariaLabel="Things" columns={columns} rows={[]} rowKey={(r) => r.id} empty="Nothing." />,
+    );
     const cell = screen.getByText('Nothing.').closest('td');
     expect(cell?.getAttribute('colspan')).toBe('2');
     rerender(<DataTable ariaLabel="Things" columns={columns} rows={undefined} rowKey={(r) => r.id} empty="Nothing." />);
     expect(screen.queryByText('Nothing.')).toBeNull();
     expect(screen.getAllByRole('row')).toHaveLength(1);
+  });
+
+  it('shows the loading text while rows is undefined, and a placeholder in place of the table', () => {
+    const { rerender } = render(
+      <DataTable
+        ariaLabel="Things"
+        columns={columns}
+        rows={undefined}
+        rowKey={(r) => r.id}
+        empty="Nothing."
+        loading="Loading things..."
+      />,
+    );
+    expect(screen.getByText('Loading things...')).toBeTruthy();
+    rerender(
+      <DataTable
+        ariaLabel="Things"
+        columns={columns}
+        rows={[]}
+        rowKey={(r) => r.id}
+        empty="Nothing."
+        placeholder={<p>Failed</p>}
+        footer="f"
+      />,
+    );
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(screen.queryByText('f')).toBeNull();
+    expect(screen.getByText('Failed')).toBeTruthy();
+  });
+
+  it('makes sortable heads buttons that report their key, marks the sorted one, and passes row props', () => {
+    const onSort = jest.fn();
+    render(
+      <DataTable
+        ariaLabel="Things"
+        columns={[{ ...columns[0], sortable: true }, columns[1]]}
+        rows={[{ id: 1, name: 'a' }]}
+        rowKey={(r) => r.id}
+        empty="Nothing."
+        sort={{ key: 'id', dir: 'desc', onSort }}
+        rowProps={(r) => ({ 'data-thing': r.id })}
+      />,
+    );
+    expect(screen.getByRole('columnheader', { name: /ID/ }).getAttribute('aria-sort')).toBe('descending');
+    expect(screen.queryByRole('button', { name: 'Name' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: /ID/ }));
+    expect(onSort).toHaveBeenCalledWith('id');
+    expect(document.querySelector('tr[data-thing="1"]')).toBeTruthy();
   });
 });

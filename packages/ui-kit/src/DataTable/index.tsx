@@ -2,6 +2,7 @@ import { useLayoutEffect, useRef, useState, type ReactNode, type RefObject } fro
 import {
   Box,
   Card,
+  CircularProgress,
   Stack,
   Table,
   TableBody,
@@ -9,7 +10,9 @@ import {
   TableContainer,
   TableHead,
   TableRow,
+  TableSortLabel,
   Typography,
+  type TableRowProps,
   type SxProps,
   type Theme,
 } from '@mui/material';
@@ -87,63 +90,149 @@ export function TableMessageRow({
 }
 
 export interface DataColumn<T> {
-  /** Also the React key of the column's cells. */
+  /** Also the React key of the column's cells, and the key a sortable column reports to `sort.onSort`. */
   key: string;
   label: ReactNode;
   render: (row: T) => ReactNode;
   cellSx?: SxProps<Theme>;
+  /** The head cell's style (a fixed width, no wrapping). */
+  headSx?: SxProps<Theme>;
+  align?: 'left' | 'center' | 'right';
+  /** The head is a sort button (see `DataTableProps.sort`). */
+  sortable?: boolean;
+  /** The `data-testid` of the column's cells (tests read a row's cell by it). */
+  testId?: string;
 }
+
+/** The order a table is shown in; the page sorts (or asks the server to), the table only shows and reports clicks. */
+export interface DataTableSort {
+  key: string;
+  dir: 'asc' | 'desc';
+  onSort: (key: string) => void;
+}
+
+/** What a row may carry besides its cells: hover shading, test and data attributes, a style. */
+export type DataRowProps = Omit<TableRowProps, 'children'> & { [data: `data-${string}`]: string | number | undefined };
 
 export interface DataTableProps<T> {
   columns: DataColumn<T>[];
-  /** Undefined while loading: the table shows its head and no rows. */
+  /** Undefined while loading: the table shows its head and no rows (or `loading`). */
   rows: readonly T[] | undefined;
   rowKey: (row: T) => string | number;
   /** The text shown when there are no rows. */
   empty: ReactNode;
-  /** Names the scrolling region for keyboard and screen-reader users. */
+  emptyIcon?: ReactNode;
+  /** The text shown, with a spinner, while `rows` is undefined. */
+  loading?: ReactNode;
+  /** Names the scrolling region and the table for keyboard and screen-reader users. */
   ariaLabel: string;
   /** Below this width the table scrolls inside its card instead of squeezing its columns (a phone's width). */
   minWidth?: number;
+  size?: 'small' | 'medium';
+  tableSx?: SxProps<Theme>;
+  sort?: DataTableSort;
+  rowProps?: (row: T) => DataRowProps;
+  /** The rows are the previous answer while the next one loads: dimmed, so nothing flickers. */
+  stale?: boolean;
+  /** Inside the card, above the table (filters, a count, a progress bar). */
+  header?: ReactNode;
+  /** Inside the card in place of the table and footer (a load error; a skeleton or an empty state of its own). */
+  placeholder?: ReactNode;
   /** Under the table, inside the card (pagination). */
   footer?: ReactNode;
 }
 
 /**
- * A list screen's table in its card: a scrolling region reachable by keyboard, the head, one row per item, the
- * empty text kept in view at any width, and an optional footer. The list pages build on it instead of repeating
- * the same Table / TableContainer / empty-row code.
+ * A list screen's table in its card: a scrolling region reachable by keyboard, the head (sortable where a column
+ * says so), one row per item, the empty or loading text kept in view at any width, and an optional header and
+ * footer. The list pages build on it instead of repeating the same Table / TableContainer / empty-row code.
  */
-export function DataTable<T>({ columns, rows, rowKey, empty, ariaLabel, minWidth = 760, footer }: DataTableProps<T>) {
+export function DataTable<T>({
+  columns,
+  rows,
+  rowKey,
+  empty,
+  emptyIcon,
+  loading,
+  ariaLabel,
+  minWidth = 760,
+  size = 'small',
+  tableSx,
+  sort,
+  rowProps,
+  stale = false,
+  header,
+  placeholder,
+  footer,
+}: DataTableProps<T>) {
+  let body: ReactNode;
+  if (!rows) {
+    body = loading ? (
+      <TableMessageRow colSpan={columns.length} icon={<CircularProgress size={22} />}>
+        {loading}
+      </TableMessageRow>
+    ) : null;
+  } else if (rows.length === 0) {
+    body = (
+      <TableMessageRow colSpan={columns.length} icon={emptyIcon}>
+        {empty}
+      </TableMessageRow>
+    );
+  } else {
+    body = rows.map((row) => (
+      <TableRow key={rowKey(row)} {...rowProps?.(row)}>
+        {columns.map((c) => (
+          <TableCell key={c.key} align={c.align} sx={c.cellSx} data-testid={c.testId}>
+            {c.render(row)}
+          </TableCell>
+        ))}
+      </TableRow>
+    ));
+  }
   return (
     <Card>
-      <TableContainer tabIndex={0} aria-label={ariaLabel}>
-        <Table size="small" sx={{ minWidth }}>
-          <TableHead>
-            <TableRow>
-              {columns.map((c) => (
-                <TableCell key={c.key}>{c.label}</TableCell>
-              ))}
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {rows && rows.length === 0 ? (
-              <TableMessageRow colSpan={columns.length}>{empty}</TableMessageRow>
-            ) : (
-              rows?.map((row) => (
-                <TableRow key={rowKey(row)}>
+      {header}
+      {placeholder ?? (
+        <>
+          <TableContainer tabIndex={0} aria-label={ariaLabel}>
+            <Table
+              size={size}
+              aria-label={ariaLabel}
+              sx={[{ minWidth }, ...(Array.isArray(tableSx) ? tableSx : [tableSx])]}
+            >
+              <TableHead>
+                <TableRow>
                   {columns.map((c) => (
-                    <TableCell key={c.key} sx={c.cellSx}>
-                      {c.render(row)}
-                    </TableCell>
+                    <HeadCell key={c.key} column={c} sort={sort} />
                   ))}
                 </TableRow>
-              ))
-            )}
-          </TableBody>
-        </Table>
-      </TableContainer>
-      {footer && <Box sx={{ p: 2 }}>{footer}</Box>}
+              </TableHead>
+              <TableBody sx={stale ? { opacity: 0.6, transition: 'opacity 120ms' } : { transition: 'opacity 120ms' }}>
+                {body}
+              </TableBody>
+            </Table>
+          </TableContainer>
+          {footer && <Box sx={{ px: 2.5, borderTop: 1, borderColor: 'divider' }}>{footer}</Box>}
+        </>
+      )}
     </Card>
+  );
+}
+
+function HeadCell<T>({ column: c, sort }: { column: DataColumn<T>; sort?: DataTableSort }) {
+  if (!c.sortable || !sort) {
+    return (
+      <TableCell align={c.align} sx={c.headSx}>
+        {c.label}
+      </TableCell>
+    );
+  }
+  const active = sort.key === c.key;
+  return (
+    <TableCell align={c.align} sx={c.headSx} sortDirection={active ? sort.dir : false}>
+      <TableSortLabel active={active} direction={active ? sort.dir : 'asc'} onClick={() => sort.onSort(c.key)}>
+        {c.label}
+      </TableSortLabel>
+    </TableCell>
   );
 }
