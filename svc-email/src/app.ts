@@ -27,7 +27,6 @@ import { webhookRouter } from './webhook/routes';
 import { EventPublisher } from './events/publisher';
 import { startEventConsumers } from './events/consumers';
 import { EMAIL_HOLDINGS } from './privacy/holdings';
-import { UnsubscribeService } from './unsubscribe';
 import { buildAttribution } from './attribution';
 
 export interface EmailServiceOptions {
@@ -62,8 +61,6 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
   const replays = new ReplayGuard(conn, 'webhook_deliveries');
   const webhook = new WebhookService(events, contacts, cache, publisher, replays);
   const attribution = await buildAttribution({ conn, outbox, logger, logs, integrations: cache, view: contacts.view });
-  // Erase's use of the unsubscribe list (the hashed entries); the list's own routes are the sending features'.
-  const unsubscribes = new UnsubscribeService(conn, outbox);
 
   await Promise.all([integrations.ensureDefault(await settings.getReminderDelay()), replays.init()]);
   await integrations.ensureKeys();
@@ -99,7 +96,7 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
         logger,
         service: 'svc-email',
         holdings: EMAIL_HOLDINGS,
-        suppress: (person) => unsubscribes.addErased(person.emails, person.requestId),
+        suppress: (person) => sending.unsubscribes.addErased(person.emails, person.requestId),
         onErased: (erased) => contacts.rewritten((erased.contacts ?? []).map((c) => c.id as number)),
       });
       retention = startRetentionPurgeFromEnv({

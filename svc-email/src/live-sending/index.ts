@@ -31,6 +31,8 @@ export interface SendingFeatures {
   routers: Router[];
   /** The ReminderSender for part 1's reminder service. */
   sender(logs: EmailLogsService, onUnsubscribed?: (contactIds: number[]) => Promise<void>): ReminderSender;
+  /** The unsubscribe list (erase adds its hashed entries through it). */
+  unsubscribes: UnsubscribeService;
   start(): Promise<void>;
   stop(): void;
 }
@@ -90,6 +92,7 @@ export async function buildSendingFeatures({
     );
 
   return {
+    unsubscribes,
     routers: [
       campaignsRouter(campaigns),
       templatesRouter(templates, resend),
