@@ -2,11 +2,10 @@
 // svc-auth publishes it, the answer goes back the same way. Afterwards nothing in the service's database names the
 // person, the counts the pages show are the same, the hashed unsubscribe entry still stops them, and a second erase
 // changes nothing.
-import { randomUUID } from 'node:crypto';
 import { MongoClient } from 'mongodb';
-import type { NatsConnection, Subscription } from 'nats';
-import type { PrivacyCompleted } from '@act/contracts/src/privacy';
+import type { NatsConnection } from 'nats';
 import { phoneDigitsPattern } from '@act/service-kit';
+import { databaseAsText, privacyRequester, type PrivacySubject } from '@act/service-kit/privacy-testing';
 import {
   contactCreated,
   dropDb,
@@ -26,51 +25,25 @@ const bystander = { email: 'stays@example.com', phone: '+14155550199' };
 let email: EmailUnderTest;
 let nc: NatsConnection;
 let client: MongoClient;
-let answers: Subscription;
-const heard: PrivacyCompleted[] = [];
+let privacy: ReturnType<typeof privacyRequester>;
 
 beforeAll(async () => {
   email = await startEmail('erase');
   nc = await natsConnect();
   client = await MongoClient.connect(MONGODB_URI);
   await waitFor(async () => (await nc.jetstreamManager()).streams.info(`${email.prefix}FUNNEL`), { what: 'stream' });
-  answers = nc.subscribe(`${email.prefix}privacy.completed`);
-  void (async () => {
-    for await (const m of answers) heard.push(m.json<PrivacyCompleted>());
-  })();
+  privacy = privacyRequester(nc, email.prefix);
 }, HOOK_TIMEOUT_MS);
 afterAll(async () => {
-  answers?.unsubscribe();
+  privacy?.close();
   await nc?.close();
   await client?.close();
   await email?.svc.stop();
   if (email) await dropDb(email.db);
 });
 
-const ask = async (
-  requestId: number,
-  kind: 'export' | 'erase',
-  who: { email: string | null; phone: string | null } = person,
-) => {
-  await nc
-    .jetstream()
-    .publish(
-      `${email.prefix}privacy.requested`,
-      JSON.stringify({
-        eventId: randomUUID(),
-        source: 'svc-auth',
-        occurredAt: new Date().toISOString(),
-        requestId,
-        kind,
-        email: who.email?.toLowerCase() ?? null,
-        phone: who.phone,
-      }),
-    );
-  return waitFor(async () => heard.find((a) => a.requestId === requestId), {
-    timeoutMs: 30_000,
-    what: `the answer to request ${requestId}`,
-  });
-};
+const ask = (requestId: number, kind: 'export' | 'erase', who: PrivacySubject = person) =>
+  privacy.ask(requestId, kind, who);
 const counts = async () => {
   const total = async (q: string) =>
     ((await email.api('GET', `/api/contacts?page=1&pageSize=1${q}`)).body as { total: number }).total;
@@ -87,14 +60,7 @@ const counts = async () => {
     revenue,
   };
 };
-/** Every document of every collection of the service's database, as text. */
-const everything = async () => {
-  const db = client.db(email.db);
-  const out: string[] = [];
-  for (const { name } of await db.listCollections().toArray())
-    out.push(name + JSON.stringify(await db.collection(name).find({}).toArray()));
-  return out.join('\n');
-};
+const everything = () => databaseAsText(client, email.db);
 
 it('anonymises everything about the person, keeps the counts, still suppresses them, and is idempotent', async () => {
   expect(

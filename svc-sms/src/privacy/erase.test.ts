@@ -2,14 +2,13 @@
 // over NATS as svc-auth publishes it, the answer goes back the same way. Afterwards nothing in the service's database
 // names the person, SMS Statistics and revenue read the same, the hashed opt-out entry still stops texts to the
 // number, and a second erase changes nothing.
-import { randomUUID } from 'node:crypto';
 import { MongoClient } from 'mongodb';
-import { connect, type NatsConnection, type Subscription } from 'nats';
-import type { PrivacyCompleted } from '@act/contracts/src/privacy';
+import { connect, type NatsConnection } from 'nats';
 import { phoneDigitsPattern } from '@act/service-kit';
 import { call } from '@act/service-kit/testing';
+import { databaseAsText, privacyRequester, type PrivacySubject } from '@act/service-kit/privacy-testing';
 import { useSmsWithTwilio } from '../test/sms-with-twilio';
-import { createFunnel, postContact, publishEvent, waitFor } from '../test/helpers';
+import { createFunnel, postContact, waitFor } from '../test/helpers';
 
 jest.setTimeout(120_000);
 
@@ -19,39 +18,21 @@ const bystander = { email: 'stays.sms@example.com', phone: '+15552070199' };
 
 let nc: NatsConnection;
 let client: MongoClient;
-let answers: Subscription;
-const heard: PrivacyCompleted[] = [];
+let privacy: ReturnType<typeof privacyRequester>;
 
 beforeAll(async () => {
   nc = await connect({ servers: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' });
   client = await MongoClient.connect(process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017');
-  answers = nc.subscribe(`${sms.t.natsPrefix}privacy.completed`);
-  void (async () => {
-    for await (const m of answers) heard.push(m.json<PrivacyCompleted>());
-  })();
+  privacy = privacyRequester(nc, sms.t.natsPrefix);
 });
 afterAll(async () => {
-  answers?.unsubscribe();
+  privacy?.close();
   await nc?.close();
   await client?.close();
 });
 
-const ask = async (
-  requestId: number,
-  kind: 'export' | 'erase',
-  who: { email: string | null; phone: string | null } = person,
-) => {
-  await publishEvent(sms.t.natsPrefix, 'privacy.requested', {
-    eventId: randomUUID(),
-    source: 'svc-auth',
-    occurredAt: new Date().toISOString(),
-    requestId,
-    kind,
-    email: who.email?.toLowerCase() ?? null,
-    phone: who.phone,
-  });
-  return waitFor(async () => heard.find((a) => a.requestId === requestId), 30_000);
-};
+const ask = (requestId: number, kind: 'export' | 'erase', who: PrivacySubject = person) =>
+  privacy.ask(requestId, kind, who);
 const counts = async () => {
   const stats = (await call(sms.svc.url, 'GET', '/api/sms-stats-simple?date_range=today')).body as Record<
     string,
@@ -64,13 +45,7 @@ const counts = async () => {
   const revenue = (await call(sms.svc.url, 'GET', '/api/sms/revenue/summary?days=7')).body as { totals: unknown };
   return { stats, contacts: contacts.total ?? contacts.items.length, revenue: revenue.totals };
 };
-const everything = async () => {
-  const db = client.db(sms.t.db);
-  const out: string[] = [];
-  for (const { name } of await db.listCollections().toArray())
-    out.push(name + JSON.stringify(await db.collection(name).find({}).toArray()));
-  return out.join('\n');
-};
+const everything = () => databaseAsText(client, sms.t.db);
 
 it('anonymises everything about the person, keeps the statistics, still stops texts to them, and is idempotent', async () => {
   await createFunnel(sms.svc.url, 'erase', [{ message: 'Hi {{first_name}}, your cart: {{checkout_url}}' }]);
