@@ -48,8 +48,8 @@ export function redact(value: unknown, depth = 0): unknown {
   return out;
 }
 
-/** Fields no change summary shows: bookkeeping every write moves, and the answer's own words. */
-const NOT_STATE = new Set(['_id', '__v', 'updated_at', 'updatedAt', 'success', 'message']);
+/** Fields no change summary shows: bookkeeping every write moves. */
+const NOT_STATE = new Set(['_id', '__v', 'updated_at', 'updatedAt']);
 
 export interface AuditDiffOptions {
   /** Only these fields are compared (default: every field of either side). */
