@@ -181,6 +181,22 @@ describe('before and after of what changed, per kind', () => {
     expect(removed).toMatchObject({ target_id: id, change: { before: { email: 'listed@example.com' }, after: null } });
   });
 
+  it('a write that fails after the state before was read leaves neither the change nor a record', async () => {
+    const template = await email.api('POST', '/api/resend/templates', { ...as(), body: { name: 'Kept template', subject: 'Kept subject', html_content: '<p>x</p>' } });
+    expect(template.status).toBe(201);
+    const tid = String(template.body.id);
+    const none = await recordedAfter(async () => {
+      // Refused inside the update (the campaign does not exist), after the route read the template for its record.
+      const r = await email.api('PATCH', `/api/resend/templates/${tid}`, { ...as(), body: { subject: 'Lost subject', campaign_id: 999999 } });
+      expect(r.status).toBe(400);
+      expect((await email.api('PUT', '/api/email/campaigns/999999', { ...as(), body: { name: 'Nobody' } })).status).toBe(404);
+      expect((await email.api('DELETE', '/api/webhook-integrations/999999', as())).status).toBe(404);
+    });
+    expect(none.filter((x) => x.target_id !== tid || x.route !== 'POST /api/resend/templates')).toEqual([]);
+    const list = (await email.api('GET', '/api/resend/templates', as())).body as { id: number; subject: string }[];
+    expect(list.find((t) => String(t.id) === tid)?.subject).toBe('Kept subject');
+  });
+
   it('a probe (test connection) is not recorded; clearing nothing is no change', async () => {
     // Whatever earlier tests left goes first (recorded: that is a change), then clearing again finds nothing.
     expect((await email.api('POST', '/api/test/clear-data', as())).status).toBe(200);
