@@ -3,7 +3,8 @@
 // through the stack (shell/e2e/privacy.e2e.ts, infra/e2e/privacy-erase.e2e.ts and the faults suite).
 import { randomUUID } from 'node:crypto';
 import { connect } from 'nats';
-import { call, type ServiceProcess } from '@act/service-kit/testing';
+import { MongoClient } from 'mongodb';
+import { call, testDbName, type ServiceProcess } from '@act/service-kit/testing';
 import type { CurrentUserDto } from '@act/contracts/src/auth-api';
 import type { AuditPage } from '@act/contracts/src/audit';
 import { PRIVACY_SERVICES, type PrivacyExport, type PrivacyRequestView } from '@act/contracts/src/privacy';
@@ -12,9 +13,10 @@ import { ADMIN_PASSWORD, asIdentity, login, startAuth } from '../testing';
 jest.setTimeout(60_000);
 
 let svc: ServiceProcess;
+const DB = testDbName('privacy');
 let admin: CurrentUserDto;
 beforeAll(async () => {
-  svc = await startAuth('privacy');
+  svc = await startAuth('privacy', { MONGODB_DB: DB });
   admin = (await login(svc.url, 'admin', ADMIN_PASSWORD)).user;
 });
 afterAll(() => svc?.stop());
@@ -142,6 +144,17 @@ it('an erase reaches the person in a recorded before value (found by the mention
     const text = await auditText();
     return text.includes('"before":{"email":"Before.Value@Example.com"}') && text.includes('+14155550199');
   }, 'the records naming the person in before values');
+  // A record kept from before the mentions index (no `mentions` yet, stored after this instance's backfill ran).
+  const mongo = await MongoClient.connect(process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017');
+  try {
+    await mongo.db(DB).collection('audit_log').insertOne({
+      id: 'legacy-before-value', at: new Date(), service: 'svc-email', actor: { id: admin.id, username: 'admin', role: 'admin' }, ip: null,
+      action: 'email-unsubscribe.remove', route: 'POST /api/email-unsubscribes/remove', status: 200, target_kind: 'email-unsubscribe', target_id: '5',
+      change: { before: { email: 'before.value@example.com' }, after: null },
+    });
+  } finally {
+    await mongo.close();
+  }
   const unrelated = 'xbefore.value@example.com';
   const control = await call(svc.url, 'POST', '/api/users', asAdmin({ username: 'unrelated-before', password: 'before-pw-2', role: 'user', email: unrelated }));
   expect(control.status).toBe(201);
@@ -158,6 +171,8 @@ it('an erase reaches the person in a recorded before value (found by the mention
   const update = items.find((x) => x.action === 'user.update' && x.target_id === String(made.body.id))!;
   expect(update.change.before).toEqual({ email: expect.stringMatching(/^erased-[0-9a-f]{32}@erased\.invalid$/) });
   expect(update.change.after).toEqual({ email: 'someone.else@example.com' });
+  const legacy = items.find((x) => x.id === 'legacy-before-value')!;
+  expect(legacy.change.before).toEqual({ email: expect.stringMatching(/^erased-[0-9a-f]{32}@erased\.invalid$/) });
   const sms = items.find((x) => x.action === 'sms-contact.update')!;
   expect(sms.change.before).toEqual({ phone: expect.stringMatching(/^erased-[0-9a-f]{32}$/) });
   // An address that merely ends with the person's stays, and the records are answered without their index keys.
