@@ -158,7 +158,9 @@ function asRecord(v: unknown): Record<string, unknown> | null {
 /**
  * Records every state-changing call of a signed-in staff user that succeeded (and what a handler marks, such as a
  * failed sign-in) as an `audit.recorded` event in the service's outbox, before the answer leaves: the same path
- * as the change's own events. svc-auth gathers them. A call that failed changed nothing and is not recorded.
+ * as the change's own events. svc-auth gathers them. A call that failed changed nothing and is not recorded; nor is
+ * one its handler marked as no change (`auditChange` with an empty diff, `auditSkip` for a probe). A handler that
+ * says nothing gets the fields sent as `after` (creations, commands).
  */
 export function auditMiddleware({ outbox, service, logger }: { outbox: Outbox; service: AuditService; logger: Logger }) {
   return async function recordAudit(ctx: Context, next: Next) {
