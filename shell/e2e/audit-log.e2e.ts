@@ -40,6 +40,8 @@ it('shows an admin the changes made on each service, filters them, and keeps a p
   expect(integration.status).toBe(201);
   const secret = `whsec-audit-${run}-do-not-log`;
   expect((await api(page, 'PATCH', `/api/webhook-integrations/${integration.body.id}`, { webhook_secret: secret })).status).toBe(200);
+  // A rename: the row shows the field's value before and after, and nothing of what did not change.
+  expect((await api(page, 'PATCH', `/api/webhook-integrations/${integration.body.id}`, { name: `Renamed ${run}`, funnel_id: `audit-${run}` })).status).toBe(200);
 
   await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Audit Log' }).click();
   await page.waitForURL((u) => u.pathname === '/audit-log');
@@ -47,7 +49,8 @@ it('shows an admin the changes made on each service, filters them, and keeps a p
   const rows = page.getByRole('table').locator('tbody tr');
   // Records travel over NATS to svc-auth: the page is reloaded until the email side's one is there.
   const deadline = Date.now() + 20_000;
-  while (!(await rows.filter({ hasText: `webhook-integration #${integration.body.id}` }).filter({ hasText: 'webhook_secret' }).count())) {
+  // The rename is the email side's last record: once it is listed, the earlier ones are too.
+  while (!(await rows.filter({ hasText: `webhook-integration #${integration.body.id}` }).filter({ hasText: `Renamed ${run}` }).count())) {
     if (Date.now() > deadline) throw new Error('the email side\'s audit record did not appear');
     await page.waitForTimeout(500);
     await page.reload();
@@ -55,7 +58,10 @@ it('shows an admin the changes made on each service, filters them, and keeps a p
   }
   const secretRow = rows.filter({ hasText: 'webhook_secret' }).first();
   expect(await secretRow.innerText()).toContain('svc-email');
-  expect(await secretRow.innerText()).toContain('[set]');
+  expect(await secretRow.innerText()).toContain('webhook_secret: [not set] → [set]');
+  const renameRow = rows.filter({ hasText: `name: Audited ${run} → Renamed ${run}` });
+  expect(await renameRow.count()).toBe(1);
+  expect(await renameRow.first().innerText()).not.toContain('funnel_id');
   expect(await page.content()).not.toContain(secret);
   expect(await rows.filter({ hasText: `user #${user.body.id}` }).filter({ hasText: 'svc-auth' }).count()).toBeGreaterThan(0);
   expect(await page.content()).not.toContain('plain-secret-pw1');

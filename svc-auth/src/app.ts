@@ -1,6 +1,6 @@
 import { envInt, type ServiceDeps, type ServiceParts } from '@act/service-kit';
 import { AUDIT_RETENTION_DAYS_DEFAULT } from '@act/contracts/src/audit';
-import { auditCollection, auditRouter, createAuditLog, ensureAuditIndexes, startAuditConsumer } from './audit';
+import { auditCollection, auditRouter, backfillMentions, createAuditLog, ensureAuditIndexes, startAuditConsumer } from './audit';
 import { authRouter } from './auth/routes';
 import { createPrivacyRequests, privacyRouter, startPrivacyConsumer } from './privacy';
 import { createAuthService } from './auth/service';
@@ -32,6 +32,10 @@ export async function buildAuthService({ conn, app, logger, bus, outbox }: Servi
 
   const auditColl = auditCollection(conn);
   await ensureAuditIndexes(auditColl, envInt('AUDIT_RETENTION_DAYS', AUDIT_RETENTION_DAYS_DEFAULT));
+  // Records kept from before the mentions index get their keys in the background (an erase reads them meanwhile).
+  void backfillMentions(auditColl)
+    .then((n) => n > 0 && logger.info({ records: n }, 'audit records given their mention keys'))
+    .catch((err: unknown) => logger.warn({ err }, 'audit mention keys backfill failed; retried at the next start'));
   const auditLog = createAuditLog(auditColl);
   let auditConsumer: { stop(): void } | null = null;
   const privacy = createPrivacyRequests(conn, outbox, logger);

@@ -20,7 +20,11 @@ export interface AuditActor {
   role: 'admin' | 'user' | null;
 }
 
-/** What changed: the fields sent (after) and, where the service knows them, their values before. Secrets never. */
+/**
+ * What changed: for an update, only the fields whose value moved, each before and after; for a deletion the state
+ * before (after null); for a creation or an action, what was sent or done (before null). Secrets never: only
+ * `[set]`, `[not set]`, `[changed]` or `[cleared]` (docs/privacy.md).
+ */
 export interface AuditChange {
   before?: Record<string, unknown> | null;
   after?: Record<string, unknown> | null;

@@ -57,8 +57,29 @@ describe('audit log', () => {
     expect(changed.change).toEqual({ before: { role: 'user' }, after: { role: 'admin' } });
     expect((await call(svc.url, 'POST', `/api/users/${created.body.id}/reset-password`, asAdmin({ body: { password: 'another-secret-pw' } }))).status).toBe(200);
     const reset = await waitForRecord((r) => r.action === 'user.reset-password');
-    expect(reset.change.after).toEqual({ password: '[set]' });
+    expect(reset.change).toEqual({ before: { password: '[set]' }, after: { password: '[changed]' } });
     expect(JSON.stringify(reset)).not.toContain('another-secret-pw');
+  });
+
+  it('records profile changes with before and after, a password change as [changed] only; an unchanged save is not recorded', async () => {
+    const me = await call(svc.url, 'POST', '/api/users', asAdmin({ body: { username: 'profiled', password: 'profile-pw-1', role: 'user', full_name: 'Old Name' } }));
+    expect(me.status).toBe(201);
+    const self = { user: { id: me.body.id as number, username: 'profiled', role: 'user' as const }, headers: { 'x-forwarded-for': ADDRESS } };
+    expect((await call(svc.url, 'PATCH', '/api/profile', { ...self, body: { full_name: 'New Name' } })).status).toBe(200);
+    const profile = await waitForRecord((r) => r.route === 'PATCH /api/profile' && r.target_id === String(me.body.id));
+    expect(profile).toMatchObject({ actor: { username: 'profiled' }, target_kind: 'user', change: { before: { full_name: 'Old Name' }, after: { full_name: 'New Name' } } });
+
+    expect((await call(svc.url, 'POST', '/api/profile/change-password', { ...self, body: { currentPassword: 'profile-pw-1', newPassword: 'profile-pw-2', confirmPassword: 'profile-pw-2' } })).status).toBe(200);
+    const pw = await waitForRecord((r) => r.route === 'POST /api/profile/change-password' && r.target_id === String(me.body.id));
+    expect(pw.change).toEqual({ before: { password: '[set]' }, after: { password: '[changed]' } });
+    expect(JSON.stringify(pw)).not.toContain('profile-pw');
+
+    // Saved unchanged, then a positive control: only the control is recorded.
+    expect((await call(svc.url, 'PATCH', '/api/profile', { ...self, body: { full_name: 'New Name' } })).status).toBe(200);
+    expect((await call(svc.url, 'PATCH', '/api/profile', { ...self, body: { full_name: 'Control Name' } })).status).toBe(200);
+    await waitForRecord((r) => r.route === 'PATCH /api/profile' && r.change.after?.full_name === 'Control Name');
+    const mine = (await auditPage('?pageSize=100&user=profiled')).items.filter((r) => r.route === 'PATCH /api/profile');
+    expect(mine.map((r) => r.change.after)).toEqual([{ full_name: 'Control Name' }, { full_name: 'New Name' }]);
   });
 
   it('records failed and successful sign-ins with the name tried, never the password', async () => {

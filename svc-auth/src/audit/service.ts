@@ -3,6 +3,7 @@ import { stringify } from 'csv-stringify/sync';
 import { escapeRegex, isDuplicateKeyError } from '@act/service-kit';
 import type { AuditPage, AuditQuery, AuditRecord } from '@act/contracts/src/audit';
 import type { AuditDoc } from './model';
+import { mentionKeys } from './mentions';
 
 /** At most this many rows in one CSV export (the newest): a bigger span is exported in parts by date. */
 export const AUDIT_EXPORT_LIMIT = 50_000;
@@ -29,13 +30,14 @@ export function createAuditLog(coll: Collection<AuditDoc>): AuditLog {
   }
   const toRecord = ({ at, ...rest }: AuditDoc & { _id?: unknown }): AuditRecord => {
     delete (rest as { _id?: unknown })._id;
+    delete rest.mentions;
     return { ...rest, at: at.toISOString() };
   };
 
   return {
     async store(record) {
       try {
-        await coll.insertOne({ ...record, at: new Date(record.at) });
+        await coll.insertOne({ ...record, at: new Date(record.at), mentions: mentionKeys(record.change) });
       } catch (err) {
         if (!isDuplicateKeyError(err)) throw err;
       }
@@ -45,7 +47,7 @@ export function createAuditLog(coll: Collection<AuditDoc>): AuditLog {
       const filter = filterOf(q);
       const [docs, total] = await Promise.all([
         coll
-          .find(filter, { projection: { _id: 0 } })
+          .find(filter, { projection: { _id: 0, mentions: 0 } })
           .sort({ at: -1, id: -1 })
           .skip((q.page - 1) * q.pageSize)
           .limit(q.pageSize)
@@ -56,7 +58,7 @@ export function createAuditLog(coll: Collection<AuditDoc>): AuditLog {
     },
 
     async csv(q) {
-      const docs = await coll.find(filterOf(q), { projection: { _id: 0 } }).sort({ at: -1, id: -1 }).limit(AUDIT_EXPORT_LIMIT).toArray();
+      const docs = await coll.find(filterOf(q), { projection: { _id: 0, mentions: 0 } }).sort({ at: -1, id: -1 }).limit(AUDIT_EXPORT_LIMIT).toArray();
       const rows = docs.map(toRecord).map((r) => [
         r.at,
         r.service,

@@ -3,7 +3,8 @@
 // through the stack (shell/e2e/privacy.e2e.ts, infra/e2e/privacy-erase.e2e.ts and the faults suite).
 import { randomUUID } from 'node:crypto';
 import { connect } from 'nats';
-import { call, type ServiceProcess } from '@act/service-kit/testing';
+import { MongoClient } from 'mongodb';
+import { call, testDbName, type ServiceProcess } from '@act/service-kit/testing';
 import type { CurrentUserDto } from '@act/contracts/src/auth-api';
 import type { AuditPage } from '@act/contracts/src/audit';
 import { PRIVACY_SERVICES, type PrivacyExport, type PrivacyRequestView } from '@act/contracts/src/privacy';
@@ -12,9 +13,10 @@ import { ADMIN_PASSWORD, asIdentity, login, startAuth } from '../testing';
 jest.setTimeout(60_000);
 
 let svc: ServiceProcess;
+const DB = testDbName('privacy');
 let admin: CurrentUserDto;
 beforeAll(async () => {
-  svc = await startAuth('privacy');
+  svc = await startAuth('privacy', { MONGODB_DB: DB });
   admin = (await login(svc.url, 'admin', ADMIN_PASSWORD)).user;
 });
 afterAll(() => svc?.stop());
@@ -116,4 +118,64 @@ it('an erase, once both sides are done, leaves the person nowhere in svc-auth: r
   }
   // Both requests are still in the audit log, with the person in erased form.
   expect(audit.match(/POST \/api\/privacy-requests/g)?.length).toBeGreaterThanOrEqual(2);
+});
+
+it('an erase reaches the person in a recorded before value (found by the mentions index, not a scan)', async () => {
+  const email = 'Before.Value@Example.com';
+  const phone = '(415) 555-0199';
+  // svc-auth's own records: a user whose address was changed away (the old one is only in the before value), then
+  // a deletion of a user with the address (before value).
+  const made = await call(svc.url, 'POST', '/api/users', asAdmin({ username: 'before-value', password: 'before-pw-1', role: 'user', email }));
+  expect(made.status).toBe(201);
+  expect((await call(svc.url, 'PATCH', `/api/users/${made.body.id}`, asAdmin({ email: 'someone.else@example.com', role: 'user' }))).status).toBe(200);
+  // Another service's record naming the number in a before value, as svc-sms would publish it.
+  const nc = await connect({ servers: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' });
+  try {
+    const record = {
+      eventId: randomUUID(), source: 'svc-sms', occurredAt: new Date().toISOString(), at: new Date().toISOString(), service: 'svc-sms',
+      actor: { id: admin.id, username: 'admin', role: 'admin' }, ip: null, action: 'sms-contact.update', route: 'PATCH /api/sms-contacts/:id',
+      status: 200, target_kind: 'sms-contact', target_id: '7', change: { before: { phone: '+14155550199' }, after: { phone: null } },
+    };
+    await nc.jetstream().publish(`${natsPrefix}audit.recorded`, JSON.stringify(record));
+  } finally {
+    await nc.close();
+  }
+  await until(async () => {
+    const text = await auditText();
+    return text.includes('"before":{"email":"Before.Value@Example.com"}') && text.includes('+14155550199');
+  }, 'the records naming the person in before values');
+  // A record kept from before the mentions index (no `mentions` yet, stored after this instance's backfill ran).
+  const mongo = await MongoClient.connect(process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017');
+  try {
+    await mongo.db(DB).collection('audit_log').insertOne({
+      id: 'legacy-before-value', at: new Date(), service: 'svc-email', actor: { id: admin.id, username: 'admin', role: 'admin' }, ip: null,
+      action: 'email-unsubscribe.remove', route: 'POST /api/email-unsubscribes/remove', status: 200, target_kind: 'email-unsubscribe', target_id: '5',
+      change: { before: { email: 'before.value@example.com' }, after: null },
+    });
+  } finally {
+    await mongo.close();
+  }
+  const unrelated = 'xbefore.value@example.com';
+  const control = await call(svc.url, 'POST', '/api/users', asAdmin({ username: 'unrelated-before', password: 'before-pw-2', role: 'user', email: unrelated }));
+  expect(control.status).toBe(201);
+  await until(async () => (await auditText()).includes(unrelated), 'the unrelated record');
+
+  const r = await call(svc.url, 'POST', '/api/privacy-requests', asAdmin({ kind: 'erase', email: email.toLowerCase(), phone }));
+  expect(r.status).toBe(201);
+  await answerFromBoth((r.body as PrivacyRequestView).id, { contacts: 0 });
+  await until(async () => ((await call(svc.url, 'GET', `/api/privacy-requests/${r.body.id}`, asAdmin())).body as PrivacyRequestView).erased_ref, 'the erase');
+  const items = ((await call(svc.url, 'GET', '/api/audit-log?pageSize=100', asAdmin())).body as AuditPage).items;
+  const text = JSON.stringify(items);
+  expect(text).not.toMatch(/(?<![\w.+-])before\.value@example\.com/i);
+  expect(text).not.toContain('+14155550199');
+  const update = items.find((x) => x.action === 'user.update' && x.target_id === String(made.body.id))!;
+  expect(update.change.before).toEqual({ email: expect.stringMatching(/^erased-[0-9a-f]{32}@erased\.invalid$/) });
+  expect(update.change.after).toEqual({ email: 'someone.else@example.com' });
+  const legacy = items.find((x) => x.id === 'legacy-before-value')!;
+  expect(legacy.change.before).toEqual({ email: expect.stringMatching(/^erased-[0-9a-f]{32}@erased\.invalid$/) });
+  const sms = items.find((x) => x.action === 'sms-contact.update')!;
+  expect(sms.change.before).toEqual({ phone: expect.stringMatching(/^erased-[0-9a-f]{32}$/) });
+  // An address that merely ends with the person's stays, and the records are answered without their index keys.
+  expect(text).toContain(unrelated);
+  expect(items.every((x) => !('mentions' in x))).toBe(true);
 });

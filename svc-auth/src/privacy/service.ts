@@ -1,5 +1,6 @@
 import type { Connection } from 'mongoose';
 import type { Document } from 'mongodb';
+import { mentionKeys, personKeys } from '../audit/mentions';
 import { isDuplicateKeyError, nextId, NotFoundError, phoneDigitsPattern, privacyHash, scrubText, type Logger, type Outbox } from '@act/service-kit';
 import {
   PRIVACY_REQUESTED,
@@ -77,11 +78,21 @@ export function createPrivacyRequests(conn: Connection, outbox: Outbox, logger?:
     const mentions = (text: string) =>
       (email !== null && text.toLowerCase().includes(email.toLowerCase())) || (digits !== null && new RegExp(digits).test(text));
     let scrubbed = 0;
-    // A scan in Node: the changes are free-form (any field of any route), and the stand-in has no $text.
-    for await (const rec of audit.find({ change: { $exists: true } }, { projection: { _id: 1, change: 1 } })) {
+    // By the index of hashed mentions each record carries (svc-auth/src/audit/mentions.ts), not a scan: the records
+    // naming the person, plus any stored before the index existed and not yet given their keys.
+    const keys = personKeys(email, phone);
+    const candidates = audit.find(
+      { $or: [{ mentions: { $in: keys } }, { mentions: { $exists: false } }] },
+      { projection: { _id: 1, change: 1 } },
+    );
+    for await (const rec of candidates) {
       const text = JSON.stringify(rec.change ?? null);
-      if (!mentions(text)) continue;
-      await audit.updateOne({ _id: rec._id }, { $set: { change: JSON.parse(scrubText(text, person)) } });
+      if (!mentions(text)) {
+        await audit.updateOne({ _id: rec._id, mentions: { $exists: false } }, { $set: { mentions: mentionKeys(rec.change) } });
+        continue;
+      }
+      const change = JSON.parse(scrubText(text, person)) as unknown;
+      await audit.updateOne({ _id: rec._id }, { $set: { change, mentions: mentionKeys(change) } });
       scrubbed++;
     }
     // Last: while the request still names the person, a redelivered answer can finish what a crash left.

@@ -16,6 +16,8 @@ export function createProfileService(conn: Connection, sessions: SessionRevoker)
   }
 
   return {
+    get: find,
+
     async update(userId: number, input: ProfileUpdateRequest): Promise<UserDoc> {
       await find(userId);
       const set: Partial<UserDoc> = {};

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { currentUser, parseId, requireAdmin, validateBody } from '@act/service-kit';
+import { auditChange, currentUser, parseId, requireAdmin, validateBody } from '@act/service-kit';
 import type { MessageDto } from '@act/contracts/src/auth-api';
 import { createUserSchema, resetPasswordSchema, updateUserSchema } from './schema';
 import type { UsersService } from './service';
@@ -23,8 +23,9 @@ export function usersRouter(users: UsersService): Router {
     const id = parseId(ctx.params.id, 'user id');
     const input = await validateBody(ctx, updateUserSchema);
     const before = await users.get(id);
-    ctx.body = await users.update(id, input, currentUser(ctx)!.id);
-    ctx.state.audit = { before: pick(before, Object.keys(input)), after: pick(ctx.body as Record<string, unknown>, Object.keys(input)) };
+    const after = await users.update(id, input, currentUser(ctx)!.id);
+    ctx.body = after;
+    auditChange(ctx, before, after);
   });
 
   router.post('/:id/reset-password', async (ctx) => {
@@ -32,20 +33,16 @@ export function usersRouter(users: UsersService): Router {
     const { password } = await validateBody(ctx, resetPasswordSchema);
     await users.resetPassword(id, password);
     ctx.body = { message: 'Password reset successfully' } satisfies MessageDto;
+    auditChange(ctx, {}, {}, { secrets: { password: { before: true, after: true } }, target_kind: 'user', target_id: id });
   });
 
   router.delete('/:id', async (ctx) => {
     const id = parseId(ctx.params.id, 'user id');
     const { username, role, email } = await users.get(id);
     await users.remove(id, currentUser(ctx)!.id);
-    ctx.state.audit = { before: { username, role, email }, after: null };
+    auditChange(ctx, { username, role, email }, null);
     ctx.body = { message: 'User deleted successfully' } satisfies MessageDto;
   });
 
   return router;
-}
-
-/** The audit record's before/after: only the fields the request changed (a password never: it is not in a user). */
-function pick(from: object, keys: string[]): Record<string, unknown> {
-  return Object.fromEntries(keys.filter((k) => k in from).map((k) => [k, (from as Record<string, unknown>)[k]]));
 }

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { parseId, requireUser, validateBody } from '@act/service-kit';
+import { auditChange, parseId, requireUser, validateBody } from '@act/service-kit';
 import { campaignRequestSchema } from '@act/contracts/src/email-api';
 import type { CampaignsService } from './service';
 
@@ -22,16 +22,22 @@ export function campaignsRouter(campaigns: CampaignsService): Router {
     // Fields absent from the body keep their value, so the defaults must not fill them in here.
     const body = ctx.request.body as Record<string, unknown> | undefined;
     const input = await validateBody(ctx, campaignRequestSchema);
-    ctx.body = await campaigns.update(id, {
+    const before = await campaigns.get(id);
+    const after = await campaigns.update(id, {
       name: input.name,
       description: body && 'description' in body ? input.description : undefined,
       type: body && 'type' in body ? input.type : undefined,
       active: body && 'active' in body ? input.active : undefined,
     });
+    ctx.body = after;
+    auditChange(ctx, before, after);
   });
   router.delete('/:id', async (ctx) => {
-    await campaigns.remove(parseId(ctx.params.id, 'campaign id'));
+    const id = parseId(ctx.params.id, 'campaign id');
+    const before = await campaigns.get(id);
+    await campaigns.remove(id);
     ctx.body = { success: true, message: 'Campaign deleted' };
+    auditChange(ctx, before, null);
   });
   return router;
 }

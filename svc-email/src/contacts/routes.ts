@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { BadRequestError, requireUser, validateBody, parseListQuery } from '@act/service-kit';
+import { auditChange, BadRequestError, requireUser, validateBody, parseListQuery } from '@act/service-kit';
 import { CONTACT_STATUSES, markPurchasedRequestSchema, type ContactStatus, type MarkPurchasedResponse } from '@act/contracts/src/email-api';
 import { CONTACT_LIST_OPTIONS, type ContactsService } from './service';
 import type { EventPublisher } from '../events/publisher';
@@ -38,6 +38,8 @@ export function contactsRouter(contacts: ContactsService, publisher: EventPublis
     }
     const body: MarkPurchasedResponse = { success: true, contact };
     ctx.body = body;
+    // A contact already marked is a no-op: no record.
+    auditChange(ctx, { purchased: false }, { purchased: changed.length > 0 }, { target_kind: 'contact', target_id: String(contact_id) });
   });
   return router;
 }

@@ -1,8 +1,20 @@
 import Router from '@koa/router';
-import { parseId, readSigningPatch, requireUser, validateBody, validateOptionalBody } from '@act/service-kit';
-import { integrationPatchRequestSchema, integrationRequestSchema } from '@act/contracts/src/email-api';
-import { testDeliveryRequestSchema } from '@act/contracts/src/webhook-signing';
+import { auditChange, parseId, readSigningPatch, requireUser, validateBody, validateOptionalBody } from '@act/service-kit';
+import { integrationPatchRequestSchema, integrationRequestSchema, type WebhookIntegration } from '@act/contracts/src/email-api';
+import { testDeliveryRequestSchema, type IntegrationSigning, type IntegrationSigningPatch } from '@act/contracts/src/webhook-signing';
 import type { IntegrationsService } from './service';
+
+/** A signing secret sent is a change (set, rotated or removed) whatever the answers show: they show only whether one is set. */
+function secretsOf(signing: IntegrationSigningPatch | null, before: IntegrationSigning, after: IntegrationSigning) {
+  return signing?.webhook_secret !== undefined
+    ? { webhook_secret: { before: before.signing.has_secret, after: after.signing.has_secret } }
+    : undefined;
+}
+
+/** An integration as its change summary compares it: the pinned sender as a field; whether a secret is set is `webhook_secret`'s. */
+function auditState({ signing, ...rest }: WebhookIntegration): Record<string, unknown> {
+  return { ...rest, webhook_source: signing.source };
+}
 
 export function integrationsRouter(integrations: IntegrationsService): Router {
   const router = new Router({ prefix: '/api/webhook-integrations' });
@@ -19,7 +31,10 @@ export function integrationsRouter(integrations: IntegrationsService): Router {
     const id = parseId(ctx.params.id);
     const signing = await readSigningPatch(ctx);
     const patch = await validateBody(ctx, integrationPatchRequestSchema);
-    ctx.body = await integrations.update(id, patch, signing);
+    const before = await integrations.get(id);
+    const after = await integrations.update(id, patch, signing);
+    ctx.body = after;
+    auditChange(ctx, auditState(before), auditState(after), { secrets: secretsOf(signing, before, after) });
   });
   router.post('/:id/test-delivery', async (ctx) => {
     const id = parseId(ctx.params.id);
@@ -27,12 +42,17 @@ export function integrationsRouter(integrations: IntegrationsService): Router {
     ctx.body = await integrations.testDelivery(id, source);
   });
   router.post('/:id/clear-contacts', async (ctx) => {
-    const { message } = await integrations.clearContacts(parseId(ctx.params.id));
+    const { message, cleared } = await integrations.clearContacts(parseId(ctx.params.id));
     ctx.body = { success: true, message };
+    // Clearing an integration that had no contacts changed nothing.
+    auditChange(ctx, { contacts: cleared }, { contacts: 0 });
   });
   router.delete('/:id', async (ctx) => {
-    await integrations.remove(parseId(ctx.params.id));
+    const id = parseId(ctx.params.id);
+    const before = await integrations.get(id);
+    await integrations.remove(id);
     ctx.body = { success: true, message: 'Integration deleted' };
+    auditChange(ctx, auditState(before), null);
   });
   return router;
 }

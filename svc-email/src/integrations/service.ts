@@ -54,6 +54,10 @@ export class IntegrationsService {
     return toIntegration(d, this.signing.publicUrl);
   }
 
+  async get(id: number): Promise<WebhookIntegration> {
+    return this.view(await this.find(id));
+  }
+
   async list(): Promise<WebhookIntegration[]> {
     const docs = await this.Model.collection
       .find({}, { projection: { _id: 0 } })

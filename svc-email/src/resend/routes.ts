@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { requireAdmin, requireUser, validateBody } from '@act/service-kit';
+import { auditChange, auditSkip, requireAdmin, requireUser, validateBody } from '@act/service-kit';
 import { resendConfigRequestSchema } from '@act/contracts/src/email-api';
 import type { ResendProvider } from '../providers/resend';
 import type { ResendService } from './service';
@@ -13,12 +13,27 @@ export function resendRouter(resend: ResendService, provider: ResendProvider): R
   // Stored values, for deployments that cannot set the environment; the environment still wins.
   router.post('/api/resend/config', requireAdmin(), async (ctx) => {
     const input = await validateBody(ctx, resendConfigRequestSchema);
+    const before = await resend.config();
     await provider.saveStored(input);
-    ctx.body = await resend.config();
+    const after = await resend.config();
+    ctx.body = after;
+    // The key is write-only: the answers say only whether one is set; sending one is a change (set or rotated).
+    const secrets: Record<string, { before: boolean; after: boolean }> = {};
+    if (input.apiKey !== undefined) secrets.apiKey = { before: before.apiKeyConfigured, after: after.apiKeyConfigured };
+    if (input.webhookSecret !== undefined)
+      secrets.webhookSecret = { before: before.webhookSecretConfigured, after: after.webhookSecretConfigured };
+    auditChange(ctx, before, after, {
+      secrets,
+      ignore: ['message', 'oneClickWarning', 'configured', 'apiKeyConfigured', 'apiKeySource', 'webhookSecretConfigured'],
+      target_kind: 'provider-settings',
+      target_id: 'resend',
+    });
   });
   // The result of the test is the answer (200 either way): `success` says whether Resend accepted the key.
   router.post('/api/resend/test-connection', requireUser(), async (ctx) => {
     ctx.body = await resend.testConnection();
+    // A probe: it changes nothing, so it is no staff change (docs/privacy.md).
+    auditSkip(ctx);
   });
   return router;
 }

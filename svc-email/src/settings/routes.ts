@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { requireAdmin, requireUser, validateBody } from '@act/service-kit';
+import { auditChange, requireAdmin, requireUser, validateBody } from '@act/service-kit';
 import { webhookSigningSettingsSchema, type WebhookSigningSettings } from '@act/contracts/src/webhook-signing';
 import {
   reminderDelayRequestSchema,
@@ -17,7 +17,9 @@ export function settingsRouter(settings: SettingsService): Router {
   });
   router.post('/reminder-delay', async (ctx) => {
     const { reminderDelay } = await validateBody(ctx, reminderDelayRequestSchema);
+    const previous = await settings.getReminderDelay();
     const saved = await settings.setReminderDelay(reminderDelay);
+    auditChange(ctx, { reminderDelay: previous }, { reminderDelay: saved }, { target_kind: 'setting', target_id: 'reminder-delay' });
     const body: SetReminderDelayResponse = {
       success: true,
       reminderDelay: saved,
@@ -37,7 +39,9 @@ export function webhookSigningRouter(settings: SettingsService): Router {
   });
   router.put('/', requireAdmin(), async (ctx) => {
     const { require_signed } = await validateBody(ctx, webhookSigningSettingsSchema);
+    const previous = await settings.getRequireSigned();
     const body: WebhookSigningSettings = { require_signed: await settings.setRequireSigned(require_signed) };
+    auditChange(ctx, { require_signed: previous }, body, { target_kind: 'setting', target_id: 'webhook-signing' });
     ctx.body = body;
   });
   return router;

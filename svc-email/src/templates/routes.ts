@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { parseId, requireUser, validateBody } from '@act/service-kit';
+import { auditChange, parseId, requireUser, validateBody } from '@act/service-kit';
 import {
   templatePatchRequestSchema,
   templateRequestSchema,
@@ -9,6 +9,7 @@ import {
   type TestEmailResponse,
 } from '@act/contracts/src/email-api';
 import type { TemplateCreateInput, TemplatesService } from './service';
+import { toTemplate } from './model';
 
 export interface TestSender {
   /** Sends one template to an address; `status` is the HTTP status of the answer. */
@@ -53,12 +54,17 @@ export function templatesRouter(templates: TemplatesService, tests: TestSender):
     const given = bodyField(ctx, 'campaign_id');
     const form = formOf(given === undefined ? existing.campaign_id : given);
     const patch = await validateBody(ctx, templatePatchRequestSchema(form));
-    ctx.body = await templates.update(id, patch, form);
+    const after = await templates.update(id, patch, form);
+    ctx.body = after;
+    auditChange(ctx, toTemplate(existing), after);
   });
 
   router.delete('/:id', async (ctx) => {
-    await templates.remove(parseId(ctx.params.id, 'template id'));
+    const id = parseId(ctx.params.id, 'template id');
+    const before = await templates.get(id);
+    await templates.remove(id);
     ctx.body = { success: true, message: 'Template deleted' };
+    auditChange(ctx, toTemplate(before), null);
   });
 
   router.post('/:id/test', async (ctx) => {

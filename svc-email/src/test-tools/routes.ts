@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { requireUser, type AttributionLedger, type Outbox } from '@act/service-kit';
+import { auditChange, requireUser, type AttributionLedger, type Outbox } from '@act/service-kit';
 import { Subjects } from '@act/contracts';
 import type { CheckAbandonedCartsResponse, SuccessResponse } from '@act/contracts/src/email-api';
 import type { ContactsService } from '../contacts/service';
@@ -26,12 +26,16 @@ export function testToolsRouter(deps: { contacts: ContactsService; logs: EmailLo
       cleared: { contacts, email_logs: logs, webhook_events: events },
     };
     ctx.body = body;
+    // What was there before and that nothing is left; clearing empty tables changed nothing and is not recorded.
+    auditChange(ctx, body.cleared, { contacts: 0, email_logs: 0, webhook_events: 0 }, { target_kind: 'test-data', target_id: null });
   });
 
   router.post('/check-abandoned-carts', async (ctx) => {
     const processed = await deps.reminders.sweep();
     const body: CheckAbandonedCartsResponse = { success: true, message: `Abandoned cart check completed: ${processed} reminder(s) processed`, processed };
     ctx.body = body;
+    // A command, not an edit: recorded whatever it found to do, with how many reminders it processed.
+    ctx.state.audit = { before: null, after: { processed } };
   });
   return router;
 }

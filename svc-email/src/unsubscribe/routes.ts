@@ -1,7 +1,7 @@
 import type { Connection } from 'mongoose';
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { BadRequestError, rateLimit, requireAdmin, validate, validateBody } from '@act/service-kit';
+import { auditChange, auditSkip, BadRequestError, rateLimit, requireAdmin, validate, validateBody } from '@act/service-kit';
 import {
   quickAddUnsubscribeRequestSchema,
   removeUnsubscribeRequestSchema,
@@ -82,6 +82,9 @@ export function unsubscribeAdminRouter(service: UnsubscribeService): Router {
     const { email, reason } = await validateBody(ctx, quickAddUnsubscribeRequestSchema);
     const { status, entry } = await service.add(email, reason ?? null, 'admin');
     ctx.status = status === 'unsubscribed' ? 201 : 200;
+    // An address already on the list: nothing changed, no record.
+    if (status === 'unsubscribed') auditChange(ctx, null, entry, { target_kind: 'email-unsubscribe', target_id: entry.id });
+    else auditSkip(ctx);
     ctx.body = {
       success: true,
       status,
@@ -92,6 +95,7 @@ export function unsubscribeAdminRouter(service: UnsubscribeService): Router {
   router.post('/api/email-unsubscribes/remove', requireAdmin(), async (ctx) => {
     const { id } = await validateBody(ctx, removeUnsubscribeRequestSchema);
     const entry = await service.remove(id);
+    auditChange(ctx, entry, null, { target_kind: 'email-unsubscribe', target_id: entry.id });
     ctx.body = { success: true, message: UNSUBSCRIBE_MESSAGES.removed, entry };
   });
   return router;

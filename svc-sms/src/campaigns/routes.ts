@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { parseId, requireUser } from '@act/service-kit';
+import { auditChange, parseId, requireUser } from '@act/service-kit';
 import type { CampaignService } from './service';
 import { jsonObject } from '../http';
 
@@ -14,10 +14,17 @@ export function campaignRouter(service: CampaignService): Router {
     ctx.body = await service.create(jsonObject(ctx));
   });
   router.patch('/api/sms-campaigns/:id', async (ctx) => {
-    ctx.body = await service.update(parseId(ctx.params.id), jsonObject(ctx));
+    const id = parseId(ctx.params.id);
+    const before = await service.get(id);
+    const after = await service.update(id, jsonObject(ctx));
+    ctx.body = after;
+    auditChange(ctx, before, after);
   });
   router.delete('/api/sms-campaigns/:id', async (ctx) => {
-    const { templates_deleted } = await service.remove(parseId(ctx.params.id));
+    const id = parseId(ctx.params.id);
+    const before = await service.get(id);
+    const { templates_deleted } = await service.remove(id);
+    auditChange(ctx, { ...before, templates: templates_deleted }, null);
     ctx.body = { success: true, message: 'Campaign and associated templates deleted successfully', templates_deleted };
   });
   return router;

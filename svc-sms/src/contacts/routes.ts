@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { BadRequestError, requireUser, validateBody } from '@act/service-kit';
+import { auditChange, BadRequestError, requireUser, validateBody } from '@act/service-kit';
 import { markPurchasedSchema, SMS_CONTACT_STATUSES } from '@act/contracts/src/sms-api';
 import { CONTACT_LIST_OPTIONS, type ContactService } from './service';
 import { oneOf, parseSmsPageQuery } from '../paging';
@@ -27,7 +27,7 @@ export function contactRouter(service: ContactService, publisher: FunnelEventPub
   });
   router.post('/api/sms-contacts/mark-purchased', async (ctx) => {
     const { contact_id } = await validateBody(ctx, markPurchasedSchema);
-    const contacts = await service.markPurchasedManually(contact_id as number | string);
+    const { contacts, statusBefore } = await service.markPurchasedManually(contact_id as number | string);
     // The person bought: the email side stops its reminders too.
     for (const c of contacts) {
       await publisher.purchase({
@@ -41,10 +41,13 @@ export function contactRouter(service: ContactService, publisher: FunnelEventPub
       });
     }
     ctx.body = { success: true, message: 'Contact marked as purchased', updated: contacts.length };
+    // Each contact's status before and after (by row id); contacts already purchased leave no change, and no record.
+    auditChange(ctx, { status: statusBefore }, { status: Object.fromEntries(contacts.map((c) => [String(c.id), c.status])) }, { target_kind: 'sms-contact', target_id: String(contact_id) });
   });
   router.post('/api/sms-contacts/clear', async (ctx) => {
     const deleted = await service.clear();
     ctx.body = { success: true, message: 'All SMS contacts cleared', deleted };
+    auditChange(ctx, { contacts: deleted }, { contacts: 0 }, { target_kind: 'sms-contact', target_id: null });
   });
   return router;
 }

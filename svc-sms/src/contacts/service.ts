@@ -185,12 +185,14 @@ export class ContactService {
   }
 
   /** 'Mark Purchased': a numeric id is the row; a string is the funnel's contact id (every integration). */
-  async markPurchasedManually(ref: number | string): Promise<ContactDoc[]> {
+  /** The contacts after the mark, and their statuses before it (by row id), for the audit record's change. */
+  async markPurchasedManually(ref: number | string): Promise<{ contacts: ContactDoc[]; statusBefore: Record<string, string> }> {
     const filter = typeof ref === 'number' ? { id: ref } : { contact_id: ref.trim() };
     const found = await this.Contact.find(filter).lean<ContactDoc[]>();
     if (found.length === 0) throw new NotFoundError('Contact not found');
     await this.purchase(filter);
-    return this.Contact.find(filter).lean<ContactDoc[]>();
+    const contacts = await this.Contact.find(filter).lean<ContactDoc[]>();
+    return { contacts, statusBefore: Object.fromEntries(found.map((c) => [String(c.id), c.status])) };
   }
 
   private async purchase(filter: Record<string, unknown>): Promise<number> {

@@ -1,8 +1,14 @@
 import Router from '@koa/router';
-import { parseId, readSigningPatch, requireUser, validateOptionalBody } from '@act/service-kit';
+import { auditChange, parseId, readSigningPatch, requireUser, validateOptionalBody } from '@act/service-kit';
 import { testDeliveryRequestSchema } from '@act/contracts/src/webhook-signing';
+import type { SmsIntegration } from '@act/contracts/src/sms-api';
 import type { IntegrationService } from './service';
 import { jsonObject } from '../http';
+
+/** An integration as its change summary compares it: the pinned sender as a field; whether a secret is set is `webhook_secret`'s. */
+function auditState({ signing, ...rest }: SmsIntegration): Record<string, unknown> {
+  return { ...rest, webhook_source: signing.source };
+}
 
 export function integrationRouter(service: IntegrationService): Router {
   const router = new Router();
@@ -17,7 +23,15 @@ export function integrationRouter(service: IntegrationService): Router {
   router.patch('/api/sms-webhook-integrations/:id', async (ctx) => {
     const id = parseId(ctx.params.id);
     const signing = await readSigningPatch(ctx);
-    ctx.body = await service.update(id, jsonObject(ctx), signing);
+    const before = await service.get(id);
+    const after = await service.update(id, jsonObject(ctx), signing);
+    ctx.body = after;
+    // The secret is write-only (the answers say only whether one is set): sending one is a change (set, rotated, removed).
+    const secrets =
+      signing?.webhook_secret !== undefined
+        ? { webhook_secret: { before: before.signing.has_secret, after: after.signing.has_secret } }
+        : undefined;
+    auditChange(ctx, auditState(before), auditState(after), { secrets });
   });
   router.post('/api/sms-webhook-integrations/:id/test-delivery', async (ctx) => {
     const id = parseId(ctx.params.id);
@@ -25,8 +39,11 @@ export function integrationRouter(service: IntegrationService): Router {
     ctx.body = await service.testDelivery(id, source);
   });
   router.delete('/api/sms-webhook-integrations/:id', async (ctx) => {
-    await service.remove(parseId(ctx.params.id));
+    const id = parseId(ctx.params.id);
+    const before = await service.get(id);
+    await service.remove(id);
     ctx.body = { success: true, message: 'SMS webhook integration deleted successfully' };
+    auditChange(ctx, auditState(before), null);
   });
   return router;
 }

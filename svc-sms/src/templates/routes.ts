@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { parseId, requireUser, validateBody } from '@act/service-kit';
+import { auditChange, parseId, requireUser, validateBody } from '@act/service-kit';
 import { templateTestSchema } from '@act/contracts/src/sms-api';
 import type { TemplateService } from './service';
 import { jsonObject } from '../http';
@@ -15,12 +15,19 @@ export function templateRouter(service: TemplateService): Router {
     ctx.body = await service.create(jsonObject(ctx));
   });
   router.patch('/api/sms-templates/:id', async (ctx) => {
-    ctx.body = await service.update(parseId(ctx.params.id), jsonObject(ctx));
+    const id = parseId(ctx.params.id);
+    const before = await service.get(id);
+    const after = await service.update(id, jsonObject(ctx));
+    ctx.body = after;
+    auditChange(ctx, before, after);
   });
   // Not in the spec's call table; kept so a template can be removed without deleting its campaign.
   router.delete('/api/sms-templates/:id', async (ctx) => {
-    await service.remove(parseId(ctx.params.id));
+    const id = parseId(ctx.params.id);
+    const before = await service.get(id);
+    await service.remove(id);
     ctx.body = { success: true, message: 'Template deleted successfully' };
+    auditChange(ctx, before, null);
   });
   router.post('/api/sms-templates/:id/test', async (ctx) => {
     const id = parseId(ctx.params.id);

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { requireAdmin, requireUser, validateBody } from '@act/service-kit';
+import { auditChange, requireAdmin, requireUser, validateBody } from '@act/service-kit';
 import {
   webhookSigningSettingsSchema,
   type WebhookSigningSettings as SigningBody,
@@ -15,8 +15,10 @@ export function webhookSigningRouter(settings: WebhookSigningSettings): Router {
   });
   router.put('/api/sms/webhook-signing', requireAdmin(), async (ctx) => {
     const { require_signed } = await validateBody(ctx, webhookSigningSettingsSchema);
+    const previous = await settings.requireSigned();
     const body: SigningBody = { require_signed: await settings.setRequireSigned(require_signed) };
     ctx.body = body;
+    auditChange(ctx, { require_signed: previous }, body, { target_kind: 'setting', target_id: 'sms-webhook-signing' });
   });
   return router;
 }
