@@ -101,3 +101,38 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export function contactCreated(contactId: string, email: string, funnelId?: string, extra: Record<string, unknown> = {}) {
   return { event: 'contact_created', ...(funnelId !== undefined && { funnel_id: funnelId }), contact: { id: contactId, email, ...extra } };
 }
+
+/** A campaign sequence's row (email_sequence_steps) as the engine leaves it. */
+export interface SequenceRow {
+  contact_id: string;
+  state: 'waiting' | 'finished' | 'stopped';
+  stop_reason: string | null;
+  sent: number;
+}
+
+/**
+ * The positive control of a "nothing more is sent" check on live campaign sequences: resolves once the sequence
+ * of every one of `contactIds` has ended (its row finished or stopped, so the engine took every step it was going
+ * to take), and returns the rows. Sleeping a while and finding no further email passes as well when the engine
+ * has not reached the step yet.
+ */
+export async function waitUntilSequencesEnded(
+  email: Pick<EmailUnderTest, 'db'>,
+  contactIds: string[],
+  { timeoutMs = 20_000 } = {},
+): Promise<Map<string, SequenceRow>> {
+  const client = await MongoClient.connect(MONGODB_URI);
+  try {
+    const steps = client.db(email.db).collection<SequenceRow>('email_sequence_steps');
+    return await waitFor(
+      async () => {
+        const rows = await steps.find({ contact_id: { $in: contactIds } }, { projection: { _id: 0 } }).toArray();
+        const ended = rows.filter((r) => r.state !== 'waiting');
+        return ended.length === contactIds.length ? new Map(ended.map((r) => [r.contact_id, r])) : null;
+      },
+      { timeoutMs, intervalMs: 100, what: `the sequences of ${contactIds.join(', ')} to end` },
+    );
+  } finally {
+    await client.close();
+  }
+}
