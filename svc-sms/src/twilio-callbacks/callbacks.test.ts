@@ -6,7 +6,7 @@ import type { SmsContact, SmsLog, SmsWebhookEvent } from '@act/contracts/src/sms
 import twilioSdk from 'twilio';
 import { call, gatewayHeaders } from '@act/service-kit/testing';
 import { useSmsWithTwilio } from '../test/sms-with-twilio';
-import { createFunnel, dropDb, postContact, PUBLIC_URL, sleep, startSms, waitFor } from '../test/helpers';
+import { createFunnel, dropDb, postContact, PUBLIC_URL, startSms, waitFor, waitUntilSequencesClosed } from '../test/helpers';
 
 // Starting the service takes a while on a loaded machine (tsx, the twilio SDK, Agenda).
 jest.setTimeout(120_000);
@@ -244,7 +244,9 @@ describe("Twilio's refusals at send time", () => {
     await createFunnel(sms.svc.url, 'r21614', [{ message: 'Hi' }]);
     await postContact(sms.svc.url, 'r21614', 'r21614', phone);
     await waitFor(async () => (await logs()).some((l) => l.phone === phone && l.status === 'failed'));
-    await sleep(2_000);
+    // The positive control: the step is over (the log is written once the provider call, retries included, ended)
+    // and the sequence closed, so no later attempt can add a row.
+    expect((await waitUntilSequencesClosed(sms.svc.url, (c) => c.contact_id === 'r21614', 1))[0]).toMatchObject({ status: 'error' });
     const rows = (await logs()).filter((l) => l.phone === phone);
     expect(rows.map((l) => [l.status, l.error_message])).toEqual([
       ['failed', "Twilio error 21614: 'To' number +15552050002 is not a valid mobile number"],
