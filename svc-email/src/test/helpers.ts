@@ -136,3 +136,19 @@ export async function waitUntilSequencesEnded(
     await client.close();
   }
 }
+
+/**
+ * The positive control of "Agenda sends nothing more": resolves once no `send-reminder` job is left (of these
+ * contacts, by their numeric ids, or of any), each having run (and been removed on completion) or been cancelled.
+ * Jobs run REMINDER_JOB_GRACE_MS after remind_at.
+ */
+export async function waitUntilReminderJobsGone(email: Pick<EmailUnderTest, 'db'>, contactIds?: number[], { timeoutMs = 30_000 } = {}): Promise<void> {
+  const client = await MongoClient.connect(MONGODB_URI);
+  try {
+    const jobs = client.db(email.db).collection('agendaJobs');
+    const filter = { name: 'send-reminder', ...(contactIds && { 'data.contactId': { $in: contactIds } }) };
+    await waitFor(async () => (await jobs.countDocuments(filter)) === 0, { timeoutMs, intervalMs: 200, what: 'the send-reminder jobs to have run' });
+  } finally {
+    await client.close();
+  }
+}
