@@ -49,7 +49,8 @@ it('waits for a claiming attempt that may still be sending, then logs its text i
   await waitFor(async () => {
     const next = (await contactOf()).next_send_at;
     if (next && new Date(next).getTime() > remindAt) leaseEnds.add(next);
-    return leaseEnds.size >= 2;
+    // (A step that went ahead closes the sequence: the check below then says what was sent.)
+    return leaseEnds.size >= 2 || next === null;
   }, 15_000);
   expect(twilio.messages.filter((m) => m.to === phone)).toHaveLength(0);
   const late = {
