@@ -42,8 +42,9 @@ describe('SenderPacer', () => {
   });
 
   it('hands out distinct slots one interval apart across instances, and no more than fit before the deadline', async () => {
-    // A clock that stands still: the slots depend on the reservations alone, not on how long the machine took to
-    // make them (a loaded machine once spent seconds here, and the sender was no longer busy past the deadline).
+    // A clock that stands still: the slots depend on the reservations alone, not on how long the machine takes to
+    // make them (on a loaded machine that may be seconds, after which the sender is no longer busy past a deadline
+    // read from the wall clock).
     const t0 = Date.now();
     const clock = () => new Date(t0);
     const pacers = [new SenderPacer(a, () => 4, clock), new SenderPacer(b, () => 4, clock)];
