@@ -149,6 +149,9 @@ describe('replies, STOP and START', () => {
     expect(await contactOf('stop-1')).toMatchObject({ opted_out: true, status: 'opted_out', next_send_at: null });
     const reply = (await events()).find((e) => e.type === 'sms_reply');
     expect(JSON.parse(reply!.payload)).toMatchObject({ From: '+15552020003', Body: ' stop ' });
+    // The positive control for stop-1's Second (2 s after its First): a contact of the same funnel arriving now, whose
+    // Second falls due after stop-1's would have; checked at the end of the test.
+    await postContact(sms.svc.url, 'stop-funnel', 'stop-control', '+15552020005');
 
     // A new contact with that phone is never messaged either.
     await postContact(sms.svc.url, 'stop-funnel', 'stop-2', '555-202-0003');
@@ -167,6 +170,8 @@ describe('replies, STOP and START', () => {
     expect(await contactOf('stop-2')).toMatchObject({ opted_out: false });
     await postContact(sms.svc.url, 'stop-funnel', 'stop-3', '+15552020004');
     await waitFor(async () => sentTo('+15552020004').length === 1);
+    await waitFor(async () => sentTo('+15552020005').length === 2, 15_000);
+    expect(sentTo('+15552020003').map((m) => m.body)).toEqual(['First']);
   });
 
   it.each(['STOPALL', 'unsubscribe', 'Cancel', 'END', 'quit', 'OPTOUT', 'revoke', ' Stop. ', 'STOP!', 'Stop all'])('%s is an opt-out keyword', async (word) => {
