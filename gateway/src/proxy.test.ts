@@ -98,8 +98,11 @@ describe('streaming', () => {
   it('aborts the call to the service when the client goes away', async () => {
     let upstreamClosed!: () => void;
     const closed = new Promise<void>((r) => (upstreamClosed = r));
+    let upstreamReached!: () => void;
+    const reached = new Promise<void>((r) => (upstreamReached = r));
     const slow = await fakeUpstream('svc-email', (_req, res) => {
       res.once('close', () => upstreamClosed());
+      upstreamReached();
       return true; // never answers
     });
     const gw2 = await startTestGateway(
@@ -109,7 +112,9 @@ describe('streaming', () => {
       const req = request(gw2.url + '/api/webhook', { method: 'POST' });
       req.on('error', () => undefined);
       req.end('{}');
-      await new Promise((r) => setTimeout(r, 200));
+      // Gone once the call has reached the service (not after 200 ms, which a loaded machine may not have used to
+      // forward it yet: the service would never see a call to close).
+      await reached;
       req.destroy();
       const kept = new Promise((_, reject) => setTimeout(() => reject(new Error('the call to the service was kept open')), 5_000));
       await Promise.race([closed, kept]);

@@ -79,7 +79,16 @@ describe('several instances per service', () => {
     await email[0]!.close();
     for (let i = 0; i < 4; i++) await post(`${gw.url}/api/webhook`, { n: i });
     email[0] = await fakeUpstream('svc-email', undefined, emailPorts[0]);
-    await new Promise((r) => setTimeout(r, 400)); // a few health checks (every 100 ms here)
+    // Back in rotation once a health check (every 100 ms here) saw it answer: waited for in the gateway's own
+    // readiness detail rather than by sleeping through "a few" checks a loaded machine may not have run yet.
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const detail = await get(`${gw.internalUrl}/readyz`);
+      const instances = detail.body.services['svc-email'].instances as { url: string; ready: boolean }[];
+      if (instances.find((i) => i.url === email[0]!.url)?.ready) break;
+      if (Date.now() > deadline) throw new Error(`the instance is still out of rotation: ${JSON.stringify(instances)}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
     for (let i = 0; i < 6; i++) expect((await post(`${gw.url}/api/webhook`, { n: i })).status).toBe(200);
     expect(servicesOf(email[0]!.requests)).toBe(3);
   });

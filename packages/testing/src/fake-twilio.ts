@@ -51,17 +51,21 @@ export interface FakeTwilio {
  * the From number) in each wall-clock second and refuses the rest with 429 / 20429. Real Twilio queues them instead
  * and sends at the sender's pace; refusing makes every overrun of the pace visible. Like Twilio, a refused call
  * takes nothing: only accepted messages count. `chaos` injects 429 / 500 / unanswered calls at random (chaos.ts).
+ * `rateClock` gives the time those seconds are read from (Date.now by default; a test of the fake's own window
+ * passes a clock that stands still, so a loaded machine cannot spread its burst over two seconds).
  */
 export async function startFakeTwilio({
   accountSid = `AC${randomBytes(16).toString('hex')}`,
   authToken = 'fake-auth-token',
   maxPerSecondPerSender = 0,
   chaos: chaosOptions,
+  rateClock = Date.now,
 }: {
   accountSid?: string;
   authToken?: string;
   maxPerSecondPerSender?: number;
   chaos?: ChaosOptions;
+  rateClock?: () => number;
 } = {}): Promise<FakeTwilio> {
   const chaos = new Chaos(chaosOptions);
   const windows = new Map<string, { second: number; used: number }>();
@@ -133,7 +137,7 @@ export async function startFakeTwilio({
         });
       if (maxPerSecondPerSender > 0) {
         const sender = p.get('MessagingServiceSid') ?? p.get('From') ?? '';
-        const second = Math.floor(Date.now() / 1000);
+        const second = Math.floor(rateClock() / 1000);
         const w = windows.get(sender) ?? { second, used: 0 };
         if (w.second !== second) Object.assign(w, { second, used: 0 });
         windows.set(sender, w);

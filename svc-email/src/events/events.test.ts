@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AckPolicy, DeliverPolicy, type NatsConnection } from 'nats';
 import { freePort, waitUntilConsumersDrained } from '@act/service-kit/testing';
-import { contactCreated, dropDb, natsConnect, sleep, startEmail, waitFor, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
+import { scrapeMetrics } from '@act/testing';
+import { contactCreated, dropDb, natsConnect, startEmail, waitFor, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
 
 type Row = { contact_id: string; email: string; status: string; integration_id: number };
 
@@ -71,6 +72,7 @@ describe('events from the SMS side', () => {
 describe('outbox', () => {
   let dir: string;
   let port: number;
+  let metricsUrl: string;
   let server: ChildProcess | null = null;
   let email: EmailUnderTest;
 
@@ -96,7 +98,8 @@ describe('outbox', () => {
     dir = mkdtempSync(path.join(tmpdir(), 'email-outbox-nats-'));
     port = await freePort();
     await startNats();
-    email = await startEmail('outbox', { NATS_URL: `nats://127.0.0.1:${port}` });
+    metricsUrl = `http://127.0.0.1:${await freePort()}`;
+    email = await startEmail('outbox', { NATS_URL: `nats://127.0.0.1:${port}`, EMAIL_METRICS_PORT: new URL(metricsUrl).port });
   }, HOOK_TIMEOUT_MS);
   afterAll(async () => {
     await email?.svc.stop();
@@ -111,7 +114,8 @@ describe('outbox', () => {
     expect(r.status).toBe(200);
     const p = await email.api('POST', '/api/webhook', { body: { event: 'purchase_created', contact: { id: 'o-1' } }, user: null });
     expect(p.status).toBe(200);
-    await sleep(1_000);
+    // Both wait in the outbox while NATS is away (read from the service, not assumed after a second's sleep).
+    await waitFor(async () => (await scrapeMetrics(metricsUrl)).value('act_outbox_waiting') === 2, { timeoutMs: 15_000, what: 'both events waiting in the outbox' });
     await startNats();
     const nc = await natsConnect(`nats://127.0.0.1:${port}`);
     try {
@@ -124,6 +128,9 @@ describe('outbox', () => {
         },
         { timeoutMs: 20_000, what: 'the outbox to publish after NATS came back' },
       );
+      // The positive control of "no more than two": the outbox has nothing left to publish.
+      await waitFor(async () => (await scrapeMetrics(metricsUrl)).value('act_outbox_waiting') === 0, { timeoutMs: 20_000, what: 'the outbox to be empty' });
+      expect((await jsm.streams.info(stream)).state.messages).toBe(2);
       expect(seen.state.messages).toBe(2);
       const name = `check_${process.pid}`;
       await jsm.consumers.add(stream, { durable_name: name, ack_policy: AckPolicy.None, deliver_policy: DeliverPolicy.All });

@@ -6,6 +6,7 @@ import {
   sleep,
   startEmail,
   waitFor,
+  waitUntilSequencesEnded,
   type EmailUnderTest,
   HOOK_TIMEOUT_MS,
 } from '../test/helpers';
@@ -109,13 +110,12 @@ describe('live campaign sending', () => {
     );
     expect(subjects(sent)).toEqual(['First', 'Second', 'Fourth']);
     // remind_at is 1 s (reminder delay 1 minute at 1 s a minute) after the webhook; then +1 h and +2 h (1 s an hour).
+    // No upper bound: how late a step may be on a loaded machine is a figure of bench/reminders.mjs and
+    // bench/delivery.mjs, not of a unit test.
     const [a, b, d] = sent.map((e) => e.at);
     expect(a! - start).toBeGreaterThanOrEqual(900);
-    expect(a! - start).toBeLessThan(1_000 + 3_000);
     expect(b! - a!).toBeGreaterThanOrEqual(HOUR_MS - 50);
-    expect(b! - a!).toBeLessThan(HOUR_MS + 1_000);
     expect(d! - b!).toBeGreaterThanOrEqual(2 * HOUR_MS - 50);
-    expect(d! - b!).toBeLessThan(2 * HOUR_MS + 1_000);
 
     const first = sent[0]!;
     expect(first.from).toBe('"Cart Team" <shop@example.com>');
@@ -131,7 +131,8 @@ describe('live campaign sending', () => {
     expect(verifyUnsubscribeToken(decodeURIComponent(link![2]!), SECRET)).toBe('buyer.one@example.com');
     expect(first.idempotencyKey).toMatch(/^act-email-[0-9a-f]{24}$/);
 
-    await sleep(1_500);
+    // The positive control: the engine took the step after Fourth and found none (the row finished).
+    expect((await waitUntilSequencesEnded(email, ['L-1'])).get('L-1')).toMatchObject({ state: 'finished', sent: 3 });
     expect(fake.emailsTo('Buyer.One@example.com')).toHaveLength(3);
     const logs = await logsFor('L-1');
     expect(logs.map((l) => l.status)).toEqual(['sent', 'sent', 'sent']);
@@ -155,7 +156,8 @@ describe('live campaign sending', () => {
       user: null,
     });
     expect(p.body.matched).toBe(1);
-    await sleep(3 * HOUR_MS + 1_000);
+    // The positive control: the engine reached the Second step (due an hour after First) and stopped there.
+    expect((await waitUntilSequencesEnded(email, ['L-2'])).get('L-2')).toMatchObject({ state: 'stopped', stop_reason: 'purchased' });
     expect(subjects(fake.emailsTo('buyer.two@example.com'))).toEqual(['First']);
   });
 
@@ -165,7 +167,7 @@ describe('live campaign sending', () => {
       what: 'the email of the template without a link',
     });
     expect(only!.subject).toBe('No link needed for buyer.nine@example.com');
-    await sleep(1_000);
+    expect((await waitUntilSequencesEnded(email, ['L-9'])).get('L-9')).toMatchObject({ state: 'finished', sent: 1 });
     expect(fake.emailsTo('buyer.nine@example.com')).toHaveLength(1);
     expect(fake.emailsTo('buyer.nine@example.com').some((e) => e.html.includes('href=""'))).toBe(false);
     const logs = await logsFor('L-9');
@@ -197,7 +199,8 @@ describe('live campaign sending', () => {
       status: 'unsubscribed',
       message: 'You have been unsubscribed and will no longer receive these emails.',
     });
-    await sleep(3 * HOUR_MS + 1_000);
+    // The positive control: the engine reached the Second step and stopped at the unsubscribe list.
+    expect((await waitUntilSequencesEnded(email, ['L-3'])).get('L-3')).toMatchObject({ state: 'stopped', stop_reason: 'unsubscribed' });
     expect(subjects(fake.emailsTo('buyer.three@example.com'))).toEqual(['First']);
     const logs = await logsFor('L-3');
     expect(logs.map((l) => l.status).sort()).toEqual(['sent', 'unsubscribed']);
@@ -216,7 +219,13 @@ describe('live campaign sending', () => {
       what: 'the reminder log',
     });
     expect(logs.map((l) => l.status)).toEqual(['unsubscribed']);
-    await sleep(1_000);
+    // The positive control: a contact of the same funnel arriving after L-4 (claimed in the same reminder batch or a
+    // later one) gets its first email, which goes out at once, as L-4's would have.
+    await email.api('POST', '/api/webhook', {
+      body: contactCreated('L-4-control', 'still.here@example.com', 'seq-funnel'),
+      user: null,
+    });
+    await waitFor(async () => fake.emailsTo('still.here@example.com').length >= 1, { what: "the control contact's first email" });
     expect(fake.emailsTo('Already.Gone@Example.com')).toHaveLength(0);
     // The contact says what happened (issue 14): not Sent, and not an abandoned cart.
     type Row = { contact_id: string; status: string };
@@ -334,7 +343,9 @@ describe('live campaign sending with two instances', () => {
       b.api('POST', '/api/test/check-abandoned-carts'),
     ]);
     await waitFor(async () => fake.emails.length >= 2 * n, { timeoutMs: 20_000, what: 'every email' });
-    await sleep(1_500);
+    // The positive control: every sequence finished (both steps taken, by whichever instance).
+    const rows = await waitUntilSequencesEnded(a, Array.from({ length: n }, (_, i) => `P-${i}`));
+    expect([...rows.values()].every((r) => r.state === 'finished' && r.sent === 2)).toBe(true);
     // Each email recorded once, whether it went alone or in a batch (a batch call holds several).
     expect(fake.emails.filter((e) => e.to.some((t) => t.startsWith('pair')))).toHaveLength(2 * n);
     for (let i = 0; i < n; i++)
@@ -369,7 +380,8 @@ describe("Resend's batch endpoint", () => {
     );
     const delivered = () => fake.emails.filter((e) => e.to[0]!.startsWith('batch'));
     await waitFor(async () => (delivered().length >= n - 1 ? true : null), { timeoutMs: 20_000, what: 'every batched email' });
-    await sleep(1_000);
+    // The positive control: every sequence (one step) finished, the refused one included.
+    await waitUntilSequencesEnded(email, Array.from({ length: n }, (_, i) => `B-${i}`));
     expect(delivered()).toHaveLength(n - 1);
     expect(new Set(delivered().map((e) => e.to[0])).size).toBe(n - 1);
     const calls = fake.requests.filter((r) => r.method === 'POST' && (r.path === '/emails' || r.path === '/emails/batch'));

@@ -1,4 +1,4 @@
-import { contactCreated, dropDb, startEmail, waitFor, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
+import { contactCreated, dropDb, startEmail, waitFor, waitUntilReminderJobsGone, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
 
 // Two svc-email processes on one database: every path (each one's due ticker, both Agendas, both sweeps)
 // races for the same contacts; the conditional pending → sent update must let exactly one win each time.
@@ -37,7 +37,11 @@ it('sends each due reminder exactly once', async () => {
     },
     { timeoutMs: 45_000, what: `${N} reminder logs` },
   );
-  await new Promise((r) => setTimeout(r, 2_500));
+  // The positive control: every other path has had its go at these contacts since. Both Agendas' jobs ran (each
+  // removed once done; the one that did not claim its contact found nothing to do), and both sweeps look again now.
+  await waitUntilReminderJobsGone(a);
+  const again = await Promise.all([a.api('POST', '/api/test/check-abandoned-carts'), b.api('POST', '/api/test/check-abandoned-carts')]);
+  expect(again.map((r) => r.body.processed)).toEqual([0, 0]);
   const final = (await b.api('GET', '/api/email-logs')).body as { contact_id: string }[];
   expect(final).toHaveLength(N);
   expect(new Set(final.map((l) => l.contact_id)).size).toBe(N);

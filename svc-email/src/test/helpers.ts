@@ -101,3 +101,54 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export function contactCreated(contactId: string, email: string, funnelId?: string, extra: Record<string, unknown> = {}) {
   return { event: 'contact_created', ...(funnelId !== undefined && { funnel_id: funnelId }), contact: { id: contactId, email, ...extra } };
 }
+
+/** A campaign sequence's row (email_sequence_steps) as the engine leaves it. */
+export interface SequenceRow {
+  contact_id: string;
+  state: 'waiting' | 'finished' | 'stopped';
+  stop_reason: string | null;
+  sent: number;
+}
+
+/**
+ * The positive control of a "nothing more is sent" check on live campaign sequences: resolves once the sequence
+ * of every one of `contactIds` has ended (its row finished or stopped, so the engine took every step it was going
+ * to take), and returns the rows. Sleeping a while and finding no further email passes as well when the engine
+ * has not reached the step yet.
+ */
+export async function waitUntilSequencesEnded(
+  email: Pick<EmailUnderTest, 'db'>,
+  contactIds: string[],
+  { timeoutMs = 20_000 } = {},
+): Promise<Map<string, SequenceRow>> {
+  const client = await MongoClient.connect(MONGODB_URI);
+  try {
+    const steps = client.db(email.db).collection<SequenceRow>('email_sequence_steps');
+    return await waitFor(
+      async () => {
+        const rows = await steps.find({ contact_id: { $in: contactIds } }, { projection: { _id: 0 } }).toArray();
+        const ended = rows.filter((r) => r.state !== 'waiting');
+        return ended.length === contactIds.length ? new Map(ended.map((r) => [r.contact_id, r])) : null;
+      },
+      { timeoutMs, intervalMs: 100, what: `the sequences of ${contactIds.join(', ')} to end` },
+    );
+  } finally {
+    await client.close();
+  }
+}
+
+/**
+ * The positive control of "Agenda sends nothing more": resolves once no `send-reminder` job is left (of these
+ * contacts, by their numeric ids, or of any), each having run (and been removed on completion) or been cancelled.
+ * Jobs run REMINDER_JOB_GRACE_MS after remind_at.
+ */
+export async function waitUntilReminderJobsGone(email: Pick<EmailUnderTest, 'db'>, contactIds?: number[], { timeoutMs = 30_000 } = {}): Promise<void> {
+  const client = await MongoClient.connect(MONGODB_URI);
+  try {
+    const jobs = client.db(email.db).collection('agendaJobs');
+    const filter = { name: 'send-reminder', ...(contactIds && { 'data.contactId': { $in: contactIds } }) };
+    await waitFor(async () => (await jobs.countDocuments(filter)) === 0, { timeoutMs, intervalMs: 200, what: 'the send-reminder jobs to have run' });
+  } finally {
+    await client.close();
+  }
+}

@@ -13,7 +13,7 @@ import {
   dropDb,
   dropStream,
   postContact,
-  sleep,
+  waitUntilSequencesClosed,
   smsTestEnv,
   startSms,
   waitFor,
@@ -71,7 +71,8 @@ it('sends a burst of due contacts once each, with its duplicates, toll-free numb
 
   const phones = new Set(Array.from({ length: N }, (_, i) => phone(i)));
   await twilio.waitForMessages(2 * N, 60_000);
-  await sleep(3_000);
+  // The positive control: every contact's sequence is closed (both steps sent, or skipped, blocked or refused).
+  await waitUntilSequencesClosed(b.url, (c) => c.contact_id.startsWith('b-'), N + 3 + 2 + 2);
   const by = bodiesByPhone(phones);
   expect(by.size).toBe(N);
   for (const bodies of by.values()) expect(bodies).toEqual(['One Jane', 'Two']);
@@ -141,7 +142,8 @@ it('leaves out of a burst the contacts purchased or opted out before their step,
     async () => (await contacts('s-')).filter((c) => c.status === 'opted_out').length === optedOut.length,
     15_000,
   );
-  await sleep(2_000);
+  // The positive control: every contact's sequence is closed (sent, purchased or opted out).
+  await waitUntilSequencesClosed(b.url, (c) => c.contact_id.startsWith('s-'), N);
   const by = bodiesByPhone(new Set(Array.from({ length: N }, (_, i) => phone(i))));
   expect([...by.keys()].sort()).toEqual(rest.map(phone).sort());
   for (const bodies of by.values()) expect(bodies).toEqual(['Hello']);
@@ -193,7 +195,8 @@ it('settles the claims of an attempt interrupted mid-burst: sends what had not g
     const all = await contacts('k-');
     return all.length === N && all.every((c) => c.status === 'sent');
   }, 30_000);
-  await sleep(2_000);
+  // The positive control: every sequence (one template) is closed.
+  await waitUntilSequencesClosed(b.url, (c) => c.contact_id.startsWith('k-'), N);
   const by = bodiesByPhone(new Set(ids.map((_, i) => phone(i))));
   expect(by.size).toBe(N);
   for (const bodies of by.values()) expect(bodies).toEqual(['Back Jane']);

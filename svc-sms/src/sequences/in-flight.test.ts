@@ -7,7 +7,7 @@ import type { SmsContact, SmsLog } from '@act/contracts/src/sms-api';
 import { MongoClient } from 'mongodb';
 import { call, type ServiceProcess } from '@act/service-kit/testing';
 import { startFakeTwilio, type FakeTwilio } from '@act/testing';
-import { configureSending, createFunnel, dropDb, dropStream, postContact, sleep, smsTestEnv, startSms, waitFor, type SmsTestEnv } from '../test/helpers';
+import { configureSending, createFunnel, dropDb, dropStream, postContact, smsTestEnv, startSms, waitFor, waitUntilSequencesClosed, type SmsTestEnv } from '../test/helpers';
 
 jest.setTimeout(120_000);
 
@@ -40,8 +40,18 @@ it('waits for a claiming attempt that may still be sending, then logs its text i
   // Another attempt took the step and is still in Twilio's hands: its claim is fresh, its text not yet taken.
   const claimedAt = new Date();
   await mongo.db(t.db).collection('sms_sends').insertOne({ contact_ref: ref, template_id: templates[0].id, step: 0, claimed_at: claimedAt });
-  // Well past the due time and several lease ends, the slow attempt's text lands at Twilio.
-  await sleep(3_500);
+  // Past the due time and more than one lease end, the slow attempt's text lands at Twilio. The positive control:
+  // the engine took the due step twice (each time it finds the claim still in flight it keeps the step for a lease,
+  // next_send_at moving to that lease's end), so it had its chance to send again, after a lease had ended, and did not.
+  const contactOf = async () => ((await call(svc.url, 'GET', '/api/sms-contacts')).body as SmsContact[]).find((c) => c.contact_id === 'f-1')!;
+  const remindAt = new Date((await contactOf()).remind_at).getTime();
+  const leaseEnds = new Set<string>();
+  await waitFor(async () => {
+    const next = (await contactOf()).next_send_at;
+    if (next && new Date(next).getTime() > remindAt) leaseEnds.add(next);
+    // (A step that went ahead closes the sequence: the check below then says what was sent.)
+    return leaseEnds.size >= 2 || next === null;
+  }, 15_000);
   expect(twilio.messages.filter((m) => m.to === phone)).toHaveLength(0);
   const late = {
     sid: `SM${'7'.repeat(32)}`,
@@ -59,7 +69,8 @@ it('waits for a claiming attempt that may still be sending, then logs its text i
   const log = await waitFor(async () => ((await call(svc.url, 'GET', '/api/sms-logs')).body as SmsLog[]).find((l) => l.contact_id === 'f-1'), 30_000);
   expect(Date.now() - claimedAt.getTime()).toBeGreaterThanOrEqual(IN_FLIGHT_MS);
   expect(log.message_sid).toBe(late.sid);
-  await sleep(2_000);
+  // The positive control: the sequence (one template) is closed, so nothing more can be sent for it.
+  await waitUntilSequencesClosed(svc.url, (c) => c.contact_id === 'f-1', 1);
   expect(twilio.messages.filter((m) => m.to === phone).map((m) => m.sid)).toEqual([late.sid]);
   const contact = ((await call(svc.url, 'GET', '/api/sms-contacts')).body as SmsContact[]).find((c) => c.contact_id === 'f-1')!;
   expect(contact).toMatchObject({ status: 'sent', messages_sent: 1 });

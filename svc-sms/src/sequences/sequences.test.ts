@@ -7,7 +7,7 @@ import { DateTime } from 'luxon';
 import { call } from '@act/service-kit/testing';
 import { SMS_TIMEZONES } from '@act/contracts/src/sms-api';
 import { useSmsWithTwilio } from '../test/sms-with-twilio';
-import { configureSending, createFunnel, postContact, PUBLIC_URL, sleep, waitFor } from '../test/helpers';
+import { configureSending, createFunnel, postContact, PUBLIC_URL, sleep, waitFor, waitUntilSequencesClosed } from '../test/helpers';
 
 // Starting the service takes a while on a loaded machine (tsx, the twilio SDK, Agenda).
 jest.setTimeout(120_000);
@@ -50,7 +50,8 @@ describe('sequence order and delays', () => {
     expect(new Date(c0.remind_at).getTime() - new Date(c0.created_at).getTime()).toBe(1000);
 
     await waitFor(async () => sentTo('+15552010001').length >= 3, 15_000);
-    await sleep(1500);
+    // The positive control: the sequence is closed (no step left), so no fourth message can follow.
+    await waitUntilSequencesClosed(sms.svc.url, (c) => c.contact_id === 'ord-1', 1);
     const msgs = sentTo('+15552010001');
     expect(msgs.map((m) => m.body)).toEqual([
       'Hi Jane, your cart: https://shop.example/c/1',
@@ -140,7 +141,8 @@ describe('skipping', () => {
     await postContact(sms.svc.url, 'other-funnel', 'dup-c', '+15552010003');
     await waitFor(async () => (await contactOf('dup-b')).status === 'skipped_duplicate', 10_000);
     await waitFor(async () => sentTo('+15552010003').length >= 3, 10_000);
-    await sleep(1500);
+    // The positive control: all three sequences are closed, dup-a's after its second step.
+    await waitUntilSequencesClosed(sms.svc.url, (c) => ['dup-a', 'dup-b', 'dup-c'].includes(c.contact_id), 3);
     // dup-a gets both steps, dup-c (another integration) its own, dup-b nothing.
     expect(
       sentTo('+15552010003')
@@ -167,7 +169,11 @@ describe('skipping', () => {
         (await contacts()).filter((c) => c.contact_id.startsWith('tf-') && c.status === 'abandoned').length === 7,
       10_000,
     );
-    await sleep(1500);
+    // The positive control: each one's step was taken and logged as blocked (in the burst that would have sent it).
+    await waitFor(async () => {
+      const rows = (await call(sms.svc.url, 'GET', '/api/sms-logs')).body as SmsLog[];
+      return rows.filter((l) => l.contact_id?.startsWith('tf-') && l.status === 'blocked_toll_free').length === 7;
+    }, 10_000);
     expect(sms.twilio.messages.filter((m) => /^\+1(800|833|844|855|866|877|888)/.test(m.to))).toEqual([]);
     const logs = await logsFor('tf-0');
     expect(logs).toEqual([expect.objectContaining({ status: 'blocked_toll_free', phone: '+18005550100' })]);
@@ -178,7 +184,9 @@ describe('skipping', () => {
     sms.twilio.refuse.add('+15552010009');
     await postContact(sms.svc.url, 'fail-funnel', 'fail-1', '+15552010009');
     await waitFor(async () => (await contactOf('fail-1')).status === 'error', 10_000);
-    await sleep(1500);
+    // The positive control: the refused step's log is written and the sequence closed (no step B to come).
+    await waitFor(async () => (await logsFor('fail-1')).length > 0, 10_000);
+    await waitUntilSequencesClosed(sms.svc.url, (c) => c.contact_id === 'fail-1', 1);
     const logs = await logsFor('fail-1');
     expect(logs).toEqual([
       expect.objectContaining({
@@ -212,7 +220,10 @@ describe('purchase through the webhook', () => {
       next_send_at: null,
       purchased_at: expect.any(String),
     });
-    await sleep(3000);
+    // The positive control: a contact of the same funnel arriving after the purchase, so each of its steps falls
+    // due later than buy-1's would have; once its Second is out, buy-1's Second would have been too.
+    await postContact(sms.svc.url, 'buy-funnel', 'buy-1-control', '+15552010013');
+    await waitFor(async () => sentTo('+15552010013').length === 2, 15_000);
     expect(sentTo('+15552010010').map((m) => m.body)).toEqual(['First']);
   });
 
@@ -228,7 +239,9 @@ describe('purchase through the webhook', () => {
       },
     });
     expect(r.body).toMatchObject({ updated: 1 });
-    await sleep(3500);
+    // The positive control: a contact of the same funnel created after bp-1 (due later) gets its message.
+    await postContact(sms.svc.url, 'buy-phone-funnel', 'bp-control', '+15552010014');
+    await waitFor(async () => sentTo('+15552010014').length === 1, 15_000);
     expect(sentTo('+15552010011')).toEqual([]);
   });
 
@@ -244,7 +257,9 @@ describe('purchase through the webhook', () => {
     expect((await call(sms.svc.url, 'POST', '/api/sms-contacts/mark-purchased', { body: {} })).body).toEqual({
       error: 'contact_id is required',
     });
-    await sleep(2500);
+    // The positive control: a contact of the same funnel created after man-1 (due later) gets its message.
+    await postContact(sms.svc.url, 'manual-funnel', 'man-control', '+15552010015');
+    await waitFor(async () => sentTo('+15552010015').length === 1, 15_000);
     expect(sentTo('+15552010012')).toEqual([]);
     expect(await contactOf('man-1')).toMatchObject({ status: 'purchased' });
   });
@@ -298,8 +313,12 @@ describe('blackout', () => {
       expect(held.status).toBe('pending');
       // It says it is held, and until when (issue 14), not just Pending with a past remind time.
       expect(held.held_until).toBe(held.next_send_at);
-      await sleep(1500);
+      // The positive control: a contact due after night-1 is held as well, so the engine has looked at due steps
+      // since night-1 was held.
+      await postContact(sms.svc.url, 'night-funnel', 'night-control', '+15552010031');
+      await waitFor(async () => (await logsFor('night-control')).some((l) => l.status === 'held_blackout'), 10_000);
       expect(sentTo('+15552010030')).toEqual([]);
+      expect(sentTo('+15552010031')).toEqual([]);
       // One log row says it is held and until when; nothing was sent, and later scans add no second row.
       const rows = await logsFor('night-1');
       expect(rows).toHaveLength(1);

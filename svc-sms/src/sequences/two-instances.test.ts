@@ -11,7 +11,7 @@ import {
   dropDb,
   dropStream,
   postContact,
-  sleep,
+  waitUntilSequencesClosed,
   smsTestEnv,
   startSms,
   type SmsTestEnv,
@@ -57,7 +57,8 @@ it('never double-sends', async () => {
     if (i % 5 === 0) await postContact(i % 2 ? b.url : a.url, 'two-funnel', `two-${i}`, phone);
   }
   await twilio.waitForMessages(N * 3, 30_000);
-  await sleep(3_000);
+  // The positive control: every sequence is closed (its three steps taken, by whichever instance).
+  await waitUntilSequencesClosed(b.url, (c) => c.contact_id.startsWith('two-'), N);
   expect(twilio.messages).toHaveLength(N * 3);
   const byPhone = new Map<string, string[]>();
   for (const m of twilio.messages) byPhone.set(m.to, [...(byPhone.get(m.to) ?? []), m.body]);

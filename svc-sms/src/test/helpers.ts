@@ -167,3 +167,22 @@ export async function dropDb(db: string) {
   await conn.dropDatabase().catch(() => undefined);
   await conn.close();
 }
+
+/**
+ * The positive control of a "nothing more is sent" check: resolves (with the contacts) once at least `count`
+ * contacts pass `match` and every one of them has no step left to look at (`next_send_at` null: the sequence was
+ * sent to its end, or closed as purchased, skipped, blocked, failed or opted out). Sleeping a while and finding no
+ * further message passes as well when the engine has not reached the step yet.
+ */
+export async function waitUntilSequencesClosed(
+  url: string,
+  match: (c: { contact_id: string }) => boolean,
+  count: number,
+  timeoutMs = 30_000,
+) {
+  type Row = { contact_id: string; status: string; next_send_at: string | null; messages_sent: number };
+  return waitFor(async () => {
+    const rows = ((await call(url, 'GET', '/api/sms-contacts')).body as Row[]).filter(match);
+    return rows.length >= count && rows.every((c) => c.next_send_at === null) ? rows : null;
+  }, timeoutMs);
+}

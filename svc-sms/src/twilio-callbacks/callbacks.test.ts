@@ -6,7 +6,7 @@ import type { SmsContact, SmsLog, SmsWebhookEvent } from '@act/contracts/src/sms
 import twilioSdk from 'twilio';
 import { call, gatewayHeaders } from '@act/service-kit/testing';
 import { useSmsWithTwilio } from '../test/sms-with-twilio';
-import { createFunnel, dropDb, postContact, PUBLIC_URL, sleep, startSms, waitFor } from '../test/helpers';
+import { createFunnel, dropDb, postContact, PUBLIC_URL, startSms, waitFor, waitUntilSequencesClosed } from '../test/helpers';
 
 // Starting the service takes a while on a loaded machine (tsx, the twilio SDK, Agenda).
 jest.setTimeout(120_000);
@@ -149,6 +149,9 @@ describe('replies, STOP and START', () => {
     expect(await contactOf('stop-1')).toMatchObject({ opted_out: true, status: 'opted_out', next_send_at: null });
     const reply = (await events()).find((e) => e.type === 'sms_reply');
     expect(JSON.parse(reply!.payload)).toMatchObject({ From: '+15552020003', Body: ' stop ' });
+    // The positive control for stop-1's Second (2 s after its First): a contact of the same funnel arriving now, whose
+    // Second falls due after stop-1's would have; checked at the end of the test.
+    await postContact(sms.svc.url, 'stop-funnel', 'stop-control', '+15552020005');
 
     // A new contact with that phone is never messaged either.
     await postContact(sms.svc.url, 'stop-funnel', 'stop-2', '555-202-0003');
@@ -167,6 +170,8 @@ describe('replies, STOP and START', () => {
     expect(await contactOf('stop-2')).toMatchObject({ opted_out: false });
     await postContact(sms.svc.url, 'stop-funnel', 'stop-3', '+15552020004');
     await waitFor(async () => sentTo('+15552020004').length === 1);
+    await waitFor(async () => sentTo('+15552020005').length === 2, 15_000);
+    expect(sentTo('+15552020003').map((m) => m.body)).toEqual(['First']);
   });
 
   it.each(['STOPALL', 'unsubscribe', 'Cancel', 'END', 'quit', 'OPTOUT', 'revoke', ' Stop. ', 'STOP!', 'Stop all'])('%s is an opt-out keyword', async (word) => {
@@ -244,7 +249,9 @@ describe("Twilio's refusals at send time", () => {
     await createFunnel(sms.svc.url, 'r21614', [{ message: 'Hi' }]);
     await postContact(sms.svc.url, 'r21614', 'r21614', phone);
     await waitFor(async () => (await logs()).some((l) => l.phone === phone && l.status === 'failed'));
-    await sleep(2_000);
+    // The positive control: the step is over (the log is written once the provider call, retries included, ended)
+    // and the sequence closed, so no later attempt can add a row.
+    expect((await waitUntilSequencesClosed(sms.svc.url, (c) => c.contact_id === 'r21614', 1))[0]).toMatchObject({ status: 'error' });
     const rows = (await logs()).filter((l) => l.phone === phone);
     expect(rows.map((l) => [l.status, l.error_message])).toEqual([
       ['failed', "Twilio error 21614: 'To' number +15552050002 is not a valid mobile number"],
