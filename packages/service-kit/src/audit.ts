@@ -26,7 +26,8 @@ declare module 'koa' {
 
 const CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Field names whose values never reach the log: only that they were set. */
-const SECRET = /pass(word)?|secret|token|api[_-]?key|auth|signature|credential|sid$/i;
+const SECRET = /pass(word)?|secret|token|api[_-]?key|auth|signature|credential/i;
+// A Twilio SID (account, messaging service) names a resource; the auth token beside it is the secret.
 const MAX_STRING = 500;
 const MAX_KEYS = 50;
 /** What stands for a secret in a record: whether it was set, set anew, replaced or removed; never its value. */

@@ -124,8 +124,16 @@ it('Twilio settings and blackout: the fields that moved; the same settings again
   expect(cfg.change.after).toMatchObject({ blackout_enabled: true, blackout_start_hour: 21 });
   expect(cfg.change.after).not.toHaveProperty('phone_number');
 
+  // A messaging service SID names the sender (not a secret): its value is kept.
+  const sid = `MG${'0123456789abcdef'.repeat(2)}`;
+  const mark2 = seen.length;
+  expect((await api('POST', '/api/twilio/config', { phone_number: '+15005550006', messaging_service_sid: sid, blackout_enabled: true, blackout_start_hour: 21 })).status).toBe(200);
+  const svcCfg = await waitFor(async () => seen.slice(mark2).find((x) => x.route === 'POST /api/twilio/config') ?? null);
+  expect(svcCfg.change.after).toMatchObject({ messaging_service_sid: sid });
+  expect(svcCfg.change.before).toMatchObject({ messaging_service_sid: '' });
+
   const none = await recordedDuring(async () => {
-    expect((await api('POST', '/api/twilio/config', { phone_number: '+15005550006', blackout_enabled: true, blackout_start_hour: 21 })).status).toBe(200);
+    expect((await api('POST', '/api/twilio/config', { phone_number: '+15005550006', messaging_service_sid: sid, blackout_enabled: true, blackout_start_hour: 21 })).status).toBe(200);
     expect((await api('POST', '/api/twilio/test-connection')).status).toBe(200);
   });
   expect(none).toEqual([]);
