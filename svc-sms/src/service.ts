@@ -43,7 +43,7 @@ export async function buildSmsService(
   now: Clock = systemClock,
 ): Promise<ServiceParts> {
   const settings = readSettings();
-  const provider = createTwilioProvider(settings.twilio);
+  const provider = createTwilioProvider({ ...settings.twilio, logger });
   const config = new ProviderConfigService(conn);
   const agendaJobs = new AgendaScheduler({
     conn,
