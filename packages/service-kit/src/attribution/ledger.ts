@@ -156,7 +156,7 @@ export class AttributionLedger {
     const contactIds = [...new Set(pairs.map((p) => remindedEntry(p.funnelId, p.who)))];
     for (let attempt = 0; ; attempt++) {
       const { cache } = this;
-      const generation = cache.generation;
+      let generation = cache.generation;
       const funnel = new Map<string, number>();
       const contact = new Map<string, number>();
       for (const id of funnelIds.keys()) {
@@ -176,7 +176,10 @@ export class AttributionLedger {
       if (cache.epoch !== epoch) {
         // Cleared or renamed since these were remembered (or the first batch): forget them all; what came from memory
         // is looked up again.
-        if (cache.generation === generation) cache.reset(epoch);
+        if (cache.generation === generation) {
+          cache.reset(epoch);
+          generation = cache.generation;
+        }
         if ((funnel.size > 0 || contact.size > 0) && attempt < 3) continue;
       }
       for (const d of fdocs) if (d._id !== EPOCH) funnel.set(d._id, d.n);
