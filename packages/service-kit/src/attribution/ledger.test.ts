@@ -7,7 +7,7 @@ import { summarize } from './summary';
 // Against the MongoDB stand-in that infra/scripts/test.mjs provides. Each test has its own ledger (database).
 const conns: Connection[] = [];
 async function ledger(name: string): Promise<AttributionLedger> {
-  const conn = await mongoose.createConnection(process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017', { dbName: testDbName(`kit_ledger_${name}`) }).asPromise();
+  const conn = await mongoose.createConnection(process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017', { dbName: testDbName(`kit_ledger_${name}`), monitorCommands: true }).asPromise();
   conns.push(conn);
   const l = new AttributionLedger(conn);
   await l.init();
@@ -197,14 +197,24 @@ describe('the ledger day documents', () => {
     // A second instance of the service on the same database: its own memory of the numbers.
     const b = new AttributionLedger(conns.at(-1)!);
     await b.init();
+    // Reads of the contact numbers (revenue_contacts) by either instance.
+    let contactReads = 0;
+    conns.at(-1)!.getClient().on('commandStarted', (e) => {
+      if (e.commandName === 'find' && (e.command as { find?: string }).find === 'revenue_contacts') contactReads++;
+    });
     const some = touches.slice(0, 30);
     await Promise.all(some.map((t) => b.recordTouch(t)));
+    expect(contactReads).toBe(1); // one `$in` read for the whole batch
+    // Remembered: more sends to the same contacts read no contact number.
+    await Promise.all(some.map((t) => b.recordTouch({ ...t, key: `more:${t.key}` })));
+    expect(contactReads).toBe(1);
     const expected = await a.remindedIn(from, until);
     expect([...expected.values()].reduce((x, y) => x + y, 0)).toBeGreaterThan(0);
     // Cleared by the other instance: this one must not write the numbers it remembers (they name nothing now).
     await a.clear();
     expect(await a.remindedIn(from, until)).toEqual(new Map());
     await Promise.all(some.map((t) => b.recordTouch({ ...t, key: `again:${t.key}` })));
+    expect(contactReads).toBeGreaterThan(1);
     expect(await a.remindedIn(from, until)).toEqual(expected);
     expect(await a.campaignRemindedIn(from, until)).toEqual(await campaignsFromRecords(a, from, until));
     // And cleared by itself (the instance that answered Clear All Test Data).
