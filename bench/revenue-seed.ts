@@ -4,7 +4,7 @@
 // one event at a time (200,000 events through the consumer would take the bench most of an hour here).
 import type { Db } from 'mongodb';
 import { buyerKeys, DAY_MS, makeTouch, MAX_WINDOW_DAYS, purchaseFingerprint, SAME_PURCHASE_MS, type Touch } from '../packages/contracts/src/attribution';
-import { dayOf, funnelField, linkEntry, purchaseDayId, purchaseEntry, remindedDayId, remindedEntry } from '../packages/service-kit/src/attribution/days';
+import { campaignDayId, campaignField, dayOf, funnelField, linkEntry, purchaseDayId, purchaseEntry, remindedDayId, remindedEntry } from '../packages/service-kit/src/attribution/days';
 
 export interface SeedOptions {
   contacts: number;
@@ -46,6 +46,8 @@ export async function seedLedger(db: Db, o: SeedOptions): Promise<SeedFacts> {
   const purchases: Record<string, unknown>[] = [];
   // Day → funnel number → contact numbers; the numbers as AttributionLedger gives them (revenue_funnels/_contacts).
   const reminded = new Map<string, Map<number, Set<number>>>();
+  // Day → funnel number|channel|campaign → contact numbers (the `c|` documents of the per-campaign reminded counts).
+  const byCampaign = new Map<string, Map<string, Set<number>>>();
   const funnelNo = new Map(o.funnels.map((f, k) => [f, k + 1]));
   const contactNo = new Map<string, number>();
   const purchaseDays = new Map<string, { p: Set<string>; l: Set<string> }>();
@@ -77,6 +79,12 @@ export async function seedLedger(db: Db, o: SeedOptions): Promise<SeedFacts> {
       const entry = remindedEntry(funnelId, keys[0]!);
       if (!contactNo.has(entry)) contactNo.set(entry, contactNo.size + 1);
       set.add(contactNo.get(entry)!);
+      let campaigns = byCampaign.get(day);
+      if (!campaigns) byCampaign.set(day, (campaigns = new Map()));
+      const field = campaignField(k, touch.channel, touch.campaignId);
+      let inCampaign = campaigns.get(field);
+      if (!inCampaign) campaigns.set(field, (inCampaign = new Set()));
+      inCampaign.add(contactNo.get(entry)!);
       remindedDays.push({ who: `${funnelId}\n${keys[0]}`, at: sentAt });
     }
     if (i % purchaseEvery !== 0) continue;
@@ -102,6 +110,7 @@ export async function seedLedger(db: Db, o: SeedOptions): Promise<SeedFacts> {
   for (let i = 0; i < purchases.length; i += 2_000) await purchaseColl.insertMany(purchases.slice(i, i + 2_000) as never[], { ordered: false });
   const days = [
     ...[...reminded].map(([day, byFunnel]) => ({ _id: remindedDayId(day), ...Object.fromEntries([...byFunnel].map(([k, set]) => [funnelField(k), [...set]])) })),
+    ...[...byCampaign].map(([day, fields]) => ({ _id: campaignDayId(day), ...Object.fromEntries([...fields].map(([f, set]) => [f, [...set]])) })),
     ...[...purchaseDays].map(([day, d]) => ({ _id: purchaseDayId(day), p: [...d.p], l: [...d.l] })),
   ];
   for (let i = 0; i < days.length; i += 20) await db.collection('revenue_days').insertMany(days.slice(i, i + 20) as never[], { ordered: false });

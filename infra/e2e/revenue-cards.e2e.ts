@@ -48,6 +48,8 @@ async function seed(page: Page): Promise<Seeded> {
   await api(page, 'POST', '/api/sms-webhook-integrations', { name, funnel_id: tag, reminder_delay: 600, active: true, sms_campaign_id: smsCampaign });
   for (const id of ['a', 'b', 'c']) await api(page, 'POST', '/api/webhook', { event: 'contact_created', funnel_id: tag, contact: { id: `${tag}-${id}`, email: `${tag}-${id}@example.com` } });
   await publish('send.email.sent', { source: 'svc-email', channel: 'email', funnelId: tag, contactId: `${tag}-a`, email: `${tag}-a@example.com`, phone: null, integrationId: null, campaignId: emailCampaign, templateId: 11, step: 1, messageId: null, sendId: `${tag}-mail`, sentAt: new Date(Date.now() - 2 * DAY).toISOString() });
+  // The email campaign also reminds a fourth contact, who does not buy: its recovery rate is 1 of 2.
+  await publish('send.email.sent', { source: 'svc-email', channel: 'email', funnelId: tag, contactId: `${tag}-d`, email: `${tag}-d@example.com`, phone: null, integrationId: null, campaignId: emailCampaign, templateId: 11, step: 1, messageId: null, sendId: `${tag}-mail-d`, sentAt: new Date(Date.now() - 2 * DAY).toISOString() });
   await publish('send.sms.sent', { source: 'svc-sms', channel: 'sms', funnelId: tag, contactId: `${tag}-b`, email: null, phone: '+14155550177', integrationId: null, campaignId: smsCampaign, templateId: 21, step: 2, messageId: `SM${tag}`, sentAt: new Date(Date.now() - DAY).toISOString() });
   // The purchases come after the reminders in time; in arrival order either way is linked (the ledger's tests).
   await api(page, 'POST', '/api/webhook', { event: 'purchase_created', funnel_id: tag, contact: { id: `${tag}-a` }, purchase: { amount: 120, currency: 'USD' } });
@@ -96,8 +98,8 @@ describe('recovered revenue on cards and campaign pages', () => {
 
     await page.goto(`${stack.url}/webhook-integrations`);
     let figure = await figureOf(page, card, '€80.00 · $120.00');
-    // The funnel's two purchases after a reminder (an email and a text), of two contacts reminded; the organic one not.
-    expect(await texts(figure, ['rate', 'recovered', 'best'])).toEqual(['100%', '2', 'Template 11, step 1']);
+    // The funnel's two purchases after a reminder (an email and a text), of three contacts reminded; the organic one not.
+    expect(await texts(figure, ['rate', 'recovered', 'best'])).toEqual(['66.7%', '2', 'Template 11, step 1']);
     await card().scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(SCREENS, 'revenue-cards-email-integrations-1440.png') });
     expect(new Set(summaries).size).toBe(1);
@@ -106,22 +108,22 @@ describe('recovered revenue on cards and campaign pages', () => {
     summaries.length = 0;
     await page.goto(`${stack.url}/sms-webhooks`);
     figure = await figureOf(page, card, '€80.00 · $120.00');
-    expect(await texts(figure, ['rate', 'recovered', 'best'])).toEqual(['100%', '2', 'Template 21, step 2']);
+    expect(await texts(figure, ['rate', 'recovered', 'best'])).toEqual(['66.7%', '2', 'Template 21, step 2']);
     await card().scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(SCREENS, 'revenue-cards-sms-integrations-1440.png') });
     expect(new Set(summaries).size).toBe(1);
 
-    // Campaign pages: only what that campaign's reminders brought back.
+    // Campaign pages: only what that campaign's reminders brought back, and its recovery rate over the contacts it
+    // reminded (the email campaign: two contacts, one bought).
     await page.goto(`${stack.url}/email-templates/${emailCampaign}`);
     figure = await figureOf(page, () => page.locator('main'), '$120.00');
-    expect(await texts(figure, ['recovered', 'best'])).toEqual(['1', 'Template 11, step 1']);
-    expect(await figure.getByTestId('revenue-figure-rate').count()).toBe(0);
+    expect(await texts(figure, ['rate', 'recovered', 'best'])).toEqual(['50%', '1', 'Template 11, step 1']);
     await page.screenshot({ path: path.join(SCREENS, 'revenue-cards-email-campaign-1440.png') });
 
     await page.goto(`${stack.url}/sms-campaigns`);
     const campaignCard = () => page.getByRole('article', { name: `Texts ${tag}`, exact: true });
     figure = await figureOf(page, campaignCard, '€80.00');
-    expect(await texts(figure, ['recovered', 'best'])).toEqual(['1', 'Template 21, step 2']);
+    expect(await texts(figure, ['rate', 'recovered', 'best'])).toEqual(['100%', '1', 'Template 21, step 2']);
     await campaignCard().scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(SCREENS, 'revenue-cards-sms-campaigns-1440.png') });
 

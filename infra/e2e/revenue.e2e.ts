@@ -39,8 +39,10 @@ async function seed(page: Page): Promise<void> {
     await post('/api/sms-webhook-integrations', { name, funnel_id: tag, reminder_delay: 600, active: true }),
   ];
   for (const id of ['a', 'b', 'c']) problems.push(await post('/api/webhook', { event: 'contact_created', funnel_id: tag, contact: { id: `${tag}-${id}`, email: `${tag}-${id}@example.com` } }));
-  await publish('send.email.sent', { source: 'svc-email', channel: 'email', funnelId: tag, contactId: `${tag}-a`, email: `${tag}-a@example.com`, phone: null, integrationId: null, campaignId: 1, templateId: 11, step: 1, messageId: null, sendId: `${tag}-mail`, sentAt: new Date(Date.now() - 2 * DAY).toISOString() });
-  await publish('send.sms.sent', { source: 'svc-sms', channel: 'sms', funnelId: tag, contactId: `${tag}-b`, email: null, phone: '+14155550199', integrationId: null, campaignId: 2, templateId: 21, step: 2, messageId: `SM${tag}`, sentAt: new Date(Date.now() - DAY).toISOString() });
+  // Campaign ids no campaign of the stack has: with 1 and 2, a campaign another test created first (revenue-cards'
+  // email campaign on a fresh stack) showed this test's revenue too.
+  await publish('send.email.sent', { source: 'svc-email', channel: 'email', funnelId: tag, contactId: `${tag}-a`, email: `${tag}-a@example.com`, phone: null, integrationId: null, campaignId: 990_001, templateId: 11, step: 1, messageId: null, sendId: `${tag}-mail`, sentAt: new Date(Date.now() - 2 * DAY).toISOString() });
+  await publish('send.sms.sent', { source: 'svc-sms', channel: 'sms', funnelId: tag, contactId: `${tag}-b`, email: null, phone: '+14155550199', integrationId: null, campaignId: 990_002, templateId: 21, step: 2, messageId: `SM${tag}`, sentAt: new Date(Date.now() - DAY).toISOString() });
   // Let the ledgers take the reminders first, as in life (a late one would be linked all the same).
   await page.waitForTimeout(1_500);
   problems.push(await post('/api/webhook', { event: 'purchase_created', funnel_id: tag, contact: { id: `${tag}-a` }, purchase: { amount: 120, currency: 'USD' } }));

@@ -97,7 +97,11 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
         service: 'svc-email',
         holdings: EMAIL_HOLDINGS,
         suppress: (person) => sending.unsubscribes.addErased(person.emails, person.requestId),
-        onErased: (erased) => contacts.rewritten((erased.contacts ?? []).map((c) => c.id as number)),
+        onErased: async (erased) => {
+          await contacts.rewritten((erased.contacts ?? []).map((c) => c.id as number));
+          // The ledger's reminded contacts were renamed: no instance may go on using the numbers it remembers by the old names.
+          if (erased.revenue_reminded_contacts?.length) await attribution.ledger.numbersChanged();
+        },
       });
       retention = startRetentionPurgeFromEnv({
         conn,

@@ -43,7 +43,7 @@ export async function buildSmsService(
   now: Clock = systemClock,
 ): Promise<ServiceParts> {
   const settings = readSettings();
-  const provider = createTwilioProvider(settings.twilio);
+  const provider = createTwilioProvider({ ...settings.twilio, logger });
   const config = new ProviderConfigService(conn);
   const agendaJobs = new AgendaScheduler({
     conn,
@@ -172,6 +172,10 @@ export async function buildSmsService(
         service: 'svc-sms',
         holdings: SMS_HOLDINGS,
         suppress: (person) => optOutErased(conn, person),
+        // The ledger's reminded contacts were renamed: no instance may go on using the numbers it remembers by the old names.
+        onErased: async (erased) => {
+          if (erased.revenue_reminded_contacts?.length) await attribution.ledger.numbersChanged();
+        },
       });
       retention = startRetentionPurgeFromEnv({
         conn,

@@ -108,6 +108,10 @@ export interface RevenueCreditRow {
   template_id: number | null;
   step: number | null;
   recovered: number;
+  /** Campaigns table: distinct contacts this campaign reminded in the range (per funnel, as integrations count them); null in the templates table. */
+  reminded: number | null;
+  /** Campaigns table: recovered / reminded (0..1; above 1 when purchases in the range were credited to reminders sent before it); null in the templates table or with nobody reminded. */
+  recovery_rate: number | null;
   /** Recovered revenue per currency. */
   revenue: { currency: string | null; amount: number }[];
 }
@@ -179,9 +183,13 @@ export function revenueCsv(s: RevenueSummary, table: RevenueTable): string {
     );
   if (table === 'funnel')
     return csv(['contacts', 'reminded', 'clicked', 'purchased'], [[s.funnel.contacts, s.funnel.reminded, s.funnel.clicked, s.funnel.purchased]]);
-  const rows = table === 'campaigns' ? s.campaigns : s.templates;
+  if (table === 'campaigns')
+    return csv(
+      ['channel', 'campaign_id', 'recovered', 'reminded', 'recovery_rate', 'currency', 'revenue'],
+      s.campaigns.flatMap((c) => (c.revenue.length ? c.revenue : [null]).map((r) => [c.channel, c.campaign_id, c.recovered, c.reminded, c.recovery_rate, r?.currency ?? '', r?.amount ?? 0])),
+    );
   return csv(
     ['channel', 'campaign_id', 'template_id', 'step', 'recovered', 'currency', 'revenue'],
-    rows.flatMap((c) => (c.revenue.length ? c.revenue : [null]).map((r) => [c.channel, c.campaign_id, c.template_id, c.step, c.recovered, r?.currency ?? '', r?.amount ?? 0])),
+    s.templates.flatMap((c) => (c.revenue.length ? c.revenue : [null]).map((r) => [c.channel, c.campaign_id, c.template_id, c.step, c.recovered, r?.currency ?? '', r?.amount ?? 0])),
   );
 }

@@ -130,6 +130,38 @@ describe('recovered revenue (email side)', () => {
     expect((await summary(`&integration_id=${integrationId}`)).totals.purchases).toBe(1);
   }, 60_000);
 
+  it("gives each campaign its distinct contacts reminded and recovery rate; a campaign that recovered nothing shows 0", async () => {
+    // Campaign 90 (SMS) reminds four contacts of funnel camp, one of them twice (two steps), every event twice; one buys.
+    for (const c of ['k-1', 'k-2', 'k-3', 'k-4'])
+      for (const step of c === 'k-1' ? [1, 2] : [1]) {
+        const extra = { campaignId: 90, templateId: 900 + step, step, messageId: `SM-camp-${c}-${step}` };
+        await smsSend('camp', c, at(2 * DAY), extra);
+        await smsSend('camp', c, at(2 * DAY), extra);
+      }
+    // The same person on another funnel counts there too ("reminded" is per funnel, as on the integration rows).
+    await smsSend('camp-2', 'k-1', at(2 * DAY), { campaignId: 90, templateId: 901, step: 1, messageId: 'SM-camp2-k-1' });
+    // Campaign 91 (email) reminds one contact, who does not buy.
+    await fromSms('send.email.sent', { channel: 'email', funnelId: 'camp', contactId: 'k-9', email: 'k9@example.com', phone: null, integrationId: 3, campaignId: 91, templateId: 911, step: 1, messageId: null, sendId: 'camp-mail-9', sentAt: at(2 * DAY) });
+    await purchase('camp', 'k-2', at(DAY), { amount: 40 });
+    await settled('camp', 1, 1);
+    // The email and the texts come through two consumers (one per subject): wait for both.
+    const c90 = await waitFor(async () => {
+      const got = await summary();
+      const c = got.campaigns.find((x) => x.channel === 'sms' && x.campaign_id === 90);
+      return c?.reminded === 5 && got.campaigns.some((x) => x.channel === 'email' && x.campaign_id === 91) && row(got, 'camp')?.reminded === 5 ? got : null;
+    }, { what: 'campaign rows with their reminded contacts' });
+    expect(row(c90, 'camp')).toMatchObject({ reminded: 5, recovered: 1 });
+    expect(c90.campaigns.find((x) => x.channel === 'sms' && x.campaign_id === 90)).toMatchObject({ recovered: 1, reminded: 5, recovery_rate: 0.2, template_id: null, step: null, revenue: [{ currency: 'USD', amount: 40 }] });
+    expect(c90.campaigns.find((x) => x.channel === 'email' && x.campaign_id === 91)).toMatchObject({ recovered: 0, reminded: 1, recovery_rate: 0, revenue: [] });
+    // The templates table has no reminded count.
+    expect(c90.templates.find((t) => t.campaign_id === 90)).toMatchObject({ reminded: null, recovery_rate: null });
+    const csv = await email.api('GET', '/api/revenue/summary?days=30&format=csv&table=campaigns');
+    const lines = (csv.text ?? '').trim().split('\r\n');
+    expect(lines[0]).toBe('channel,campaign_id,recovered,reminded,recovery_rate,currency,revenue');
+    expect(lines).toContain('sms,90,1,5,0.2,USD,40');
+    expect(lines).toContain('email,91,0,1,0,,0');
+  });
+
   it('answers a table as CSV, one row per currency', async () => {
     const r = await email.api('GET', '/api/revenue/summary?days=30&format=csv&table=integrations');
     expect(r.status).toBe(200);

@@ -114,8 +114,13 @@ it('anonymises everything about the person, keeps the counts, still suppresses t
   });
   expect(exported.result.counts.webhook_deliveries).toBeGreaterThanOrEqual(2);
 
+  const epoch = async () => ((await db.collection('revenue_funnels').findOne({ _id: 'epoch' as never })) as { v?: string } | null)?.v ?? null;
+  const epochBefore = await epoch();
   const erased = await ask(2, 'erase');
   expect(erased.result).toMatchObject({ status: 'done', error: null });
+  // The reminded contact was renamed in the ledger: a new epoch makes every instance forget the numbers it remembers.
+  expect(await epoch()).not.toBe(epochBefore);
+  expect(await epoch()).not.toBeNull();
   expect(erased.result.counts).toMatchObject({
     suppression_entries: 1,
     contacts: 1,

@@ -38,6 +38,8 @@ describe('recovered revenue (SMS side)', () => {
     expect(s.totals).toMatchObject({ purchases: 1, recovered: 1, by_channel: { email: 0, sms: 1 }, revenue: [{ currency: 'EUR', recovered: 25, organic: 0 }] });
     expect(s.templates[0]).toMatchObject({ channel: 'sms', campaign_id: campaign.id, template_id: templates[0].id, step: 1, recovered: 1 });
     expect(s.integrations[0]).toMatchObject({ integration_id: integration.id, name: 'Integration rev', reminded: 1, recovery_rate: 1 });
+    // Its campaign: the one contact it reminded, recovered.
+    expect(s.campaigns).toEqual([expect.objectContaining({ channel: 'sms', campaign_id: campaign.id, recovered: 1, reminded: 1, recovery_rate: 1 })]);
     expect(s.funnel).toMatchObject({ contacts: 1, reminded: 1, clicked: null, purchased: 1 });
   });
 
@@ -53,6 +55,22 @@ describe('recovered revenue (SMS side)', () => {
     const csv = await call(sms.svc.url, 'GET', '/api/sms/revenue/summary?days=7&format=csv&table=templates');
     expect(csv.status).toBe(200);
     expect(csv.text.split('\r\n')).toContain('email,40,400,2,1,USD,10');
+  });
+
+  it('counts the contacts each campaign reminded, once each however many texts, and its recovery rate', async () => {
+    const sentAt = new Date(Date.now() - 2 * 3_600_000).toISOString();
+    const text = (contactId: string, step: number, funnelId = 'crate') =>
+      fromEmail('send.sms.sent', { channel: 'sms', funnelId, contactId, email: null, phone: `+1555206${contactId.slice(-4)}`, integrationId: 8, campaignId: 80, templateId: 800 + step, step, messageId: `SM-crate-${funnelId}-${contactId}-${step}`, sentAt });
+    for (const c of ['0001', '0002', '0003']) await text(`c-${c}`, 1);
+    await text('c-0001', 2);
+    await text('c-0001', 2); // the same send heard twice
+    await fromEmail('funnel.purchase.created', { funnelId: 'crate', contactId: 'c-0003', email: null, phone: null, amount: 12, currency: 'USD', purchasedAt: new Date().toISOString() });
+    const s = await waitFor(async () => {
+      const got = await summary();
+      const row = got.campaigns.find((c) => c.channel === 'sms' && c.campaign_id === 80);
+      return row?.recovered === 1 && row.reminded === 3 ? got : null;
+    }, 15_000);
+    expect(s.campaigns.find((c) => c.campaign_id === 80)).toMatchObject({ reminded: 3, recovered: 1, recovery_rate: 0.3333, revenue: [{ currency: 'USD', amount: 12 }] });
   });
 
   it("empties its ledger when the email side's Clear All Test Data says so, and keeps recording after", async () => {

@@ -69,6 +69,28 @@ describe('a retried text and the sender pace', () => {
     expect(asked).toBe(1);
     expect(twilio.messages.filter((m) => m.to === '+15552080002')).toHaveLength(1);
   });
+  it('when the pace cannot be read, says so in a warning with the error and still goes after its backoff', async () => {
+    twilio.failNext(503, 1);
+    const warned: { obj: unknown; msg: string }[] = [];
+    const sent = await createTwilioProvider({
+      accountSid: twilio.accountSid,
+      authToken: twilio.authToken,
+      baseUrl: twilio.url,
+      retryDeadlineMs: 20_000,
+      retryBaseMs: 50,
+      logger: { warn: ((obj: unknown, msg: string) => warned.push({ obj, msg })) as never },
+    }).send({
+      to: '+15552080003',
+      body: 'Hi',
+      from: '+15005550006',
+      retrySlot: async () => {
+        throw new Error('pace unreadable');
+      },
+    });
+    expect(sent.sid).toMatch(/^SM/);
+    expect(twilio.messages.filter((m) => m.to === '+15552080003')).toHaveLength(1);
+    expect(warned).toEqual([{ obj: { err: expect.objectContaining({ message: 'pace unreadable' }) }, msg: expect.stringContaining('sender pace not read') }]);
+  });
 });
 
 describe('SenderPacer with a retry not before its backoff', () => {

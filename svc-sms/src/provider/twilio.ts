@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import twilio from 'twilio';
-import { BadRequestError, observeRateLimitWait, providerCalls, providerRetries } from '@act/service-kit';
+import { BadRequestError, observeRateLimitWait, providerCalls, providerRetries, type Logger } from '@act/service-kit';
 import { smsMessages } from '@act/contracts/src/sms-api';
 import { ProviderError, TWILIO_UNREACHABLE, type OutgoingSms, type SentSms, type SmsProvider } from './types';
 import { RedirectingRequestClient } from './redirect-client';
@@ -17,6 +17,8 @@ export interface TwilioProviderOptions {
   /** How long one message is retried before it counts as failed (0: one attempt). */
   retryDeadlineMs?: number;
   retryBaseMs?: number;
+  /** Where a retry that could not read the sender's pace is reported (it then goes after its backoff alone). */
+  logger?: Pick<Logger, 'warn'>;
 }
 
 /**
@@ -51,6 +53,7 @@ export function createTwilioProvider({
   timeoutMs = TWILIO_CALL_TIMEOUT_MS,
   retryDeadlineMs = 0,
   retryBaseMs = 500,
+  logger,
 }: TwilioProviderOptions): SmsProvider {
   const configured = !!accountSid && !!authToken;
   // Pointing it at Twilio itself (as .env.example shows) means no redirection: each product keeps its own host.
@@ -120,7 +123,12 @@ export function createTwilioProvider({
             retryAt = await msg
               .retrySlot(new Date(backoffEnd), until)
               .then((slot) => slot?.getTime() ?? backoffEnd)
-              .catch(() => backoffEnd);
+              .catch((err: unknown) => {
+                // Not silent: a pace that cannot be read (MongoDB away) sends retries outside it, which is what earns
+                // over-the-rate 429s; the log says why they came.
+                logger?.warn({ err }, 'sender pace not read for a retry; it goes after its backoff alone');
+                return backoffEnd;
+              });
           }
           const retry = retryable(e) && retryAt <= deadline;
           providerCalls.inc({ provider: 'twilio', outcome: retry ? 'retryable' : 'failed' });

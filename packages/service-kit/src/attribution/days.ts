@@ -6,6 +6,7 @@ import type { SummaryPurchase } from './summary';
  * `_id` alone (the stand-in uses no index but `_id`'s; a range over 200,000 touches there is a 1-4 s scan).
  *
  *   `r|YYYY-MM-DD`  `f<k>`: the contacts reminded that day on funnel number k, by contact number
+ *   `c|YYYY-MM-DD`  `<k>|<channel>|<campaign id>`: the contacts reminded that day on funnel number k by that campaign
  *   `p|YYYY-MM-DD`  `p`: the purchases made that day; `l`: links (purchase, touch before it) of those purchases
  *
  * Every entry is written from immutable facts (the purchase as first recorded, the touch as sent, the numbers a
@@ -18,6 +19,7 @@ import type { SummaryPurchase } from './summary';
 export const dayOf = (d: Date): string => new Date(d).toISOString().slice(0, 10);
 export const remindedDayId = (day: string) => `r|${day}`;
 export const purchaseDayId = (day: string) => `p|${day}`;
+export const campaignDayId = (day: string) => `c|${day}`;
 
 /** The UTC days of a half-open range. */
 export function daysIn(from: Date, until: Date): string[] {
@@ -31,10 +33,15 @@ export interface DayDoc {
   p?: string[];
   l?: string[];
   [funnel: `f${number}`]: number[] | undefined;
+  [funnelAndCampaign: `${number}|${string}`]: number[] | undefined;
 }
 
 /** The field of funnel number k in a `r|` day document. */
 export const funnelField = (k: number) => `f${k}` as const;
+/** The campaign a summary row names: channel and campaign id (`null` for reminders outside any campaign). */
+export const campaignKey = (channel: Channel, campaignId: number | null) => `${channel}|${campaignId}`;
+/** The field of funnel number k and one campaign in a `c|` day document. */
+export const campaignField = (k: number, channel: Channel, campaignId: number | null) => `${k}|${campaignKey(channel, campaignId)}`;
 /** A reminded contact's name in `revenue_contacts`: one contact per funnel, as "reminded" counts them. */
 export const remindedEntry = (funnelId: string | null, who: string) => `${JSON.stringify(funnelId)}\n${who}`;
 
@@ -78,4 +85,22 @@ export function remindedOf(docs: DayDoc[], funnels: Map<number, string | null>):
     if (seen.size) counts.set(funnelId, seen.size);
   }
   return counts;
+}
+
+/**
+ * Distinct contacts reminded over some `c|` day documents, per campaign (campaignKey), on the funnels numbered in
+ * `funnels`. Contact numbers are unique across funnels, so a campaign's contacts are the union of its sets.
+ */
+export function campaignRemindedOf(docs: DayDoc[], funnels: Set<number>): Map<string, number> {
+  const seen = new Map<string, Set<number>>();
+  for (const doc of docs)
+    for (const [field, ns] of Object.entries(doc)) {
+      const cut = field.indexOf('|');
+      if (field === '_id' || cut < 0 || !Array.isArray(ns) || !funnels.has(Number(field.slice(0, cut)))) continue;
+      const key = field.slice(cut + 1);
+      let set = seen.get(key);
+      if (!set) seen.set(key, (set = new Set()));
+      for (const n of ns as number[]) set.add(n);
+    }
+  return new Map([...seen].map(([k, set]) => [k, set.size]));
 }

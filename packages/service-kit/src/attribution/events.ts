@@ -19,8 +19,11 @@ const money = (v: unknown): number | null => (typeof v === 'number' && Number.is
  */
 export async function handleRevenueEvent(ledger: AttributionLedger, { subject, payload }: ConsumedEvent, self?: string): Promise<void> {
   if (subject === Subjects.testDataCleared) {
-    // The side that cleared emptied its own ledger before answering; only the other side's goes here.
+    // The side that cleared emptied its own ledger before answering; only the other side's goes here. Another
+    // instance of the side that cleared forgets the numbers it remembers (it would also see the new epoch with its
+    // next batch of touches).
     if (self === undefined || (payload as { source?: unknown }).source !== self) await ledger.clear();
+    else ledger.forgetNumbers();
     return;
   }
   if (subject === Subjects.purchaseCreated) {

@@ -1,13 +1,13 @@
 import mongoose, { type Connection } from 'mongoose';
 import { DAY_MS } from '@act/contracts/src/attribution';
 import { testDbName } from '../testing';
-import { AttributionLedger, type PurchaseInput, type TouchInput } from './ledger';
+import { AttributionLedger, BUILT, type PurchaseInput, type TouchInput } from './ledger';
 import { summarize } from './summary';
 
 // Against the MongoDB stand-in that infra/scripts/test.mjs provides. Each test has its own ledger (database).
 const conns: Connection[] = [];
 async function ledger(name: string): Promise<AttributionLedger> {
-  const conn = await mongoose.createConnection(process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017', { dbName: testDbName(`kit_ledger_${name}`) }).asPromise();
+  const conn = await mongoose.createConnection(process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017', { dbName: testDbName(`kit_ledger_${name}`), monitorCommands: true }).asPromise();
   conns.push(conn);
   const l = new AttributionLedger(conn);
   await l.init();
@@ -47,6 +47,18 @@ async function summaryOf(l: AttributionLedger, model: 'last' | 'first', windowDa
   return s;
 }
 
+/** Distinct contacts (per funnel, as "reminded" counts them) reminded per campaign, straight from the touch records. */
+async function campaignsFromRecords(l: AttributionLedger, f: Date, u: Date, funnelId?: string) {
+  const rows = await l.touches
+    .aggregate<{ _id: { c: string; k: number | null }; n: number }>([
+      { $match: { sentAt: { $gte: f, $lt: u }, ...(funnelId !== undefined ? { funnelId } : {}) } },
+      { $group: { _id: { c: '$channel', k: '$campaignId', f: '$funnelId', w: '$who' } } },
+      { $group: { _id: { c: '$_id.c', k: '$_id.k' }, n: { $sum: 1 } } },
+    ])
+    .toArray();
+  return new Map(rows.map((r) => [`${r._id.c}|${r._id.k ?? null}`, r.n]));
+}
+
 /** A deterministic shuffle (the test must fail the same way each run). */
 function shuffle<T>(xs: T[], seed: number): T[] {
   const out = [...xs];
@@ -78,13 +90,21 @@ describe('the ledger day documents', () => {
     const sets = async (l: AttributionLedger) => {
       // Contacts and funnels by name rather than number (numbers depend on who was seen first).
       const contact = new Map((await l.contacts.find({}).toArray()).map((c) => [c.n, c._id]));
-      const funnel = new Map((await l.funnels.find({}).toArray()).map((f) => [`f${f.n}`, f.funnelId]));
-      return (await l.days.find({ _id: { $ne: 'built' } }).sort({ _id: 1 }).toArray()).map(({ _id, ...fields }) => ({
+      const funnel = new Map((await l.funnels.find({ _id: { $ne: 'epoch' } }).toArray()).map((f) => [`f${f.n}`, f.funnelId]));
+      const named = (k: string) => {
+        // `f<k>` (reminded per funnel) and `<k>|channel|campaign` (per campaign) name a funnel by number.
+        const cut = k.indexOf('|');
+        if (funnel.has(k)) return `funnel ${funnel.get(k)}`;
+        if (cut > 0 && funnel.has(`f${k.slice(0, cut)}`)) return `funnel ${funnel.get(`f${k.slice(0, cut)}`)}${k.slice(cut)}`;
+        return null;
+      };
+      return (await l.days.find({ _id: { $nin: ['built', BUILT] } }).sort({ _id: 1 }).toArray()).map(({ _id, ...fields }) => ({
         _id,
         sets: Object.entries(fields as Record<string, (string | number)[]>)
           .map(([k, xs]) => {
             expect(new Set(xs).size).toBe(xs.length);
-            return funnel.has(k) ? [`funnel ${funnel.get(k)}`, xs.map((n) => contact.get(n as number)).sort()] : [k, [...xs].sort()];
+            const name = named(k);
+            return name !== null ? [name, xs.map((n) => contact.get(n as number)).sort()] : [k, [...xs].sort()];
           })
           .sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
       }));
@@ -116,6 +136,7 @@ describe('the ledger day documents', () => {
         .aggregate<{ _id: string | null; n: number }>([{ $match: { sentAt: { $gte: f, $lt: u } } }, { $group: { _id: { f: '$funnelId', w: '$who' } } }, { $group: { _id: '$_id.f', n: { $sum: 1 } } }])
         .toArray();
       expect(await l.remindedIn(f, u)).toEqual(new Map(rows.map((r) => [r._id, r.n])));
+      expect(await l.campaignRemindedIn(f, u)).toEqual(await campaignsFromRecords(l, f, u));
       const records = await l.purchases.find({ purchasedAt: { $gte: f, $lt: u } }).toArray();
       const fromRecords = summarize({ from: f, until: u, model: 'last', windowDays: 7, purchases: records, reminded: new Map(), integrations: new Map(), funnel: { contacts: 0, clicked: null } });
       const fromDays = summarize({ from: f, until: u, model: 'last', windowDays: 7, purchases: await l.purchasesIn(f, u), reminded: new Map(), integrations: new Map(), funnel: { contacts: 0, clicked: null } });
@@ -123,6 +144,7 @@ describe('the ledger day documents', () => {
     }
     // One funnel only.
     expect(await l.remindedIn(from, until, 'f1')).toEqual(new Map([['f1', 13]]));
+    expect(await l.campaignRemindedIn(from, until, 'f1')).toEqual(await campaignsFromRecords(l, from, until, 'f1'));
     expect((await l.purchasesIn(from, until, 'f1')).every((p) => p.funnelId === 'f1')).toBe(true);
   });
 
@@ -139,9 +161,65 @@ describe('the ledger day documents', () => {
     expect(l.rebuildError).toBeNull();
     expect(await summaryOf(l, 'last', 7)).toEqual(before);
     // Built once: the mark keeps the next start from building again.
-    expect(await l.days.findOne({ _id: 'built' })).not.toBeNull();
+    expect(await l.days.findOne({ _id: BUILT })).not.toBeNull();
     expect(await l.clear()).toEqual({ touches: touches.length, purchases: purchases.length });
-    expect(await l.days.countDocuments({ _id: { $ne: 'built' } })).toBe(0);
+    expect(await l.days.countDocuments({ _id: { $ne: BUILT } })).toBe(0);
     expect((await summaryOf(l, 'last', 7)).totals.purchases).toBe(0);
+  });
+
+  it('take a burst of touches in batches (doubled and shuffled), as the records say', async () => {
+    const { touches } = events();
+    const l = await ledger('batch');
+    // As the consumer hands over a gathered group: all at once, every send twice, in any order.
+    await Promise.all(shuffle([...touches, ...touches], 11).map((t) => l.recordTouch(t)));
+    expect(l.touchBatches.touches).toBe(touches.length);
+    expect(l.touchBatches.batches).toBeLessThanOrEqual(3);
+    expect(await l.touches.countDocuments({})).toBe(touches.length);
+    const rows = await l.touches
+      .aggregate<{ _id: string | null; n: number }>([{ $group: { _id: { f: '$funnelId', w: '$who' } } }, { $group: { _id: '$_id.f', n: { $sum: 1 } } }])
+      .toArray();
+    expect(await l.remindedIn(from, until)).toEqual(new Map(rows.map((r) => [r._id, r.n])));
+    expect(await l.campaignRemindedIn(from, until)).toEqual(await campaignsFromRecords(l, from, until));
+    // A batch of touches after their purchases links them all, as one by one (the derivation from the records).
+    const { purchases } = events();
+    const late = await ledger('batch_late');
+    for (const p of purchases) await late.recordPurchase(p);
+    await Promise.all(shuffle(touches, 5).map((t) => late.recordTouch(t)));
+    const fromRecords = summarize({ from, until, model: 'last', windowDays: 7, purchases: await late.purchases.find({}).toArray(), reminded: new Map(), integrations: new Map(), funnel: { contacts: 0, clicked: null } });
+    const fromDays = summarize({ from, until, model: 'last', windowDays: 7, purchases: await late.purchasesIn(from, until), reminded: new Map(), integrations: new Map(), funnel: { contacts: 0, clicked: null } });
+    expect(fromDays).toEqual(fromRecords);
+    expect(fromDays.totals.recovered).toBeGreaterThan(0);
+  });
+
+  it('forget the numbers they remember when the ledger is cleared, by this instance or another', async () => {
+    const { touches } = events();
+    const a = await ledger('cache');
+    // A second instance of the service on the same database: its own memory of the numbers.
+    const b = new AttributionLedger(conns.at(-1)!);
+    await b.init();
+    // Reads of the contact numbers (revenue_contacts) by either instance.
+    let contactReads = 0;
+    conns.at(-1)!.getClient().on('commandStarted', (e) => {
+      if (e.commandName === 'find' && (e.command as { find?: string }).find === 'revenue_contacts') contactReads++;
+    });
+    const some = touches.slice(0, 30);
+    await Promise.all(some.map((t) => b.recordTouch(t)));
+    expect(contactReads).toBe(1); // one `$in` read for the whole batch
+    // Remembered: more sends to the same contacts read no contact number.
+    await Promise.all(some.map((t) => b.recordTouch({ ...t, key: `more:${t.key}` })));
+    expect(contactReads).toBe(1);
+    const expected = await a.remindedIn(from, until);
+    expect([...expected.values()].reduce((x, y) => x + y, 0)).toBeGreaterThan(0);
+    // Cleared by the other instance: this one must not write the numbers it remembers (they name nothing now).
+    await a.clear();
+    expect(await a.remindedIn(from, until)).toEqual(new Map());
+    await Promise.all(some.map((t) => b.recordTouch({ ...t, key: `again:${t.key}` })));
+    expect(contactReads).toBeGreaterThan(1);
+    expect(await a.remindedIn(from, until)).toEqual(expected);
+    expect(await a.campaignRemindedIn(from, until)).toEqual(await campaignsFromRecords(a, from, until));
+    // And cleared by itself (the instance that answered Clear All Test Data).
+    await b.clear();
+    await Promise.all(some.map((t) => b.recordTouch({ ...t, key: `third:${t.key}` })));
+    expect(await a.remindedIn(from, until)).toEqual(expected);
   });
 });

@@ -53,14 +53,15 @@ export class RevenueService {
       if (funnelId === undefined) throw new NotFoundError('Integration not found');
     }
     const { from, until } = range;
-    const [purchases, reminded, integrations, contacts, clicked, windowDays] = await Promise.all([
+    const [purchases, reminded, campaignReminded, integrations, contacts, clicked, windowDays] = await Promise.all([
       this.ledger.purchasesIn(from, until, funnelId),
       this.ledger.remindedIn(from, until, funnelId),
+      this.ledger.campaignRemindedIn(from, until, funnelId),
       this.side.integrations(),
       this.side.contactsIn(from, until, q.integration_id),
       this.side.clickedIn(from, until, q.integration_id),
       q.window_days !== undefined ? Promise.resolve(q.window_days) : this.windowDays(),
     ]);
-    return summarize({ from, until, model: q.model as AttributionModel, windowDays, purchases, integrations, reminded, funnel: { contacts, clicked } });
+    return summarize({ from, until, model: q.model as AttributionModel, windowDays, purchases, integrations, reminded, campaignReminded, funnel: { contacts, clicked } });
   }
 }

@@ -1,4 +1,5 @@
 import { creditedTouch, DAY_MS, type AttributionModel, type Channel, type Touch } from '@act/contracts/src/attribution';
+import { campaignKey } from './days';
 import type { CurrencyAmounts, RevenueCreditRow, RevenueDay, RevenueFunnel, RevenueIntegrationRow, RevenueSummary } from '@act/contracts/src/revenue-api';
 
 export interface SummaryPurchase {
@@ -18,6 +19,8 @@ export interface SummaryInput {
   /** This side's integrations by funnel id: the names of the per-integration rows. */
   integrations: Map<string, { id: number; name: string }>;
   reminded: Map<string | null, number>;
+  /** Distinct contacts reminded per campaign (campaignKey: channel and campaign id); none given: every campaign 0. */
+  campaignReminded?: Map<string, number>;
   funnel: Omit<RevenueFunnel, 'purchased' | 'reminded'>;
 }
 
@@ -53,16 +56,20 @@ export function summarize(input: SummaryInput): RevenueSummary {
       const reminded = input.reminded.get(funnelId) ?? 0;
       return { funnel_id: funnelId, integration_id: known?.id ?? null, name: known?.name ?? (funnelId ? `Funnel ${funnelId}` : 'No funnel'), purchases: 0, recovered: 0, reminded, recovery_rate: null, revenue: [], money: new Map() };
     });
-  const credit = (m: typeof credits, t: Touch, withTemplate: boolean, amount: number | null, currency: string | null) => {
-    const row = bucket(m, [t.channel, t.campaignId, withTemplate ? t.templateId : '', withTemplate ? t.step : ''].join('|'), () => ({
+  const creditRow = (m: typeof credits, t: Pick<Touch, 'channel' | 'campaignId' | 'templateId' | 'step'>, withTemplate: boolean) =>
+    bucket(m, [t.channel, t.campaignId, withTemplate ? t.templateId : '', withTemplate ? t.step : ''].join('|'), () => ({
       channel: t.channel,
       campaign_id: t.campaignId,
       template_id: withTemplate ? t.templateId : null,
       step: withTemplate ? t.step : null,
       recovered: 0,
+      reminded: withTemplate ? null : (input.campaignReminded?.get(campaignKey(t.channel, t.campaignId)) ?? 0),
+      recovery_rate: null,
       revenue: [],
       money: new Map(),
     }));
+  const credit = (m: typeof credits, t: Touch, withTemplate: boolean, amount: number | null, currency: string | null) => {
+    const row = creditRow(m, t, withTemplate);
     row.recovered += 1;
     if (amount !== null) {
       const r = bucket(row.money, currency ?? '', () => ({ currency, amount: 0 }));
@@ -105,10 +112,16 @@ export function summarize(input: SummaryInput): RevenueSummary {
   }
   // Integrations with reminders and no purchase yet still show (a 0% recovery rate is a finding).
   for (const funnelId of input.reminded.keys()) if (funnelId === null || input.integrations.has(funnelId)) integrationRow(funnelId);
+  // So do campaigns (a campaign page shows its 0%).
+  for (const key of input.campaignReminded?.keys() ?? []) {
+    const cut = key.indexOf('|');
+    const id = key.slice(cut + 1);
+    creditRow(campaigns, { channel: key.slice(0, cut) as Channel, campaignId: id === 'null' ? null : Number(id), templateId: null, step: null }, false);
+  }
 
   const creditRows = (m: typeof credits) =>
     [...m.values()]
-      .map(({ money: mm, ...r }) => ({ ...r, revenue: byCurrency(mm.values()) }))
+      .map(({ money: mm, ...r }) => ({ ...r, recovery_rate: r.reminded ? Math.round((r.recovered / r.reminded) * 10_000) / 10_000 : null, revenue: byCurrency(mm.values()) }))
       .sort((a, b) => b.recovered - a.recovered || (b.revenue[0]?.amount ?? 0) - (a.revenue[0]?.amount ?? 0) || a.channel.localeCompare(b.channel) || (a.campaign_id ?? 0) - (b.campaign_id ?? 0) || (a.step ?? 0) - (b.step ?? 0));
   let reminded = 0;
   for (const n of input.reminded.values()) reminded += n;

@@ -22,7 +22,7 @@ const summary: RevenueSummary = {
   ],
   integrations: [{ funnel_id: 'f', integration_id: 4, name: 'Shop', purchases: 3, recovered: 2, reminded: 4, recovery_rate: 0.5, revenue: [{ currency: 'USD', recovered: 120, organic: 30 }] }],
   campaigns: [],
-  templates: [{ channel: 'sms', campaign_id: 2, template_id: 21, step: 2, recovered: 1, revenue: [{ currency: 'EUR', amount: 80 }] }],
+  templates: [{ channel: 'sms', campaign_id: 2, template_id: 21, step: 2, recovered: 1, reminded: null, recovery_rate: null, revenue: [{ currency: 'EUR', amount: 80 }] }],
   funnel: { contacts: 10, reminded: 4, clicked: null, purchased: 3 },
 };
 

@@ -16,7 +16,11 @@ const summary = {
   integrations: [
     { funnel_id: 'f', integration_id: 4, name: 'Shop', purchases: 3, recovered: 2, reminded: 4, recovery_rate: 0.5, revenue: [{ currency: 'EUR', recovered: 0, organic: 9 }, { currency: 'USD', recovered: 120, organic: 30 }] },
   ],
-  campaigns: [{ ...credit('email', 7, 0, 0, 2, 120), template_id: null, step: null }, { ...credit('sms', 7, 0, 0, 1, 5), template_id: null, step: null }],
+  campaigns: [
+    { ...credit('email', 7, 0, 0, 2, 120), template_id: null, step: null, reminded: 8, recovery_rate: 0.25 },
+    { ...credit('sms', 7, 0, 0, 1, 5), template_id: null, step: null, reminded: 3, recovery_rate: 0.3333 },
+    { ...credit('sms', 10, 0, 0, 0, 0), template_id: null, step: null, reminded: 4, recovery_rate: 0, revenue: [] },
+  ],
   // Best first, as the API sends them.
   templates: [credit('sms', 7, 71, 1, 1, 5), credit('email', 7, 72, 2, 1, 100), credit('email', 7, 73, 1, 1, 20), credit('email', 8, 81, 1, 0, 0)],
 } as unknown as RevenueSummary;
@@ -26,8 +30,8 @@ describe('RevenueFigure', () => {
     expect(integrationFigures(summary, 4, 'email', 7)).toEqual({ revenue: [{ currency: 'USD', amount: 120 }], recovered: 2, rate: 0.5, best: summary.templates[1] });
     expect(integrationFigures(summary, 4, 'sms', 7).best).toBe(summary.templates[0]);
     expect(integrationFigures(summary, 5, 'email', null)).toEqual({ revenue: [], recovered: 0, rate: null, best: null });
-    expect(campaignFigures(summary, 7, 'email')).toEqual({ revenue: [{ currency: 'USD', amount: 120 }], recovered: 2, best: summary.templates[1] });
-    expect(campaignFigures(summary, 9, 'sms')).toEqual({ revenue: [], recovered: 0, best: null });
+    expect(campaignFigures(summary, 7, 'email')).toEqual({ revenue: [{ currency: 'USD', amount: 120 }], recovered: 2, rate: 0.25, best: summary.templates[1] });
+    expect(campaignFigures(summary, 9, 'sms')).toEqual({ revenue: [], recovered: 0, rate: null, best: null });
   });
 
   it('shows the figures, a template by its name where the page knows it, and placeholders while loading', () => {
@@ -39,8 +43,15 @@ describe('RevenueFigure', () => {
     expect(screen.getByTestId('revenue-figure-rate').textContent).toBe('50%');
     expect(screen.getByTestId('revenue-figure-recovered').textContent).toBe('2');
     expect(screen.getByTestId('revenue-figure-best').textContent).toBe('Second nudge');
+    // A campaign's rate: over the contacts it reminded; 0% when it reminded some and recovered none, a dash with nobody reminded.
+    rerender(<RevenueFigure of="Texts" figures={campaignFigures(summary, 7, 'sms')} />);
+    expect(screen.getByTestId('revenue-figure-rate').textContent).toBe('33.3%');
+    rerender(<RevenueFigure of="Texts" figures={campaignFigures(summary, 10, 'sms')} />);
+    expect(screen.getByTestId('revenue-figure-rate').textContent).toBe('0%');
     rerender(<RevenueFigure of="Shop" figures={campaignFigures(summary, 9, 'sms')} />);
-    expect(screen.queryByTestId('revenue-figure-rate')).toBeNull();
+    expect(screen.getByTestId('revenue-figure-rate').textContent).toBe('—');
     expect(screen.getByTestId('revenue-figure-best').textContent).toBe('—');
+    rerender(<RevenueFigure of="Shop" figures={campaignFigures(summary, 9, 'sms')} showRate={false} />);
+    expect(screen.queryByTestId('revenue-figure-rate')).toBeNull();
   });
 });

@@ -25,7 +25,7 @@ export function useRevenueSummary(basePath: string, enabled = true) {
 export interface RevenueFigures {
   revenue: { currency: string | null; amount: number }[];
   recovered: number;
-  /** recovered / reminded; undefined where the summary has no reminded count (campaigns). */
+  /** recovered / reminded (contacts reminded by the integration or campaign in the range); null with nobody reminded. */
   rate?: number | null;
   best: RevenueCreditRow | null;
 }
@@ -52,7 +52,7 @@ export function integrationFigures(s: RevenueSummary, integrationId: number, cha
 
 export function campaignFigures(s: RevenueSummary, campaignId: number, channel: Channel): RevenueFigures {
   const row = s.campaigns.find((c) => c.channel === channel && c.campaign_id === campaignId);
-  return { revenue: row?.revenue ?? [], recovered: row?.recovered ?? 0, best: bestOf(s, channel, campaignId) };
+  return { revenue: row?.revenue ?? [], recovered: row?.recovered ?? 0, rate: row?.recovery_rate ?? null, best: bestOf(s, channel, campaignId) };
 }
 
 const pct = (v: number | null | undefined) => (v === null || v === undefined ? '—' : `${Math.round(v * 1000) / 10}%`);
@@ -63,12 +63,12 @@ export interface RevenueFigureProps {
   figures: RevenueFigures | undefined;
   /** Names a template (the page knows its templates); default "Template 12, step 2". */
   templateName?: (t: RevenueCreditRow) => string | null;
-  /** Integrations have a recovery rate (recovered ÷ contacts reminded); the summary has no reminded count per campaign. */
+  /** The recovery rate (recovered ÷ contacts reminded), which integrations and campaigns both have; on by default. */
   showRate?: boolean;
 }
 
 /** Recovered revenue, recovery rate and best template/step of an integration or campaign, in the last 30 days. */
-export function RevenueFigure({ of, figures: f, templateName, showRate = false }: RevenueFigureProps) {
+export function RevenueFigure({ of, figures: f, templateName, showRate = true }: RevenueFigureProps) {
   const cell = (label: string, value: string | undefined, testId: string) => (
     <Box sx={{ minWidth: 0 }}>
       <Typography variant="caption" color="textSecondary" component="div">
