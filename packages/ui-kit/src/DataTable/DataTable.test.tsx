@@ -76,6 +76,24 @@ describe('<DataTable>', () => {
     expect(screen.getByText('Failed')).toBeTruthy();
   });
 
+  it('shows skeleton rows while loading when asked to, hidden from screen readers', () => {
+    const { container } = render(
+      <DataTable
+        ariaLabel="Things"
+        columns={columns}
+        rows={undefined}
+        rowKey={(r) => r.id}
+        empty="Nothing."
+        loadingRows={3}
+      />,
+    );
+    const body = container.querySelectorAll('tbody tr');
+    expect(body).toHaveLength(3);
+    body.forEach((row) => expect(row.getAttribute('aria-hidden')).toBe('true'));
+    expect(body[0]!.querySelector('td')?.getAttribute('colspan')).toBe('2');
+    expect(screen.queryByText('Nothing.')).toBeNull();
+  });
+
   it('makes sortable heads buttons that report their key, marks the sorted one, and passes row props', () => {
     const onSort = jest.fn();
     render(
