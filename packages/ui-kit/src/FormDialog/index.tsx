@@ -179,13 +179,22 @@ interface FormikLike<V> {
  * left or the form submitted, else `hint` (the field's help line).
  */
 export function formikField<V extends object>(form: FormikLike<V>, name: keyof V & string, hint?: ReactNode) {
-  const message = form.touched[name] || form.submitCount > 0 ? form.errors[name] : undefined;
+  const message = formikError(form, name);
   return {
     name,
     value: form.values[name] as string,
     onChange: form.handleChange,
     onBlur: form.handleBlur,
     error: Boolean(message),
-    helperText: message ? String(message) : hint,
+    helperText: message ?? hint,
   };
+}
+
+/** The yup message of a formik field once it was left or the form submitted (a field that is not a TextField). */
+export function formikError<V extends object>(
+  form: Pick<FormikLike<V>, 'errors' | 'touched' | 'submitCount'>,
+  name: keyof V & string,
+): string | undefined {
+  const message = form.touched[name] || form.submitCount > 0 ? form.errors[name] : undefined;
+  return message ? String(message) : undefined;
 }
