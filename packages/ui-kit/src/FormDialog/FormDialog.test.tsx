@@ -58,7 +58,7 @@ describe('formikField / formikError', () => {
   const form = {
     values: { name: '', funnel: 'x' },
     errors: { name: 'Name is required', funnel: 'Taken' },
-    touched: { name: true },
+    touched: { name: true } as Partial<Record<'name' | 'funnel', boolean>>,
     submitCount: 0,
     handleChange: () => {},
     handleBlur: () => {},
