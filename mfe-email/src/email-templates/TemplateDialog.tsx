@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { useFormik } from 'formik';
-import { Box, Dialog, Grid, InputAdornment, Tab, Tabs, TextField, Typography } from '@mui/material';
+import { Box, Grid, InputAdornment, Tab, Tabs, TextField, Typography } from '@mui/material';
 import type { EmailTemplate } from '../email-campaigns/api';
 import { RichEditor } from '../rich-editor/RichEditor';
 import { formValuesOf, templateFormSchema, type TemplateFormValues } from './rules';
-import { FormDialogFrame, formikError, formikField } from '@act/ui-kit/src/FormDialog';
+import { FormDialogFrame, FormDialogSurface, formikError, formikField } from '@act/ui-kit/src/FormDialog';
 import { ActiveSwitch } from '../shared/FormDialogParts';
 
 export interface TemplateDialogProps {
@@ -23,14 +23,8 @@ type ContentTab = 'editor' | 'html';
 /** Create / edit a campaign template: fields of spec §5 and the content in a rich editor or as raw HTML. */
 export function TemplateDialog({ open, editing, siblings, onClose, onSubmit }: TemplateDialogProps) {
   return (
-    <Dialog
-      open={open}
-      onClose={undefined}
-      maxWidth="md"
-      fullWidth
-      aria-labelledby="template-dialog-title"
-      scroll="paper"
-    >
+    // Not dismissible: only Cancel closes it (a click outside would lose a long email).
+    <FormDialogSurface open={open} maxWidth="md" titleId="template-dialog-title">
       {/* A new key per opening starts the form from the template being edited (or the defaults). */}
       {open && (
         <TemplateForm
@@ -41,7 +35,7 @@ export function TemplateDialog({ open, editing, siblings, onClose, onSubmit }: T
           onSubmit={onSubmit}
         />
       )}
-    </Dialog>
+    </FormDialogSurface>
   );
 }
 

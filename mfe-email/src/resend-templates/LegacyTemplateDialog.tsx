@@ -1,12 +1,12 @@
 import { useRef, useState } from 'react';
 import { useFormik } from 'formik';
-import { Box, Chip, Dialog, Grid, Stack, Tab, Tabs, TextField, Typography } from '@mui/material';
+import { Box, Chip, Grid, Stack, Tab, Tabs, TextField, Typography } from '@mui/material';
 import type { RichTextEditorRef } from 'mui-tiptap';
 import type { EmailTemplate } from '../email-campaigns/api';
 import { RichEditor } from '../rich-editor/RichEditor';
 import { HtmlPreview } from '../rich-editor/HtmlPreview';
 import { TEMPLATE_VARIABLES, legacyTemplateSchema, legacyValuesOf, type LegacyTemplateValues } from './templateForm';
-import { FormDialogFrame, formikError, formikField } from '@act/ui-kit/src/FormDialog';
+import { FormDialogFrame, FormDialogSurface, formikError, formikField } from '@act/ui-kit/src/FormDialog';
 import { ActiveSwitch } from '../shared/FormDialogParts';
 
 export interface LegacyTemplateDialogProps {
@@ -19,11 +19,11 @@ export interface LegacyTemplateDialogProps {
 /** 'Create Template' / 'Edit Template' of the standalone page: fields, Editor and Preview tabs, variables. */
 export function LegacyTemplateDialog({ open, editing, onClose, onSubmit }: LegacyTemplateDialogProps) {
   return (
-    <Dialog open={open} maxWidth="md" fullWidth aria-labelledby="legacy-template-title" scroll="paper">
+    <FormDialogSurface open={open} maxWidth="md" titleId="legacy-template-title">
       {open && (
         <LegacyTemplateForm key={editing?.id ?? 'new'} editing={editing} onClose={onClose} onSubmit={onSubmit} />
       )}
-    </Dialog>
+    </FormDialogSurface>
   );
 }
 

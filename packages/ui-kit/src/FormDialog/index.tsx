@@ -170,8 +170,8 @@ export interface FormDialogSurfaceProps {
 }
 
 /**
- * What a form dialog sits in: a Dialog, or for the 'sheet' variant a Drawer whose sheet is the dialog (role, name,
- * focus trap). FormDialog uses it; a form that mounts afresh per opening renders `FormDialogFrame` inside it.
+ * What a form dialog sits in: a Dialog, or for the 'sheet' variant a Drawer whose sheet is the dialog (named by the
+ * title, focus trap). FormDialog uses it; a form that mounts afresh per opening renders `FormDialogFrame` inside it.
  */
 export function FormDialogSurface({
   open,
@@ -188,9 +188,8 @@ export function FormDialogSurface({
         open={open}
         onClose={onClose}
         slotProps={{
+          // A temporary Drawer's sheet is already role="dialog" and aria-modal; the title names it.
           paper: {
-            role: 'dialog',
-            'aria-modal': true,
             'aria-labelledby': titleId,
             sx: { width: { xs: '100%', sm: 460 } },
           },
