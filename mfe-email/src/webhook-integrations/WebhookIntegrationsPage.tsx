@@ -2,7 +2,16 @@ import { useState } from 'react';
 import { Box, Button, Card, Grid, Skeleton } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import HubIcon from '@mui/icons-material/HubOutlined';
-import { ApiError, ConfirmDialog, EmptyState, PageHeader, apiRequest, errorMessage, useAuth, useToast } from '@act/ui-kit';
+import {
+  ApiError,
+  ConfirmDialog,
+  EmptyState,
+  PageHeader,
+  apiRequest,
+  errorMessage,
+  useAuth,
+  useToast,
+} from '@act/ui-kit';
 import { RequireSignedSwitch, useSigningActions } from '@act/ui-kit/src/WebhookSigning';
 import type { EmailTemplateSummary, MessageResponse, WebhookIntegration } from '@act/contracts/src/email-api';
 import type { WebhookSigningSettings } from '@act/contracts/src/webhook-signing';
