@@ -72,6 +72,18 @@ async function expectReachable(table: Locator, target: Locator) {
   await expectNoPageScroll();
 }
 
+/**
+ * The empty list's `text` is on screen, the table `table` scrolls inside its card to its Actions column, and,
+ * scrolled there, the text is still in view (pinned to the visible part of the table).
+ */
+async function expectEmptyTextInView(text: string, table: string) {
+  const empty = page.getByText(text, { exact: true });
+  await empty.waitFor();
+  await expectOnScreen(text, empty);
+  await expectReachable(page.getByRole('table', { name: table }), page.getByRole('columnheader', { name: 'Actions' }));
+  await expectOnScreen(`${text} (table scrolled)`, empty);
+}
+
 async function shoot(name: string) {
   await page.screenshot({ path: path.join(SHOTS, `${name}-${page.viewportSize()!.width}.png`), fullPage: true });
 }
@@ -104,16 +116,26 @@ afterAll(async () => {
 it('Contacts: the empty list says so on screen at 390 px, and the table scrolls inside its card', async () => {
   await page.goto(`${stack.url}/contacts`);
   await choose('Integration', `Empty ${tag}`);
-  const empty = page.getByText('No contacts found.', { exact: true });
-  await empty.waitFor();
-  await expectOnScreen('No contacts found.', empty);
-  await expectReachable(
-    page.getByRole('table', { name: 'Contacts' }),
-    page.getByRole('columnheader', { name: 'Actions' }),
-  );
-  // Scrolled to the Actions column, the message is still in view (pinned to the visible part of the table).
-  await expectOnScreen('No contacts found. (table scrolled)', empty);
+  await expectEmptyTextInView('No contacts found.', 'Contacts');
   await shoot('narrow-contacts-empty');
+});
+
+it('Email Templates and Email Campaigns: the empty text on screen at 390 px, the row actions reached by scrolling', async () => {
+  const name = `Narrow ${tag}`;
+  const campaign = await post<{ id: number }>('/api/email/campaigns', { name, type: 'abandoned_cart', active: true });
+  await page.goto(`${stack.url}/email-templates/${campaign.id}`);
+  await expectEmptyTextInView(
+    'No templates found. Create your first template using the button above.',
+    'Email templates',
+  );
+  await shoot('narrow-email-templates-empty');
+
+  await page.goto(`${stack.url}/email-campaigns`);
+  await expectReachable(
+    page.getByRole('table', { name: 'Email campaigns' }),
+    page.getByRole('button', { name: `Delete ${name}` }),
+  );
+  await shoot('narrow-email-campaigns');
 });
 
 it('SMS Contacts: the row’s Mark Purchased is reachable by scrolling the table, and works', async () => {

@@ -1,5 +1,5 @@
 // The shell through the gateway in Chromium: sign-in, sidebar by role, users, profile, 404, a dead remote.
-import type { Browser, Page, Request } from 'playwright-core';
+import type { Browser, Locator, Page, Request } from 'playwright-core';
 import { launchBrowser, readStack, signIn, startProcess, stopProcess } from '../../infra/e2e/browser';
 
 const ADMIN_MENU = [
@@ -26,7 +26,9 @@ const ADMIN_MENU = [
   'Unsubscribe Management',
   'Settings',
 ];
-const USER_MENU = ADMIN_MENU.filter((e) => e !== 'User Management' && e !== 'Audit Log' && e !== 'Privacy Requests' && e !== 'Unsubscribe Management');
+const USER_MENU = ADMIN_MENU.filter(
+  (e) => e !== 'User Management' && e !== 'Audit Log' && e !== 'Privacy Requests' && e !== 'Unsubscribe Management',
+);
 
 let browser: Browser;
 const stack = readStack();
@@ -150,6 +152,98 @@ it("a refused save's toast inside the open integration sheet: accessible, clear 
   await shown.waitFor({ state: 'detached', timeout: 10_000 });
   await page.getByRole('heading', { name: 'New Integration' }).waitFor();
   await context.close();
+});
+
+/** The toast (by role: not aria-hidden) is inside the open modal `surface` and covers none of `buttons`. */
+async function expectToastInsideAndClear(page: Page, text: string, surface: Locator, buttons: string[], shot: string) {
+  // In the modal's own subtree (a sheet's once it has slid in): inside its focus trap, reachable by keyboard.
+  const modalRoot = surface.locator('xpath=ancestor::div[contains(@class, "MuiModal-root")][1]');
+  await modalRoot.locator('[data-testid="toast"]').filter({ hasText: text }).waitFor();
+  const shown = page.getByRole('alert').filter({ hasText: text });
+  expect([text, await shown.evaluate((el) => el.closest('[aria-hidden="true"]') === null)]).toEqual([text, true]);
+  // Measured once it stands still (it grows in).
+  let t = (await shown.boundingBox())!;
+  for (let last = null as typeof t | null; JSON.stringify(last) !== JSON.stringify(t);) {
+    last = t;
+    await page.waitForTimeout(150);
+    t = (await shown.boundingBox())!;
+  }
+  for (const name of buttons) {
+    // The surface's own button (the toast inside it has a Close button of its own).
+    const own = surface.locator(
+      `xpath=.//button[not(ancestor::*[@data-testid="toast"]) and (normalize-space(.)="${name}" or @aria-label="${name}")]`,
+    );
+    const b = (await own.boundingBox())!;
+    const overlaps = t.x < b.x + b.width && b.x < t.x + t.width && t.y < b.y + b.height && b.y < t.y + t.height;
+    expect([shot, name, overlaps]).toEqual([shot, name, false]);
+  }
+  await page.screenshot({ path: `${process.cwd()}/.run/screenshots/${shot}.png` });
+}
+
+it('a toast shown just before a dialog or sheet opens moves into it: accessible, clear of its buttons (1440x900, 390x844)', async () => {
+  for (const viewport of [
+    { width: 1440, height: 900 },
+    { width: 390, height: 844 },
+  ]) {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    await signIn(page, 'admin', stack.adminPassword);
+    const name = `Toast order ${viewport.width} ${Date.now().toString(36)}`;
+    const created = await page.evaluate(
+      async ([n, f]) => [
+        await fetch('/api/email/campaigns', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name: n, type: 'abandoned_cart', active: true }),
+        }).then((r) => r.status),
+        await fetch('/api/webhook-integrations', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name: n, funnel_id: f, reminder_delay: 600 }),
+        }).then((r) => r.status),
+      ],
+      [name, `toast-order-${viewport.width}-${Date.now().toString(36)}`],
+    );
+    expect(created).toEqual([201, 201]);
+
+    // A dialog: 'Campaign updated' (shown as the edit dialog closes), then Edit again while it shows.
+    await page.goto(`${stack.url}/email-campaigns`);
+    const edit = page.getByRole('button', { name: `Edit ${name}` });
+    await edit.click();
+    let dialog = page.getByRole('dialog', { name: 'Edit Campaign' });
+    await dialog.getByLabel('Description').fill('Toast order check');
+    await dialog.getByRole('button', { name: 'Update Campaign' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('alert').filter({ hasText: 'Campaign updated' }).waitFor();
+    await edit.click();
+    dialog = page.getByRole('dialog', { name: 'Edit Campaign' });
+    await dialog.waitFor();
+    await expectToastInsideAndClear(
+      page,
+      'Campaign updated',
+      dialog,
+      ['Cancel', 'Update Campaign'],
+      `shell-toast-before-dialog-${viewport.width}`,
+    );
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    // The side sheet: 'Integration paused' from the card, then Edit while it shows.
+    await page.goto(`${stack.url}/webhook-integrations`);
+    const card = page.getByRole('article', { name });
+    await card.getByRole('button', { name: 'Pause' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Integration paused' }).waitFor();
+    await card.getByRole('button', { name: 'Edit' }).click();
+    const sheet = page.getByRole('dialog', { name: 'Edit Integration' });
+    await sheet.waitFor();
+    await expectToastInsideAndClear(
+      page,
+      'Integration paused',
+      sheet,
+      ['Cancel', 'Update', 'Close'],
+      `shell-toast-before-sheet-${viewport.width}`,
+    );
+    await context.close();
+  }
 });
 
 it('refuses a wrong password with "Login failed", then signs the admin in', async () => {

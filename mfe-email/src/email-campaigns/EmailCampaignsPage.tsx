@@ -1,34 +1,24 @@
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import {
-  Box,
-  Button,
-  Card,
-  IconButton,
-  Link,
-  Skeleton,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  Tooltip,
-  Typography,
-} from '@mui/material';
+import { Box, Button, Link, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import TemplatesIcon from '@mui/icons-material/ListAltOutlined';
-import EditIcon from '@mui/icons-material/EditOutlined';
-import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import CampaignIcon from '@mui/icons-material/CampaignOutlined';
-import { ConfirmDialog, ErrorCard, PageHeader, apiRequest, errorMessage, serverMessage, useToast } from '@act/ui-kit';
-import { DateTime, TableMessageRow, useApi, useDeleteConfirm } from '../shared';
+import {
+  ConfirmDialog,
+  DataTable,
+  ErrorCard,
+  PageHeader,
+  apiRequest,
+  errorMessage,
+  serverMessage,
+  useToast,
+  type DataColumn,
+} from '@act/ui-kit';
+import { useApi, useDeleteConfirm } from '../shared';
 import { CAMPAIGNS, isCampaignKey, useReload, type CampaignRequest, type EmailCampaign } from './api';
-import { ActiveChip } from './ActiveChip';
+import { statusCreatedActionsColumns } from './columns';
 import { CampaignDialog } from './CampaignDialog';
-
-const COLUMNS = 6;
 
 /** The delete confirmation of spec §2, with the campaign's name in quotes. */
 export function deleteCampaignText(name: string): string {
@@ -105,102 +95,64 @@ export default function EmailCampaignsPage() {
   }
 
   const campaigns = Array.isArray(data) ? data : undefined;
+  const columns: DataColumn<EmailCampaign>[] = [
+    {
+      key: 'name',
+      label: 'Name',
+      cellSx: { fontWeight: 600 },
+      render: (c) => (
+        <Link component={RouterLink} to={`/email-templates/${c.id}`} underline="hover" color="inherit">
+          {c.name}
+        </Link>
+      ),
+    },
+    {
+      key: 'type',
+      label: 'Type',
+      render: (c) => (
+        <Box component="code" sx={{ fontSize: 13, px: 0.75, py: 0.25, borderRadius: 1, bgcolor: 'action.hover' }}>
+          {c.type}
+        </Box>
+      ),
+    },
+    {
+      key: 'description',
+      label: 'Description',
+      cellSx: { maxWidth: 360 },
+      render: (c) =>
+        c.description ? (
+          c.description
+        ) : (
+          <Typography component="span" color="textSecondary">
+            —
+          </Typography>
+        ),
+    },
+    ...statusCreatedActionsColumns<EmailCampaign>(
+      (c) => ({
+        title: 'Templates',
+        label: `Templates of ${c.name}`,
+        icon: <TemplatesIcon fontSize="small" />,
+        to: `/email-templates/${c.id}`,
+      }),
+      openDialog,
+      deletion.ask,
+    ),
+  ];
   return (
     <>
       {header}
-      <Card>
-        <TableContainer>
-          <Table aria-label="Email campaigns">
-            <TableHead>
-              <TableRow>
-                <TableCell>Name</TableCell>
-                <TableCell>Type</TableCell>
-                <TableCell>Description</TableCell>
-                <TableCell>Status</TableCell>
-                <TableCell>Created</TableCell>
-                <TableCell align="right">Actions</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {!campaigns ? (
-                [0, 1, 2].map((i) => (
-                  <TableRow key={i}>
-                    <TableCell colSpan={COLUMNS}>
-                      <Skeleton />
-                    </TableCell>
-                  </TableRow>
-                ))
-              ) : campaigns.length === 0 ? (
-                <TableMessageRow colSpan={COLUMNS} icon={<CampaignIcon />}>
-                  No campaigns found. Create your first campaign using the button above.
-                </TableMessageRow>
-              ) : (
-                campaigns.map((c) => (
-                  <TableRow key={c.id} hover>
-                    <TableCell sx={{ fontWeight: 600 }}>
-                      <Link component={RouterLink} to={`/email-templates/${c.id}`} underline="hover" color="inherit">
-                        {c.name}
-                      </Link>
-                    </TableCell>
-                    <TableCell>
-                      <Box
-                        component="code"
-                        sx={{ fontSize: 13, px: 0.75, py: 0.25, borderRadius: 1, bgcolor: 'action.hover' }}
-                      >
-                        {c.type}
-                      </Box>
-                    </TableCell>
-                    <TableCell sx={{ maxWidth: 360 }}>
-                      {c.description ? (
-                        c.description
-                      ) : (
-                        <Typography component="span" color="textSecondary">
-                          —
-                        </Typography>
-                      )}
-                    </TableCell>
-                    <TableCell>
-                      <ActiveChip active={c.active} />
-                    </TableCell>
-                    <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                      <DateTime value={c.created_at} />
-                    </TableCell>
-                    <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                      <Stack direction="row" spacing={0.5} sx={{ justifyContent: 'flex-end' }}>
-                        <Tooltip title="Templates">
-                          <IconButton
-                            component={RouterLink}
-                            to={`/email-templates/${c.id}`}
-                            aria-label={`Templates of ${c.name}`}
-                            size="small"
-                          >
-                            <TemplatesIcon fontSize="small" />
-                          </IconButton>
-                        </Tooltip>
-                        <Tooltip title="Edit">
-                          <IconButton aria-label={`Edit ${c.name}`} onClick={() => openDialog(c)} size="small">
-                            <EditIcon fontSize="small" />
-                          </IconButton>
-                        </Tooltip>
-                        <Tooltip title="Delete">
-                          <IconButton
-                            aria-label={`Delete ${c.name}`}
-                            onClick={() => deletion.ask(c)}
-                            size="small"
-                            color="error"
-                          >
-                            <DeleteIcon fontSize="small" />
-                          </IconButton>
-                        </Tooltip>
-                      </Stack>
-                    </TableCell>
-                  </TableRow>
-                ))
-              )}
-            </TableBody>
-          </Table>
-        </TableContainer>
-      </Card>
+      <DataTable
+        ariaLabel="Email campaigns"
+        size="medium"
+        columns={columns}
+        rows={campaigns}
+        rowKey={(c) => c.id}
+        rowProps={() => ({ hover: true })}
+        loadingRows={3}
+        empty="No campaigns found. Create your first campaign using the button above."
+        emptyIcon={<CampaignIcon />}
+      />
 
       <CampaignDialog open={dialogOpen} editing={editing} onClose={() => setDialogOpen(false)} onSubmit={save} />
       <ConfirmDialog

@@ -1,29 +1,21 @@
 import { useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
-import {
-  Box,
-  Button,
-  Card,
-  Chip,
-  IconButton,
-  Skeleton,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  Tooltip,
-} from '@mui/material';
+import { Box, Button, Chip, Skeleton } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import BackIcon from '@mui/icons-material/ArrowBack';
 import SendIcon from '@mui/icons-material/SendOutlined';
-import EditIcon from '@mui/icons-material/EditOutlined';
-import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import MailIcon from '@mui/icons-material/MailOutlined';
-import { ConfirmDialog, ErrorCard, PageHeader, apiRequest, serverMessage, useToast } from '@act/ui-kit';
-import { DateTime, TableMessageRow, useApi, useDeleteConfirm } from '../shared';
+import {
+  ConfirmDialog,
+  DataTable,
+  ErrorCard,
+  PageHeader,
+  apiRequest,
+  serverMessage,
+  useToast,
+  type DataColumn,
+} from '@act/ui-kit';
+import { useApi, useDeleteConfirm } from '../shared';
 import { campaignFigures, RevenueFigure, useRevenueSummary } from '@act/ui-kit/src/Revenue/RevenueFigure';
 import { TEMPLATES } from '../shared/keys';
 import {
@@ -34,7 +26,7 @@ import {
   type EmailCampaign,
   type EmailTemplate,
 } from '../email-campaigns/api';
-import { ActiveChip } from '../email-campaigns/ActiveChip';
+import { statusCreatedActionsColumns } from '../email-campaigns/columns';
 import { DEFAULT_TEMPLATE_TYPE } from '@act/contracts/src/email-api';
 import { TemplateDialog } from './TemplateDialog';
 import { TestEmailDialog } from './TestEmailDialog';
@@ -46,8 +38,6 @@ import {
   requestFieldsOf,
   type TemplateFormValues,
 } from './rules';
-
-const COLUMNS = 7;
 
 /** /email-templates/{campaignId}: a campaign's email sequence (spec §2). */
 export default function EmailTemplatesPage() {
@@ -66,6 +56,11 @@ export default function EmailTemplatesPage() {
   const [dialogOpen, setDialogOpen] = useState(false);
   const [editing, setEditing] = useState<EmailTemplate | null>(null);
   const [testing, setTesting] = useState<EmailTemplate | null>(null);
+
+  function openDialog(template: EmailTemplate | null) {
+    setEditing(template);
+    setDialogOpen(true);
+  }
 
   const list = Array.isArray(templates.data) ? inSequence(templates.data) : undefined;
   const refresh = () => reload(isTemplateKey, templatesPath ? [templatesPath] : []);
@@ -136,6 +131,34 @@ export default function EmailTemplatesPage() {
   }
 
   const c = campaign.data;
+  const columns: DataColumn<EmailTemplate>[] = [
+    {
+      key: 'order',
+      label: 'Order',
+      headSx: { width: 72 },
+      render: (t) => (
+        <Chip label={t.template_order} size="small" variant="outlined" sx={{ fontWeight: 700, minWidth: 32 }} />
+      ),
+    },
+    { key: 'name', label: 'Name', cellSx: { fontWeight: 600 }, render: (t) => t.name },
+    {
+      key: 'subject',
+      label: 'Subject',
+      cellSx: { maxWidth: 320, overflowWrap: 'break-word' },
+      render: (t) => t.subject,
+    },
+    { key: 'delay', label: 'Delay', cellSx: { whiteSpace: 'nowrap' }, render: (t) => delayLabel(t.delay_hours) },
+    ...statusCreatedActionsColumns<EmailTemplate>(
+      (t) => ({
+        title: 'Send test email',
+        label: `Send test email: ${t.name}`,
+        icon: <SendIcon fontSize="small" />,
+        onClick: () => setTesting(t),
+      }),
+      openDialog,
+      deletion.ask,
+    ),
+  ];
   return (
     <>
       {back}
@@ -144,15 +167,7 @@ export default function EmailTemplatesPage() {
           title={`Email Templates - ${c.name}`}
           subtitle={c.description || `Manage templates for ${c.type || DEFAULT_TEMPLATE_TYPE} emails`}
           actions={
-            <Button
-              variant="contained"
-              startIcon={<AddIcon />}
-              onClick={() => {
-                setEditing(null);
-                setDialogOpen(true);
-              }}
-              disabled={!list}
-            >
+            <Button variant="contained" startIcon={<AddIcon />} onClick={() => openDialog(null)} disabled={!list}>
               Add Template
             </Button>
           }
@@ -169,100 +184,24 @@ export default function EmailTemplatesPage() {
           <RevenueFigure
             of={c?.name ?? 'this campaign'}
             figures={revenue.data && campaignFigures(revenue.data, id, 'email')}
-            templateName={(t) => (t.template_id !== null ? (list?.find((x) => x.id === t.template_id)?.name ?? null) : null)}
+            templateName={(t) =>
+              t.template_id !== null ? (list?.find((x) => x.id === t.template_id)?.name ?? null) : null
+            }
           />
         </Box>
       )}
 
-      <Card>
-        <TableContainer>
-          <Table aria-label="Email templates">
-            <TableHead>
-              <TableRow>
-                <TableCell sx={{ width: 72 }}>Order</TableCell>
-                <TableCell>Name</TableCell>
-                <TableCell>Subject</TableCell>
-                <TableCell>Delay</TableCell>
-                <TableCell>Status</TableCell>
-                <TableCell>Created</TableCell>
-                <TableCell align="right">Actions</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {!list ? (
-                [0, 1, 2].map((i) => (
-                  <TableRow key={i}>
-                    <TableCell colSpan={COLUMNS}>
-                      <Skeleton />
-                    </TableCell>
-                  </TableRow>
-                ))
-              ) : list.length === 0 ? (
-                <TableMessageRow colSpan={COLUMNS} icon={<MailIcon />}>
-                  No templates found. Create your first template using the button above.
-                </TableMessageRow>
-              ) : (
-                list.map((t) => (
-                  <TableRow key={t.id} hover>
-                    <TableCell>
-                      <Chip
-                        label={t.template_order}
-                        size="small"
-                        variant="outlined"
-                        sx={{ fontWeight: 700, minWidth: 32 }}
-                      />
-                    </TableCell>
-                    <TableCell sx={{ fontWeight: 600 }}>{t.name}</TableCell>
-                    <TableCell sx={{ maxWidth: 320, overflowWrap: 'break-word' }}>{t.subject}</TableCell>
-                    <TableCell sx={{ whiteSpace: 'nowrap' }}>{delayLabel(t.delay_hours)}</TableCell>
-                    <TableCell>
-                      <ActiveChip active={t.active} />
-                    </TableCell>
-                    <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                      <DateTime value={t.created_at} />
-                    </TableCell>
-                    <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                      <Stack direction="row" spacing={0.5} sx={{ justifyContent: 'flex-end' }}>
-                        <Tooltip title="Send test email">
-                          <IconButton
-                            aria-label={`Send test email: ${t.name}`}
-                            onClick={() => setTesting(t)}
-                            size="small"
-                          >
-                            <SendIcon fontSize="small" />
-                          </IconButton>
-                        </Tooltip>
-                        <Tooltip title="Edit">
-                          <IconButton
-                            aria-label={`Edit ${t.name}`}
-                            onClick={() => {
-                              setEditing(t);
-                              setDialogOpen(true);
-                            }}
-                            size="small"
-                          >
-                            <EditIcon fontSize="small" />
-                          </IconButton>
-                        </Tooltip>
-                        <Tooltip title="Delete">
-                          <IconButton
-                            aria-label={`Delete ${t.name}`}
-                            onClick={() => deletion.ask(t)}
-                            size="small"
-                            color="error"
-                          >
-                            <DeleteIcon fontSize="small" />
-                          </IconButton>
-                        </Tooltip>
-                      </Stack>
-                    </TableCell>
-                  </TableRow>
-                ))
-              )}
-            </TableBody>
-          </Table>
-        </TableContainer>
-      </Card>
+      <DataTable
+        ariaLabel="Email templates"
+        size="medium"
+        columns={columns}
+        rows={list}
+        rowKey={(t) => t.id}
+        rowProps={() => ({ hover: true })}
+        loadingRows={3}
+        empty="No templates found. Create your first template using the button above."
+        emptyIcon={<MailIcon />}
+      />
 
       <TemplateDialog
         open={dialogOpen}

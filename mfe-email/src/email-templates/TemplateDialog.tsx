@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { useFormik } from 'formik';
-import { Box, Dialog, Grid, InputAdornment, Tab, Tabs, TextField, Typography } from '@mui/material';
+import { Box, Grid, InputAdornment, Tab, Tabs, TextField, Typography } from '@mui/material';
 import type { EmailTemplate } from '../email-campaigns/api';
 import { RichEditor } from '../rich-editor/RichEditor';
 import { formValuesOf, templateFormSchema, type TemplateFormValues } from './rules';
-import { FormDialogFrame } from '@act/ui-kit/src/FormDialog';
+import { FormDialogFrame, FormDialogSurface, formikError, formikField } from '@act/ui-kit/src/FormDialog';
 import { ActiveSwitch } from '../shared/FormDialogParts';
 
 export interface TemplateDialogProps {
@@ -23,14 +23,8 @@ type ContentTab = 'editor' | 'html';
 /** Create / edit a campaign template: fields of spec §5 and the content in a rich editor or as raw HTML. */
 export function TemplateDialog({ open, editing, siblings, onClose, onSubmit }: TemplateDialogProps) {
   return (
-    <Dialog
-      open={open}
-      onClose={undefined}
-      maxWidth="md"
-      fullWidth
-      aria-labelledby="template-dialog-title"
-      scroll="paper"
-    >
+    // Not dismissible: only Cancel closes it (a click outside would lose a long email).
+    <FormDialogSurface open={open} maxWidth="md" titleId="template-dialog-title">
       {/* A new key per opening starts the form from the template being edited (or the defaults). */}
       {open && (
         <TemplateForm
@@ -41,7 +35,7 @@ export function TemplateDialog({ open, editing, siblings, onClose, onSubmit }: T
           onSubmit={onSubmit}
         />
       )}
-    </Dialog>
+    </FormDialogSurface>
   );
 }
 
@@ -55,17 +49,7 @@ function TemplateForm({ editing, siblings, onClose, onSubmit }: Omit<TemplateDia
     },
   });
   const busy = form.isSubmitting;
-  const shown = (name: keyof TemplateFormValues) =>
-    (form.touched[name] || form.submitCount > 0) && form.errors[name] ? String(form.errors[name]) : undefined;
-  const field = (name: keyof TemplateFormValues) => ({
-    name,
-    value: form.values[name] as string | number,
-    onChange: form.handleChange,
-    onBlur: form.handleBlur,
-    error: Boolean(shown(name)),
-    disabled: busy,
-  });
-  const contentError = shown('html_content');
+  const contentError = formikError(form, 'html_content');
 
   return (
     <FormDialogFrame
@@ -79,37 +63,44 @@ function TemplateForm({ editing, siblings, onClose, onSubmit }: Omit<TemplateDia
     >
       <Grid container spacing={2}>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <TextField {...field('name')} label="Template Name" required fullWidth autoFocus helperText={shown('name')} />
+          <TextField
+            {...formikField(form, 'name')}
+            disabled={busy}
+            label="Template Name"
+            required
+            fullWidth
+            autoFocus
+          />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <TextField {...field('from_name')} label="From Name" required fullWidth helperText={shown('from_name')} />
+          <TextField {...formikField(form, 'from_name')} disabled={busy} label="From Name" required fullWidth />
         </Grid>
         <Grid size={12}>
           <TextField
-            {...field('subject')}
+            {...formikField(form, 'subject', 'Variables work here too: {{contactEmail}}')}
+            disabled={busy}
             label="Subject"
             required
             fullWidth
-            helperText={shown('subject') ?? 'Variables work here too: {{contactEmail}}'}
           />
         </Grid>
         <Grid size={{ xs: 6, sm: 4 }}>
           <TextField
-            {...field('template_order')}
+            {...formikField(form, 'template_order', 'Position in the sequence')}
+            disabled={busy}
             label="Order"
             type="number"
             fullWidth
-            helperText={shown('template_order') ?? 'Position in the sequence'}
             slotProps={{ htmlInput: { min: 1, step: 1 } }}
           />
         </Grid>
         <Grid size={{ xs: 6, sm: 4 }}>
           <TextField
-            {...field('delay_hours')}
+            {...formikField(form, 'delay_hours', 'After the previous email')}
+            disabled={busy}
             label="Delay"
             type="number"
             fullWidth
-            helperText={shown('delay_hours') ?? 'After the previous email'}
             slotProps={{
               htmlInput: { min: 0, step: 1 },
               input: { endAdornment: <InputAdornment position="end">hours</InputAdornment> },

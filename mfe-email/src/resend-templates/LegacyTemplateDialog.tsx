@@ -1,12 +1,12 @@
 import { useRef, useState } from 'react';
 import { useFormik } from 'formik';
-import { Box, Chip, Dialog, Grid, Stack, Tab, Tabs, TextField, Typography } from '@mui/material';
+import { Box, Chip, Grid, Stack, Tab, Tabs, TextField, Typography } from '@mui/material';
 import type { RichTextEditorRef } from 'mui-tiptap';
 import type { EmailTemplate } from '../email-campaigns/api';
 import { RichEditor } from '../rich-editor/RichEditor';
 import { HtmlPreview } from '../rich-editor/HtmlPreview';
 import { TEMPLATE_VARIABLES, legacyTemplateSchema, legacyValuesOf, type LegacyTemplateValues } from './templateForm';
-import { FormDialogFrame } from '@act/ui-kit/src/FormDialog';
+import { FormDialogFrame, FormDialogSurface, formikError, formikField } from '@act/ui-kit/src/FormDialog';
 import { ActiveSwitch } from '../shared/FormDialogParts';
 
 export interface LegacyTemplateDialogProps {
@@ -19,11 +19,11 @@ export interface LegacyTemplateDialogProps {
 /** 'Create Template' / 'Edit Template' of the standalone page: fields, Editor and Preview tabs, variables. */
 export function LegacyTemplateDialog({ open, editing, onClose, onSubmit }: LegacyTemplateDialogProps) {
   return (
-    <Dialog open={open} maxWidth="md" fullWidth aria-labelledby="legacy-template-title" scroll="paper">
+    <FormDialogSurface open={open} maxWidth="md" titleId="legacy-template-title">
       {open && (
         <LegacyTemplateForm key={editing?.id ?? 'new'} editing={editing} onClose={onClose} onSubmit={onSubmit} />
       )}
-    </Dialog>
+    </FormDialogSurface>
   );
 }
 
@@ -38,20 +38,14 @@ function LegacyTemplateForm({ editing, onClose, onSubmit }: Omit<LegacyTemplateD
     },
   });
   const busy = form.isSubmitting;
-  const shown = (name: keyof LegacyTemplateValues) =>
-    (form.touched[name] || form.submitCount > 0) && form.errors[name] ? String(form.errors[name]) : undefined;
+  // The three text fields: required, disabled while saving.
   const field = (name: 'name' | 'subject' | 'from_name') => ({
-    name,
-    value: form.values[name],
-    onChange: form.handleChange,
-    onBlur: form.handleBlur,
-    error: Boolean(shown(name)),
-    helperText: shown(name),
+    ...formikField(form, name),
     disabled: busy,
     fullWidth: true,
     required: true,
   });
-  const contentError = shown('html_content');
+  const contentError = formikError(form, 'html_content');
 
   function insertVariable(variable: string) {
     if (tab !== 'editor') setTab('editor');

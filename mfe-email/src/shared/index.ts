@@ -4,7 +4,6 @@ export * from './format';
 export * from './reminderDelay';
 export * from './adminTools';
 export { ClearTestDataButton, NoTestDataNote } from './ClearTestData';
-export { EmptyState, TableMessageRow } from './EmptyState';
 export { ReminderDelayField } from './ReminderDelayField';
 export { LoadError } from './LoadError';
 export { SectionHeader } from './SectionHeader';

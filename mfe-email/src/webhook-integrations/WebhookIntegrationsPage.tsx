@@ -2,11 +2,20 @@ import { useState } from 'react';
 import { Box, Button, Card, Grid, Skeleton } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import HubIcon from '@mui/icons-material/HubOutlined';
-import { ApiError, ConfirmDialog, PageHeader, apiRequest, errorMessage, useAuth, useToast } from '@act/ui-kit';
+import {
+  ApiError,
+  ConfirmDialog,
+  EmptyState,
+  PageHeader,
+  apiRequest,
+  errorMessage,
+  useAuth,
+  useToast,
+} from '@act/ui-kit';
 import { RequireSignedSwitch, useSigningActions } from '@act/ui-kit/src/WebhookSigning';
 import type { EmailTemplateSummary, MessageResponse, WebhookIntegration } from '@act/contracts/src/email-api';
 import type { WebhookSigningSettings } from '@act/contracts/src/webhook-signing';
-import { EmptyState, INTEGRATIONS, LoadError, TEMPLATES, WEBHOOK_SIGNING, useApi, useRefetch } from '../shared';
+import { INTEGRATIONS, LoadError, TEMPLATES, WEBHOOK_SIGNING, useApi, useRefetch } from '../shared';
 import { IntegrationCard } from './IntegrationCard';
 import { integrationFigures, useRevenueSummary } from '@act/ui-kit/src/Revenue/RevenueFigure';
 import { IntegrationDrawer } from './IntegrationDrawer';

@@ -1,5 +1,5 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
-import { DataTable, type DataColumn } from '.';
+import { DataTable, type DataColumn, type DataTableProps } from '.';
 
 interface Row {
   id: number;
@@ -9,6 +9,11 @@ const columns: DataColumn<Row>[] = [
   { key: 'id', label: 'ID', render: (r) => `#${r.id}` },
   { key: 'name', label: 'Name', render: (r) => r.name },
 ];
+
+/** The table while its rows load (`rows` undefined). */
+const loadingTable = (props: Pick<DataTableProps<Row>, 'loading' | 'loadingRows'>) => (
+  <DataTable ariaLabel="Things" columns={columns} rows={undefined} rowKey={(r) => r.id} empty="Nothing." {...props} />
+);
 
 describe('<DataTable>', () => {
   it('renders the head, one row per item in order, and the footer, in a keyboard-reachable region', () => {
@@ -43,22 +48,13 @@ describe('<DataTable>', () => {
     );
     const cell = screen.getByText('Nothing.').closest('td');
     expect(cell?.getAttribute('colspan')).toBe('2');
-    rerender(<DataTable ariaLabel="Things" columns={columns} rows={undefined} rowKey={(r) => r.id} empty="Nothing." />);
+    rerender(loadingTable({}));
     expect(screen.queryByText('Nothing.')).toBeNull();
     expect(screen.getAllByRole('row')).toHaveLength(1);
   });
 
   it('shows the loading text while rows is undefined, and a placeholder in place of the table', () => {
-    const { rerender } = render(
-      <DataTable
-        ariaLabel="Things"
-        columns={columns}
-        rows={undefined}
-        rowKey={(r) => r.id}
-        empty="Nothing."
-        loading="Loading things..."
-      />,
-    );
+    const { rerender } = render(loadingTable({ loading: 'Loading things...' }));
     expect(screen.getByText('Loading things...')).toBeTruthy();
     rerender(
       <DataTable
@@ -74,6 +70,15 @@ describe('<DataTable>', () => {
     expect(screen.queryByRole('table')).toBeNull();
     expect(screen.queryByText('f')).toBeNull();
     expect(screen.getByText('Failed')).toBeTruthy();
+  });
+
+  it('shows skeleton rows while loading when asked to, hidden from screen readers', () => {
+    const { container } = render(loadingTable({ loadingRows: 3 }));
+    const body = container.querySelectorAll('tbody tr');
+    expect(body).toHaveLength(3);
+    body.forEach((row) => expect(row.getAttribute('aria-hidden')).toBe('true'));
+    expect(body[0]!.querySelector('td')?.getAttribute('colspan')).toBe('2');
+    expect(screen.queryByText('Nothing.')).toBeNull();
   });
 
   it('makes sortable heads buttons that report their key, marks the sorted one, and passes row props', () => {

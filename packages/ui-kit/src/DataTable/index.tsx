@@ -3,6 +3,7 @@ import {
   Box,
   Card,
   CircularProgress,
+  Skeleton,
   Stack,
   Table,
   TableBody,
@@ -124,6 +125,8 @@ export interface DataTableProps<T> {
   emptyIcon?: ReactNode;
   /** The text shown, with a spinner, while `rows` is undefined. */
   loading?: ReactNode;
+  /** Without a loading text: this many skeleton rows while `rows` is undefined (a short list of known shape). */
+  loadingRows?: number;
   /** Names the scrolling region and the table for keyboard and screen-reader users. */
   ariaLabel: string;
   /** Below this width the table scrolls inside its card instead of squeezing its columns (a phone's width). */
@@ -154,6 +157,7 @@ export function DataTable<T>({
   empty,
   emptyIcon,
   loading,
+  loadingRows = 0,
   ariaLabel,
   minWidth = 760,
   size = 'small',
@@ -171,7 +175,15 @@ export function DataTable<T>({
       <TableMessageRow colSpan={columns.length} icon={<CircularProgress size={22} />}>
         {loading}
       </TableMessageRow>
-    ) : null;
+    ) : (
+      Array.from({ length: loadingRows }, (_, i) => (
+        <TableRow key={i} aria-hidden>
+          <TableCell colSpan={columns.length}>
+            <Skeleton />
+          </TableCell>
+        </TableRow>
+      ))
+    );
   } else if (rows.length === 0) {
     body = (
       <TableMessageRow colSpan={columns.length} icon={emptyIcon}>

@@ -8,11 +8,17 @@ import {
   DialogActions,
   DialogContent,
   DialogTitle,
+  Drawer,
+  IconButton,
   Typography,
   type DialogProps,
   type SxProps,
   type Theme,
 } from '@mui/material';
+import CloseIcon from '@mui/icons-material/Close';
+
+/** A centred dialog, or a side sheet from the right edge (full width on a phone) for a longer form beside the page. */
+export type FormDialogVariant = 'dialog' | 'sheet';
 
 export interface FormDialogFrameProps {
   title: ReactNode;
@@ -42,6 +48,8 @@ export interface FormDialogFrameProps {
   dividers?: boolean;
   /** The title's id, for the dialog's `aria-labelledby`. */
   titleId?: string;
+  /** A close button at the title's end (a side sheet's), doing what Cancel does. */
+  closeButton?: boolean;
 }
 
 /**
@@ -64,6 +72,7 @@ export function FormDialogFrame({
   secondaryAction,
   dividers = false,
   titleId,
+  closeButton = false,
 }: FormDialogFrameProps) {
   return (
     // `display: contents`: title, fields and buttons are the dialog paper's own rows, so the fields scroll between a
@@ -77,9 +86,19 @@ export function FormDialogFrame({
       }}
       sx={{ display: 'contents' }}
     >
-      <DialogTitle id={titleId} sx={subtitle ? { pb: 0.5 } : undefined}>
+      <DialogTitle id={titleId} sx={{ ...(subtitle ? { pb: 0.5 } : {}), ...(closeButton ? { pr: 7 } : {}) }}>
         {title}
       </DialogTitle>
+      {closeButton && (
+        <IconButton
+          aria-label="Close"
+          onClick={onCancel}
+          disabled={busy}
+          sx={{ position: 'absolute', right: 12, top: 12 }}
+        >
+          <CloseIcon />
+        </IconButton>
+      )}
       {subtitle && (
         <Typography variant="body2" color="textSecondary" sx={{ px: 3, pb: 1 }}>
           {subtitle}
@@ -137,8 +156,59 @@ export function FormDialogActions({
   );
 }
 
-export interface FormDialogProps extends Omit<FormDialogFrameProps, 'titleId'> {
+export interface FormDialogSurfaceProps {
   open: boolean;
+  /** 'sheet': a side sheet (a Drawer from the right, 460 px, the whole width on a phone). */
+  variant?: FormDialogVariant;
+  /** A dialog's width (a sheet's is fixed). */
+  maxWidth?: DialogProps['maxWidth'];
+  /** Escape and a click outside call it; without it only the form's own buttons close the surface. */
+  onClose?: () => void;
+  /** The id of the title inside, which names the surface. */
+  titleId: string;
+  children: ReactNode;
+}
+
+/**
+ * What a form dialog sits in: a Dialog, or for the 'sheet' variant a Drawer whose sheet is the dialog (named by the
+ * title, focus trap). FormDialog uses it; a form that mounts afresh per opening renders `FormDialogFrame` inside it.
+ */
+export function FormDialogSurface({
+  open,
+  variant = 'dialog',
+  maxWidth = 'sm',
+  onClose,
+  titleId,
+  children,
+}: FormDialogSurfaceProps) {
+  if (variant === 'sheet') {
+    return (
+      <Drawer
+        anchor="right"
+        open={open}
+        onClose={onClose}
+        slotProps={{
+          // A temporary Drawer's sheet is already role="dialog" and aria-modal; the title names it.
+          paper: {
+            'aria-labelledby': titleId,
+            sx: { width: { xs: '100%', sm: 460 } },
+          },
+        }}
+      >
+        {children}
+      </Drawer>
+    );
+  }
+  return (
+    <Dialog open={open} onClose={onClose} maxWidth={maxWidth} fullWidth aria-labelledby={titleId}>
+      {children}
+    </Dialog>
+  );
+}
+
+export interface FormDialogProps extends Omit<FormDialogFrameProps, 'titleId' | 'closeButton'> {
+  open: boolean;
+  variant?: FormDialogVariant;
   maxWidth?: DialogProps['maxWidth'];
   /** Escape and a click outside close it as Cancel does (never while busy); false: only Cancel closes it. */
   dismissible?: boolean;
@@ -149,18 +219,19 @@ export interface FormDialogProps extends Omit<FormDialogFrameProps, 'titleId'> {
  * `FormDialogFrame`. Imported by path (`@act/ui-kit/src/FormDialog`) like the other form blocks, so nothing of
  * the forms reaches the sign-in page through the shared ui-kit index.
  */
-export function FormDialog({ open, maxWidth = 'sm', dismissible = true, ...frame }: FormDialogProps) {
+export function FormDialog({ open, variant = 'dialog', maxWidth, dismissible = true, ...frame }: FormDialogProps) {
   const titleId = useId();
+  const sheet = variant === 'sheet';
   return (
-    <Dialog
+    <FormDialogSurface
       open={open}
-      onClose={dismissible && !frame.busy ? frame.onCancel : undefined}
+      variant={variant}
       maxWidth={maxWidth}
-      fullWidth
-      aria-labelledby={titleId}
+      onClose={dismissible && !frame.busy ? frame.onCancel : undefined}
+      titleId={titleId}
     >
-      <FormDialogFrame {...frame} titleId={titleId} />
-    </Dialog>
+      <FormDialogFrame dividers={sheet} {...frame} titleId={titleId} closeButton={sheet} />
+    </FormDialogSurface>
   );
 }
 
@@ -179,13 +250,22 @@ interface FormikLike<V> {
  * left or the form submitted, else `hint` (the field's help line).
  */
 export function formikField<V extends object>(form: FormikLike<V>, name: keyof V & string, hint?: ReactNode) {
-  const message = form.touched[name] || form.submitCount > 0 ? form.errors[name] : undefined;
+  const message = formikError(form, name);
   return {
     name,
     value: form.values[name] as string,
     onChange: form.handleChange,
     onBlur: form.handleBlur,
     error: Boolean(message),
-    helperText: message ? String(message) : hint,
+    helperText: message ?? hint,
   };
+}
+
+/** The yup message of a formik field once it was left or the form submitted (a field that is not a TextField). */
+export function formikError<V extends object>(
+  form: Pick<FormikLike<V>, 'errors' | 'touched' | 'submitCount'>,
+  name: keyof V & string,
+): string | undefined {
+  const message = form.touched[name] || form.submitCount > 0 ? form.errors[name] : undefined;
+  return message ? String(message) : undefined;
 }

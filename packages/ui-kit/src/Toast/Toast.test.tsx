@@ -82,39 +82,65 @@ describe('toasts', () => {
     jest.useRealTimers();
   });
 
+  /** A page with a button that toasts and opens a dialog in one click, and a dialog whose Create toasts. */
+  function DialogPage({ startOpen }: { startOpen: boolean }) {
+    const { toast } = useToast();
+    const [open, setOpen] = useState(startOpen);
+    return (
+      <>
+        <p>page</p>
+        <Button
+          onClick={() => {
+            toast({ title: 'Campaign created' });
+            setOpen(true);
+          }}
+        >
+          Save and edit
+        </Button>
+        <Dialog open={open} aria-label="Sheet">
+          <DialogActions>
+            <Button onClick={() => toast({ title: 'Save failed', variant: 'destructive' })}>Create</Button>
+            <Button onClick={() => setOpen(false)}>Cancel</Button>
+          </DialogActions>
+        </Dialog>
+      </>
+    );
+  }
+
+  /** The toast saying `text` is inside the dialog and not aria-hidden; after Cancel it is back on the page. */
+  async function expectInDialogThenOnPage(text: string) {
+    await waitFor(() =>
+      expect(screen.getByRole('dialog').parentElement!.contains(screen.getByTestId('toast'))).toBe(true),
+    );
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toContain(text);
+    expect(alert.closest('[aria-hidden="true"]')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    // The dialog is closing: the toast is back on the page, still shown.
+    await waitFor(() => expect(document.querySelector('.MuiDialog-root [data-testid="toast"]')).toBeNull());
+    expect(screen.getByTestId('toast').textContent).toContain(text);
+  }
+
   it('inside an open dialog: shown within it, not aria-hidden; back on the page once the dialog closes', async () => {
-    function WithDialog() {
-      const { toast } = useToast();
-      const [open, setOpen] = useState(true);
-      return (
-        <>
-          <p>page</p>
-          <Dialog open={open} aria-label="Sheet">
-            <DialogActions>
-              <Button onClick={() => toast({ title: 'Save failed', variant: 'destructive' })}>Create</Button>
-              <Button onClick={() => setOpen(false)}>Cancel</Button>
-            </DialogActions>
-          </Dialog>
-        </>
-      );
-    }
     render(
       <ToastProvider>
-        <WithDialog />
+        <DialogPage startOpen />
       </ToastProvider>,
     );
     // The dialog hides the rest of the page from assistive technology.
     expect(screen.getByText('page').closest('[aria-hidden="true"]')).not.toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Create' }));
-    const alert = screen.getByRole('alert');
-    expect(alert.textContent).toContain('Save failed');
-    expect(alert.closest('[aria-hidden="true"]')).toBeNull();
-    expect(screen.getByRole('dialog').parentElement!.contains(alert)).toBe(true);
+    await expectInDialogThenOnPage('Save failed');
+  });
 
-    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
-    // The dialog is closing: the toast is back on the page, still shown.
-    await waitFor(() => expect(document.querySelector('.MuiDialog-root [data-testid="toast"]')).toBeNull());
-    expect(screen.getByTestId('toast').textContent).toContain('Save failed');
+  it('a toast shown as a dialog opens (same click, or just before) moves into it, so it is not aria-hidden', async () => {
+    render(
+      <ToastProvider>
+        <DialogPage startOpen={false} />
+      </ToastProvider>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Save and edit' }));
+    await expectInDialogThenOnPage('Campaign created');
   });
 
   it('useToast outside the provider says where it belongs', () => {

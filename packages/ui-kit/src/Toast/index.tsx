@@ -50,9 +50,18 @@ function openModalHost(): HTMLElement | null {
   for (let i = roots.length - 1; i >= 0; i--) {
     const sentinel = roots[i]!.querySelector<HTMLElement>(SENTINEL);
     const trapped = sentinel?.nextElementSibling;
-    if (sentinel?.tabIndex === 0 && trapped instanceof HTMLElement) return trapped;
+    if (sentinel?.tabIndex === 0 && trapped instanceof HTMLElement) return sliding(trapped) ? null : trapped;
   }
   return null;
+}
+
+/**
+ * A sheet sliding in is transformed, which makes it the box a fixed toast inside it is placed in: the toast would
+ * ride in with it, at the sheet's top centre over its close button. It waits on the page until the slide ends.
+ */
+function sliding(el: HTMLElement): boolean {
+  const transform = getComputedStyle(el).transform;
+  return transform !== '' && transform !== 'none';
 }
 
 /**
@@ -60,7 +69,8 @@ function openModalHost(): HTMLElement | null {
  * replaces the current one instead of queueing behind it (the newest outcome is what matters).
  *
  * It hides after `duration` whatever the pointer does (MUI's own timer pauses while hovered, so a toast under a
- * resting pointer never went away), and while a dialog or sheet is open it is rendered inside it (issue 16).
+ * resting pointer never went away), and while a dialog or sheet is open it is rendered inside the topmost one, also
+ * when that opens after the toast (issue 16).
  */
 export function ToastProvider({ children, duration = TOAST_DURATION_MS }: { children: ReactNode; duration?: number }) {
   const [current, setCurrent] = useState<ActiveToast | null>(null);
@@ -79,20 +89,27 @@ export function ToastProvider({ children, duration = TOAST_DURATION_MS }: { chil
   useLayoutEffect(() => {
     if (current) setHost(openModalHost());
   }, [current]);
-  // When the host's modal closes, the toast moves back to the page for the rest of its time.
+  // While it shows, it follows the topmost open modal: into a dialog or sheet that opens after it (an action that
+  // toasts and then opens one, or a toast raised in the same click that opens it: the modal's portal mounts after
+  // this provider's layout effect), into one opened over that, and back to the page when they close. Left outside,
+  // it would be aria-hidden and out of the keyboard's reach behind the modal's focus trap.
   useEffect(() => {
-    if (!host) return;
-    const modal = host.parentElement;
-    const check = () => {
-      const sentinel = modal?.querySelector<HTMLElement>(SENTINEL);
-      if (!host.isConnected || sentinel?.tabIndex !== 0) setHost(null);
+    if (!current || !open) return;
+    const follow = () => setHost(openModalHost());
+    // Modals are portals added to and removed from the body; a closing one takes its sentinels out of the tab order.
+    const portals = new MutationObserver(follow);
+    portals.observe(document.body, { childList: true });
+    const traps = new MutationObserver(follow);
+    traps.observe(document.body, { attributes: true, subtree: true, attributeFilter: ['tabindex'] });
+    // A sheet that has slid in.
+    document.addEventListener('transitionend', follow, true);
+    follow();
+    return () => {
+      portals.disconnect();
+      traps.disconnect();
+      document.removeEventListener('transitionend', follow, true);
     };
-    const observer = new MutationObserver(check);
-    observer.observe(document.body, { childList: true });
-    if (modal) observer.observe(modal, { attributes: true, subtree: true, attributeFilter: ['tabindex'] });
-    check();
-    return () => observer.disconnect();
-  }, [host]);
+  }, [current, open]);
   useEffect(() => {
     if (!open || !current) return;
     const timer = setTimeout(() => setOpen(false), duration);
@@ -111,6 +128,9 @@ export function ToastProvider({ children, duration = TOAST_DURATION_MS }: { chil
       // Top centre: at the bottom right it covered the Create / Cancel buttons of dialogs and side sheets, at
       // the top right a side sheet's title and close button; here it is clear of both on wide screens.
       anchorOrigin={{ vertical: 'top', horizontal: 'center' }}
+      // On a phone a side sheet fills the width and its close button sits in the top-right corner, which the
+      // toast (8 px from both edges there) covered: it keeps clear of that corner below the sm breakpoint.
+      sx={{ right: { xs: 64, sm: 'auto' } }}
     >
       <Alert
         onClose={() => setOpen(false)}
