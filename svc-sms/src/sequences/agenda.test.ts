@@ -32,6 +32,8 @@ const sweepJob = () => conn.collection('agenda_jobs').findOne({ name: 'sms-sweep
 
 it('sends each step from its Agenda job', async () => {
   await createFunnel(sms.svc.url, 'agenda-funnel', [{ message: 'A1' }, { message: 'A2', delay_minutes: 1 }]);
+  // The sweep's run at start-up is over (it may come a little after the service answers); the next is ten minutes off.
+  await waitFor(async () => !!(await sweepJob())?.lastRunAt, 15_000);
   const posted = Date.now();
   await postContact(sms.svc.url, 'agenda-funnel', 'ag-1', '+15552050001');
   await waitFor(async () => sentTo('+15552050001').length === 2, 10_000);
