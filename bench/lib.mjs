@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync, fork, spawnSync } from 'node:child_process';
 import { MongoClient } from 'mongodb';
+import { connect as natsConnect } from 'nats';
 import { Pool } from 'undici';
 import { startStack } from '../infra/scripts/stack.mjs';
 import { ensureMongo, ensureNats } from '../infra/scripts/deps.mjs';
@@ -80,6 +81,31 @@ export async function benchStack(label, env = {}, { replicas = 1 } = {}) {
       const url = `http://127.0.0.1:${port}`;
       await waitForHealthz(handle, `${url}/healthz`);
       return { url, port, pid: handle.pid, stop: () => handle.stop() };
+    },
+    /**
+     * Resolves once the stack has worked off what earlier load left behind: every service's outbox is empty and every
+     * JetStream consumer of the stack's streams has taken and acknowledged all it was given. A phase that starts
+     * before then shares the cores with the last phase's backlog (the other side's cross-channel consumer, the relay).
+     */
+    async quiet(timeoutMs = 120_000) {
+      const started = Date.now();
+      const nc = await natsConnect({ servers: stack.env.NATS_URL, timeout: 3000 });
+      try {
+        const jsm = await nc.jetstreamManager();
+        for (;;) {
+          let busy = 0;
+          for (const service of ['svc-email', 'svc-sms', 'svc-auth']) busy += await (await this.db(service)).collection('outbox').countDocuments({});
+          for await (const info of jsm.streams.list()) {
+            if (!info.config.name.startsWith(natsPrefix)) continue;
+            for await (const c of jsm.consumers.list(info.config.name)) busy += c.num_pending + c.num_ack_pending;
+          }
+          if (busy === 0) return Date.now() - started;
+          if (Date.now() - started > timeoutMs) throw new Error(`the stack is still busy after ${timeoutMs} ms (${busy} waiting)`);
+          await sleep(200);
+        }
+      } finally {
+        await nc.close();
+      }
     },
     async stop() {
       await client?.close();
