@@ -67,6 +67,38 @@ describe('SenderPacer', () => {
     expect((await pacers[1]!.reserve('+15005550007', 2, until)).slots).toHaveLength(2);
   });
 
+  it('spends the slots of refused attempts on the slots ahead, at most a fifth of an interval each, and drops them without a backlog', async () => {
+    let t = Date.now();
+    const clock = () => new Date(t);
+    const [p, q] = [new SenderPacer(a, () => 10, clock), new SenderPacer(b, () => 10, clock)];
+    const sender = '+15005550016';
+    const until = new Date(t + 60_000);
+    const first = await p.reserve(sender, 10, until);
+    expect(first.slots.map((d) => d.getTime() - t)).toEqual(Array.from({ length: 10 }, (_, i) => i * 100));
+    // Three of them refused (from either instance): 300 ms of the pace unused.
+    await Promise.all([p.refund(sender), q.refund(sender, 2)]);
+    // The next 10 slots come 80 ms apart (the closest allowed), spending 200 ms of credit; the next 10 spend the rest
+    // (100 ms spread over them: 90 ms apart), then the pace is back to 100 ms.
+    const gaps = (r: { slots: Date[] }) => r.slots.slice(1).map((d, i) => d.getTime() - r.slots[i]!.getTime());
+    const second = await q.reserve(sender, 10, until);
+    expect(second.slots[0]!.getTime() - t).toBe(1000);
+    expect(gaps(second)).toEqual(Array(9).fill(80));
+    const third = await p.reserve(sender, 10, until);
+    expect(third.slots[0]!.getTime() - t).toBe(1800);
+    expect(gaps(third)).toEqual(Array(9).fill(90));
+    const fourth = await p.reserve(sender, 5, until);
+    expect(fourth.slots[0]!.getTime() - t).toBe(2700);
+    expect(gaps(fourth)).toEqual(Array(4).fill(100));
+    // Refused attempts while the sender has a backlog, then the backlog passes: the credit is not carried into an
+    // idle pace (that time is gone), nor given at all once there is no backlog.
+    await p.refund(sender, 4);
+    t += 10_000;
+    await p.refund(sender, 4);
+    const idle = await q.reserve(sender, 5, new Date(t + 60_000));
+    expect(gaps(idle)).toEqual(Array(4).fill(100));
+    expect(gaps(await q.reserve(sender, 5, new Date(t + 60_000)))).toEqual(Array(4).fill(100));
+  });
+
   it('defaults by the kind of sender (long code 1/s, toll-free 3/s, short code 100/s)', () => {
     expect(defaultMessagesPerSecond('+15005550006')).toBe(1);
     expect(defaultMessagesPerSecond('+18885550006')).toBe(3);

@@ -19,6 +19,11 @@ interface PaceDoc {
   _id: string;
   /** When this sender's next message may leave. */
   next_at: Date;
+  /**
+   * Pace time handed back by attempts Twilio refused (429, 5xx: no message was created, so none of the sender's
+   * rate was used), in milliseconds; spent by packing the next slots closer together.
+   */
+  credit_ms?: number;
 }
 
 export interface Reservation {
@@ -29,9 +34,21 @@ export interface Reservation {
 }
 
 /**
+ * At most this share of each interval is made up from credit: slots come at most 1 / (1 - 0.2) = 1.25 times as fast
+ * as the rate, whatever was refused, so a run of refusals (over-the-rate ones included) cannot snowball into a burst.
+ */
+export const MAX_CREDIT_SHARE = 0.2;
+
+/**
  * Send slots per sender, shared by every instance through one MongoDB document per sender: a reservation moves
  * the sender's `next_at` forward by one interval per message with a compare-and-set (no transaction, no pipeline
  * update: the stand-in has neither), so two instances never hand out the same second.
+ *
+ * Twilio's rate counts the messages it takes, not the calls: a refused attempt used none of it. Its interval is
+ * handed back as credit (`refund`) while the sender has a backlog, and the next reservations spend it by spacing
+ * their slots up to MAX_CREDIT_SHARE closer, so the credit is spread over the seconds ahead rather than given back
+ * at one moment (which bunched the retries over the rate). A sender with no backlog drops its credit: the unused
+ * time has passed.
  */
 export class SenderPacer {
   private readonly coll: Collection<PaceDoc>;
@@ -44,33 +61,59 @@ export class SenderPacer {
     this.coll = conn.db!.collection<PaceDoc>('sms_send_pace');
   }
 
+  private interval(sender: string): number {
+    return 1000 / Math.max(0.001, this.perSecond(sender));
+  }
+
   /**
    * Up to `count` slots for `sender` no later than `until` (fewer, or none, when the sender is busy until then), none
    * before `notBefore` (a retry's backoff: it then takes its place in the pace like a first attempt).
    */
   async reserve(sender: string, count: number, until: Date, notBefore?: Date): Promise<Reservation> {
-    const interval = 1000 / Math.max(0.001, this.perSecond(sender));
+    const interval = this.interval(sender);
     for (let attempt = 0; attempt < 20; attempt++) {
       const doc = await this.coll.findOne({ _id: sender });
-      const now = Math.max(this.now().getTime(), notBefore?.getTime() ?? 0);
+      const clock = this.now().getTime();
+      const now = Math.max(clock, notBefore?.getTime() ?? 0);
+      const backlog = (doc?.next_at.getTime() ?? 0) > clock;
+      const credit = backlog ? Math.max(0, doc?.credit_ms ?? 0) : 0;
       const start = Math.max(now, doc?.next_at.getTime() ?? 0);
-      const fit = start > until.getTime() ? 0 : Math.floor((until.getTime() - start) / interval) + 1;
-      const k = Math.max(0, Math.min(count, fit));
-      const next = new Date(start + k * interval);
+      const fitting = (spacing: number) =>
+        start > until.getTime() ? 0 : Math.max(0, Math.min(count, Math.floor((until.getTime() - start) / spacing) + 1));
+      const closest = interval * (1 - MAX_CREDIT_SHARE);
+      const spacing = credit > 0 ? Math.max(closest, interval - credit / Math.max(1, fitting(closest))) : interval;
+      const k = fitting(spacing);
       if (k === 0) return { slots: [], nextFree: new Date(start) };
+      const spent = Math.min(credit, k * (interval - spacing));
+      const next = new Date(start + k * spacing);
       if (doc) {
-        const moved = await this.coll.updateOne({ _id: sender, next_at: doc.next_at }, { $set: { next_at: next } });
+        const moved = await this.coll.updateOne(
+          { _id: sender, next_at: doc.next_at },
+          // No backlog: the credit is dropped ($set), else what was spent comes off ($inc keeps refunds made meanwhile).
+          backlog ? { $set: { next_at: next }, $inc: { credit_ms: -spent } } : { $set: { next_at: next, credit_ms: 0 } },
+        );
         if (moved.modifiedCount !== 1) continue; // another instance reserved meanwhile: read again
       } else {
         try {
-          await this.coll.insertOne({ _id: sender, next_at: next });
+          await this.coll.insertOne({ _id: sender, next_at: next, credit_ms: 0 });
         } catch (err) {
           if (isDuplicateKeyError(err)) continue;
           throw err;
         }
       }
-      return { slots: Array.from({ length: k }, (_, i) => new Date(start + i * interval)), nextFree: next };
+      return { slots: Array.from({ length: k }, (_, i) => new Date(start + i * spacing)), nextFree: next };
     }
     throw new Error(`could not reserve send slots for ${sender}: too much contention`);
+  }
+
+  /**
+   * An attempt Twilio refused took no part of the sender's rate: its interval is credit for the slots ahead, if the
+   * sender still has a backlog to spend it on (one atomic $inc, no read).
+   */
+  async refund(sender: string, attempts = 1): Promise<void> {
+    await this.coll.updateOne(
+      { _id: sender, next_at: { $gt: this.now() } },
+      { $inc: { credit_ms: attempts * this.interval(sender) } },
+    );
   }
 }

@@ -91,6 +91,23 @@ describe('a retried text and the sender pace', () => {
     expect(twilio.messages.filter((m) => m.to === '+15552080003')).toHaveLength(1);
     expect(warned).toEqual([{ obj: { err: expect.objectContaining({ message: 'pace unreadable' }) }, msg: expect.stringContaining('sender pace not read') }]);
   });
+
+  it('hands back the slot of every answered refusal (no message was created), not of an attempt left unanswered', async () => {
+    twilio.failNext(429, 1);
+    twilio.failNext(503, 1);
+    let unused = 0;
+    const msg = { body: 'Hi', from: '+15005550006', retrySlot: async () => null, slotUnused: () => void (unused += 1) };
+    expect((await provider().send({ ...msg, to: '+15552080004' })).sid).toMatch(/^SM/);
+    expect(unused).toBe(2);
+    // A refusal that cannot succeed (21211 invalid number) created no message either.
+    twilio.refuse.add('+15552080005');
+    await expect(provider().send({ ...msg, to: '+15552080005' })).rejects.toThrow(/not a valid phone number/);
+    expect(unused).toBe(3);
+    // No answer at all: Twilio may have taken it, so its slot stays spent.
+    const silent = createTwilioProvider({ accountSid: twilio.accountSid, authToken: twilio.authToken, baseUrl: 'http://127.0.0.1:9' });
+    await expect(silent.send({ ...msg, to: '+15552080006' })).rejects.toThrow(/Could not reach Twilio/);
+    expect(unused).toBe(3);
+  });
 });
 
 describe('SenderPacer with a retry not before its backoff', () => {

@@ -111,6 +111,8 @@ export function createTwilioProvider({
           return { sid: res.sid, status: res.status };
         } catch (err) {
           const e = toProviderError(err);
+          // An answered refusal created no message: Twilio's rate (messages, not calls) was not used by it.
+          if (e.status !== undefined) msg.slotUnused?.();
           const wait = Math.round(Math.min(30_000, retryBaseMs * 2 ** (attempt - 1)) * (0.5 + Math.random() * 0.5));
           // A retry takes a slot of the sender's pace once its backoff is over, like a first attempt (retries sent
           // outside the pace were what earned the over-the-rate 429s). No slot before the deadline (a backlog longer

@@ -17,6 +17,11 @@ export interface OutgoingSms {
    * (the retry then leaves when its backoff ends, as it does without this).
    */
   retrySlot?: (notBefore: Date, until: Date) => Promise<Date | null>;
+  /**
+   * Told when Twilio answered an attempt with a refusal (any 4xx / 5xx): no message was created, so the attempt's
+   * slot of the sender's pace went unused and is handed back. Not awaited; never throws.
+   */
+  slotUnused?: () => void;
 }
 
 export interface SentSms {

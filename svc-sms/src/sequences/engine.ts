@@ -28,7 +28,7 @@ import { blackoutEnd } from '../blackout/blackout';
 import { blackoutWindowOf, statusCallbackUrl, type ProviderConfigService } from '../provider/config';
 import { logStatusFromTwilio } from '../provider/twilio';
 import type { SenderPacer } from '../provider/pacing';
-import type { SentSms, SmsProvider } from '../provider/types';
+import type { OutgoingSms, SentSms, SmsProvider } from '../provider/types';
 import type { Clock } from '../settings';
 
 /**
@@ -90,7 +90,7 @@ export interface SequenceEngineDeps {
    */
   sendInFlightMs?: number;
   /** Send slots per sender shared by every instance (absent: no pacing). */
-  pacer?: Pick<SenderPacer, 'reserve'>;
+  pacer?: Pick<SenderPacer, 'reserve' | 'refund'>;
   publicUrl: string;
   logger: Logger;
   /** Told of the logs each step writes, once written (attribution publishes its touches from them). */
@@ -418,7 +418,7 @@ export class SequenceEngine {
           from: cfg.phone_number || undefined,
           statusCallback: statusCallbackUrl(cfg, this.deps.publicUrl),
           notAfter: lastCallAt(lease),
-          retrySlot: this.retrySlot(cfg),
+          ...this.paced(cfg),
         });
       } catch (err) {
         const msg = sendFailureMessage(err);
@@ -578,11 +578,20 @@ export class SequenceEngine {
     );
   }
 
-  /** A retry's slot of the sender's pace (provider.send asks once its backoff is over); absent without a pacer. */
-  private retrySlot(cfg: TwilioConfig): ((notBefore: Date, until: Date) => Promise<Date | null>) | undefined {
+  /**
+   * How provider.send meets the sender's pace: a retry's slot once its backoff is over, and the refund of a slot an
+   * answered refusal left unused; nothing without a pacer.
+   */
+  private paced(cfg: TwilioConfig): Pick<OutgoingSms, 'retrySlot' | 'slotUnused'> {
     const pacer = this.deps.pacer;
-    if (!pacer) return undefined;
-    return async (notBefore, until) => (await pacer.reserve(senderOf(cfg), 1, until, notBefore)).slots[0] ?? null;
+    if (!pacer) return {};
+    const sender = senderOf(cfg);
+    return {
+      retrySlot: async (notBefore, until) => (await pacer.reserve(sender, 1, until, notBefore)).slots[0] ?? null,
+      slotUnused: () => {
+        pacer.refund(sender).catch(() => undefined); // a refund lost only makes the pace as slow as without them
+      },
+    };
   }
 
   private async casAll(
@@ -849,7 +858,7 @@ export class SequenceEngine {
         from: cfg.phone_number || undefined,
         statusCallback: statusCallbackUrl(cfg, this.deps.publicUrl),
         notAfter: lastCallAt(lease),
-        retrySlot: this.retrySlot(cfg),
+        ...this.paced(cfg),
       });
     } catch (err) {
       const msg = sendFailureMessage(err);
