@@ -36,6 +36,9 @@ const CONCURRENCY = arg('concurrency', 64);
 const TRIM_SEC = 10; // after the last message taken, wait this long for anything sent twice
 const CHAOS = { rate429: 0.1, rate500: 0.02, rateTimeout: 0.01, timeoutAcceptedShare: 0.5 };
 const CLIENT_TIMEOUT_MS = 2_000;
+// --trace-pace: the sender pace document (how far ahead its next free slot is, the refused attempts' credit) every
+// second while sending.
+const TRACE_PACE = process.argv.includes('--trace-pace');
 const TARGET = { lost: 0, duplicates: 0, shareOfCeiling: 0.9 };
 
 const run = Date.now().toString(36);
@@ -178,6 +181,11 @@ try {
       const since = Math.max(0, (Date.now() - firstDue) / 1000).toFixed(0);
       console.log(`[bench] +${since} s after the first due: ${p.emails}/${emailDue.length} emails, ${p.sms}/${smsDue.length} SMS taken (load ${loadAvg()})`);
     }
+    if (TRACE_PACE) {
+      const pace = await smsDb.collection('sms_send_pace').find().toArray();
+      for (const d of pace)
+        console.log(`[pace] +${((Date.now() - firstDue) / 1000).toFixed(1)} s ${d._id}: next free in ${((d.next_at - Date.now()) / 1000).toFixed(1)} s, credit ${Math.round(d.credit_ms ?? 0)} ms; ${p.sms} taken`);
+    }
     if (p.emails >= emailDue.length && p.sms >= smsDue.length) break;
     if (Date.now() > deadline) {
       console.error('[bench] gave up waiting: 10 minutes after the last due');
@@ -246,6 +254,8 @@ try {
     senders,
     calls: s.twilio.calls,
     logs: smsStatus,
+    // Texts the fake took in each wall-clock second (its rate windows): where the pace left room unused.
+    perSecondTaken: s.twilio.perSecond,
   };
   const met = (r) => ({
     lost: r.lost === 0,
@@ -271,10 +281,11 @@ try {
     sms: { ...sms, met: met(sms) },
   };
   const file = writeResult('delivery', result);
-  const row = ({ calls: _c, logs: _l, ...r }) => r;
+  const row = ({ calls: _c, logs: _l, perSecondTaken: _p, ...r }) => r;
   console.table({ email: row(email), sms: row(sms) });
   console.log('[bench] Resend calls:', email.calls, `${email.batchCalls} batches, ${email.emailsPerCall} emails a call; logs`, email.logs);
   console.log('[bench] Twilio calls:', sms.calls, '; logs', sms.logs);
+  console.log('[bench] texts taken per second:', sms.perSecondTaken.join(' '));
   console.log('[bench] CPU seconds per process while sending:', cpu);
   console.log(`[bench] written ${file}`);
   if (email.lost || sms.lost || email.duplicates || sms.duplicates) {

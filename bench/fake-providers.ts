@@ -10,6 +10,15 @@ interface Options {
   twilio: Parameters<typeof startFakeTwilio>[0];
 }
 
+/** Messages taken in each wall-clock second from the first to the last (the fake's own rate windows). */
+function perSecond(times: number[]): number[] {
+  if (times.length === 0) return [];
+  const first = Math.floor(Math.min(...times) / 1000);
+  const counts = Array<number>(Math.floor(Math.max(...times) / 1000) - first + 1).fill(0);
+  for (const t of times) counts[Math.floor(t / 1000) - first]! += 1;
+  return counts;
+}
+
 async function main() {
   const opts = JSON.parse(process.argv[2] ?? '{}') as Options;
   const resend = await startFakeResend({ ...opts.resend, recordRequests: false });
@@ -73,6 +82,7 @@ async function main() {
           senders: [...senders],
           firstAt: twilio.messages[0]?.at ?? null,
           lastAt: twilio.messages.at(-1)?.at ?? null,
+          perSecond: perSecond(twilio.messages.map((m) => m.at)),
           to: smsTo,
         },
       });

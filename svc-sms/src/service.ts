@@ -192,10 +192,12 @@ export async function buildSmsService(
         scan = setInterval(() => {
           if (scanning) return;
           scanning = true;
+          // The next scan may start once this one's bursts have had their first answers (retries left only).
+          const done = () => (scanning = false);
           engine
-            .sweep()
+            .sweep(200, 100, done)
             .catch((err) => logger.warn({ err: (err as Error).message }, 'due scan failed'))
-            .finally(() => (scanning = false));
+            .finally(done);
         }, settings.dueScanMs);
         scan.unref();
       }

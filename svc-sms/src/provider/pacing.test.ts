@@ -34,7 +34,10 @@ describe('SenderPacer', () => {
   let a: Connection;
   let b: Connection;
   beforeAll(async () => {
-    [a, b] = await Promise.all([mongoose.createConnection(paceDbUrl(db)).asPromise(), mongoose.createConnection(paceDbUrl(db)).asPromise()]);
+    [a, b] = await Promise.all([
+      mongoose.createConnection(paceDbUrl(db)).asPromise(),
+      mongoose.createConnection(paceDbUrl(db)).asPromise(),
+    ]);
   });
   afterAll(async () => {
     await a?.dropDatabase().catch(() => undefined);
@@ -49,7 +52,9 @@ describe('SenderPacer', () => {
     const clock = () => new Date(t0);
     const pacers = [new SenderPacer(a, () => 4, clock), new SenderPacer(b, () => 4, clock)];
     const until = new Date(t0 + 60_000);
-    const got = await Promise.all(Array.from({ length: 8 }, (_, i) => pacers[i % 2]!.reserve('+15005550006', 3, until)));
+    const got = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => pacers[i % 2]!.reserve('+15005550006', 3, until)),
+    );
     const slots = got.flatMap((r) => r.slots.map((d) => d.getTime())).sort((x, y) => x - y);
     // Exactly the next 24 quarter seconds from now, each handed out once.
     expect(slots).toEqual(Array.from({ length: 24 }, (_, i) => t0 + i * 250));
@@ -67,7 +72,7 @@ describe('SenderPacer', () => {
     expect((await pacers[1]!.reserve('+15005550007', 2, until)).slots).toHaveLength(2);
   });
 
-  it('spends the slots of refused attempts on the slots ahead, at most a fifth of an interval each, and drops them without a backlog', async () => {
+  it('spends the slots of refused attempts on the slots ahead, spread over the next 2 s and at most a fifth closer, and drops them once idle', async () => {
     let t = Date.now();
     const clock = () => new Date(t);
     const [p, q] = [new SenderPacer(a, () => 10, clock), new SenderPacer(b, () => 10, clock)];
@@ -75,28 +80,43 @@ describe('SenderPacer', () => {
     const until = new Date(t + 60_000);
     const first = await p.reserve(sender, 10, until);
     expect(first.slots.map((d) => d.getTime() - t)).toEqual(Array.from({ length: 10 }, (_, i) => i * 100));
-    // Three of them refused (from either instance): 300 ms of the pace unused.
-    await Promise.all([p.refund(sender), q.refund(sender, 2)]);
-    // The next 10 slots come 80 ms apart (the closest allowed), spending 200 ms of credit; the next 10 spend the rest
-    // (100 ms spread over them: 90 ms apart), then the pace is back to 100 ms.
+    // Two of them refused (from either instance): 200 ms of the pace unused, to be spread over the next 2 s (20
+    // slots at 10/s): 10 ms off each of the next 10 slots, then 5 ms off each (half the credit is left), ...
+    await Promise.all([p.refund(sender), q.refund(sender)]);
     const gaps = (r: { slots: Date[] }) => r.slots.slice(1).map((d, i) => d.getTime() - r.slots[i]!.getTime());
     const second = await q.reserve(sender, 10, until);
     expect(second.slots[0]!.getTime() - t).toBe(1000);
-    expect(gaps(second)).toEqual(Array(9).fill(80));
+    expect(gaps(second)).toEqual(Array(9).fill(90));
     const third = await p.reserve(sender, 10, until);
-    expect(third.slots[0]!.getTime() - t).toBe(1800);
-    expect(gaps(third)).toEqual(Array(9).fill(90));
-    const fourth = await p.reserve(sender, 5, until);
-    expect(fourth.slots[0]!.getTime() - t).toBe(2700);
-    expect(gaps(fourth)).toEqual(Array(4).fill(100));
-    // Refused attempts while the sender has a backlog, then the backlog passes: the credit is not carried into an
-    // idle pace (that time is gone), nor given at all once there is no backlog.
+    expect(third.slots[0]!.getTime() - t).toBe(1900);
+    expect(gaps(third)).toEqual(Array(9).fill(95));
+    // However much was refused, slots come at most a fifth closer than the rate (no burst after a run of refusals).
+    await p.refund(sender, 1000);
+    expect(gaps(await q.reserve(sender, 10, until))).toEqual(Array(9).fill(80));
+    // The backlog passes and the sender rests: the credit is not carried into an idle pace (that time is gone), nor
+    // given at all while there is no backlog.
+    t += 20_000;
     await p.refund(sender, 4);
-    t += 10_000;
-    await p.refund(sender, 4);
-    const idle = await q.reserve(sender, 5, new Date(t + 60_000));
-    expect(gaps(idle)).toEqual(Array(4).fill(100));
     expect(gaps(await q.reserve(sender, 5, new Date(t + 60_000)))).toEqual(Array(4).fill(100));
+    expect(gaps(await q.reserve(sender, 5, new Date(t + 60_000)))).toEqual(Array(4).fill(100));
+  });
+
+  it('gives a retry its slot at once, after its backoff, while there is credit for a whole interval; else behind the pace', async () => {
+    const t = Date.now();
+    const clock = () => new Date(t);
+    const p = new SenderPacer(a, () => 10, clock);
+    const sender = '+15005550026';
+    const until = new Date(t + 60_000);
+    await p.reserve(sender, 50, until); // a backlog: the next free slot is 5 s ahead
+    await p.refund(sender); // one refused attempt: 100 ms of credit
+    // The retry whose backoff ends in 300 ms leaves then, not 5 s from now, and spends the credit.
+    expect((await p.retrySlot(sender, new Date(t + 300), until))?.getTime()).toBe(t + 300);
+    // No credit left: the next one waits for the pace like a first attempt.
+    expect((await p.retrySlot(sender, new Date(t + 300), until))?.getTime()).toBe(t + 5_000);
+    // Nor is credit of less than an interval enough.
+    await p.refund(sender);
+    await p.reserve(sender, 10, until); // spends part of it spacing these slots
+    expect((await p.retrySlot(sender, new Date(t + 300), until))?.getTime()).toBeGreaterThanOrEqual(t + 5_100);
   });
 
   it('defaults by the kind of sender (long code 1/s, toll-free 3/s, short code 100/s)', () => {
@@ -132,7 +152,9 @@ describe('two instances sending at the sender pace', () => {
     await createFunnel(x.url, 'paced-funnel', [{ message: 'Paced {first_name}' }], 1);
     const phone = (i: number) => `+1555206${String(i).padStart(4, '0')}`;
     const posted = Date.now();
-    await Promise.all(Array.from({ length: N }, (_, i) => postContact(i % 2 ? x.url : y.url, 'paced-funnel', `pc-${i}`, phone(i))));
+    await Promise.all(
+      Array.from({ length: N }, (_, i) => postContact(i % 2 ? x.url : y.url, 'paced-funnel', `pc-${i}`, phone(i))),
+    );
     const ours = () => twilio.messages.filter((m) => m.to.startsWith('+1555206'));
     await waitFor(async () => ours().length >= N, 60_000);
     // The positive control of "each once": every sequence is closed, and every slot either instance reserved on the
@@ -142,7 +164,9 @@ describe('two instances sending at the sender pace', () => {
     try {
       await pace.asPromise();
       await waitFor(async () => {
-        const doc = await pace.db!.collection<{ _id: string; next_at: Date }>('sms_send_pace').findOne({ _id: '+15005550006' });
+        const doc = await pace
+          .db!.collection<{ _id: string; next_at: Date }>('sms_send_pace')
+          .findOne({ _id: '+15005550006' });
         return doc !== null && doc.next_at.getTime() <= Date.now();
       }, 30_000);
     } finally {

@@ -89,7 +89,12 @@ describe('a retried text and the sender pace', () => {
     });
     expect(sent.sid).toMatch(/^SM/);
     expect(twilio.messages.filter((m) => m.to === '+15552080003')).toHaveLength(1);
-    expect(warned).toEqual([{ obj: { err: expect.objectContaining({ message: 'pace unreadable' }) }, msg: expect.stringContaining('sender pace not read') }]);
+    expect(warned).toEqual([
+      {
+        obj: { err: expect.objectContaining({ message: 'pace unreadable' }) },
+        msg: expect.stringContaining('sender pace not read'),
+      },
+    ]);
   });
 
   it('hands back the slot of every answered refusal (no message was created), not of an attempt left unanswered', async () => {
@@ -104,7 +109,11 @@ describe('a retried text and the sender pace', () => {
     await expect(provider().send({ ...msg, to: '+15552080005' })).rejects.toThrow(/not a valid phone number/);
     expect(unused).toBe(3);
     // No answer at all: Twilio may have taken it, so its slot stays spent.
-    const silent = createTwilioProvider({ accountSid: twilio.accountSid, authToken: twilio.authToken, baseUrl: 'http://127.0.0.1:9' });
+    const silent = createTwilioProvider({
+      accountSid: twilio.accountSid,
+      authToken: twilio.authToken,
+      baseUrl: 'http://127.0.0.1:9',
+    });
     await expect(silent.send({ ...msg, to: '+15552080006' })).rejects.toThrow(/Could not reach Twilio/);
     expect(unused).toBe(3);
   });
@@ -125,17 +134,25 @@ describe('SenderPacer with a retry not before its backoff', () => {
 
   it('hands the retry a slot no earlier than asked and after the ones already given out, which later sends follow', async () => {
     let t = 1_000_000;
-    const pacer = new SenderPacer(conn, () => 2, () => new Date(t));
+    const pacer = new SenderPacer(
+      conn,
+      () => 2,
+      () => new Date(t),
+    );
     const until = new Date(t + 60_000);
     const first = await pacer.reserve('+15005550006', 3, until);
     expect(first.slots.map((d) => d.getTime() - t)).toEqual([0, 500, 1000]);
     // A retry whose backoff ends 200 ms from now waits behind the three slots taken.
     const retry = await pacer.reserve('+15005550006', 1, until, new Date(t + 200));
     expect(retry.slots.map((d) => d.getTime() - t)).toEqual([1500]);
-    // One whose backoff ends after them takes its own time, and the next send comes one interval later.
+    // One whose backoff ends well after them takes its own time, without moving the pace there (the seconds between
+    // stay free for others): the next sends come at the pace's next free moment, spaced a fifth wider while the
+    // interval the late retry took is owed.
     const late = await pacer.reserve('+15005550006', 1, until, new Date(t + 5_000));
     expect(late.slots.map((d) => d.getTime() - t)).toEqual([5000]);
-    expect((await pacer.reserve('+15005550006', 1, until)).slots.map((d) => d.getTime() - t)).toEqual([5500]);
+    expect(late.nextFree.getTime() - t).toBe(2000);
+    const after = await pacer.reserve('+15005550006', 2, until);
+    expect(after.slots.map((d) => d.getTime() - t)).toEqual([2000, 2600]);
     // None before the deadline: no slot, and the answer says when there is room.
     t += 1;
     const none = await pacer.reserve('+15005550006', 1, new Date(t + 1_000), new Date(t + 2_000));

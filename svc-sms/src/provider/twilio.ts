@@ -138,6 +138,7 @@ export function createTwilioProvider({
             if (attempt === 1) throw e;
             throw new ProviderError(`${e.message} (after ${attempt} attempts)`, e.code, e.status, e.detail);
           }
+          msg.retrying?.();
           const pause = Math.max(0, retryAt - Date.now());
           if (e.status === undefined) ambiguousSince ??= startedAt;
           providerRetries.inc({ provider: 'twilio' });

@@ -22,6 +22,8 @@ export interface OutgoingSms {
    * slot of the sender's pace went unused and is handed back. Not awaited; never throws.
    */
   slotUnused?: () => void;
+  /** Told before each retry's wait: the message had an answer, and is not sent yet. Never throws. */
+  retrying?: () => void;
 }
 
 export interface SentSms {

@@ -107,7 +107,8 @@ export class DueTicker implements SequenceScheduler {
   /**
    * Takes what came due in bursts of up to `burst` steps (one set of reads and writes for all of them, the provider
    * calls side by side; see SequenceEngine.processBurst), up to `bursts` at once, and looks again as soon as one
-   * ends, so a backlog is worked off without waiting for the next tick.
+   * has had every first answer from the provider (its retries go on in the background: waiting for their backoffs
+   * left the sender idle), so a backlog is worked off without waiting for the next tick.
    */
   tick(): void {
     const engine = this.engine;
@@ -116,17 +117,21 @@ export class DueTicker implements SequenceScheduler {
       const entries = this.heap.popDueEntries(Date.now(), this.opts.burst ?? 100);
       if (entries.length === 0) return;
       this.running++;
-      void this.runBurst(engine, entries)
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        this.running--;
+        if (this.timer) this.tick();
+      };
+      void this.runBurst(engine, entries, release)
         .catch((err) => this.opts.logger.error({ err: (err as Error).message }, 'SMS due burst failed'))
-        .finally(() => {
-          this.running--;
-          if (this.timer) this.tick();
-        });
+        .finally(release);
     }
   }
 
-  private async runBurst(engine: SequenceEngine, entries: [number, number][]): Promise<void> {
-    const outcomes = await engine.processBurst(entries.map(([, ref]) => ref));
+  private async runBurst(engine: SequenceEngine, entries: [number, number][], release: () => void): Promise<void> {
+    const outcomes = await engine.processBurst(entries.map(([, ref]) => ref), release);
     const handled = entries
       .filter(([, ref]) => HANDLED.has(outcomes.get(ref) ?? 'busy'))
       .map(([dueAt, ref]) => ({ contactRef: ref, at: this.jobTime(dueAt) }));

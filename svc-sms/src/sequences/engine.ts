@@ -30,6 +30,7 @@ import { logStatusFromTwilio } from '../provider/twilio';
 import type { SenderPacer } from '../provider/pacing';
 import type { OutgoingSms, SentSms, SmsProvider } from '../provider/types';
 import type { Clock } from '../settings';
+import { countdown, eachReleasing } from './releasing';
 
 /**
  * A step in flight holds the contact for this long (next_at is moved to now + lease). Longer than any provider
@@ -82,7 +83,10 @@ export interface SequenceEngineDeps {
    * (SMS_RULES_CACHE_MS; 0: every burst reads them).
    */
   rulesCacheMs?: number;
-  /** Provider calls at once within a burst (SMS_DUE_CONCURRENCY); default DEFAULT_SEND_CONCURRENCY. */
+  /**
+   * Provider calls at once within a burst (SMS_DUE_CONCURRENCY); default DEFAULT_SEND_CONCURRENCY. Not used with a
+   * pacer, whose slots space the calls.
+   */
   sendConcurrency?: number;
   /**
    * How long after its claim a send may still be under way somewhere (the provider's retry deadline plus a call's
@@ -90,7 +94,7 @@ export interface SequenceEngineDeps {
    */
   sendInFlightMs?: number;
   /** Send slots per sender shared by every instance (absent: no pacing). */
-  pacer?: Pick<SenderPacer, 'reserve' | 'refund'>;
+  pacer?: Pick<SenderPacer, 'reserve' | 'retrySlot' | 'refund'>;
   publicUrl: string;
   logger: Logger;
   /** Told of the logs each step writes, once written (attribution publishes its touches from them). */
@@ -165,29 +169,42 @@ export class SequenceEngine {
     return this.Contact.collection as unknown as Collection<ContactDoc>;
   }
 
-  /** Looks at every due contact now (the periodic scan and the Agenda sweep both call this), in bursts. */
-  async sweep(limit = 200, burst = 100): Promise<number> {
+  /**
+   * Looks at every due contact now (the periodic scan and the Agenda sweep both call this), in bursts. Resolves when
+   * every step taken is done; `onReleased` comes earlier, once every burst has had its first answers (only retries
+   * left), when another sweep may start.
+   */
+  async sweep(limit = 200, burst = 100, onReleased?: () => void): Promise<number> {
     const now = this.deps.now();
     const due = await this.Contact.find({ next_at: { $lte: now }, status: { $in: OPEN_STATUSES } }, { id: 1 })
       .sort({ next_at: 1 })
       .limit(limit)
       .lean<{ id: number }[]>();
-    if (due.length === 0) return 0;
+    if (due.length === 0) {
+      onReleased?.();
+      return 0;
+    }
     // Held, not dropped: without credentials or a sender nothing can go out, and the contacts wait for them.
     const cfg = this.deps.provider.configured ? await this.cached('config', () => this.deps.config.get()) : null;
     if (!cfg || (!cfg.messaging_service_sid && !cfg.phone_number)) {
       this.warnNotConfigured(due.length);
+      onReleased?.();
       return 0;
     }
     let handled = 0;
     const chunks: number[][] = [];
     for (let i = 0; i < due.length; i += burst) chunks.push(due.slice(i, i + burst).map((d) => d.id));
-    // Two bursts side by side: a burst lasts until its last message, retries included, and a retry waits for a slot
-    // after every one reserved meanwhile; one at a time, an instance reserved nothing while its burst waited.
-    await this.eachAtMost(chunks, SWEEP_BURSTS_AT_ONCE, async (refs) => {
-      const outcomes = await this.processBurst(refs);
-      for (const o of outcomes.values()) if (o !== 'busy' && o !== 'not_due') handled++;
-    });
+    // Two bursts side by side, the next one starting as soon as one has had every first answer: a burst lasts
+    // until its last message, retries included, and waiting for its stragglers' backoffs left the sender idle.
+    await eachReleasing(
+      chunks,
+      SWEEP_BURSTS_AT_ONCE,
+      async (refs, release) => {
+        const outcomes = await this.processBurst(refs, release);
+        for (const o of outcomes.values()) if (o !== 'busy' && o !== 'not_due') handled++;
+      },
+      onReleased,
+    );
     return handled;
   }
 
@@ -199,9 +216,16 @@ export class SequenceEngine {
   /**
    * One step of each of these contacts' sequences, for those that are due: the outcome per contact. A contact
    * another call of this instance is at is 'busy'; an error leaves the undecided ones 'busy' (their lease, if
-   * taken, runs out and any instance takes them up again).
+   * taken, runs out and any instance takes them up again). `onReleased` is called once every message of the burst
+   * has had its first answer from the provider (or at the end, whichever comes first): what is left are retries
+   * waiting for their backoff, and the caller may start another burst meanwhile.
    */
-  async processBurst(refs: number[]): Promise<Map<number, StepOutcome>> {
+  async processBurst(refs: number[], onReleased: () => void = () => undefined): Promise<Map<number, StepOutcome>> {
+    let released = false;
+    const release = () => {
+      if (!released) onReleased();
+      released = true;
+    };
     const out = new Map<number, StepOutcome>();
     const mine: number[] = [];
     for (const ref of new Set(refs)) {
@@ -211,9 +235,12 @@ export class SequenceEngine {
         mine.push(ref);
       }
     }
-    if (mine.length === 0) return out;
+    if (mine.length === 0) {
+      release();
+      return out;
+    }
     try {
-      await this.burst(mine, out);
+      await this.burst(mine, out, release);
     } catch (err) {
       this.deps.logger.error({ err: (err as Error).message, contacts: mine.length }, 'SMS steps failed');
     } finally {
@@ -221,6 +248,7 @@ export class SequenceEngine {
         this.inFlight.delete(ref);
         if (!out.has(ref)) out.set(ref, 'busy');
       }
+      release();
     }
     return out;
   }
@@ -235,7 +263,7 @@ export class SequenceEngine {
     );
   }
 
-  private async burst(refs: number[], out: Map<number, StepOutcome>): Promise<void> {
+  private async burst(refs: number[], out: Map<number, StepOutcome>, release: () => void): Promise<void> {
     const now = this.deps.now();
     // By the `id` index ($in on a unique key is an index lookup on the stand-in too).
     const read = await this.contacts.find({ id: { $in: refs } }).toArray();
@@ -277,11 +305,11 @@ export class SequenceEngine {
     if (held.length === 0) return;
     // Outcomes only once every write of the burst is done: after an error the steps stay 'busy' (their jobs are
     // kept), and the lease running out brings them back.
-    await this.runHeld(held, lease, cfg, now);
+    await this.runHeld(held, lease, cfg, now, release);
     for (const h of held) if (h.outcome) out.set(h.c.id, h.outcome);
   }
 
-  private async runHeld(held: Held[], lease: Date, cfg: TwilioConfig, now: Date): Promise<void> {
+  private async runHeld(held: Held[], lease: Date, cfg: TwilioConfig, now: Date, release: () => void): Promise<void> {
     const end = (h: Held, outcome: StepOutcome, status?: ContactDoc['status']) => {
       h.outcome = outcome;
       h.set = { next_at: null, status: status ?? (h.c.step === 0 && h.c.status === 'pending' ? 'abandoned' : h.c.status) };
@@ -389,7 +417,9 @@ export class SequenceEngine {
       for (const i of refused) toSend[i]!.alone = true;
     }
     const sending = toSend.filter((h) => !h.alone);
-    await this.eachAtMost(sending, this.deps.sendConcurrency ?? DEFAULT_SEND_CONCURRENCY, async (h) => {
+    // Once per message: its first answer (a retry under way counts), else its end.
+    const firstAnswer = countdown(sending.length, release);
+    const sendOne = async (h: Held) => {
       if (h.noLink) {
         // Claimed like a send, so the sequence goes on with the next template; nothing with an empty link goes out.
         h.log = this.logOf(h, 'skipped_no_link', { error_message: NO_CHECKOUT_LINK });
@@ -419,6 +449,7 @@ export class SequenceEngine {
           statusCallback: statusCallbackUrl(cfg, this.deps.publicUrl),
           notAfter: lastCallAt(lease),
           ...this.paced(cfg),
+          retrying: () => firstAnswer(h),
         });
       } catch (err) {
         const msg = sendFailureMessage(err);
@@ -438,6 +469,17 @@ export class SequenceEngine {
       h.outcome = 'sent';
       h.sent = true;
       h.set = { status: 'sent', last_sent_at: sentAt, next_at: h.nextAt };
+    };
+    // With a sender pace the slots space the calls, and every message of the burst waits for its own at once: with a
+    // fixed number of workers, one holding a retry that waits for a slot seconds ahead left the first attempts
+    // behind it late for theirs (slots passing unused).
+    const workers = this.deps.pacer ? sending.length : (this.deps.sendConcurrency ?? DEFAULT_SEND_CONCURRENCY);
+    await this.eachAtMost(sending, workers, async (h) => {
+      try {
+        await sendOne(h);
+      } finally {
+        firstAnswer(h);
+      }
     });
 
     // A log per message or skip, then the step's outcome: lost with the process in between, they are redone after
@@ -586,10 +628,15 @@ export class SequenceEngine {
     const pacer = this.deps.pacer;
     if (!pacer) return {};
     const sender = senderOf(cfg);
+    // The refund of a refused attempt lands before its retry asks for a slot (which may spend it).
+    let refunded: Promise<void> = Promise.resolve();
     return {
-      retrySlot: async (notBefore, until) => (await pacer.reserve(sender, 1, until, notBefore)).slots[0] ?? null,
+      retrySlot: async (notBefore, until) => {
+        await refunded;
+        return pacer.retrySlot(sender, notBefore, until);
+      },
       slotUnused: () => {
-        pacer.refund(sender).catch(() => undefined); // a refund lost only makes the pace as slow as without them
+        refunded = pacer.refund(sender).catch(() => undefined); // one lost only leaves the pace as slow as without
       },
     };
   }
