@@ -90,8 +90,11 @@ describe('SenderPacer', () => {
     const third = await p.reserve(sender, 10, until);
     expect(third.slots[0]!.getTime() - t).toBe(1900);
     expect(gaps(third)).toEqual(Array(9).fill(95));
-    // However much was refused, slots come at most a fifth closer than the rate (no burst after a run of refusals).
+    // However much was refused, slots come at most a fifth closer than the rate (no burst after a run of refusals),
+    // and the credit stops growing at a second of the pace.
     await p.refund(sender, 1000);
+    await p.refund(sender, 5);
+    expect((await a.db!.collection('sms_send_pace').findOne({ _id: sender as never }))?.credit_ms).toBeLessThan(1_100);
     expect(gaps(await q.reserve(sender, 10, until))).toEqual(Array(9).fill(80));
     // The backlog passes and the sender rests: the credit is not carried into an idle pace (that time is gone), nor
     // given at all while there is no backlog.

@@ -51,6 +51,12 @@ export const IDLE_AFTER_MS = 1_000;
 export const CREDIT_SPREAD_MS = 2_000;
 
 /**
+ * Credit stops growing at a second of the sender's pace: an outage refuses every attempt for minutes, and its
+ * credit would otherwise send the waiting retries all at once when the provider returns.
+ */
+export const MAX_CREDIT_MS = 1_000;
+
+/**
  * Send slots per sender, shared by every instance through one MongoDB document per sender: a reservation moves
  * the sender's `next_at` forward by one interval per message with a compare-and-set (no transaction, no pipeline
  * update: the stand-in has neither), so two instances never hand out the same second.
@@ -159,8 +165,12 @@ export class SenderPacer {
    */
   async refund(sender: string, attempts = 1): Promise<void> {
     await this.coll.updateOne(
-      { _id: sender, next_at: { $gt: new Date(this.now().getTime() - IDLE_AFTER_MS) } },
-      { $inc: { credit_ms: attempts * this.interval(sender) } },
+      {
+        _id: sender,
+        next_at: { $gt: new Date(this.now().getTime() - IDLE_AFTER_MS) },
+        $or: [{ credit_ms: { $exists: false } }, { credit_ms: { $lt: MAX_CREDIT_MS } }],
+      },
+      { $inc: { credit_ms: Math.min(attempts * this.interval(sender), MAX_CREDIT_MS) } },
     );
   }
 }
