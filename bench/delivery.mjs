@@ -241,8 +241,17 @@ try {
     const r = (smsByPhone[k.split('\u0000')[0]] ??= { n: 0, at: v.at });
     r.n += v.n;
   }
+  // Resend counts every call against the account's rate, refused or not (the fake does too): the injected refusals
+  // spend a share of the calls, and N x 100 emails a second less that share is the most any client can reach here.
+  const rc = s.resend.calls;
+  const resendCalls = rc.ok + rc.injected429 + rc.injected500 + rc.timeoutAccepted + rc.timeoutDropped + rc.rateLimited;
+  const refusedShareOfCalls = resendCalls ? (resendCalls - rc.ok) / resendCalls : 0;
+  const emailJudged = judge(emailDue, s.resend.to, s.resend.firstAt, s.resend.lastAt, RESEND_RPS * 100);
   const email = {
-    ...judge(emailDue, s.resend.to, s.resend.firstAt, s.resend.lastAt, RESEND_RPS * 100),
+    ...emailJudged,
+    refusedShareOfCalls: +refusedShareOfCalls.toFixed(3),
+    shareOfCeilingLeftByRefusals:
+      emailJudged.perSec === null ? null : +(emailJudged.perSec / (RESEND_RPS * 100 * (1 - refusedShareOfCalls))).toFixed(3),
     keysTakenTwice: s.resend.keysTakenTwice,
     calls: s.resend.calls,
     batchCalls: s.resend.batchCalls,
