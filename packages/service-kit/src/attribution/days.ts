@@ -1,5 +1,13 @@
 import { DAY_MS, type Channel, type Touch } from '@act/contracts/src/attribution';
-import type { SummaryPurchase } from './summary';
+
+/** A purchase as the revenue summary takes it: amount, when, and the reminder touches before it. */
+export interface SummaryPurchase {
+  funnelId: string | null;
+  amount: number | null;
+  currency: string | null;
+  purchasedAt: Date;
+  touches: Touch[];
+}
 
 /**
  * The ledger's day documents (`revenue_days`): what the summary reads, one document per UTC day and kind, found by

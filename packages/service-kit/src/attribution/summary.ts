@@ -1,14 +1,8 @@
 import { creditedTouch, DAY_MS, type AttributionModel, type Channel, type Touch } from '@act/contracts/src/attribution';
-import { campaignKey } from './days';
+import { campaignKey, type SummaryPurchase } from './days';
 import type { CurrencyAmounts, RevenueCreditRow, RevenueDay, RevenueFunnel, RevenueIntegrationRow, RevenueSummary } from '@act/contracts/src/revenue-api';
 
-export interface SummaryPurchase {
-  funnelId: string | null;
-  amount: number | null;
-  currency: string | null;
-  purchasedAt: Date;
-  touches: Touch[];
-}
+export type { SummaryPurchase };
 
 export interface SummaryInput {
   from: Date;
