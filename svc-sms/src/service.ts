@@ -100,7 +100,6 @@ export async function buildSmsService(
     delayUnitMs: settings.delayUnitMs,
     leaseMs: settings.stepLeaseMs,
     rulesCacheMs: settings.rulesCacheMs,
-    sendConcurrency: settings.dueConcurrency,
     sendInFlightMs: settings.sendInFlightMs,
     pacer: new SenderPacer(conn, (sender) => settings.twilio.maxMps || defaultMessagesPerSecond(sender), now),
     publicUrl,

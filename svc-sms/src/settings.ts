@@ -15,8 +15,6 @@ export interface SmsSettings {
   dueScanMs: number;
   /** How often the due ticker runs the steps that came due (SMS_DUE_TICK_MS). */
   dueTickMs: number;
-  /** Provider calls at once while sending a burst of due steps (SMS_DUE_CONCURRENCY). */
-  dueConcurrency: number;
   /** Most due steps the due ticker handles together, with one set of reads and writes (SMS_DUE_BURST). */
   dueBurst: number;
   /** How long after a step its Agenda job runs while the due ticker is on (SMS_JOB_GRACE_MS). */
@@ -57,7 +55,6 @@ export interface SmsSettings {
 
 export function readSettings(): SmsSettings {
   const dueBurst = envInt('SMS_DUE_BURST', 100);
-  const dueConcurrency = envInt('SMS_DUE_CONCURRENCY', 32);
   const retryDeadlineMs = envInt('TWILIO_RETRY_DEADLINE_MS', 60_000);
   const stepLeaseMs = envInt('SMS_STEP_LEASE_MS', 5 * 60_000);
   const timeoutMs = envInt('TWILIO_TIMEOUT_MS', TWILIO_CALL_TIMEOUT_MS);
@@ -65,7 +62,6 @@ export function readSettings(): SmsSettings {
     delayUnitMs: envInt('SMS_DELAY_UNIT_MS', 60_000),
     dueScanMs: envInt('SMS_DUE_SCAN_MS', 15_000),
     dueTickMs: envInt('SMS_DUE_TICK_MS', 250),
-    dueConcurrency,
     dueBurst,
     jobGraceMs: envInt('SMS_JOB_GRACE_MS', 10 * 60_000),
     rulesCacheMs: envInt('SMS_RULES_CACHE_MS', 250),

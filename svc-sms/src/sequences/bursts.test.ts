@@ -32,7 +32,7 @@ let mongo: MongoClient;
 beforeAll(async () => {
   twilio = await startFakeTwilio();
   // Small bursts, so one due minute is several of them; both instances also scan often and collide.
-  t = smsTestEnv('burst', twilio, { SMS_DUE_BURST: '16', SMS_DUE_SCAN_MS: '50', SMS_DUE_CONCURRENCY: '8' });
+  t = smsTestEnv('burst', twilio, { SMS_DUE_BURST: '16', SMS_DUE_SCAN_MS: '50' });
   [a, b] = await Promise.all([startSms(t), startSms(t)]);
   await configureSending(a.url);
   mongo = await MongoClient.connect(t.env.MONGODB_URI!);

@@ -39,7 +39,7 @@ import { countdown, eachReleasing } from './releasing';
  */
 export const DEFAULT_LEASE_MS = 5 * 60_000;
 
-/** Provider calls at once when none is given (SMS_DUE_CONCURRENCY). */
+/** Provider calls at once within a burst for an engine without a sender pace. */
 export const DEFAULT_SEND_CONCURRENCY = 32;
 
 /** Bursts of one sweep worked at once. */
@@ -83,11 +83,6 @@ export interface SequenceEngineDeps {
    * (SMS_RULES_CACHE_MS; 0: every burst reads them).
    */
   rulesCacheMs?: number;
-  /**
-   * Provider calls at once within a burst (SMS_DUE_CONCURRENCY); default DEFAULT_SEND_CONCURRENCY. Not used with a
-   * pacer, whose slots space the calls.
-   */
-  sendConcurrency?: number;
   /**
    * How long after its claim a send may still be under way somewhere (the provider's retry deadline plus a call's
    * timeout): an interrupted claim younger than this is not judged yet. Default 0 (tests with no retries).
@@ -473,7 +468,7 @@ export class SequenceEngine {
     // With a sender pace the slots space the calls, and every message of the burst waits for its own at once: with a
     // fixed number of workers, one holding a retry that waits for a slot seconds ahead left the first attempts
     // behind it late for theirs (slots passing unused).
-    const workers = this.deps.pacer ? sending.length : (this.deps.sendConcurrency ?? DEFAULT_SEND_CONCURRENCY);
+    const workers = this.deps.pacer ? sending.length : DEFAULT_SEND_CONCURRENCY;
     await this.eachAtMost(sending, workers, async (h) => {
       try {
         await sendOne(h);
