@@ -98,7 +98,7 @@ export class SenderPacer {
       const frontier = doc?.next_at.getTime() ?? 0;
       // A retry whose backoff ends past the pace's next free moment: it leaves then, and the moments between stay free
       // for others (moving the pace to it left them unused); the interval it takes is owed (negative credit).
-      if (doc && count === 1 && now > frontier + interval) {
+      if (doc && notBefore && count === 1 && now > frontier + interval) {
         if (now > until.getTime()) return { slots: [], nextFree: new Date(now) };
         const owed = await this.coll.updateOne({ _id: sender, next_at: doc.next_at }, { $inc: { credit_ms: -interval } });
         if (owed.modifiedCount !== 1) continue;

@@ -153,6 +153,11 @@ describe('SenderPacer with a retry not before its backoff', () => {
     expect(late.nextFree.getTime() - t).toBe(2000);
     const after = await pacer.reserve('+15005550006', 2, until);
     expect(after.slots.map((d) => d.getTime() - t)).toEqual([2000, 2600]);
+    // First attempts one at a time on a sender at rest keep to the pace (only a retry leaves the pace where it is).
+    t += 60_000;
+    const single = [];
+    for (let i = 0; i < 3; i++) single.push(...(await pacer.reserve('+15005550006', 1, new Date(t + 60_000))).slots);
+    expect(single.map((d) => d.getTime() - t)).toEqual([0, 500, 1000]);
     // None before the deadline: no slot, and the answer says when there is room.
     t += 1;
     const none = await pacer.reserve('+15005550006', 1, new Date(t + 1_000), new Date(t + 2_000));
