@@ -241,8 +241,9 @@ try {
     const r = (smsByPhone[k.split('\u0000')[0]] ??= { n: 0, at: v.at });
     r.n += v.n;
   }
-  // Resend counts every call against the account's rate, refused or not (the fake does too): the injected refusals
-  // spend a share of the calls, and N x 100 emails a second less that share is the most any client can reach here.
+  // The fake counts every call against the account's rate, refused or not (Resend documents its limit as requests in
+  // a window): the injected refusals spend a share of the calls, and N x 100 emails a second less that share is the
+  // most any client can reach here.
   const rc = s.resend.calls;
   const resendCalls = rc.ok + rc.injected429 + rc.injected500 + rc.timeoutAccepted + rc.timeoutDropped + rc.rateLimited;
   const refusedShareOfCalls = resendCalls ? (resendCalls - rc.ok) / resendCalls : 0;

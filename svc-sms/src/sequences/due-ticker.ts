@@ -3,6 +3,7 @@ import { createBatcher, DueHeap, type Logger } from '@act/service-kit';
 import { contactModel } from '../contacts/model';
 import { OPEN_STATUSES, type SequenceScheduler } from '../contacts/service';
 import type { SequenceEngine, StepOutcome } from './engine';
+import { once } from './releasing';
 
 /** The persistent jobs behind the ticker (Agenda in production). */
 export interface StepJobs extends SequenceScheduler {
@@ -117,13 +118,10 @@ export class DueTicker implements SequenceScheduler {
       const entries = this.heap.popDueEntries(Date.now(), this.opts.burst ?? 100);
       if (entries.length === 0) return;
       this.running++;
-      let released = false;
-      const release = () => {
-        if (released) return;
-        released = true;
+      const release = once(() => {
         this.running--;
         if (this.timer) this.tick();
-      };
+      });
       void this.runBurst(engine, entries, release)
         .catch((err) => this.opts.logger.error({ err: (err as Error).message }, 'SMS due burst failed'))
         .finally(release);

@@ -30,7 +30,7 @@ import { logStatusFromTwilio } from '../provider/twilio';
 import type { SenderPacer } from '../provider/pacing';
 import type { OutgoingSms, SentSms, SmsProvider } from '../provider/types';
 import type { Clock } from '../settings';
-import { countdown, eachReleasing } from './releasing';
+import { countdown, eachReleasing, once } from './releasing';
 
 /**
  * A step in flight holds the contact for this long (next_at is moved to now + lease). Longer than any provider
@@ -216,11 +216,7 @@ export class SequenceEngine {
    * waiting for their backoff, and the caller may start another burst meanwhile.
    */
   async processBurst(refs: number[], onReleased: () => void = () => undefined): Promise<Map<number, StepOutcome>> {
-    let released = false;
-    const release = () => {
-      if (!released) onReleased();
-      released = true;
-    };
+    const release = once(onReleased);
     const out = new Map<number, StepOutcome>();
     const mine: number[] = [];
     for (const ref of new Set(refs)) {
@@ -631,7 +627,11 @@ export class SequenceEngine {
         return pacer.retrySlot(sender, notBefore, until);
       },
       slotUnused: () => {
-        refunded = pacer.refund(sender).catch(() => undefined); // one lost only leaves the pace as slow as without
+        // Not fatal (a lost refund leaves the pace as slow as without them), but said: refunds failing all along
+        // would explain a sender running below its rate.
+        refunded = pacer
+          .refund(sender)
+          .catch((err: unknown) => this.deps.logger.warn({ err: (err as Error).message, sender }, 'sender pace refund not written'));
       },
     };
   }

@@ -1,4 +1,4 @@
-import { countdown, eachReleasing } from './releasing';
+import { countdown, eachReleasing, once } from './releasing';
 
 /** A promise and the function that resolves it. */
 function gate(): { wait: Promise<void>; open: () => void } {
@@ -43,6 +43,19 @@ describe('eachReleasing', () => {
   });
 });
 
+describe('eachReleasing with a run that fails', () => {
+  it('still runs the others, and rejects with that error once all have ended', async () => {
+    const ran: number[] = [];
+    await expect(
+      eachReleasing([0, 1, 2], 1, async (i) => {
+        ran.push(i);
+        if (i === 1) throw new Error('burst 1 failed');
+      }),
+    ).rejects.toThrow('burst 1 failed');
+    expect(ran).toEqual([0, 1, 2]);
+  });
+});
+
 describe('countdown', () => {
   it('calls once when every distinct item was counted, and at once for none', () => {
     let done = 0;
@@ -56,5 +69,15 @@ describe('countdown', () => {
     let none = 0;
     countdown(0, () => (none += 1));
     expect(none).toBe(1);
+  });
+});
+
+describe('once', () => {
+  it('calls the function the first time only', () => {
+    let n = 0;
+    const f = once(() => (n += 1));
+    f();
+    f();
+    expect(n).toBe(1);
   });
 });
