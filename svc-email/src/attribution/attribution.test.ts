@@ -64,10 +64,18 @@ describe('recovered revenue (email side)', () => {
     await smsSend('touch', 'lf', at(1 * DAY), { campaignId: 41, templateId: 411, step: 2 });
     await smsSend('touch', 'lf', at(1000), { campaignId: 41, templateId: 412, step: 3 }); // after the purchase
     await purchase('touch', 'lf', at(2 * 60 * 60_000), { amount: 99.5, currency: 'EUR' });
-    const last = await settled('touch', 1, 1);
+    // The three events may be consumed in any order: a touch heard after the purchase still joins it, so wait for
+    // the SMS step itself to be credited, not only for the purchase to count as recovered (it may be by 311 first).
+    const last = await waitFor(async () => {
+      const s = await summary();
+      return row(s, 'touch')?.recovered === 1 && s.templates.some((t) => t.template_id === 411) ? s : null;
+    }, { what: 'purchase of touch credited to template 411' });
     expect(last.templates.find((t) => t.template_id === 411)).toMatchObject({ channel: 'sms', campaign_id: 41, step: 2, recovered: 1, revenue: [{ currency: 'EUR', amount: 99.5 }] });
     expect(last.templates.some((t) => t.template_id === 412 || t.template_id === 311)).toBe(false);
-    const first = await summary('&model=first');
+    const first = await waitFor(async () => {
+      const s = await summary('&model=first');
+      return s.templates.some((t) => t.template_id === 311) ? s : null;
+    }, { what: 'model=first credits template 311' });
     expect(first.model).toBe('first');
     expect(first.templates.find((t) => t.template_id === 311)).toMatchObject({ channel: 'email', campaign_id: 31, step: 1, recovered: 1 });
     expect(first.templates.some((t) => t.template_id === 411)).toBe(false);
