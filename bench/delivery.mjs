@@ -39,7 +39,9 @@ const CLIENT_TIMEOUT_MS = 2_000;
 // --trace-pace: the sender pace document (how far ahead its next free slot is, the refused attempts' credit) every
 // second while sending.
 const TRACE_PACE = process.argv.includes('--trace-pace');
-const TARGET = { lost: 0, duplicates: 0, shareOfCeiling: 0.9 };
+// The share is of the ceiling the provider leaves: M x senders for Twilio (its fake counts the texts it takes), and
+// for Resend N x 100 less the calls the injected faults spend (see `ceilingLeft` below).
+const TARGET = { lost: 0, duplicates: 0, shareOfCeiling: 0.9, emailCeiling: 'N x 100 x (1 - share of calls spent by injected faults)' };
 
 const run = Date.now().toString(36);
 const fakes = await startFakeProviders({
@@ -242,17 +244,22 @@ try {
     r.n += v.n;
   }
   // The fake counts every call against the account's rate, refused or not (Resend documents its limit as requests in
-  // a window): the injected refusals spend a share of the calls, and N x 100 emails a second less that share is the
-  // most any client can reach here.
+  // a window and does not say a refused one is spared): each call the injected faults refuse or leave unanswered
+  // spends one of the N calls of its second, and N x 100 emails a second less that share is the most any client can
+  // reach here (about 87% with the faults above). The throughput target is judged against that ceiling
+  // (docs/delivery.md, "What the 90% is measured against"); the share of the plain N x 100 is reported beside it.
+  // Calls refused for going over the rate are the client's own doing and are not taken off the ceiling.
   const rc = s.resend.calls;
-  const resendCalls = rc.ok + rc.injected429 + rc.injected500 + rc.timeoutAccepted + rc.timeoutDropped + rc.rateLimited;
-  const refusedShareOfCalls = resendCalls ? (resendCalls - rc.ok) / resendCalls : 0;
+  const injected = rc.injected429 + rc.injected500 + rc.timeoutAccepted + rc.timeoutDropped;
+  const resendCalls = rc.ok + injected + rc.rateLimited;
+  const injectedShareOfCalls = resendCalls ? injected / resendCalls : 0;
   const emailJudged = judge(emailDue, s.resend.to, s.resend.firstAt, s.resend.lastAt, RESEND_RPS * 100);
+  const ceilingLeft = RESEND_RPS * 100 * (1 - injectedShareOfCalls);
   const email = {
     ...emailJudged,
-    refusedShareOfCalls: +refusedShareOfCalls.toFixed(3),
-    shareOfCeilingLeftByRefusals:
-      emailJudged.perSec === null ? null : +(emailJudged.perSec / (RESEND_RPS * 100 * (1 - refusedShareOfCalls))).toFixed(3),
+    injectedShareOfCalls: +injectedShareOfCalls.toFixed(3),
+    ceilingLeftByFaultsPerSec: +ceilingLeft.toFixed(1),
+    shareOfCeilingLeftByFaults: emailJudged.perSec === null ? null : +(emailJudged.perSec / ceilingLeft).toFixed(3),
     keysTakenTwice: s.resend.keysTakenTwice,
     calls: s.resend.calls,
     batchCalls: s.resend.batchCalls,
@@ -267,11 +274,14 @@ try {
     // Texts the fake took in each wall-clock second (its rate windows): where the pace left room unused.
     perSecondTaken: s.twilio.perSecond,
   };
-  const met = (r) => ({
-    lost: r.lost === 0,
-    duplicates: r.duplicates === 0 && (r.keysTakenTwice ?? 0) === 0,
-    throughput: r.shareOfCeiling !== null && r.shareOfCeiling >= TARGET.shareOfCeiling,
-  });
+  const met = (r) => {
+    const share = r.shareOfCeilingLeftByFaults ?? r.shareOfCeiling;
+    return {
+      lost: r.lost === 0,
+      duplicates: r.duplicates === 0 && (r.keysTakenTwice ?? 0) === 0,
+      throughput: share !== null && share >= TARGET.shareOfCeiling,
+    };
+  };
   const result = {
     target: TARGET,
     settings: {
