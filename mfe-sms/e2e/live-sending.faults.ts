@@ -4,10 +4,10 @@
 // stack, so it runs in the fault phase (one file at a time) and puts svc-sms back as it was afterwards.
 import twilio from 'twilio';
 import type { Browser } from 'playwright-core';
-import type { SmsCampaign, SmsIntegration } from '@act/contracts/src/sms-api';
+import type { SmsCampaign, SmsIntegration, SmsLogPage } from '@act/contracts/src/sms-api';
 import { launchBrowser, startProcess, stopProcess } from '../../infra/e2e/browser';
 import { startFakeTwilio, type FakeTwilio } from '@act/testing';
-import { api, choose, expectToast, openSession, postSmsWebhook, uid, type Session } from './helpers';
+import { api, choose, expectToast, openSession, postSmsWebhook, screenshotBoth, uid, type Session } from './helpers';
 
 jest.setTimeout(120_000);
 
@@ -35,6 +35,8 @@ describe('SMS screens with live sending (fake Twilio)', () => {
   const tollFree = '+18005550123';
   const firstMessage = 'Hi {first_name}, your cart is waiting and it would be a shame to lose it: {checkout_url}';
   let integration: SmsIntegration;
+  /** The SMS Logs "Sent" figure before the campaign below sends. */
+  let sentBefore: number;
 
   /** Posts a Twilio callback signed the way Twilio signs it (the service checks the signature). */
   async function twilioCallback(params: Record<string, string>) {
@@ -95,6 +97,7 @@ describe('SMS screens with live sending (fake Twilio)', () => {
 
   it('a funnel contact gets the campaign in order; the logs show it, truncated', async () => {
     const { page, url } = s;
+    sentBefore = (await api<SmsLogPage>(page, 'GET', '/api/sms-logs?page=1&pageSize=25')).summary.sent;
     const campaign = await api<SmsCampaign>(page, 'POST', '/api/sms-campaigns', {
       name: `Live ${id}`,
       integration_id: null,
@@ -167,6 +170,18 @@ describe('SMS screens with live sending (fake Twilio)', () => {
     expect(error).toMatch(/^Toll-free .{20}\.\.\.$/);
   });
 
+  it('the Sent card counts the texts Twilio accepted while they wait for their status callback', async () => {
+    const { page, url } = s;
+    await page.goto(`${url}/sms-logs`);
+    await page.getByRole('textbox', { name: 'Search' }).fill(phone);
+    const rows = page.getByTestId('log-row');
+    await rows.nth(1).waitFor();
+    // Both texts are still Queued (no callback yet), the toll-free one was blocked: Sent grew by the two.
+    expect(await rows.getByText('Queued', { exact: true }).count()).toBe(2);
+    expect(await page.getByTestId('summary-Sent').textContent()).toBe(`Sent${sentBefore + 2}Accepted by Twilio`);
+    await screenshotBoth(page, 'sms-logs-sent-card');
+  });
+
   it('a signed delivery callback marks the message delivered; the stats show the rate', async () => {
     const { page, url } = s;
     const [first] = fake.messages.filter((m) => m.to === phone);
@@ -224,6 +239,46 @@ describe('SMS screens with live sending (fake Twilio)', () => {
     await page.goto(`${url}/sms-contacts`);
     await page.getByRole('textbox', { name: 'Search' }).fill(`a-${id}`);
     await page.getByTestId('contact-row').getByText('Opted out').waitFor();
+  });
+
+  it('a step due in the blackout is held: the contact and its one log row say until when, nothing is sent', async () => {
+    const { page, url } = s;
+    // From this UTC hour to two hours on: now is inside the window whatever the minute.
+    const now = new Date();
+    const endHour = (now.getUTCHours() + 2) % 24;
+    const window = { blackout_start_hour: now.getUTCHours(), blackout_end_hour: endHour, blackout_timezone: 'UTC' };
+    await api(page, 'POST', '/api/twilio/config', { blackout_enabled: true, ...window });
+    try {
+      // A burst may reuse the settings it read for SMS_RULES_CACHE_MS (250 ms): let that pass.
+      await new Promise((r) => setTimeout(r, 500));
+      const held = `+1555${String(Date.now() + 11).slice(-7)}`;
+      const contact = { id: `h-${id}`, phone: held, first_name: 'Hal', checkout_url: 'https://shop.example.com/c/2' };
+      expect((await postSmsWebhook({ event: 'contact_created', funnel_id: funnel, contact })).status).toBe(200);
+      const ends = new Date(now);
+      ends.setUTCHours(endHour, 0, 0, 0);
+      if (ends <= now) ends.setUTCDate(ends.getUTCDate() + 1);
+      // HH:MM on the viewer's clock, as the page writes it.
+      const hhmm = await page.evaluate(
+        (iso) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false }),
+        ends.toISOString(),
+      );
+      const text = `Held until ${hhmm} (blackout)`;
+
+      await page.goto(`${url}/sms-contacts`);
+      await page.getByRole('textbox', { name: 'Search' }).fill(contact.id);
+      await page.getByTestId('contact-row').filter({ hasText: contact.id }).getByText(text).waitFor({ timeout: 20_000 });
+      await screenshotBoth(page, 'sms-contacts-held');
+
+      await page.goto(`${url}/sms-logs`);
+      await page.getByRole('textbox', { name: 'Search' }).fill(held);
+      const row = page.getByTestId('log-row');
+      await row.getByText('Held (blackout)', { exact: true }).waitFor();
+      await row.getByText(text).waitFor();
+      expect(await row.count()).toBe(1);
+      expect(fake.messages.some((m) => m.to === held)).toBe(false);
+    } finally {
+      await api(page, 'POST', '/api/twilio/config', { blackout_enabled: false });
+    }
   });
 
   it("'Clear All Contacts' asks first, then empties the list", async () => {

@@ -2,7 +2,8 @@
 // funnel webhook, its contact shows up, and 'Mark Purchased' closes it.
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../../infra/e2e/browser';
-import { choose, expectToast, openSession, postSmsWebhook, uid, type Session } from './helpers';
+import type { SmsCampaign, SmsIntegration } from '@act/contracts/src/sms-api';
+import { api, choose, expectToast, openSession, postSmsWebhook, screenshotBoth, uid, type Session } from './helpers';
 
 describe('SMS webhook integrations and contacts', () => {
   let browser: Browser;
@@ -117,6 +118,20 @@ describe('SMS webhook integrations and contacts', () => {
     await choose(page, 'Status', 'Pending');
     await page.getByText('No contacts match these filters').waitFor();
     expect(await page.getByRole('combobox', { name: 'Rows per page' }).count()).toBe(0);
+  });
+
+  it('names on its card a campaign linked to it from the campaign side, which is the one that sends for it', async () => {
+    const { page, url } = s;
+    const integration = (await api<SmsIntegration[]>(page, 'GET', '/api/sms-webhook-integrations')).find((i) => i.name === name)!;
+    expect(integration.sms_campaign_id).toBeNull();
+    const campaign = `E2E Linked ${id}`;
+    const created = await api<SmsCampaign>(page, 'POST', '/api/sms-campaigns', { name: campaign, integration_id: integration.id, active: true });
+    await page.goto(`${url}/sms-webhooks`);
+    const card = page.getByRole('article', { name });
+    await card.getByText(campaign, { exact: true }).waitFor();
+    expect(await card.getByText('No Campaign', { exact: true }).count()).toBe(0);
+    await screenshotBoth(page, 'sms-webhooks-linked-campaign');
+    await api(page, 'DELETE', `/api/sms-campaigns/${created.id}`);
   });
 
   it('deletes the integration after asking', async () => {
