@@ -1,4 +1,6 @@
 // Browser helpers for e2e tests: Debian's Chromium driven by playwright-core (never a downloaded browser).
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { readStack } from './stack';
 
@@ -77,4 +79,26 @@ export async function openedDialog(page: Page, name: string) {
     return !!faded && getComputedStyle(faded).opacity === '1';
   }, name);
   return dialog;
+}
+
+/** Where browser tests leave the screenshots a reviewer opens. */
+export const SCREENSHOTS = path.resolve(__dirname, '../../.run/screenshots');
+
+/** The path of screenshot `file` in SCREENSHOTS (made on first use). */
+export function screenshotPath(file: string): string {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  return path.join(SCREENSHOTS, file);
+}
+
+/** The page as a desktop (1440x900) and a phone (390x844) show it, into <name>-<width>.png. */
+export async function screenshotBoth(page: Page, name: string): Promise<void> {
+  const before = page.viewportSize();
+  for (const [width, height] of [
+    [1440, 900],
+    [390, 844],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.screenshot({ path: screenshotPath(`${name}-${width}.png`), fullPage: true });
+  }
+  if (before) await page.setViewportSize(before);
 }

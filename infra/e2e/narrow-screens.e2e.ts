@@ -2,12 +2,10 @@
 // was centred across a 900 px table: "No contacts found." off to the right), wide tables scroll sideways inside
 // their card so the last column and its actions can be reached, the page itself never scrolls sideways, and the
 // Twilio callback URL is shown whole. Screenshots of each screen at 1440x900 and 390x844 go to .run/screenshots.
-import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { launchBrowser, readStack, signIn } from './browser';
+import { launchBrowser, readStack, screenshotPath, signIn } from './browser';
 
 const stack = readStack();
-const SHOTS = path.resolve(__dirname, '../../.run/screenshots');
 const PHONE = { width: 390, height: 844 };
 const tag = `narrow-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
@@ -85,7 +83,7 @@ async function expectEmptyTextInView(text: string, table: string) {
 }
 
 async function shoot(name: string) {
-  await page.screenshot({ path: path.join(SHOTS, `${name}-${page.viewportSize()!.width}.png`), fullPage: true });
+  await page.screenshot({ path: screenshotPath(`${name}-${page.viewportSize()!.width}.png`), fullPage: true });
 }
 
 beforeAll(async () => {

@@ -1,16 +1,13 @@
 // Recovered revenue on the integration cards and campaign pages of both sides (issue 17), in Chromium through the
 // gateway: a campaign and an integration on each side, an email to one contact and a text to another (published
 // as the services publish them), their purchases and an organic one; then each card and campaign page shows its
-// figures from the page's one summary. Screenshots at 1440x900 and 390x844 (.run/screens/revenue-cards-*.png).
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
+// figures from the page's one summary. Screenshots at 1440x900 and 390x844 (.run/screenshots/revenue-cards-*.png).
 import { randomUUID } from 'node:crypto';
 import { connect } from 'nats';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { launchBrowser, readStack, signIn } from './browser';
+import { launchBrowser, readStack, screenshotPath, signIn } from './browser';
 
 const stack = readStack();
-const SCREENS = path.resolve(__dirname, '../../.run/screens');
 const tag = `revc-${Date.now().toString(36)}`;
 const name = `Cards ${tag}`;
 const DAY = 86_400_000;
@@ -78,7 +75,6 @@ describe('recovered revenue on cards and campaign pages', () => {
   let browser: Browser;
   beforeAll(async () => {
     browser = await launchBrowser();
-    mkdirSync(SCREENS, { recursive: true });
   });
   afterAll(async () => {
     await browser?.close();
@@ -101,7 +97,7 @@ describe('recovered revenue on cards and campaign pages', () => {
     // The funnel's two purchases after a reminder (an email and a text), of three contacts reminded; the organic one not.
     expect(await texts(figure, ['rate', 'recovered', 'best'])).toEqual(['66.7%', '2', 'Template 11, step 1']);
     await card().scrollIntoViewIfNeeded();
-    await page.screenshot({ path: path.join(SCREENS, 'revenue-cards-email-integrations-1440.png') });
+    await page.screenshot({ path: screenshotPath('revenue-cards-email-integrations-1440.png') });
     expect(new Set(summaries).size).toBe(1);
     expect(summaries.every((u) => u.endsWith('/api/revenue/summary?days=30'))).toBe(true);
 
@@ -110,7 +106,7 @@ describe('recovered revenue on cards and campaign pages', () => {
     figure = await figureOf(page, card, '€80.00 · $120.00');
     expect(await texts(figure, ['rate', 'recovered', 'best'])).toEqual(['66.7%', '2', 'Template 21, step 2']);
     await card().scrollIntoViewIfNeeded();
-    await page.screenshot({ path: path.join(SCREENS, 'revenue-cards-sms-integrations-1440.png') });
+    await page.screenshot({ path: screenshotPath('revenue-cards-sms-integrations-1440.png') });
     expect(new Set(summaries).size).toBe(1);
 
     // Campaign pages: only what that campaign's reminders brought back, and its recovery rate over the contacts it
@@ -118,24 +114,24 @@ describe('recovered revenue on cards and campaign pages', () => {
     await page.goto(`${stack.url}/email-templates/${emailCampaign}`);
     figure = await figureOf(page, () => page.locator('main'), '$120.00');
     expect(await texts(figure, ['rate', 'recovered', 'best'])).toEqual(['50%', '1', 'Template 11, step 1']);
-    await page.screenshot({ path: path.join(SCREENS, 'revenue-cards-email-campaign-1440.png') });
+    await page.screenshot({ path: screenshotPath('revenue-cards-email-campaign-1440.png') });
 
     await page.goto(`${stack.url}/sms-campaigns`);
     const campaignCard = () => page.getByRole('article', { name: `Texts ${tag}`, exact: true });
     figure = await figureOf(page, campaignCard, '€80.00');
     expect(await texts(figure, ['rate', 'recovered', 'best'])).toEqual(['100%', '1', 'Template 21, step 2']);
     await campaignCard().scrollIntoViewIfNeeded();
-    await page.screenshot({ path: path.join(SCREENS, 'revenue-cards-sms-campaigns-1440.png') });
+    await page.screenshot({ path: screenshotPath('revenue-cards-sms-campaigns-1440.png') });
 
     // Phone width: the same figures, nothing wider than the screen.
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${stack.url}/webhook-integrations`);
     figure = await figureOf(page, card, '€80.00 · $120.00');
-    await card().screenshot({ path: path.join(SCREENS, 'revenue-cards-email-integration-390.png') });
+    await card().screenshot({ path: screenshotPath('revenue-cards-email-integration-390.png') });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.goto(`${stack.url}/sms-campaigns`);
     figure = await figureOf(page, campaignCard, '€80.00');
-    await campaignCard().screenshot({ path: path.join(SCREENS, 'revenue-cards-sms-campaign-390.png') });
+    await campaignCard().screenshot({ path: screenshotPath('revenue-cards-sms-campaign-390.png') });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await context.close();
   }, 240_000);

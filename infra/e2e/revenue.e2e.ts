@@ -1,16 +1,13 @@
 // Recovered revenue in Chromium through the gateway (issue 17): purchases posted to both webhooks, reminders as the
 // services publish them (send.email.sent / send.sms.sent on the stack's NATS), then the Dashboard's and SMS
 // Statistics' revenue panels filtered to this test's integration, their CSV, and screenshots at desktop and phone
-// widths (.run/screens/revenue-*.png).
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
+// widths (.run/screenshots/revenue-*.png).
 import { randomUUID } from 'node:crypto';
 import { connect } from 'nats';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, readStack, signIn } from './browser';
+import { launchBrowser, readStack, screenshotPath, signIn } from './browser';
 
 const stack = readStack();
-const SCREENS = path.resolve(__dirname, '../../.run/screens');
 const tag = `rev-${Date.now().toString(36)}`;
 const name = `Revenue ${tag}`;
 const DAY = 86_400_000;
@@ -80,7 +77,6 @@ describe('recovered revenue in the browser', () => {
   let browser: Browser;
   beforeAll(async () => {
     browser = await launchBrowser();
-    mkdirSync(SCREENS, { recursive: true });
   });
   afterAll(async () => {
     await browser?.close();
@@ -99,7 +95,7 @@ describe('recovered revenue in the browser', () => {
     expect(await page.getByTestId('funnel-contacts').textContent()).toBe('3');
     expect(await page.getByTestId('funnel-clicked').textContent()).toBe('0');
     await page.getByTestId('revenue-chart').locator('svg').first().waitFor();
-    await page.screenshot({ path: path.join(SCREENS, 'revenue-dashboard-1440.png'), fullPage: true });
+    await page.screenshot({ path: screenshotPath('revenue-dashboard-1440.png'), fullPage: true });
 
     // The CSV behind "Export CSV → Per integration" holds the table's row, one line per currency.
     await page.getByRole('button', { name: 'Export CSV' }).click();
@@ -115,14 +111,14 @@ describe('recovered revenue in the browser', () => {
     await choose(page, 'Integration', name);
     await expectFigures(page);
     expect(await page.getByTestId('funnel-clicked').textContent()).toBe('Not reported');
-    await page.screenshot({ path: path.join(SCREENS, 'revenue-sms-stats-1440.png'), fullPage: true });
+    await page.screenshot({ path: screenshotPath('revenue-sms-stats-1440.png'), fullPage: true });
 
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${stack.url}/`);
     await page.getByTestId('revenue-panel').waitFor();
     await choose(page, 'Integration', name);
     await expectFigures(page);
-    await page.getByTestId('revenue-panel').screenshot({ path: path.join(SCREENS, 'revenue-dashboard-390.png') });
+    await page.getByTestId('revenue-panel').screenshot({ path: screenshotPath('revenue-dashboard-390.png') });
     // Nothing wider than the phone's screen.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await context.close();

@@ -1,12 +1,9 @@
 // Issue 15: the Documentation page's "API reference" tab renders the gateway's OpenAPI document (Swagger UI, loaded
 // only when the tab opens: the page itself fetches none of it), offline: every request stays on the stack's origin.
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, readStack, signIn } from '../../infra/e2e/browser';
+import { launchBrowser, readStack, screenshotPath, signIn } from '../../infra/e2e/browser';
 
 const { url, adminPassword } = readStack();
-const SHOTS = path.resolve(__dirname, '../../.run/screenshots');
 
 let browser: Browser;
 let page: Page;
@@ -14,7 +11,6 @@ const scripts: { url: string; bytes: number }[] = [];
 const foreign: string[] = [];
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
   browser = await launchBrowser();
   page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   page.on('request', (req) => {
@@ -58,6 +54,6 @@ it('shows every call of the API, the webhooks first among them, once its tab is 
   // An operation opens with its signature headers.
   await webhook.first().locator('.opblock-summary').click();
   await webhook.first().getByText('X-Webhook-ClickFunnels-Signature').waitFor();
-  await page.screenshot({ path: path.join(SHOTS, 'documentation-api-reference-1440.png') });
+  await page.screenshot({ path: screenshotPath('documentation-api-reference-1440.png') });
   expect(foreign).toEqual([]);
 }, 90_000);

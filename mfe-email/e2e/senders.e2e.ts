@@ -3,14 +3,13 @@
 // missing and stale signatures create nothing; a replay does nothing twice. Then in Chromium: a secret set on an
 // integration's card, a test delivery sent from the Documentation tab, and the delivery verified in Webhook Events.
 import { createHmac } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, readStack, signIn } from '../../infra/e2e/browser';
+import { launchBrowser, readStack, screenshotPath, signIn } from '../../infra/e2e/browser';
 
 const { url, adminPassword } = readStack();
 const tag = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-const SHOTS = path.resolve(__dirname, '../../.run/screenshots');
 
 let browser: Browser;
 let page: Page;
@@ -120,7 +119,6 @@ async function smsContact(integrationId: number, contactId: string) {
 }
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
   browser = await launchBrowser();
   page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await signIn(page, 'admin', adminPassword, url);
@@ -255,7 +253,7 @@ describe('in Chromium', () => {
     // one toast area.
     await page.getByText('Signing secret set').waitFor();
     await card.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: path.join(SHOTS, 'senders-integration-card-1440.png') });
+    await page.screenshot({ path: screenshotPath('senders-integration-card-1440.png') });
 
     await page.goto(`${url}/documentation`);
     await page.getByRole('tab', { name: 'ClickFunnels 2.0' }).click();
@@ -266,7 +264,7 @@ describe('in Chromium', () => {
     const result = page.getByTestId('test-delivery-result');
     await result.waitFor();
     expect(await result.textContent()).toContain('Signed delivery answered 200');
-    await page.screenshot({ path: path.join(SHOTS, 'senders-test-delivery-1440.png'), fullPage: true });
+    await page.screenshot({ path: screenshotPath('senders-test-delivery-1440.png'), fullPage: true });
 
     await page.goto(`${url}/webhooks`);
     await page.getByLabel('Source').click();
@@ -278,12 +276,12 @@ describe('in Chromium', () => {
     expect(delivery).toContain('ClickFunnels 2.0');
     expect(delivery).toContain('Verified');
     expect(delivery).toContain('Created');
-    await page.screenshot({ path: path.join(SHOTS, 'senders-webhook-events-1440.png') });
+    await page.screenshot({ path: screenshotPath('senders-webhook-events-1440.png') });
 
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${url}/webhook-integrations`);
     await page.getByRole('article', { name: `Shop UI ${tag}` }).scrollIntoViewIfNeeded();
-    await page.screenshot({ path: path.join(SHOTS, 'senders-integration-card-390.png') });
+    await page.screenshot({ path: screenshotPath('senders-integration-card-390.png') });
     await page.setViewportSize({ width: 1440, height: 900 });
   });
 });

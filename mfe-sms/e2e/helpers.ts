@@ -1,7 +1,5 @@
 // Shared steps of the mfe-sms browser tests. Every test file signs in once and works with names made unique
 // per run, because all browser tests share one stack (and its database) and run two files at a time.
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { readStack, signIn } from '../../infra/e2e/browser';
 
@@ -69,21 +67,5 @@ export async function optionsOf(page: Page, label: string | RegExp): Promise<str
   await page.keyboard.press('Escape');
   await page.getByRole('listbox').waitFor({ state: 'detached' });
   return texts;
-}
-
-const SCREENS = path.resolve(__dirname, '../../.run/screens');
-
-/** The page as a desktop (1440x900) and a phone (390x844) show it, into .run/screens/<name>-<width>.png. */
-export async function screenshotBoth(page: Page, name: string): Promise<void> {
-  mkdirSync(SCREENS, { recursive: true });
-  const before = page.viewportSize();
-  for (const [width, height] of [
-    [1440, 900],
-    [390, 844],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    await page.screenshot({ path: path.join(SCREENS, `${name}-${width}.png`), fullPage: true });
-  }
-  if (before) await page.setViewportSize(before);
 }
 

@@ -5,9 +5,9 @@
 import twilio from 'twilio';
 import type { Browser } from 'playwright-core';
 import type { SmsCampaign, SmsIntegration, SmsLogPage } from '@act/contracts/src/sms-api';
-import { launchBrowser, startProcess, stopProcess } from '../../infra/e2e/browser';
+import { launchBrowser, screenshotBoth, startProcess, stopProcess } from '../../infra/e2e/browser';
 import { startFakeTwilio, type FakeTwilio } from '@act/testing';
-import { api, choose, expectToast, openSession, postSmsWebhook, screenshotBoth, uid, type Session } from './helpers';
+import { api, choose, expectToast, openSession, postSmsWebhook, uid, type Session } from './helpers';
 
 jest.setTimeout(120_000);
 

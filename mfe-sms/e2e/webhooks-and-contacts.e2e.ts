@@ -1,9 +1,9 @@
 // /sms-webhooks and /sms-contacts in Chromium through the gateway: an integration made in the UI receives a
 // funnel webhook, its contact shows up, and 'Mark Purchased' closes it.
 import type { Browser } from 'playwright-core';
-import { launchBrowser } from '../../infra/e2e/browser';
+import { launchBrowser, screenshotBoth } from '../../infra/e2e/browser';
 import type { SmsCampaign, SmsIntegration } from '@act/contracts/src/sms-api';
-import { api, choose, expectToast, openSession, postSmsWebhook, screenshotBoth, uid, type Session } from './helpers';
+import { api, choose, expectToast, openSession, postSmsWebhook, uid, type Session } from './helpers';
 
 describe('SMS webhook integrations and contacts', () => {
   let browser: Browser;

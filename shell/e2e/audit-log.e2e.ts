@@ -1,17 +1,14 @@
 // The Audit Log page through the gateway in Chromium (issue 18): changes made on svc-auth and svc-email appear with
 // who and what, secrets left out; admins only, in the sidebar and on the server.
-import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, readStack, signIn } from '../../infra/e2e/browser';
+import { launchBrowser, readStack, screenshotPath, signIn } from '../../infra/e2e/browser';
 
 let browser: Browser;
 const stack = readStack();
 const run = Date.now().toString(36);
-const SHOTS = `${process.cwd()}/.run/screenshots`;
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
   await browser?.close();
@@ -65,7 +62,7 @@ it('shows an admin the changes made on each service, filters them, and keeps a p
   expect(await page.content()).not.toContain(secret);
   expect(await rows.filter({ hasText: `user #${user.body.id}` }).filter({ hasText: 'svc-auth' }).count()).toBeGreaterThan(0);
   expect(await page.content()).not.toContain('plain-secret-pw1');
-  await page.screenshot({ path: `${SHOTS}/audit-log-1440.png` });
+  await page.screenshot({ path: screenshotPath('audit-log-1440.png') });
 
   // Filtered on the server: only the email side's records.
   await page.getByLabel('Service').click();
@@ -80,7 +77,7 @@ it('shows an admin the changes made on each service, filters them, and keeps a p
   expect(await page.getByRole('link', { name: 'Export CSV' }).getAttribute('href')).toBe('/api/audit-log/export.csv?service=svc-email');
 
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: `${SHOTS}/audit-log-390.png`, fullPage: true });
+  await page.screenshot({ path: screenshotPath('audit-log-390.png'), fullPage: true });
   await context.close();
 
   // A plain user: no sidebar entry, the page sends them away, the server refuses.

@@ -1,17 +1,14 @@
 // The Privacy Requests page through the gateway in Chromium (issue 18): a wrong address is refused inline, a right
 // one is exported from both sides with a download, or erased on both sides after a confirmation; admins only.
-import { mkdirSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, openedDialog, readStack, seedShopperOnBothSides, signIn } from '../../infra/e2e/browser';
+import { launchBrowser, openedDialog, readStack, screenshotPath, seedShopperOnBothSides, signIn } from '../../infra/e2e/browser';
 
 let browser: Browser;
 const stack = readStack();
 const run = Date.now().toString(36);
-const SHOTS = `${process.cwd()}/.run/screenshots`;
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  mkdirSync(SHOTS, { recursive: true });
 });
 afterAll(async () => {
   await browser?.close();
@@ -43,9 +40,9 @@ it('exports one person from both sides and offers the document; keeps a plain us
   const doc = await page.evaluate(async (h) => (await fetch(h!)).json(), href);
   expect(doc.data['svc-email'].contacts.map((c: { email: string }) => c.email)).toEqual([address]);
   expect(doc.data['svc-sms'].contacts.map((c: { phone: string }) => c.phone)).toEqual([phone]);
-  await page.screenshot({ path: `${SHOTS}/privacy-requests-1440.png` });
+  await page.screenshot({ path: screenshotPath('privacy-requests-1440.png') });
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: `${SHOTS}/privacy-requests-390.png`, fullPage: true });
+  await page.screenshot({ path: screenshotPath('privacy-requests-390.png'), fullPage: true });
   await context.close();
 
   const user = `priv${run}`;
@@ -86,7 +83,7 @@ it('erases one person on both sides after a confirmation that says it cannot be 
   const dialog = await openedDialog(page, title);
   expect(await dialog.innerText()).toContain('This cannot be undone.');
   expect(await dialog.innerText()).toContain(address);
-  await page.screenshot({ path: `${SHOTS}/privacy-erase-confirm-1440.png` });
+  await page.screenshot({ path: screenshotPath('privacy-erase-confirm-1440.png') });
   // Cancel leaves everything as it was: no request made.
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await dialog.waitFor({ state: 'hidden' });
@@ -105,16 +102,16 @@ it('erases one person on both sides after a confirmation that says it cannot be 
   expect(text).toContain('1 contacts');
   // The list no longer shows the address or the number anywhere.
   expect(await table.innerText()).not.toContain(address);
-  await page.screenshot({ path: `${SHOTS}/privacy-erase-1440.png` });
+  await page.screenshot({ path: screenshotPath('privacy-erase-1440.png') });
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: `${SHOTS}/privacy-erase-390.png`, fullPage: true });
+  await page.screenshot({ path: screenshotPath('privacy-erase-390.png'), fullPage: true });
 
   // An export of the same person now finds nothing on either side.
   await page.getByLabel('Email address').fill(address);
   await page.getByLabel('Phone number').fill(phone);
   await page.getByRole('button', { name: 'Erase data' }).click();
   await openedDialog(page, title);
-  await page.screenshot({ path: `${SHOTS}/privacy-erase-confirm-390.png` });
+  await page.screenshot({ path: screenshotPath('privacy-erase-confirm-390.png') });
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await page.getByRole('button', { name: 'Export data' }).click();
   const exportRow = table.locator('tbody tr').filter({ hasText: address });
