@@ -224,36 +224,29 @@ export function TwilioConfigForm({ config }: { config: TwilioConfigResponse }) {
                 opacity: form.values.blackout_enabled ? 1 : 0.6,
               }}
             >
-              <TextField
-                select
-                label="Start Hour"
-                name="blackout_start_hour"
-                value={form.values.blackout_start_hour}
-                onChange={(e) => void form.setFieldValue('blackout_start_hour', Number(e.target.value))}
-                error={!!form.errors.blackout_start_hour}
-                helperText={form.errors.blackout_start_hour}
-              >
-                {HOURS.map((h) => (
-                  <MenuItem key={h} value={h}>
-                    {hourLabel(h)}
-                  </MenuItem>
-                ))}
-              </TextField>
-              <TextField
-                select
-                label="End Hour"
-                name="blackout_end_hour"
-                value={form.values.blackout_end_hour}
-                onChange={(e) => void form.setFieldValue('blackout_end_hour', Number(e.target.value))}
-                error={!!form.errors.blackout_end_hour}
-                helperText={form.errors.blackout_end_hour}
-              >
-                {HOURS.map((h) => (
-                  <MenuItem key={h} value={h}>
-                    {hourLabel(h)}
-                  </MenuItem>
-                ))}
-              </TextField>
+              {(
+                [
+                  ['Start Hour', 'blackout_start_hour'],
+                  ['End Hour', 'blackout_end_hour'],
+                ] as const
+              ).map(([label, name]) => (
+                <TextField
+                  key={name}
+                  select
+                  label={label}
+                  name={name}
+                  value={form.values[name]}
+                  onChange={(e) => void form.setFieldValue(name, Number(e.target.value))}
+                  error={!!form.errors[name]}
+                  helperText={form.errors[name]}
+                >
+                  {HOURS.map((h) => (
+                    <MenuItem key={h} value={h}>
+                      {hourLabel(h)}
+                    </MenuItem>
+                  ))}
+                </TextField>
+              ))}
               <TextField
                 select
                 label="Timezone"
