@@ -43,6 +43,11 @@ export interface FakeResend {
   clearFailures(): void;
   /** An outage: every POST /emails answers 503 for `ms` from now (nothing is sent meanwhile). */
   downFor(ms: number): void;
+  /**
+   * The server gone for `ms`: the port refuses connections (open ones are cut), then listens again on the same
+   * port. Unlike `downFor`, no call gets an answer meanwhile, so none is recorded.
+   */
+  unreachableFor(ms: number): Promise<void>;
   /** POST /emails refused with 429 for exceeding the per-second rate. */
   rateLimited: number;
   /** Calls answered by POST /emails/batch (each holds up to 100 emails). */
@@ -209,6 +214,7 @@ export async function startFakeResend({
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const { port } = server.address() as { port: number };
+  let backTimer: NodeJS.Timeout | null = null;
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
@@ -221,6 +227,15 @@ export async function startFakeResend({
     downFor: (ms) => {
       downUntil = Date.now() + ms;
     },
+    unreachableFor: async (ms) => {
+      const closed = new Promise<void>((r) => server.close(() => r()));
+      server.closeAllConnections();
+      await closed;
+      backTimer = setTimeout(() => {
+        backTimer = null;
+        server.listen(port, '127.0.0.1');
+      }, ms);
+    },
     get rateLimited() {
       return rateLimited;
     },
@@ -232,6 +247,10 @@ export async function startFakeResend({
     },
     chaosCounts: chaos.counts,
     emailsTo: (address) => emails.filter((e) => e.to.includes(address)),
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    close: () => {
+      if (backTimer) clearTimeout(backTimer);
+      backTimer = null;
+      return new Promise<void>((r) => server.close(() => r()));
+    },
   };
 }
