@@ -8,7 +8,7 @@ import {
   type UpdateFilter,
 } from 'mongodb';
 import { NO_CHECKOUT_LINK_MESSAGE } from '@act/contracts/src/checkout-link';
-import { createIdAllocator, isDuplicateKeyError, reminderLateness, type Logger } from '@act/service-kit';
+import { isDuplicateKeyError, reminderLateness, type Logger } from '@act/service-kit';
 import {
   isTollFree,
   renderSmsTemplate,
@@ -22,7 +22,9 @@ import { OPEN_STATUSES, type SequenceScheduler } from '../contacts/service';
 import { integrationModel, type IntegrationDoc } from '../integrations/model';
 import { campaignModel, type CampaignDoc } from '../campaigns/model';
 import { templateModel, type TemplateDoc } from '../templates/model';
-import { logModel, type LogDoc } from '../logs/model';
+import type { LogDoc } from '../logs/model';
+import { StepLogs } from './step-logs';
+import { RecentReads } from './recent';
 import { phoneClaimModel, sendClaimModel, type PhoneClaimDoc, type SendClaimDoc } from './model';
 import { blackoutEnd } from '../blackout/blackout';
 import { blackoutWindowOf, statusCallbackUrl, type ProviderConfigService } from '../provider/config';
@@ -65,9 +67,6 @@ export type StepOutcome =
 
 /** Logged instead of a message with an empty link (issue 14). */
 export const NO_CHECKOUT_LINK = NO_CHECKOUT_LINK_MESSAGE;
-
-/** The message column of a step the blackout holds (the row's held_until says until when). */
-export const HELD_MESSAGE = 'Held by the blackout window: nothing sent yet';
 
 export interface SequenceEngineDeps {
   conn: Connection;
@@ -139,10 +138,10 @@ export class SequenceEngine {
   private readonly Integration;
   private readonly Campaign;
   private readonly Template;
-  private readonly Log;
   private readonly SendClaim;
   private readonly PhoneClaim;
-  private readonly allocLogId;
+  private readonly logs: StepLogs;
+  private readonly recent: RecentReads;
   private readonly inFlight = new Set<number>();
   private lastNotConfiguredWarning = 0;
 
@@ -153,11 +152,10 @@ export class SequenceEngine {
     this.Integration = integrationModel(conn);
     this.Campaign = campaignModel(conn);
     this.Template = templateModel(conn);
-    this.Log = logModel(conn);
     this.SendClaim = sendClaimModel(conn);
     this.PhoneClaim = phoneClaimModel(conn);
-    // Bursts write hundreds of logs at once: a block per counter round trip that covers a burst.
-    this.allocLogId = createIdAllocator(conn, 'sms_logs', 500);
+    this.logs = new StepLogs(conn, deps.now, deps.onLogged);
+    this.recent = new RecentReads(deps.rulesCacheMs ?? 0);
   }
 
   private get contacts(): Collection<ContactDoc> {
@@ -180,7 +178,7 @@ export class SequenceEngine {
       return 0;
     }
     // Held, not dropped: without credentials or a sender nothing can go out, and the contacts wait for them.
-    const cfg = this.deps.provider.configured ? await this.cached('config', () => this.deps.config.get()) : null;
+    const cfg = this.deps.provider.configured ? await this.recent.get('config', () => this.deps.config.get()) : null;
     if (!cfg || (!cfg.messaging_service_sid && !cfg.phone_number)) {
       this.warnNotConfigured(due.length);
       onReleased?.();
@@ -261,7 +259,7 @@ export class SequenceEngine {
     const due = read.filter((c) => isOpen(c.status) && c.next_at && c.next_at.getTime() <= now.getTime());
     for (const ref of refs) if (!due.some((c) => c.id === ref)) out.set(ref, 'not_due');
     if (due.length === 0) return;
-    const cfg = this.deps.provider.configured ? await this.cached('config', () => this.deps.config.get()) : null;
+    const cfg = this.deps.provider.configured ? await this.recent.get('config', () => this.deps.config.get()) : null;
     if (!cfg || (!cfg.messaging_service_sid && !cfg.phone_number)) {
       this.warnNotConfigured(due.length);
       for (const c of due) out.set(c.id, 'not_configured');
@@ -275,7 +273,7 @@ export class SequenceEngine {
         due.map((c) => ({ c, next_at: c.next_at!, update: { $set: { next_at: end, held_until: end, updated_at: now } } })),
       );
       for (const c of due) out.set(c.id, moved.has(c.id) ? 'held_for_blackout' : 'busy');
-      await this.logHeld(
+      await this.logs.writeHeld(
         due.filter((c) => moved.has(c.id)),
         end,
         now,
@@ -310,7 +308,7 @@ export class SequenceEngine {
     for (const h of held) {
       const id = h.c.integration_id;
       const integration = id
-        ? await this.cached(`integration:${id}`, () => this.Integration.findOne({ id }).lean<IntegrationDoc>())
+        ? await this.recent.get(`integration:${id}`, () => this.Integration.findOne({ id }).lean<IntegrationDoc>())
         : null;
       if (!integration || !integration.active) end(h, 'stopped');
       else h.integration = integration;
@@ -330,7 +328,7 @@ export class SequenceEngine {
     }
     for (const h of open()) {
       const integration = h.integration!;
-      const campaign = await this.cached(`campaign:${integration.id}:${integration.sms_campaign_id}`, () =>
+      const campaign = await this.recent.get(`campaign:${integration.id}:${integration.sms_campaign_id}`, () =>
         this.campaignOf(integration),
       );
       if (!campaign || !campaign.active) {
@@ -475,15 +473,7 @@ export class SequenceEngine {
 
     // A log per message or skip, then the step's outcome: lost with the process in between, they are redone after
     // the lease (a send is then found at the provider, not repeated).
-    const logs = held.filter((h) => h.log).map((h) => h.log!);
-    if (logs.length) {
-      const ids = await Promise.all(logs.map(() => this.allocLogId()));
-      await this.Log.collection.insertMany(
-        logs.map((l, i) => ({ ...l, id: ids[i]! })),
-        { ordered: false },
-      );
-      await this.deps.onLogged?.(logs);
-    }
+    await this.logs.writeAll(held.filter((h) => h.log).map((h) => h.log!));
     await this.finishAll(
       held.filter((h) => h.set),
       lease,
@@ -699,66 +689,12 @@ export class SequenceEngine {
     if (sent) await this.swap({ id: c.id, status: 'abandoned' }, { $set: { status: 'sent' } });
   }
 
-  /**
-   * One log row per step the blackout holds (once per window: a held step is not due again before its end), so the
-   * SMS Logs say why nothing went out and when it will. Not a send: no template, counted in no send figure.
-   */
-  private async logHeld(held: ContactDoc[], until: Date, at: Date): Promise<void> {
-    if (held.length === 0) return;
-    const ids = await Promise.all(held.map(() => this.allocLogId()));
-    await this.Log.collection.insertMany(
-      held.map((c, i) => ({
-        id: ids[i]!,
-        phone: c.phone,
-        contact_id: c.contact_id,
-        contact_ref: c.id,
-        integration_id: c.integration_id,
-        template_id: null,
-        message: HELD_MESSAGE,
-        sequence_order: null,
-        status: 'held_blackout' as const,
-        message_sid: null,
-        timestamp: at,
-        updated_at: at,
-        error_message: null,
-        held_until: until,
-      })),
-      { ordered: false },
-    );
-  }
-
   private logOf(h: Held, status: SmsLogStatus, extra: Partial<LogDoc>): Omit<LogDoc, 'id'> {
-    return this.logFields(h.c, h.tpl!, h.message!, status, extra);
-  }
-
-  /** One log row's fields: the burst path inserts many of them, writeLog one. */
-  private logFields(
-    c: ContactDoc,
-    tpl: TemplateDoc,
-    message: string,
-    status: SmsLogStatus,
-    extra: Partial<LogDoc>,
-  ): Omit<LogDoc, 'id'> {
-    const at = this.deps.now();
-    return {
-      phone: c.phone,
-      contact_id: c.contact_id,
-      contact_ref: c.id,
-      integration_id: c.integration_id,
-      template_id: tpl.id,
-      message,
-      sequence_order: tpl.sequence_order,
-      status,
-      message_sid: null,
-      timestamp: at,
-      updated_at: at,
-      error_message: null,
-      ...extra,
-    };
+    return this.logs.fields(h.c, h.tpl!, h.message!, status, extra);
   }
 
   private templatesOf(campaignId: number): Promise<TemplateDoc[]> {
-    return this.cached(`templates:${campaignId}`, () =>
+    return this.recent.get(`templates:${campaignId}`, () =>
       this.Template.find({ campaign_id: campaignId, active: true })
         .sort({ sequence_order: 1, id: 1 })
         .lean<TemplateDoc[]>(),
@@ -790,13 +726,13 @@ export class SequenceEngine {
       );
 
     const integration = c.integration_id
-      ? await this.cached(`integration:${c.integration_id}`, () =>
+      ? await this.recent.get(`integration:${c.integration_id}`, () =>
           this.Integration.findOne({ id: c.integration_id }).lean<IntegrationDoc>(),
         )
       : null;
     if (!integration || !integration.active) return endWithout('stopped');
     if (await this.OptOut.exists(optOutFilter(c.phone))) return endWithout('stopped', 'opted_out');
-    const campaign = await this.cached(`campaign:${integration.id}:${integration.sms_campaign_id}`, () =>
+    const campaign = await this.recent.get(`campaign:${integration.id}:${integration.sms_campaign_id}`, () =>
       this.campaignOf(integration),
     );
     if (!campaign || !campaign.active) return endWithout('finished');
@@ -832,7 +768,7 @@ export class SequenceEngine {
     const message = renderSmsTemplate(tpl.message, { first_name: c.first_name, checkout_url: link });
     const noLink = !link && usesCheckoutLink(tpl.message);
     const log = (status: SmsLogStatus, extra: Partial<LogDoc> = {}) =>
-      this.writeLog({ c, tpl, message, status, ...extra });
+      this.logs.writeOne({ c, tpl, message, status, ...extra });
 
     if (isTollFree(c.phone)) {
       await log('blocked_toll_free', { error_message: 'Toll-free numbers cannot receive SMS' });
@@ -957,7 +893,7 @@ export class SequenceEngine {
       return 'unknown';
     }
     if (found) {
-      await this.writeLog({
+      await this.logs.writeOne({
         c,
         tpl,
         message,
@@ -970,23 +906,6 @@ export class SequenceEngine {
     await this.SendClaim.deleteOne({ _id: claim._id });
     logger.warn({ contact: c.id, template: tpl.id }, 'interrupted send had not gone out: sending it again');
     return 'not_sent';
-  }
-
-  private readonly memo = new Map<string, { at: number; value: Promise<unknown> }>();
-
-  /** `load()`, shared with the steps that asked for the same key within the last `rulesCacheMs`. */
-  private cached<T>(key: string, load: () => Promise<T>): Promise<T> {
-    const ttl = this.deps.rulesCacheMs ?? 0;
-    if (ttl <= 0) return load();
-    const now = Date.now();
-    const hit = this.memo.get(key);
-    if (hit && now - hit.at < ttl) return hit.value as Promise<T>;
-    if (this.memo.size > 1_000) this.memo.clear();
-    // A real promise: a mongoose query is a thenable that runs again (and throws) on a second `then`.
-    const value = Promise.resolve(load());
-    this.memo.set(key, { at: now, value });
-    value.catch(() => this.memo.delete(key));
-    return value;
   }
 
   /**
@@ -1042,18 +961,6 @@ export class SequenceEngine {
       const owner = await this.PhoneClaim.findOne({ integration_id: integrationId, phone: c.phone }).lean();
       return owner?.contact_id === c.contact_id;
     }
-  }
-
-  private async writeLog({
-    c,
-    tpl,
-    message,
-    status,
-    ...extra
-  }: { c: ContactDoc; tpl: TemplateDoc; message: string; status: SmsLogStatus } & Partial<LogDoc>) {
-    const fields = this.logFields(c, tpl, message, status, extra);
-    await this.Log.create({ id: await this.allocLogId(), ...fields });
-    await this.deps.onLogged?.([fields]);
   }
 }
 

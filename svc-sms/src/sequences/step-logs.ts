@@ -1,0 +1,103 @@
+import type { Connection } from 'mongoose';
+import { createIdAllocator } from '@act/service-kit';
+import type { SmsLogStatus } from '@act/contracts/src/sms-api';
+import type { ContactDoc } from '../contacts/model';
+import type { TemplateDoc } from '../templates/model';
+import { logModel, type LogDoc } from '../logs/model';
+
+export type LogFields = Omit<LogDoc, 'id'>;
+
+/** The message column of a step the blackout holds (the row's held_until says until when). */
+export const HELD_MESSAGE = 'Held by the blackout window: nothing sent yet';
+
+/**
+ * The SMS log rows the sequence engine writes: one per message or skip, one per step the blackout holds. Those of a
+ * step are told to `onLogged` once written (attribution publishes its touches from them).
+ */
+export class StepLogs {
+  private readonly Log;
+  private readonly allocId;
+
+  constructor(
+    conn: Connection,
+    private readonly now: () => Date,
+    private readonly onLogged?: (logs: LogFields[]) => Promise<void>,
+  ) {
+    this.Log = logModel(conn);
+    // Bursts write hundreds of logs at once: a block per counter round trip that covers a burst.
+    this.allocId = createIdAllocator(conn, 'sms_logs', 500);
+  }
+
+  /** One log row's fields: a burst inserts many of them, `writeOne` one. */
+  fields(c: ContactDoc, tpl: TemplateDoc, message: string, status: SmsLogStatus, extra: Partial<LogDoc>): LogFields {
+    const at = this.now();
+    return {
+      phone: c.phone,
+      contact_id: c.contact_id,
+      contact_ref: c.id,
+      integration_id: c.integration_id,
+      template_id: tpl.id,
+      message,
+      sequence_order: tpl.sequence_order,
+      status,
+      message_sid: null,
+      timestamp: at,
+      updated_at: at,
+      error_message: null,
+      ...extra,
+    };
+  }
+
+  /** A burst's rows in one insert. */
+  async writeAll(logs: LogFields[]): Promise<void> {
+    if (logs.length === 0) return;
+    await this.insert(logs);
+    await this.onLogged?.(logs);
+  }
+
+  async writeOne({
+    c,
+    tpl,
+    message,
+    status,
+    ...extra
+  }: { c: ContactDoc; tpl: TemplateDoc; message: string; status: SmsLogStatus } & Partial<LogDoc>): Promise<void> {
+    const fields = this.fields(c, tpl, message, status, extra);
+    await this.Log.create({ id: await this.allocId(), ...fields });
+    await this.onLogged?.([fields]);
+  }
+
+  /**
+   * One row per step the blackout holds (once per window: a held step is not due again before its end), so the
+   * SMS Logs say why nothing went out and when it will. Not a send: no template, counted in no send figure, not
+   * told to `onLogged`.
+   */
+  async writeHeld(held: ContactDoc[], until: Date, at: Date): Promise<void> {
+    if (held.length === 0) return;
+    await this.insert(
+      held.map((c) => ({
+        phone: c.phone,
+        contact_id: c.contact_id,
+        contact_ref: c.id,
+        integration_id: c.integration_id,
+        template_id: null,
+        message: HELD_MESSAGE,
+        sequence_order: null,
+        status: 'held_blackout' as const,
+        message_sid: null,
+        timestamp: at,
+        updated_at: at,
+        error_message: null,
+        held_until: until,
+      })),
+    );
+  }
+
+  private async insert(logs: LogFields[]): Promise<void> {
+    const ids = await Promise.all(logs.map(() => this.allocId()));
+    await this.Log.collection.insertMany(
+      logs.map((l, i) => ({ ...l, id: ids[i]! })),
+      { ordered: false },
+    );
+  }
+}
