@@ -574,13 +574,6 @@ export class SequenceEngine {
   }
 
   /**
-   * Compare-and-set on many contacts in one write: each row changes only if its step and next_at are still as
-   * read. The filter is exactly the keys of the unique (id, step, next_at) index, so the MongoDB stand-in serves
-   * each from that index (any other filter beyond a unique index's keys scans every contact there). A closed
-   * contact always has next_at null (purchase, STOP and every end of a sequence clear it), so a row whose next_at is
-   * still the date we read is open. Returns the ids that changed (read back only when some did not).
-   */
-  /**
    * Slots for the messages of a burst at the sender's rate, no later than half the lease: those that fit wait for
    * their slot before the provider call; the rest go back to waiting (next_at = the sender's next free second,
    * their lease given up), so a slow sender never holds steps past their lease.
@@ -626,6 +619,13 @@ export class SequenceEngine {
     };
   }
 
+  /**
+   * Compare-and-set on many contacts in one write: each row changes only if its step and next_at are still as
+   * read. The filter is exactly the keys of the unique (id, step, next_at) index, so the MongoDB stand-in serves
+   * each from that index (any other filter beyond a unique index's keys scans every contact there). A closed
+   * contact always has next_at null (purchase, STOP and every end of a sequence clear it), so a row whose next_at is
+   * still the date we read is open. Returns the ids that changed (read back only when some did not).
+   */
   private async casAll(
     items: { c: ContactDoc; next_at: Date; update: UpdateFilter<ContactDoc> }[],
   ): Promise<Set<number>> {
