@@ -3,7 +3,7 @@
 // own form saved href="" or "https://not a url" silently); a good one is saved, can be edited and removed.
 import type { Browser, Page } from 'playwright-core';
 import type { EmailCampaign } from '@act/contracts/src/email-api';
-import { launchBrowser, readStack, signIn } from '../../infra/e2e/browser';
+import { launchBrowser, readStack, screenshotBoth, signIn } from '../../infra/e2e/browser';
 
 const { url, adminPassword } = readStack();
 const tag = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
@@ -95,4 +95,29 @@ it('says what is wrong with a link, saves only a good one, and edits and removes
   await edit.waitFor({ state: 'detached' });
   await editor.getByText('Visit the shop').waitFor();
   expect(await editor.locator('a').count()).toBe(0);
+});
+
+it('puts a variable from the chips where the caret is, in the rich text and in the raw HTML (issue 14: the unsubscribe link among them)', async () => {
+  await page.goto(`${url}/email-templates/${campaignId}`);
+  await page.getByRole('button', { name: 'Add Template' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create Template' });
+  const chip = (name: string) => dialog.getByRole('button', { name: new RegExp(`^Insert \\{\\{${name}\\}\\}`) });
+  const editor = dialog.getByRole('textbox', { name: 'Email content' });
+  await editor.click();
+  await page.keyboard.type('Hi ');
+  await chip('contactEmail').click();
+  // The chip hands the caret back to the editor, after what it put there.
+  await page.keyboard.type(', leave any time: ');
+  await chip('unsubscribeUrl').click();
+  await editor.getByText('Hi {{contactEmail}}, leave any time: {{unsubscribeUrl}}').waitFor();
+  await screenshotBoth(page, 'template-variables');
+
+  await dialog.getByRole('tab', { name: 'HTML' }).click();
+  const html = dialog.getByLabel('HTML content');
+  await html.fill('<p>Back to <a href="">your cart</a></p>');
+  await html.evaluate((el: HTMLTextAreaElement) => el.setSelectionRange(20, 20));
+  await chip('recoveryUrl').click();
+  expect(await html.inputValue()).toBe('<p>Back to <a href="{{recoveryUrl}}">your cart</a></p>');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await dialog.waitFor({ state: 'hidden' });
 });

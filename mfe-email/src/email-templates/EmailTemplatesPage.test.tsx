@@ -195,4 +195,27 @@ describe('/email-templates/{campaignId} (spec §2)', () => {
       type: 'winback',
     });
   });
+
+  it('offers the three variables, the unsubscribe link among them, and puts one where the cursor is in the HTML', async () => {
+    mockApi({
+      ...user,
+      'GET /api/email/campaigns/5': { json: campaign },
+      'GET /api/resend/templates/campaign/5': { json: [] },
+    });
+    renderAt('/email-templates/5');
+    fireEvent.click(await screen.findByRole('button', { name: 'Add Template' }));
+    const dialog = await screen.findByRole('dialog');
+    const chips = ['contactEmail', 'recoveryUrl', 'unsubscribeUrl'].map((v) =>
+      within(dialog).getByRole('button', { name: new RegExp(`^Insert \\{\\{${v}\\}\\}`) }),
+    );
+    expect(chips.map((c) => c.textContent)).toEqual(['{{contactEmail}}', '{{recoveryUrl}}', '{{unsubscribeUrl}}']);
+
+    fireEvent.click(within(dialog).getByRole('tab', { name: 'HTML' }));
+    const html = within(dialog).getByLabelText('HTML content') as HTMLTextAreaElement;
+    const before = '<p>Bye</p><a href="';
+    fireEvent.change(html, { target: { value: `${before}">Unsubscribe</a>` } });
+    html.setSelectionRange(before.length, before.length);
+    fireEvent.click(chips[2]!);
+    expect(html.value).toBe('<p>Bye</p><a href="{{unsubscribeUrl}}">Unsubscribe</a>');
+  });
 });

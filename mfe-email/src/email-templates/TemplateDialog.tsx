@@ -1,8 +1,10 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useFormik } from 'formik';
-import { Box, Grid, InputAdornment, Tab, Tabs, TextField, Typography } from '@mui/material';
+import { Box, Grid, InputAdornment, Tab, Tabs, TextField } from '@mui/material';
+import type { RichTextEditorRef } from 'mui-tiptap';
 import type { EmailTemplate } from '../email-campaigns/api';
 import { RichEditor } from '../rich-editor/RichEditor';
+import { VariableChips } from '../rich-editor/VariableChips';
 import { formValuesOf, templateFormSchema, type TemplateFormValues } from './rules';
 import { FormDialogFrame, FormDialogSurface, formikError, formikField } from '@act/ui-kit/src/FormDialog';
 import { ActiveSwitch } from '../shared/FormDialogParts';
@@ -50,6 +52,19 @@ function TemplateForm({ editing, siblings, onClose, onSubmit }: Omit<TemplateDia
   });
   const busy = form.isSubmitting;
   const contentError = formikError(form, 'html_content');
+  const editorRef = useRef<RichTextEditorRef>(null);
+  const htmlRef = useRef<HTMLTextAreaElement>(null);
+
+  // A variable goes where the cursor is: in the rich text, or in the raw HTML on that tab.
+  function insertVariable(variable: string) {
+    const area = htmlRef.current;
+    if (tab === 'html' && area) {
+      const { selectionStart: from, selectionEnd: to, value } = area;
+      void form.setFieldValue('html_content', `${value.slice(0, from)}${variable}${value.slice(to)}`);
+      return;
+    }
+    editorRef.current?.editor?.chain().focus().insertContent(variable).run();
+  }
 
   return (
     <FormDialogFrame
@@ -124,6 +139,7 @@ function TemplateForm({ editing, siblings, onClose, onSubmit }: Omit<TemplateDia
         </Tabs>
         {tab === 'editor' ? (
           <RichEditor
+            editorRef={editorRef}
             label="Email content"
             value={form.values.html_content}
             onChange={(html) => void form.setFieldValue('html_content', html, form.submitCount > 0)}
@@ -133,6 +149,7 @@ function TemplateForm({ editing, siblings, onClose, onSubmit }: Omit<TemplateDia
         ) : (
           <TextField
             name="html_content"
+            inputRef={htmlRef}
             value={form.values.html_content}
             onChange={form.handleChange}
             onBlur={form.handleBlur}
@@ -155,9 +172,7 @@ function TemplateForm({ editing, siblings, onClose, onSubmit }: Omit<TemplateDia
             }}
           />
         )}
-        <Typography variant="caption" color="textSecondary" sx={{ display: 'block', mt: 1 }}>
-          Variables: {'{{contactEmail}}'} (the recipient) and {'{{recoveryUrl}}'} (the link back to their cart).
-        </Typography>
+        <VariableChips onInsert={insertVariable} />
       </Box>
     </FormDialogFrame>
   );

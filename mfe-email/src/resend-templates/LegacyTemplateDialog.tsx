@@ -1,11 +1,12 @@
 import { useRef, useState } from 'react';
 import { useFormik } from 'formik';
-import { Box, Chip, Grid, Stack, Tab, Tabs, TextField, Typography } from '@mui/material';
+import { Box, Grid, Tab, Tabs, TextField } from '@mui/material';
 import type { RichTextEditorRef } from 'mui-tiptap';
 import type { EmailTemplate } from '../email-campaigns/api';
 import { RichEditor } from '../rich-editor/RichEditor';
 import { HtmlPreview } from '../rich-editor/HtmlPreview';
-import { TEMPLATE_VARIABLES, legacyTemplateSchema, legacyValuesOf, type LegacyTemplateValues } from './templateForm';
+import { VariableChips } from '../rich-editor/VariableChips';
+import { legacyTemplateSchema, legacyValuesOf, type LegacyTemplateValues } from './templateForm';
 import { FormDialogFrame, FormDialogSurface, formikError, formikField } from '@act/ui-kit/src/FormDialog';
 import { ActiveSwitch } from '../shared/FormDialogParts';
 
@@ -100,24 +101,7 @@ function LegacyTemplateForm({ editing, onClose, onSubmit }: Omit<LegacyTemplateD
             <HtmlPreview html={form.values.html_content} title="Template preview" height={380} />
           </Box>
         )}
-        <Stack direction="row" spacing={1} useFlexGap sx={{ mt: 1.5, alignItems: 'center', flexWrap: 'wrap' }}>
-          <Typography variant="body2" color="textSecondary">
-            Available variables:
-          </Typography>
-          {TEMPLATE_VARIABLES.map((variable) => (
-            <Chip
-              key={variable}
-              label={variable}
-              size="small"
-              variant="outlined"
-              onClick={() => insertVariable(variable)}
-              sx={{ fontFamily: 'monospace' }}
-            />
-          ))}
-          <Typography variant="caption" color="textSecondary">
-            The preview fills them with sample values.
-          </Typography>
-        </Stack>
+        <VariableChips onInsert={insertVariable} note="The preview fills them with sample values." />
       </Box>
     </FormDialogFrame>
   );

@@ -1,0 +1,40 @@
+import { Chip, Stack, Typography } from '@mui/material';
+import { TEMPLATE_VARIABLES, type TemplateVariable } from '@act/contracts/src/email-api';
+
+/** What each variable becomes when an email is sent. */
+const MEANING: Record<TemplateVariable, string> = {
+  contactEmail: 'the recipient',
+  recoveryUrl: 'the link back to their cart',
+  unsubscribeUrl: 'their one-click unsubscribe link',
+};
+
+/**
+ * The template variables below an email editor (spec §2, §3; issue 14 adds the unsubscribe link), each a chip that
+ * puts the variable in the content where the cursor is.
+ */
+export function VariableChips({ onInsert, note }: { onInsert: (variable: string) => void; note?: string }) {
+  return (
+    <Stack direction="row" spacing={1} useFlexGap sx={{ mt: 1.5, alignItems: 'center', flexWrap: 'wrap' }}>
+      <Typography variant="body2" color="textSecondary">
+        Available variables:
+      </Typography>
+      {TEMPLATE_VARIABLES.map((name) => (
+        <Chip
+          key={name}
+          label={`{{${name}}}`}
+          title={MEANING[name]}
+          aria-label={`Insert {{${name}}}: ${MEANING[name]}`}
+          size="small"
+          variant="outlined"
+          onClick={() => onInsert(`{{${name}}}`)}
+          sx={{ fontFamily: 'monospace' }}
+        />
+      ))}
+      {note && (
+        <Typography variant="caption" color="textSecondary">
+          {note}
+        </Typography>
+      )}
+    </Stack>
+  );
+}
