@@ -118,6 +118,9 @@ it('puts a variable from the chips where the caret is, in the rich text and in t
   await html.evaluate((el: HTMLTextAreaElement) => el.setSelectionRange(20, 20));
   await chip('recoveryUrl').click();
   expect(await html.inputValue()).toBe('<p>Back to <a href="{{recoveryUrl}}">your cart</a></p>');
+  // The caret follows what was put in: typing goes on after it.
+  await page.keyboard.type('?c=1');
+  expect(await html.inputValue()).toBe('<p>Back to <a href="{{recoveryUrl}}?c=1">your cart</a></p>');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await dialog.waitFor({ state: 'hidden' });
 });

@@ -61,6 +61,12 @@ function TemplateForm({ editing, siblings, onClose, onSubmit }: Omit<TemplateDia
     if (tab === 'html' && area) {
       const { selectionStart: from, selectionEnd: to, value } = area;
       void form.setFieldValue('html_content', `${value.slice(0, from)}${variable}${value.slice(to)}`);
+      // The caret after what was put in, once the new value is rendered, so the next chip or keystroke follows it.
+      const caret = from + variable.length;
+      requestAnimationFrame(() => {
+        area.focus();
+        area.setSelectionRange(caret, caret);
+      });
       return;
     }
     editorRef.current?.editor?.chain().focus().insertContent(variable).run();
