@@ -194,7 +194,7 @@ export async function buildSmsService(
           // The next scan may start once this one's bursts have had their first answers (retries left only).
           const done = () => (scanning = false);
           engine
-            .sweep(200, 100, done)
+            .sweep({ onReleased: done })
             .catch((err) => logger.warn({ err: (err as Error).message }, 'due scan failed'))
             .finally(done);
         }, settings.dueScanMs);

@@ -2,7 +2,7 @@
 // the fake Twilio answering 503, for 60 s; svc-email and svc-sms keep retrying within their deadlines, and once the
 // providers are back every reminder is delivered, none twice, none logged failed. Contacts are posted with a long delay and made due while the service
 // is stopped (its due list is read at start), so all of them fall due at once inside the outage.
-import { startFakeResend, startFakeTwilio, type FakeResend, type FakeTwilio } from '@act/testing';
+import { scrapeMetrics, startFakeResend, startFakeTwilio, type FakeResend, type FakeTwilio } from '@act/testing';
 import { startProcess, stopProcess } from '../stack';
 import { adminCookie, api, expectStatus, inParallel, runTag, serviceDb, sleep, stack, stopwatch, waitFor } from './helpers';
 
@@ -29,9 +29,8 @@ afterAll(async () => {
 
 /** svc-email's own count of Resend calls that got no usable answer and were to be tried again (its /metrics). */
 async function resendRetryableCalls(): Promise<number> {
-  const text = await (await fetch(`http://127.0.0.1:${stack.ports['svc-email-metrics']}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith('act_provider_calls_total{') && l.includes('provider="resend"') && l.includes('outcome="retryable"'));
-  return line ? Number(line.split(' ').at(-1)) : 0;
+  const metrics = await scrapeMetrics(`http://127.0.0.1:${stack.ports['svc-email-metrics']}`);
+  return metrics.value('act_provider_calls_total', { provider: 'resend', outcome: 'retryable' });
 }
 
 async function emailScenario() {

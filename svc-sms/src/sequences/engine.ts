@@ -167,7 +167,11 @@ export class SequenceEngine {
    * every step taken is done; `onReleased` comes earlier, once every burst has had its first answers (only retries
    * left), when another sweep may start.
    */
-  async sweep(limit = 200, burst = 100, onReleased?: () => void): Promise<number> {
+  async sweep({
+    limit = 200,
+    burst = 100,
+    onReleased,
+  }: { limit?: number; burst?: number; onReleased?: () => void } = {}): Promise<number> {
     const now = this.deps.now();
     const due = await this.Contact.find({ next_at: { $lte: now }, status: { $in: OPEN_STATUSES } }, { id: 1 })
       .sort({ next_at: 1 })
@@ -463,7 +467,7 @@ export class SequenceEngine {
     // fixed number of workers, one holding a retry that waits for a slot seconds ahead left the first attempts
     // behind it late for theirs (slots passing unused).
     const workers = this.deps.pacer ? sending.length : DEFAULT_SEND_CONCURRENCY;
-    await this.eachAtMost(sending, workers, async (h) => {
+    await eachReleasing(sending, workers, async (h) => {
       try {
         await sendOne(h);
       } finally {
@@ -483,22 +487,13 @@ export class SequenceEngine {
     );
 
     // The contacts the burst's path did not fit, one by one as before (still under the lease).
-    await this.eachAtMost(
+    await eachReleasing(
       held.filter((h) => h.alone && !h.outcome),
       4,
       async (h) => {
         h.outcome = await this.stepTaken(h.c, lease, cfg, now);
       },
     );
-  }
-
-  /** Runs `fn` over `items`, at most `limit` at once. */
-  private async eachAtMost<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-    let next = 0;
-    const worker = async () => {
-      while (next < items.length) await fn(items[next++]!);
-    };
-    await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   }
 
   /**

@@ -62,7 +62,7 @@ export class AgendaScheduler implements SequenceScheduler {
       { concurrency: 20, lockLimit: 100 },
     );
     this.agenda.define(SWEEP_JOB, async () => {
-      await engine.sweep(500);
+      await engine.sweep({ limit: 500 });
     });
     await startAgenda(this.agenda, { job: SWEEP_JOB, everyMs: this.opts.sweepEveryMs });
     this.started = true;
