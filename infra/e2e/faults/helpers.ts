@@ -111,20 +111,29 @@ export async function inParallel<T>(n: number, width: number, job: (i: number) =
   return out;
 }
 
-let client: MongoClient | null = null;
+// The connecting client, not the connected one: two scenarios asking at once (provider-outage runs its email and
+// SMS halves side by side) each opened a client when the first was still connecting, and the one overwritten was
+// never closed, its monitor keeping jest from exiting after the run.
+let client: Promise<MongoClient> | null = null;
 
 /** A service's own database, read directly: the invariants (nothing lost, nothing twice) are checked at the source. */
 export async function serviceDb(service: 'svc-auth' | 'svc-email' | 'svc-sms'): Promise<Db> {
-  if (!stack.mongoUri || !stack.databases) throw new Error('the stack file names no MongoDB URI or databases');
-  client ??= await new MongoClient(stack.mongoUri, { serverSelectionTimeoutMS: 5_000 }).connect();
-  return client.db(stack.databases[service]);
+  const { mongoUri, databases } = stack;
+  if (!mongoUri || !databases) throw new Error('the stack file names no MongoDB URI or databases');
+  const connecting = (client ??= new MongoClient(mongoUri, { serverSelectionTimeoutMS: 5_000 }).connect());
+  try {
+    return (await connecting).db(databases[service]);
+  } catch (err) {
+    if (client === connecting) client = null; // the next call tries again
+    throw err;
+  }
 }
 
 /** Closes the direct MongoDB connection (after a stand-in restart it must be opened again). */
 export async function closeDb(): Promise<void> {
   const c = client;
   client = null;
-  await c?.close().catch(() => undefined);
+  await c?.then((connected) => connected.close()).catch(() => undefined);
 }
 
 // An open client would keep jest from exiting after the file (and hang the whole run).
