@@ -4,7 +4,7 @@ import type { ObjectId } from 'mongodb';
 import { NotFoundError, insertNew, isDuplicateKeyError, readList, type ListOptions, type ListQueryParsed } from '@act/service-kit';
 import type { Contact, ContactStatus, Paged } from '@act/contracts/src/email-api';
 import { CONTACT_PROJECTION, FUNNEL_KEY_INDEX, contactModel, toContact, type ContactDoc } from './model';
-import { createBatcher } from '../lib/batcher';
+import { createBatcher } from '@act/service-kit';
 import { ContactListView, ROW_PROJECTION, toRow, type ContactListViewOptions } from './view';
 
 /** What contacts tell the reminder side (implemented by reminders; kept as a port so neither imports the other). */

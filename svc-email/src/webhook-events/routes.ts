@@ -1,7 +1,6 @@
 import Router from '@koa/router';
-import { deliveryFilter, requireUser } from '@act/service-kit';
+import { deliveryFilter, parseListQuery, requireUser } from '@act/service-kit';
 import { WEBHOOK_EVENT_LIST_OPTIONS, type WebhookEventsService } from './service';
-import { parseListQuery } from '../lib/list';
 
 export function webhookEventsRouter(events: WebhookEventsService): Router {
   const router = new Router({ prefix: '/api/webhook-events' });

@@ -3,9 +3,8 @@ import type { Collection } from 'mongodb';
 import type { Paged, WebhookEvent, WebhookEventType } from '@act/contracts/src/email-api';
 import type { DeliveryInfo } from '@act/contracts/src/webhook-signing';
 import { WEBHOOK_EVENT_PROJECTION, toWebhookEvent, webhookEventModel, type WebhookEventDoc } from './model';
-import { readList, type ListOptions, type ListQueryParsed } from '../lib/list';
-import { webhookDeliveries } from '@act/service-kit';
-import { createBatcher } from '../lib/batcher';
+import { readList, webhookDeliveries, type ListOptions, type ListQueryParsed } from '@act/service-kit';
+import { createBatcher } from '@act/service-kit';
 
 export const WEBHOOK_EVENT_LIST_OPTIONS: ListOptions = {
   sortable: ['id', 'type', 'timestamp'],
