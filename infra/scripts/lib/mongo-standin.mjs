@@ -40,7 +40,7 @@ async function classpath() {
  * (inserted rows). With G1's defaults (a young generation of hundreds of MB, survivors copied up to 15 times) each
  * young pause copied tens of MB: 55-100 ms every ~1.5 s under webhook load, the largest cause of slow requests (every
  * command in flight waits). A small young generation whose survivors go straight to the old one keeps the pauses at
- * 15-35 ms, for less collector CPU (measured: bench/webhooks.mjs, README "Performance and reliability").
+ * 15-35 ms, for less collector CPU (measured: bench/webhooks.mjs, docs/performance.md).
  */
 const JVM_OPTIONS = ['-XX:+UseG1GC', '-Xmn64m', '-XX:MaxTenuringThreshold=0'];
 

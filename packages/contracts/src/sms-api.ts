@@ -421,7 +421,7 @@ export const smsMessages = {
   sequenceOrderMin: 'Sequence order must be at least 1',
   sequenceOrderInteger: 'Sequence order must be a whole number',
   delayMin: 'Delay must be 0 or greater',
-  // Upper bounds the spec does not give (README "Decisions"): a year of delay, a thousand steps.
+  // Upper bounds the spec does not give (docs/decisions.md): a year of delay, a thousand steps.
   delayMax: `Delay must be at most ${MAX_REMINDER_DELAY} minutes (one year)`,
   sequenceOrderMax: `Sequence order must be at most ${MAX_SEQUENCE_ORDER}`,
   delayInteger: 'Delay must be a whole number of minutes',

@@ -39,7 +39,8 @@ export interface Outbox {
 
 /**
  * Transactional-outbox without transactions (the stand-in has none): the event row is written right after the
- * domain write, published with `msgID = eventId` so JetStream drops a re-publish after a crash, then marked.
+ * domain write, published with `msgID = eventId` so JetStream drops a re-publish after a crash, then deleted
+ * (`publishedAt` stays null on every row that exists: a row is either waiting or gone).
  */
 export function createOutbox({ conn, bus, source, logger, intervalMs = 500 }: { conn: Connection; bus: Bus; source: string; logger: Logger; intervalMs?: number }): Outbox {
   const Model = conn.models.OutboxEntry ?? conn.model<OutboxEntry>('OutboxEntry', outboxSchema, 'outbox');

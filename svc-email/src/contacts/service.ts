@@ -53,7 +53,7 @@ function envInt(name: string, fallback: number): number {
   return raw === undefined || raw === '' || !/^\d+$/.test(raw) ? fallback : Number(raw);
 }
 
-/** CONTACTS_LIST_MEMORY_MAX (0 = off) and CONTACTS_LIST_MEMORY_MAX_AGE_MS: see view.ts and the README. */
+/** CONTACTS_LIST_MEMORY_MAX (0 = off) and CONTACTS_LIST_MEMORY_MAX_AGE_MS: see view.ts and docs/configuration.md. */
 export function listViewOptions(): ContactListViewOptions {
   return { maxRows: envInt('CONTACTS_LIST_MEMORY_MAX', 200_000), maxAgeMs: envInt('CONTACTS_LIST_MEMORY_MAX_AGE_MS', 300_000) };
 }
