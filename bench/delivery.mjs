@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// Delivery through rate-limited, failing providers (issue 14): 10,000 campaign emails and 2,000 SMS steps come due
+// Delivery through rate-limited, failing providers: 10,000 campaign emails and 2,000 SMS steps come due
 // within the same minute, two instances of svc-email and of svc-sms send them through the real `resend` and
 // `twilio` SDKs to fakes (bench/fake-providers.ts) that enforce the providers' limits (Resend: N calls/s for the
 // account, 100 emails a batch; Twilio: M messages/s per sender) and inject 10% 429, 2% 500 and 1% unanswered calls
-// (half of those taken before going silent), from fixed seeds.
+// (half of those taken before going silent), from fixed seeds. The email side makes about a hundred calls, where a
+// 1% fault may never be drawn: its 20th call is forced to be taken and then left unanswered, its 40th to be left
+// unanswered untaken, so the client's once-only logic meets both every run (`met.bothTimeouts`).
 // Targets: 0 lost, 0 sent twice (counted by the fakes per recipient, and per idempotency key for Resend),
 // throughput >= 90% of each provider's ceiling (emails/s against N x 100; SMS/s against M x senders), measured from
 // the first due time to the last message taken: the time to drain.
@@ -36,6 +38,7 @@ const CONCURRENCY = arg('concurrency', 64);
 const TRIM_SEC = 10; // after the last message taken, wait this long for anything sent twice
 const CHAOS = { rate429: 0.1, rate500: 0.02, rateTimeout: 0.01, timeoutAcceptedShare: 0.5 };
 const CLIENT_TIMEOUT_MS = 2_000;
+const RESEND_FORCED = { 20: 'timeout-accepted', 40: 'timeout-dropped' };
 // --trace-pace: the sender pace document (how far ahead its next free slot is, the refused attempts' credit) every
 // second while sending.
 const TRACE_PACE = process.argv.includes('--trace-pace');
@@ -45,7 +48,7 @@ const TARGET = { lost: 0, duplicates: 0, shareOfCeiling: 0.9, emailCeiling: 'N x
 
 const run = Date.now().toString(36);
 const fakes = await startFakeProviders({
-  resend: { maxPerSecond: RESEND_RPS, chaos: { ...CHAOS, seed: 1401 } },
+  resend: { maxPerSecond: RESEND_RPS, chaos: { ...CHAOS, seed: 1401, forced: RESEND_FORCED } },
   twilio: { maxPerSecondPerSender: TWILIO_MPS, chaos: { ...CHAOS, seed: 1402 } },
 });
 const stack = await benchStack('delivery', {
@@ -280,6 +283,7 @@ try {
       lost: r.lost === 0,
       duplicates: r.duplicates === 0 && (r.keysTakenTwice ?? 0) === 0,
       throughput: share !== null && share >= TARGET.shareOfCeiling,
+      bothTimeouts: r.calls.timeoutAccepted > 0 && r.calls.timeoutDropped > 0,
     };
   };
   const result = {
@@ -291,7 +295,7 @@ try {
       instances: { 'svc-email': 2, 'svc-sms': 2, gateway: 2 },
       resend: { maxCallsPerSec: RESEND_RPS, batchMax: 100 },
       twilio: { maxPerSecPerSender: TWILIO_MPS, senders },
-      injected: CHAOS,
+      injected: { ...CHAOS, resendForcedCalls: RESEND_FORCED },
       clientTimeoutMs: CLIENT_TIMEOUT_MS,
     },
     load1: { start: started.load1, duringDue: loadDuringDue, end: loadAvg(), cpus: os.cpus().length },

@@ -15,6 +15,18 @@ describe('injected provider trouble', () => {
     expect(a.counts.timeoutAccepted).toBeGreaterThan(0);
     expect(a.counts.timeoutDropped).toBeGreaterThan(0);
   });
+
+  it('forced calls get their decision and leave the others as the seed gives them', () => {
+    const opts = { rate429: 0.1, rate500: 0.02, rateTimeout: 0.01, seed: 1401 };
+    const plain = Array.from({ length: 113 }, ((c) => () => c.decide())(new Chaos(opts)));
+    const chaos = new Chaos({ ...opts, forced: { 20: 'timeout-accepted', 40: 'timeout-dropped' } });
+    const forced = Array.from({ length: 113 }, () => chaos.decide());
+    expect(forced[19]).toBe('timeout-accepted');
+    expect(forced[39]).toBe('timeout-dropped');
+    expect(forced.filter((_, i) => i !== 19 && i !== 39)).toEqual(plain.filter((_, i) => i !== 19 && i !== 39));
+    expect(chaos.counts.timeoutAccepted).toBeGreaterThanOrEqual(1);
+    expect(chaos.counts.timeoutDropped).toBeGreaterThanOrEqual(1);
+  });
 });
 
 describe('fake Twilio: messages per second per sender', () => {

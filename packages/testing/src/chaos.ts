@@ -16,6 +16,11 @@ export interface ChaosOptions {
   timeoutAcceptedShare?: number;
   /** Seed of the generator (same seed, same sequence of decisions). Default 1. */
   seed?: number;
+  /**
+   * Calls (1-based, in arrival order) given a fixed decision whatever the draw. A run of about a hundred calls
+   * draws a 1% fault about once, or not at all: forcing one of each kind makes sure the client meets both.
+   */
+  forced?: Readonly<Record<number, ChaosDecision>>;
 }
 
 export type ChaosDecision = 'ok' | 429 | 500 | 'timeout-accepted' | 'timeout-dropped';
@@ -43,6 +48,7 @@ export function seededRandom(seed: number): () => number {
 export class Chaos {
   readonly counts: ChaosCounts = { ok: 0, injected429: 0, injected500: 0, timeoutAccepted: 0, timeoutDropped: 0 };
   private readonly random: () => number;
+  private calls = 0;
 
   constructor(private readonly opts: ChaosOptions = {}) {
     this.random = seededRandom(opts.seed ?? 1);
@@ -52,6 +58,9 @@ export class Chaos {
   decide(): ChaosDecision {
     const { rate429 = 0, rate500 = 0, rateTimeout = 0, timeoutAcceptedShare = 0.5 } = this.opts;
     const x = this.random();
+    const forced = this.opts.forced?.[++this.calls];
+    // A forced call still takes its draw, so the calls after it get the decisions the seed gives them.
+    if (forced !== undefined) return this.count(forced);
     if (x < rate429) return (this.counts.injected429++, 429);
     if (x < rate429 + rate500) return (this.counts.injected500++, 500);
     if (x < rate429 + rate500 + rateTimeout) {
@@ -62,6 +71,15 @@ export class Chaos {
     }
     this.counts.ok++;
     return 'ok';
+  }
+
+  private count(decision: ChaosDecision): ChaosDecision {
+    if (decision === 429) this.counts.injected429++;
+    else if (decision === 500) this.counts.injected500++;
+    else if (decision === 'timeout-accepted') this.counts.timeoutAccepted++;
+    else if (decision === 'timeout-dropped') this.counts.timeoutDropped++;
+    else this.counts.ok++;
+    return decision;
   }
 }
 
