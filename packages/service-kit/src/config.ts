@@ -29,13 +29,20 @@ export function identitySecret(): string {
   return DEV_IDENTITY_SECRET;
 }
 
-/** Each service owns one database: the base URI plus its own name, unless MONGODB_DB overrides it. */
-export function mongoUriFor(defaultDb: string): string {
-  const base = env('MONGODB_URI', 'mongodb://127.0.0.1:27017');
-  const db = env('MONGODB_DB', defaultDb);
-  const url = new URL(base);
-  url.pathname = `/${db}`;
-  return url.toString();
+/** Where a service's data lives: `MONGODB_URI` exactly as given, and the database by name. */
+export interface MongoTarget {
+  uri: string;
+  dbName: string;
+}
+
+/**
+ * Each service owns one database: `MONGODB_DB`, else the service's own name. The URI is handed to the driver
+ * untouched: a replica set's seed list (`host1,host2,host3`), `mongodb+srv://` and options are the driver's to
+ * read, and its path keeps its meaning (the default `authSource` for credentials); the database is the driver's
+ * `dbName` option instead.
+ */
+export function mongoTarget(defaultDb: string): MongoTarget {
+  return { uri: env('MONGODB_URI', 'mongodb://127.0.0.1:27017'), dbName: env('MONGODB_DB', defaultDb) };
 }
 
 export function natsPrefix(): string {

@@ -1,17 +1,28 @@
 import { isDuplicateKeyError } from './errors';
 import mongoose, { type Connection } from 'mongoose';
 import type { Logger } from './logger';
+import type { MongoTarget } from './config';
+
+const CONNECT_DEFAULTS = { serverSelectionTimeoutMS: 5_000, heartbeatFrequencyMS: 2_000, maxPoolSize: 20 };
+
+/**
+ * What a service's connection is opened with besides the URI: the database as `dbName`, and short server selection
+ * so a request fails fast instead of hanging. The driver lets an option given here override the URI's, so a default
+ * the URI sets itself (`?maxPoolSize=50`) is left out: the operator's URI wins.
+ */
+export function mongoConnectOptions(uri: string, dbName: string): mongoose.ConnectOptions {
+  const query = uri.includes('?') ? uri.slice(uri.indexOf('?') + 1) : '';
+  const inUri = new Set([...new URLSearchParams(query).keys()].map((k) => k.toLowerCase()));
+  const defaults = Object.entries(CONNECT_DEFAULTS).filter(([k]) => !inUri.has(k.toLowerCase()));
+  return { ...Object.fromEntries(defaults), dbName };
+}
 
 /**
  * One connection per service database. The driver reconnects by itself after the server comes back;
- * `/readyz` reads `readyState` meanwhile. Short server selection so a request fails fast instead of hanging.
+ * `/readyz` reads `readyState` meanwhile. Agenda and every collection helper use this connection's `db`.
  */
-export async function connectMongo(uri: string, logger: Logger): Promise<Connection> {
-  const conn = mongoose.createConnection(uri, {
-    serverSelectionTimeoutMS: 5_000,
-    heartbeatFrequencyMS: 2_000,
-    maxPoolSize: 20,
-  });
+export async function connectMongo({ uri, dbName }: MongoTarget, logger: Logger): Promise<Connection> {
+  const conn = mongoose.createConnection(uri, mongoConnectOptions(uri, dbName));
   conn.on('disconnected', () => logger.warn('mongo disconnected'));
   conn.on('reconnected', () => logger.info('mongo reconnected'));
   await conn.asPromise();

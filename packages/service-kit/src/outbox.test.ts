@@ -28,9 +28,7 @@ async function waitFor<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, wha
 }
 
 beforeAll(async () => {
-  const url = new URL(process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017');
-  url.pathname = `/${testDbName('kit_outbox')}`;
-  conn = await connectMongo(url.toString(), logger);
+  conn = await connectMongo({ uri: process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017', dbName: testDbName('kit_outbox') }, logger);
   bus = createBus({ url: natsUrl, prefix, name: 'kit-test', logger });
   await bus.ready();
   nc = await connect({ servers: natsUrl });

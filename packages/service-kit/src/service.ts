@@ -3,7 +3,7 @@ import type Koa from 'koa';
 import type Router from '@koa/router';
 import type { Connection } from 'mongoose';
 import { createApp, mount, type ReadinessChecks } from './app';
-import { env, envInt, identitySecret, mongoUriFor, natsPrefix } from './config';
+import { env, envInt, identitySecret, mongoTarget, natsPrefix } from './config';
 import { createLogger, type Logger } from './logger';
 import { connectMongo, mongoReady } from './mongo';
 import { createBus, type Bus } from './nats';
@@ -60,7 +60,7 @@ export async function runService({ name, defaultPort, defaultDb, metricsPortEnv,
   const logger = createLogger(name);
   initMetrics(name);
   process.on('unhandledRejection', (err) => logger.error({ err }, 'unhandled rejection'));
-  const conn = await connectMongo(mongoUriFor(defaultDb), logger);
+  const conn = await connectMongo(mongoTarget(defaultDb), logger);
   const bus = createBus({ url: env('NATS_URL', 'nats://127.0.0.1:4222'), prefix: natsPrefix(), name, logger });
   const outbox = createOutbox({ conn, bus, source: name, logger });
   const readiness: ReadinessChecks = { mongo: () => mongoReady(conn), nats: () => bus.isConnected() };

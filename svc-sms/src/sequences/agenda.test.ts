@@ -19,9 +19,7 @@ const sms = useSmsWithTwilio('agenda', {
 let conn: mongoose.Connection;
 
 beforeAll(async () => {
-  const url = new URL(sms.t.env.MONGODB_URI!);
-  url.pathname = `/${sms.t.db}`;
-  conn = await mongoose.createConnection(url.toString()).asPromise();
+  conn = await mongoose.createConnection(sms.t.env.MONGODB_URI!, { dbName: sms.t.db }).asPromise();
 });
 afterAll(async () => {
   await conn?.close();

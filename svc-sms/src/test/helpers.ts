@@ -157,10 +157,8 @@ export async function dropStream(natsPrefix: string) {
 /** Drops a test database (the stand-in keeps everything in memory until it stops). */
 export async function dropDb(db: string) {
   const mongoose = (await import('mongoose')).default;
-  const url = new URL(process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017');
-  url.pathname = `/${db}`;
   const conn = await mongoose
-    .createConnection(url.toString(), { serverSelectionTimeoutMS: 3_000 })
+    .createConnection(process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017', { dbName: db, serverSelectionTimeoutMS: 3_000 })
     .asPromise()
     .catch(() => null);
   if (!conn) return;
