@@ -1,0 +1,114 @@
+import type { Branch, QueryShape, SortKey } from './shape';
+import type { IndexRecord, QueryLogRecord, ShapeRecord } from './recorder';
+
+/**
+ * Collections that stay small whatever the number of shoppers or sends (one document per setting, counter,
+ * integration or campaign, or per staff user): a scan of them costs nothing, so their queries need no index.
+ * Every other collection grows with shoppers or sends, and each of its query shapes must be served by an index.
+ */
+export const SMALL_FIXED_COLLECTIONS: ReadonlySet<string> = new Set([
+  'counters',
+  'settings',
+  'integrations',
+  'sms_integrations',
+  'campaigns',
+  'sms_campaigns',
+  'email_templates',
+  'sms_templates',
+  'resend_settings',
+  'twilio_settings',
+  'blackout_settings',
+  'users',
+]);
+
+interface IndexKey {
+  field: string;
+  direction: unknown;
+}
+
+function keysOf(index: IndexRecord): IndexKey[] {
+  return Object.entries(index.key).map(([field, direction]) => ({ field, direction }));
+}
+
+/** Whether a partial index's condition is implied by the branch (its fields are pinned or bounded by the query). */
+function partialApplies(index: IndexRecord, branch: Branch): boolean {
+  if (!index.partialFilterExpression) return true;
+  const fields = Object.keys(index.partialFilterExpression).filter((k) => !k.startsWith('$'));
+  return fields.every((f) => branch.eq.includes(f) || branch.range.includes(f));
+}
+
+/**
+ * MongoDB's planner uses an index for a query when the index's leading field is constrained by it (or provides its
+ * sort), and sorts without reading everything into memory when the sort's fields follow the equality fields in the
+ * index, in order and all in the index's direction or all reversed: equality, then sort, then range.
+ */
+export function indexServes(index: IndexRecord, branch: Branch, sort: readonly SortKey[]): boolean {
+  const keys = keysOf(index);
+  if (keys.length === 0 || !partialApplies(index, branch)) return false;
+  const eq = new Set(branch.eq);
+  const constrained = new Set([...branch.eq, ...branch.range]);
+  const sortFields = sort.map(([f]) => f).filter((f) => !eq.has(f));
+  const leading = keys[0].field;
+  if (!constrained.has(leading) && leading !== sortFields[0]) return false;
+  if (sortFields.length === 0) return true;
+  let i = 0;
+  let orientation: 1 | -1 | 0 = 0;
+  for (const [field, direction] of sort) {
+    if (eq.has(field)) continue;
+    while (i < keys.length && eq.has(keys[i].field)) i++;
+    const key = keys[i];
+    if (!key || key.field !== field || (key.direction !== 1 && key.direction !== -1)) return false;
+    const same: 1 | -1 = key.direction === direction ? 1 : -1;
+    if (orientation !== 0 && orientation !== same) return false;
+    orientation = same;
+    i++;
+  }
+  return true;
+}
+
+/** Why a shape is not served, or null when it is. */
+export function unserved(shape: QueryShape, indexes: readonly IndexRecord[]): string | null {
+  const own = indexes.filter((ix) => ix.collection === shape.collection);
+  for (const branch of shape.branches) {
+    if (branch.eq.includes('_id') && shape.sort.length === 0) continue;
+    const constrained = branch.eq.length + branch.range.length > 0;
+    if (!constrained && shape.sort.length === 0) {
+      if (shape.limited) continue;
+      return shape.whole ? 'reads the whole collection' : `filters only on ${branch.other.join(', ')}, which no index bound serves`;
+    }
+    const idIndex: IndexRecord = { kind: 'index', collection: shape.collection, key: { _id: 1 } };
+    if ([idIndex, ...own].some((ix) => indexServes(ix, branch, shape.sort))) continue;
+    const wanted = [...branch.eq, ...shape.sort.map(([f, d]) => `${f}:${d}`), ...branch.range].join(', ') || '(nothing)';
+    return `no declared index serves equality/sort/range on ${wanted}`;
+  }
+  return null;
+}
+
+export interface IndexProblem {
+  collection: string;
+  query: string;
+  reason: string;
+  callers: string[];
+}
+
+/** Every recorded query shape on a collection that can grow, checked against every index the services declared. */
+export function checkQueryLog(
+  records: readonly QueryLogRecord[],
+  exempt: ReadonlySet<string> = SMALL_FIXED_COLLECTIONS,
+): { problems: IndexProblem[]; shapes: number; indexes: number } {
+  const indexes = records.filter((r): r is IndexRecord => r.kind === 'index');
+  const byKey = new Map<string, { shape: QueryShape; callers: Set<string> }>();
+  for (const r of records.filter((x): x is ShapeRecord => x.kind === 'query')) {
+    const entry = byKey.get(r.key) ?? { shape: r.shape, callers: new Set<string>() };
+    if (r.caller) entry.callers.add(r.caller);
+    byKey.set(r.key, entry);
+  }
+  const problems: IndexProblem[] = [];
+  for (const [key, { shape, callers }] of byKey) {
+    if (exempt.has(shape.collection) || shape.collection.startsWith('system.')) continue;
+    const reason = unserved(shape, indexes);
+    if (reason) problems.push({ collection: shape.collection, query: key, reason, callers: [...callers].sort() });
+  }
+  problems.sort((a, b) => a.query.localeCompare(b.query));
+  return { problems, shapes: byKey.size, indexes: indexes.length };
+}
