@@ -4,6 +4,7 @@ export * from './config';
 export * from './body';
 export * from './validate';
 export * from './identity';
+export * from './destructive';
 export * from './mongo';
 export * from './nats';
 export * from './outbox';

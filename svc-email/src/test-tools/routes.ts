@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { auditChange, requireUser, type AttributionLedger, type Outbox } from '@act/service-kit';
+import { auditChange, requireAdminInProduction, requireCommandBody, type AttributionLedger, type Outbox } from '@act/service-kit';
 import { Subjects } from '@act/contracts';
 import type { CheckAbandonedCartsResponse, SuccessResponse } from '@act/contracts/src/email-api';
 import type { ContactsService } from '../contacts/service';
@@ -8,14 +8,14 @@ import type { WebhookEventsService } from '../webhook-events/service';
 import type { ReminderService } from '../reminders/service';
 
 /**
- * The dashboard's Admin Tools. The spec shows the card to every user and leaves server enforcement open:
- * any signed-in user may use them (decision recorded in svc-email/README.md).
+ * The dashboard's Admin Tools. The spec shows the card to every user and leaves server enforcement open: any
+ * signed-in user may use them, except on a production server, where only admins may (docs/privacy.md). Both take
+ * no payload: a body that is not empty or a JSON object is refused before anything runs.
  */
 export function testToolsRouter(deps: { contacts: ContactsService; logs: EmailLogsService; events: WebhookEventsService; reminders: ReminderService; ledger: AttributionLedger; outbox: Outbox }): Router {
   const router = new Router({ prefix: '/api/test' });
-  router.use(requireUser());
-
-  router.post('/clear-data', async (ctx) => {
+  router.post('/clear-data', requireAdminInProduction('clear all test data'), async (ctx) => {
+    await requireCommandBody(ctx);
     const [contacts, logs, events] = await Promise.all([deps.contacts.clearAll(), deps.logs.clearAll(), deps.events.clearAll(), deps.ledger.clear()]);
     // The revenue figures come from the ledger, not from the logs: it goes too, here and (by the event) on the SMS
     // side, whose ledger holds the same facts; otherwise SMS Statistics would go on showing the cleared reminders.
@@ -30,7 +30,8 @@ export function testToolsRouter(deps: { contacts: ContactsService; logs: EmailLo
     auditChange(ctx, body.cleared, { contacts: 0, email_logs: 0, webhook_events: 0 }, { target_kind: 'test-data', target_id: null });
   });
 
-  router.post('/check-abandoned-carts', async (ctx) => {
+  router.post('/check-abandoned-carts', requireAdminInProduction('process missed emails'), async (ctx) => {
+    await requireCommandBody(ctx);
     const processed = await deps.reminders.sweep();
     const body: CheckAbandonedCartsResponse = { success: true, message: `Abandoned cart check completed: ${processed} reminder(s) processed`, processed };
     ctx.body = body;

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { auditChange, BadRequestError, requireUser, validateBody } from '@act/service-kit';
+import { auditChange, BadRequestError, requireAdminInProduction, requireCommandBody, requireUser, validateBody } from '@act/service-kit';
 import { markPurchasedSchema, SMS_CONTACT_STATUSES } from '@act/contracts/src/sms-api';
 import { CONTACT_LIST_OPTIONS, type ContactService } from './service';
 import { oneOf, parseSmsPageQuery } from '../paging';
@@ -38,13 +38,18 @@ export function contactRouter(service: ContactService, publisher: FunnelEventPub
         amount: null,
         currency: null,
         purchasedAt: (c.purchased_at ?? new Date()).toISOString(),
+        // A staff action, not a delivery: the email side applies it whatever its signing rules.
+        origin: { via: 'staff' },
       });
     }
     ctx.body = { success: true, message: 'Contact marked as purchased', updated: contacts.length };
     // Each contact's status before and after (by row id); contacts already purchased leave no change, and no record.
     auditChange(ctx, { status: statusBefore }, { status: Object.fromEntries(contacts.map((c) => [String(c.id), c.status])) }, { target_kind: 'sms-contact', target_id: String(contact_id) });
   });
-  router.post('/api/sms-contacts/clear', async (ctx) => {
+  // 'Clear All Contacts': admins only on a production server, and only on an empty body or a JSON object
+  // (service-kit's destructive.ts says why).
+  router.post('/api/sms-contacts/clear', requireAdminInProduction('clear all SMS contacts'), async (ctx) => {
+    await requireCommandBody(ctx);
     const deleted = await service.clear();
     ctx.body = { success: true, message: 'All SMS contacts cleared', deleted };
     auditChange(ctx, { contacts: deleted }, { contacts: 0 }, { target_kind: 'sms-contact', target_id: null });
