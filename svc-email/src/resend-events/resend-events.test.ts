@@ -4,9 +4,11 @@
  * events signed as Resend signs them, posted to the service over HTTP.
  */
 import { randomBytes } from 'node:crypto';
+import { MongoClient } from 'mongodb';
 import { Webhook } from 'svix';
 import { startFakeResend, type FakeResend } from '@act/testing';
-import { contactCreated, dropDb, startEmail, waitFor, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
+import { SUPPRESSED_BOUNCE } from './service';
+import { contactCreated, dropDb, MONGODB_URI, startEmail, waitFor, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
 
 const SECRET = `whsec_${randomBytes(24).toString('base64')}`;
 const resendSigner = new Webhook(SECRET);
@@ -111,6 +113,40 @@ describe("Resend's signed delivery events", () => {
       { timeoutMs: 15_000, what: 'the suppressed address logged as unsubscribed' },
     );
     expect(fake.emailsTo('gone@example.com')).toHaveLength(1);
+  });
+
+  it('a bounce whose suppression failed to be written is applied when Resend retries the same svix-id', async () => {
+    const id = await sent('lost@example.com');
+    // A real write failure: the unsubscribe list's ids taken ahead of its counter (as after restoring an older
+    // backup of the counters), so inserting the suppression fails on the unique id index whatever id comes next.
+    const client = await MongoClient.connect(MONGODB_URI);
+    try {
+      const db = client.db(email.db);
+      const unsubscribes = db.collection<{ id: number }>('email_unsubscribes');
+      const counter = await db.collection<{ _id: string; seq: number }>('counters').findOne({ _id: 'email_unsubscribes' });
+      const used = new Set((await unsubscribes.find({}, { projection: { id: 1 } }).toArray()).map((u) => u.id));
+      // Every id the service holds in memory (at most the counter) and its next block of 20.
+      const blockers = [];
+      for (let n = 1; n <= (counter?.seq ?? 0) + 20; n++) {
+        if (!used.has(n)) blockers.push({ id: n, email: `blocker-${n}@example.invalid`, unsubscribed_at: new Date(), reason: 'test', source: 'admin' });
+      }
+      await unsubscribes.insertMany(blockers);
+      const svixId = 'msg_bounce_retried';
+      const first = await post('email.bounced', id, 'lost@example.com', { bounce: { type: 'Permanent' } }, resendSigner, svixId);
+      // Not a 2xx (the error middleware answers the duplicate key as 409): Svix retries any other answer.
+      expect(first.status).toBeGreaterThanOrEqual(400);
+      expect((await suppressed()).some((u) => u.email === 'lost@example.com')).toBe(false);
+      // The database is whole again; Resend retries the event (same svix-id, new timestamp and signature).
+      await unsubscribes.deleteMany({ email: /^blocker-/ });
+      const retry = await post('email.bounced', id, 'lost@example.com', { bounce: { type: 'Permanent' } }, resendSigner, svixId);
+      expect(retry).toMatchObject({ status: 200, body: { status: 'ok', delivery: 'bounced' } });
+      expect((await suppressed()).find((u) => u.email === 'lost@example.com')?.reason).toBe(SUPPRESSED_BOUNCE);
+      // Applied once: a third delivery of it is a duplicate.
+      const third = await post('email.bounced', id, 'lost@example.com', { bounce: { type: 'Permanent' } }, resendSigner, svixId);
+      expect(third.body).toEqual({ status: 'duplicate', delivery: null });
+    } finally {
+      await client.close();
+    }
   });
 
   it('refuses a wrong, missing or stale signature with 401 and changes nothing', async () => {

@@ -38,7 +38,7 @@ export interface ResendEventsDeps {
  * Resend's delivery events, signed by Svix (`svix-id`, `svix-timestamp`, `svix-signature`), verified with Svix's
  * own library. Each moves its email's log row forward; a bounce or a spam complaint also puts the address on the
  * unsubscribe list (source `suppressed`) so it is never mailed again. A redelivered event (same svix-id) does
- * nothing twice.
+ * nothing twice; one whose effects failed answers an error and is applied when Resend retries it.
  */
 export class ResendEventsService {
   constructor(private readonly deps: ResendEventsDeps) {}
@@ -64,8 +64,22 @@ export class ResendEventsService {
       throw new BadRequestError('Invalid JSON body');
     }
     if (!event || typeof event.type !== 'string') throw new BadRequestError('Missing event type');
-    if (!(await this.deps.replays.claim(0, svix['svix-id']))) return { status: 'duplicate', delivery: null };
+    // The claim makes two deliveries of one event (a retry racing the first attempt) apply it once; it is given
+    // back when applying fails, or Resend's retry of an event we never applied (a lost bounce) would be a duplicate.
+    const svixId = svix['svix-id'];
+    if (!(await this.deps.replays.claim(0, svixId))) return { status: 'duplicate', delivery: null };
+    try {
+      return await this.apply(event);
+    } catch (err) {
+      await this.deps.replays.release(0, svixId).catch((releaseErr: unknown) => {
+        this.deps.logger.error({ err: releaseErr, svixId }, 'could not release the claim of a Resend event that failed; its retries will be taken as duplicates');
+      });
+      throw err;
+    }
+  }
 
+  /** The event's effects; each is idempotent, so applying an event again after a partial failure is harmless. */
+  private async apply(event: ResendEvent): Promise<{ status: string; delivery: EmailDelivery | null }> {
     const delivery = DELIVERY_OF[event.type] ?? null;
     const messageId = typeof event.data?.email_id === 'string' ? event.data.email_id : null;
     if (delivery && messageId) await this.advance(messageId, delivery, event.created_at);
