@@ -80,6 +80,9 @@ export const STREAM_SUBJECTS = ['funnel.>', 'unsubscribe.>', 'send.>', 'audit.>'
 export function createBus({ url, prefix, name, logger }: { url: string; prefix: string; name: string; logger: Logger }): Bus {
   const streamName = `${prefix}FUNNEL`.replace(/[^A-Za-z0-9_-]/g, '_');
   const subject = (s: string) => `${prefix}${s}`;
+  // NATS_URL may name every server of a cluster, comma-separated: the client fails over between them. nats.js
+  // takes a list, and a comma-separated string would be read as one (unreachable) address.
+  const servers = url.split(',').map((s) => s.trim()).filter(Boolean);
   let connection: NatsConnection | null = null;
   let online = false;
   let closed = false;
@@ -88,7 +91,7 @@ export function createBus({ url, prefix, name, logger }: { url: string; prefix: 
       try {
         // noAsyncTraces: every JetStream publish is a request, and with traces on each one captured two stack traces
         // up front (an Error for context, one for its timer): the largest NATS cost of the outbox relay in profiles.
-        const nc = await connect({ servers: url, name, maxReconnectAttempts: -1, reconnectTimeWait: 500, waitOnFirstConnect: true, noAsyncTraces: true });
+        const nc = await connect({ servers, name, maxReconnectAttempts: -1, reconnectTimeWait: 500, waitOnFirstConnect: true, noAsyncTraces: true });
         const jsm = await nc.jetstreamManager();
         const subjects = STREAM_SUBJECTS.map(subject);
         // NATS_STREAM_REPLICAS: copies of the stream in a JetStream cluster (3 with infra/k8s/nats/values.yaml); a
