@@ -1,5 +1,10 @@
 // Shared by the fault tests: calls through the gateway, the stack's databases read at the source, waiting,
 // timing. Fault tests run one at a time against the faults phase's own stack (own NATS and MongoDB stand-in).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { MongoClient, type Db } from 'mongodb';
 import { readStack, type StackInfo } from '../stack';
 
@@ -149,5 +154,182 @@ export function stopwatch(label: string) {
     const s = (Date.now() - started) / 1000;
     console.log(`[faults] ${label}: ${s.toFixed(1)} s`);
     return s;
+  };
+}
+
+/** A free TCP port in 20000-32767: below the kernel's ephemeral range, so no outgoing connection takes it meanwhile. */
+async function freePort(host = '127.0.0.1'): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_768);
+    const free = await new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, host, () => server.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+}
+
+export interface NatsClusterNode {
+  /** Server name, as JetStream reports it (a stream's leader and replicas). */
+  name: string;
+  /** Client URL of this node alone. */
+  url: string;
+  running(): boolean;
+}
+
+export interface NatsCluster {
+  /** Every node's client URL, comma-separated: what NATS_URL holds for a cluster. */
+  url: string;
+  servers: string[];
+  nodes: NatsClusterNode[];
+  /** SIGKILL, as a crash: the node writes nothing more. */
+  kill(name: string): Promise<void>;
+  /** SIGTERM: the node shuts down as in a rolling restart. */
+  stop(name: string): Promise<void>;
+  /** Starts a stopped node again on its ports and store; resolves once its /healthz says it is current. */
+  start(name: string): Promise<void>;
+  /** Stops every node and deletes the stores. */
+  stopAll(): Promise<void>;
+}
+
+// Nodes left running when a jest worker ends without its afterAll (a crash, a timeout) would hold ports and temp
+// stores: on exit only synchronous work runs, so their process groups are killed here.
+const clusterPids = new Set<number>();
+process.on('exit', () => {
+  for (const pid of clusterPids) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+});
+
+function natsServerBinary(): string {
+  // Debian installs it in /usr/sbin, which is not on a normal user's PATH.
+  const dirs = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/sbin', '/usr/local/bin'].filter(Boolean);
+  const found = dirs.map((dir) => path.join(dir, 'nats-server')).find((file) => existsSync(file));
+  if (!found) throw new Error('nats-server not found (apt-get install nats-server)');
+  return found;
+}
+
+/**
+ * A JetStream cluster of `size` nats-server processes on loopback (own ports, own store folders, routes to one
+ * another), resolved once every node's /healthz answers ok (a meta leader elected). For fault tests only: the
+ * faults phase's single NATS and the machine's shared one on 4222 are never touched.
+ */
+export async function startNatsCluster({ size = 3, host = '127.0.0.1' } = {}): Promise<NatsCluster> {
+  const binary = natsServerBinary();
+  const storeRoot = mkdtempSync(path.join(os.tmpdir(), 'act-faults-nats-cluster-'));
+  const specs: { name: string; port: number; clusterPort: number; monitorPort: number }[] = [];
+  for (let i = 1; i <= size; i++) {
+    specs.push({
+      name: `n${i}`,
+      port: await freePort(host),
+      clusterPort: await freePort(host),
+      monitorPort: await freePort(host),
+    });
+  }
+  const routes = specs.map((s) => `nats://${host}:${s.clusterPort}`).join(',');
+  const procs = new Map<string, { child: ChildProcess; exited: Promise<void> }>();
+  /** Each node's last output lines, kept after it exits for the error saying why. */
+  const tails = new Map<string, string[]>();
+  const spec = (name: string) => {
+    const s = specs.find((x) => x.name === name);
+    if (!s) throw new Error(`no NATS node ${name}; one of ${specs.map((x) => x.name).join(', ')}`);
+    return s;
+  };
+
+  const healthy = async (name: string) => {
+    const res = await fetch(`http://${host}:${spec(name).monitorPort}/healthz`, { signal: AbortSignal.timeout(2_000) });
+    return res.status === 200;
+  };
+  const waitHealthy = async (name: string) => {
+    await waitFor(
+      async () => {
+        if (!procs.get(name)) throw new Error(`${name} exited:\n${tails.get(name)?.join('\n')}`);
+        return healthy(name);
+      },
+      { what: `NATS node ${name} healthy (JetStream current)`, timeoutMs: 30_000, everyMs: 250 },
+    );
+  };
+  const launch = (name: string) => {
+    if (procs.has(name)) return;
+    const s = spec(name);
+    const storeDir = path.join(storeRoot, name);
+    mkdirSync(storeDir, { recursive: true });
+    // Its own process group, so a kill reaches exactly this node.
+    const child = spawn(
+      binary,
+      ['-js', '-n', s.name, '-a', host, '-p', String(s.port), '-m', String(s.monitorPort), '-sd', storeDir,
+        '--cluster_name', 'act-faults', '--cluster', `nats://${host}:${s.clusterPort}`, '--routes', routes],
+      { detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const tail: string[] = [];
+    tails.set(name, tail);
+    const keep = (chunk: Buffer) => {
+      tail.push(...chunk.toString('utf8').trimEnd().split('\n'));
+      tail.splice(0, Math.max(0, tail.length - 20));
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    const exited = new Promise<void>((resolve) => {
+      child.once('exit', () => {
+        if (child.pid) clusterPids.delete(child.pid);
+        if (procs.get(name)?.child === child) procs.delete(name);
+        resolve();
+      });
+      child.once('error', (err) => {
+        tail.push(`could not start ${binary}: ${err.message}`);
+        if (procs.get(name)?.child === child) procs.delete(name);
+        resolve();
+      });
+    });
+    if (child.pid) clusterPids.add(child.pid);
+    procs.set(name, { child, exited });
+  };
+  const signal = async (name: string, sig: NodeJS.Signals) => {
+    const p = procs.get(name);
+    if (!p?.child.pid) return;
+    try {
+      process.kill(-p.child.pid, sig);
+    } catch {
+      // already gone
+    }
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-p.child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }, 10_000);
+    await p.exited;
+    clearTimeout(timer);
+  };
+  const stopAll = async () => {
+    await Promise.all(specs.map((s) => signal(s.name, 'SIGKILL')));
+    rmSync(storeRoot, { recursive: true, force: true });
+  };
+
+  try {
+    for (const s of specs) launch(s.name);
+    await Promise.all(specs.map((s) => waitHealthy(s.name)));
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+  const servers = specs.map((s) => `nats://${host}:${s.port}`);
+  return {
+    url: servers.join(','),
+    servers,
+    nodes: specs.map((s) => ({ name: s.name, url: `nats://${host}:${s.port}`, running: () => procs.has(s.name) })),
+    kill: (name) => signal(name, 'SIGKILL'),
+    stop: (name) => signal(name, 'SIGTERM'),
+    async start(name) {
+      launch(name);
+      await waitHealthy(name);
+    },
+    stopAll,
   };
 }
