@@ -88,7 +88,7 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
       jobs = await startJobs(reminders);
       reminders.attachJobs(jobs);
       await reminders.start();
-      consumers = startEventConsumers({ conn, bus, logger, deps: { contacts, integrations: cache } });
+      consumers = startEventConsumers({ conn, bus, logger, deps: { contacts, integrations: cache, events } });
       privacy = startPrivacyResponder({
         conn,
         bus,

@@ -162,7 +162,7 @@ export async function buildSmsService(
     async start() {
       await agendaJobs.start(engine);
       await ticker?.start(engine);
-      consumers = startFunnelConsumers({ conn, bus, contacts, integrations, logger });
+      consumers = startFunnelConsumers({ conn, bus, contacts, integrations, events, logger });
       privacy = startPrivacyResponder({
         conn,
         bus,

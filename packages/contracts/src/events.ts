@@ -1,3 +1,5 @@
+import type { WebhookSource } from './webhook-signing';
+
 /**
  * Facts shared between services over NATS JetStream. Subjects are given without the deployment prefix
  * (`NATS_PREFIX`), which the bus adds. Every payload carries `eventId` (idempotency), `source`, `occurredAt`.
@@ -22,6 +24,17 @@ export type Subject = (typeof Subjects)[keyof typeof Subjects];
 
 export type EventSource = 'svc-email' | 'svc-sms';
 
+/**
+ * How a funnel fact entered the product, so the side that applies it can hold it to its own integration's signing
+ * rules (docs/webhooks.md "Signatures across the two sides"): a webhook delivery, with the sender's scheme, whether
+ * its signature was checked against a secret an admin set, and the publishing side's integration that took it; or a
+ * signed-in staff member's action (Mark as Purchased). An event without `origin` (published before the field
+ * existed) reads as an unverified delivery: a funnel that requires signing does not take it.
+ */
+export type FactOrigin =
+  | { via: 'webhook'; scheme: WebhookSource; verified: boolean; integrationId: number | null }
+  | { via: 'staff' };
+
 export interface EventEnvelope {
   eventId: string;
   source: EventSource;
@@ -36,6 +49,7 @@ export interface FunnelContactEvent extends EventEnvelope {
   phone: string | null;
   firstName?: string | null;
   createdAt: string;
+  origin?: FactOrigin;
 }
 
 export interface FunnelPurchaseEvent extends EventEnvelope {
@@ -47,6 +61,7 @@ export interface FunnelPurchaseEvent extends EventEnvelope {
   amount?: number | null;
   currency?: string | null;
   purchasedAt: string;
+  origin?: FactOrigin;
 }
 
 export interface UnsubscribeEvent extends EventEnvelope {

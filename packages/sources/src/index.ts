@@ -9,3 +9,6 @@ export {
 } from './clickfunnels2';
 export * from './intake';
 export * from './test-delivery';
+export * from './origin';
+export * from './replay';
+export * from './signing-changes';

@@ -34,7 +34,7 @@ export function contactsRouter(contacts: ContactsService, publisher: EventPublis
     // Tell the SMS side too, so its sequence for this person stops.
     for (const c of changed) {
       const integration = await integrations.byId(c.integration_id);
-      await publisher.purchaseCreated({ funnelId: integration?.funnel_id ?? 'default', contactId: c.contact_id, email: c.email, phone: c.phone ?? null, amount: null, currency: null, purchasedAt: new Date(c.purchased_at!).toISOString() });
+      await publisher.purchaseCreated({ funnelId: integration?.funnel_id ?? 'default', contactId: c.contact_id, email: c.email, phone: c.phone ?? null, amount: null, currency: null, purchasedAt: new Date(c.purchased_at!).toISOString(), origin: { via: 'staff' } });
     }
     const body: MarkPurchasedResponse = { success: true, contact };
     ctx.body = body;

@@ -31,6 +31,8 @@ export interface PurchaseInput {
   contactId: string | null;
   email: string | null;
   purchasedAt: Date;
+  /** Integrations the match by email must not reach (signed ones, for a purchase whose delivery was not verified). */
+  excludeIntegrationIds?: number[];
 }
 
 type NewContact = Omit<ContactDoc, 'contact_id' | 'integration_id'>;
@@ -187,7 +189,8 @@ export class ContactsService {
       if (one) targets = [one];
     }
     if (targets.length === 0 && input.email) {
-      targets = await this.coll.find({ email_lower: input.email.toLowerCase(), status: { $ne: 'purchased' } }, { projection: { _id: 0, id: 1, status: 1 } }).toArray();
+      const exclude = input.excludeIntegrationIds?.length ? { integration_id: { $nin: input.excludeIntegrationIds } } : {};
+      targets = await this.coll.find({ email_lower: input.email.toLowerCase(), status: { $ne: 'purchased' }, ...exclude }, { projection: { _id: 0, id: 1, status: 1 } }).toArray();
     }
     const changed: ContactDoc[] = [];
     for (const t of targets) {

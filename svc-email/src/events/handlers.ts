@@ -1,6 +1,9 @@
-import { Subjects, type FunnelContactEvent, type FunnelPurchaseEvent } from '@act/contracts';
+import { Subjects, type FactOrigin, type FunnelContactEvent, type FunnelPurchaseEvent } from '@act/contracts';
+import { isTrusted, readOrigin, untrustedReason } from '@act/sources';
 import type { ContactsService } from '../contacts/service';
 import type { IntegrationCache } from '../integrations/cache';
+import type { IntegrationDoc } from '../integrations/model';
+import type { WebhookEventsService } from '../webhook-events/service';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -16,18 +19,33 @@ function str(v: unknown): string | null {
 export interface EventDeps {
   contacts: ContactsService;
   integrations: IntegrationCache;
+  /** Where a fact refused by the signing rules is recorded, for the operator (the Webhook Events list). */
+  events: WebhookEventsService;
 }
 
 /**
  * Facts from the SMS side. Both effects are idempotent on their own (conditional purchase update; contact
  * upsert keyed by integration and funnel contact id), on top of the consumer's processed-event record.
+ * The SMS side checked the delivery against its own integration; this side holds the fact to its own integration's
+ * signing rules as well, so an unsigned delivery posted to the other URL cannot reach a funnel signed here.
  */
-export async function handleFunnelEvent(subject: string, payload: Record<string, unknown>, { contacts, integrations }: EventDeps): Promise<void> {
+export async function handleFunnelEvent(subject: string, payload: Record<string, unknown>, deps: EventDeps): Promise<void> {
+  const { contacts, integrations } = deps;
+  const origin = readOrigin(payload);
+  const trusted = isTrusted(origin);
   if (subject === Subjects.purchaseCreated) {
     const p = payload as Partial<FunnelPurchaseEvent>;
     const integration = await integrations.resolve(str(p.funnelId));
+    if (!trusted && (await integrations.requiresSigning(integration)))
+      return refuse(deps, 'purchase', payload, integration, origin);
     const email = str(p.email);
-    await contacts.markPurchased({ integrationId: integration.id, contactId: str(p.contactId), email: email && EMAIL.test(email) ? email : null, purchasedAt: date(p.purchasedAt) });
+    await contacts.markPurchased({
+      integrationId: integration.id,
+      contactId: str(p.contactId),
+      email: email && EMAIL.test(email) ? email : null,
+      purchasedAt: date(p.purchasedAt),
+      excludeIntegrationIds: trusted ? [] : await integrations.signedIds(),
+    });
     return;
   }
   if (subject === Subjects.contactCreated) {
@@ -39,7 +57,28 @@ export async function handleFunnelEvent(subject: string, payload: Record<string,
     // Only a funnel the email side is set up for: a phone-only SMS funnel must not start email reminders.
     const integration = await integrations.activeForFunnel(funnelId);
     if (!integration) return;
+    if (!trusted && (await integrations.requiresSigning(integration)))
+      return refuse(deps, 'contact', payload, integration, origin);
     const { announced } = await contacts.createFromFunnel({ integration, contactId, email, phone: str(p.phone), firstName: str(p.firstName), createdAt: date(p.createdAt) });
     await announced;
   }
+}
+
+/** Recorded as a rejected delivery of the integration, with the reason: never dropped without a trace. */
+async function refuse(
+  { events }: EventDeps,
+  type: 'contact' | 'purchase',
+  payload: Record<string, unknown>,
+  integration: IntegrationDoc,
+  origin: FactOrigin,
+): Promise<void> {
+  // Typed `rejected` as the webhook path records a refused delivery; the event's name says which fact it was.
+  await events.record('rejected', JSON.stringify(payload), {
+    source: origin.via === 'webhook' ? origin.scheme : 'generic',
+    verification: 'rejected',
+    verification_reason: untrustedReason(origin, 'SMS', integration.name),
+    outcome: 'rejected',
+    integration_id: integration.id,
+    event_name: type === 'contact' ? Subjects.contactCreated : Subjects.purchaseCreated,
+  });
 }

@@ -73,6 +73,20 @@ export class IntegrationCache {
     return (await this.get()).requireSigned;
   }
 
+  /**
+   * Whether only verified deliveries may change this integration's contacts: it holds a secret, or the side's
+   * "Require signed deliveries" is on. A fact relayed by the SMS side is held to this too.
+   */
+  async requiresSigning(integration: IntegrationDoc): Promise<boolean> {
+    return Boolean(integration.webhook_secret) || (await this.requireSigned());
+  }
+
+  /** The integrations holding a signing secret: an unverified purchase matched by email must not reach their contacts. */
+  async signedIds(): Promise<number[]> {
+    const s = await this.get();
+    return [...s.byId.values()].filter((d) => Boolean(d.webhook_secret)).map((d) => d.id);
+  }
+
   async byId(id: number | null): Promise<IntegrationDoc | null> {
     if (id === null) return null;
     return (await this.get()).byId.get(id) ?? null;

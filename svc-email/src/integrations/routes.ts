@@ -1,5 +1,6 @@
 import Router from '@koa/router';
-import { auditChange, parseId, readSigningPatch, requireUser, validateBody, validateOptionalBody } from '@act/service-kit';
+import type { Context } from 'koa';
+import { auditChange, currentUser, parseId, readSigningPatch, requireUser, validateBody, validateOptionalBody } from '@act/service-kit';
 import { integrationPatchRequestSchema, integrationRequestSchema, type WebhookIntegration } from '@act/contracts/src/email-api';
 import { testDeliveryRequestSchema, type IntegrationSigning, type IntegrationSigningPatch } from '@act/contracts/src/webhook-signing';
 import type { IntegrationsService } from './service';
@@ -16,6 +17,9 @@ function auditState({ signing, ...rest }: WebhookIntegration): Record<string, un
   return { ...rest, webhook_source: signing.source };
 }
 
+/** Changes that weaken signing are an admin's (IntegrationsService.guardSigning). */
+const actorOf = (ctx: Context) => ({ admin: currentUser(ctx)?.role === 'admin' });
+
 export function integrationsRouter(integrations: IntegrationsService): Router {
   const router = new Router({ prefix: '/api/webhook-integrations' });
   router.use(requireUser());
@@ -25,14 +29,14 @@ export function integrationsRouter(integrations: IntegrationsService): Router {
   router.post('/', async (ctx) => {
     const input = await validateBody(ctx, integrationRequestSchema);
     ctx.status = 201;
-    ctx.body = await integrations.create(input);
+    ctx.body = await integrations.create(input, actorOf(ctx));
   });
   router.patch('/:id', async (ctx) => {
     const id = parseId(ctx.params.id);
     const signing = await readSigningPatch(ctx);
     const patch = await validateBody(ctx, integrationPatchRequestSchema);
     const before = await integrations.get(id);
-    const after = await integrations.update(id, patch, signing);
+    const after = await integrations.update(id, patch, signing, actorOf(ctx));
     ctx.body = after;
     auditChange(ctx, auditState(before), auditState(after), { secrets: secretsOf(signing, before, after) });
   });
@@ -50,7 +54,7 @@ export function integrationsRouter(integrations: IntegrationsService): Router {
   router.delete('/:id', async (ctx) => {
     const id = parseId(ctx.params.id);
     const before = await integrations.get(id);
-    await integrations.remove(id);
+    await integrations.remove(id, actorOf(ctx));
     ctx.body = { success: true, message: 'Integration deleted' };
     auditChange(ctx, auditState(before), null);
   });

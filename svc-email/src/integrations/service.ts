@@ -3,6 +3,7 @@ import {
   BadGatewayError,
   BadRequestError,
   ConflictError,
+  ForbiddenError,
   NotFoundError,
   insertWithNextId,
   isDuplicateKeyError,
@@ -16,6 +17,8 @@ import {
   integrationWebhookUrl,
   newWebhookKey,
   sendTestDelivery,
+  weakensSigning,
+  type SigningState,
   type SourceId,
   type TestDeliveryResult,
 } from '@act/sources';
@@ -37,6 +40,15 @@ export interface IntegrationContacts {
 }
 
 const FUNNEL_TAKEN = 'An integration with this funnel ID already exists';
+
+/** Who asks for a change: whether they may weaken an integration's signing. */
+export interface Actor {
+  admin: boolean;
+}
+
+function signingState(d: Pick<IntegrationDoc, 'id' | 'funnel_id' | 'active' | 'webhook_secret'>): SigningState {
+  return { id: d.id, funnel_id: d.funnel_id, active: d.active, signed: Boolean(d.webhook_secret) };
+}
 
 export class IntegrationsService {
   private readonly Model;
@@ -68,7 +80,9 @@ export class IntegrationsService {
 
   async create(
     input: Required<Pick<IntegrationRequest, 'name' | 'funnel_id'>> & IntegrationRequest,
+    actor: Actor,
   ): Promise<WebhookIntegration> {
+    await this.guardSigning(actor, null, { id: 0, funnel_id: input.funnel_id, active: input.active ?? true, signed: false });
     if (await this.Model.exists({ funnel_id: input.funnel_id })) throw new ConflictError(FUNNEL_TAKEN);
     const now = new Date();
     const fields: Omit<IntegrationDoc, 'id'> = {
@@ -103,9 +117,16 @@ export class IntegrationsService {
   async update(
     id: number,
     patch: IntegrationPatchRequest,
-    signing: IntegrationSigningPatch | null = null,
+    signing: IntegrationSigningPatch | null,
+    actor: Actor,
   ): Promise<WebhookIntegration> {
     const current = await this.find(id);
+    await this.guardSigning(actor, signingState(current), {
+      id,
+      funnel_id: patch.funnel_id ?? current.funnel_id,
+      active: patch.active ?? current.active,
+      signed: signing?.webhook_secret !== undefined ? signing.webhook_secret !== null : Boolean(current.webhook_secret),
+    });
     const set: Partial<IntegrationDoc> = signing ? signingFields(signing, this.signing.box) : {};
     for (const key of [
       'name',
@@ -158,8 +179,9 @@ export class IntegrationsService {
     return { message: `Cleared ${cleared} contacts`, cleared };
   }
 
-  async remove(id: number): Promise<void> {
+  async remove(id: number, actor: Actor): Promise<void> {
     const current = await this.find(id);
+    await this.guardSigning(actor, signingState(current), null);
     if (current.funnel_id === DEFAULT_FUNNEL_ID) throw new BadRequestError('The default integration cannot be deleted');
     if ((await this.contacts.countByIntegration(id)) > 0) {
       throw new ConflictError('Cannot delete integration with associated contacts. Clear the contacts first.');
@@ -242,6 +264,19 @@ export class IntegrationsService {
       { $set: { reminder_delay: minutes, updated_at: new Date() } },
     );
     this.cache.invalidate();
+  }
+
+  /**
+   * A change that would leave a signed funnel taking unsigned deliveries is an admin's (403 otherwise, before
+   * anything is written); the audit middleware records it like any other change.
+   */
+  private async guardSigning(actor: Actor, before: SigningState | null, after: SigningState | null): Promise<void> {
+    if (actor.admin) return;
+    const others = (await this.Model.collection
+      .find({}, { projection: { _id: 0, id: 1, funnel_id: 1, active: 1, webhook_secret: 1 } })
+      .toArray()) as unknown as IntegrationDoc[];
+    const what = weakensSigning(before, after, others.map(signingState));
+    if (what) throw new ForbiddenError(`Admin access required to ${what}`);
   }
 
   private async find(id: number): Promise<IntegrationDoc> {

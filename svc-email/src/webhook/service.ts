@@ -1,11 +1,15 @@
 import { BadRequestError, NotFoundError, UnauthorizedError, type ReplayGuard } from '@act/service-kit';
 import { DEFAULT_FUNNEL_ID, type WebhookEventType, type WebhookOkResponse } from '@act/contracts/src/email-api';
 import type { DeliveryInfo } from '@act/contracts/src/webhook-signing';
+import type { FactOrigin } from '@act/contracts';
 import {
   adapterFor,
+  claimDelivery,
   decideVerification,
   looksLikeWebhookKey,
+  replayIds,
   sourceOf,
+  webhookOrigin,
   type Headers,
   type SourceFact,
   type SourceId,
@@ -102,8 +106,15 @@ export class WebhookService {
       await this.events.record('handshake', d.raw, { ...base, outcome: 'handshake' });
       return { body: { status: 'ok', message: 'Handshake received' } };
     }
-    const deliveryId = adapterFor(source).deliveryId(d.body, d.headers);
-    if (deliveryId !== null && !(await this.replays.claim(integration.id, deliveryId))) {
+    const ids = replayIds({
+      source,
+      raw: d.bytes,
+      body: d.body,
+      headers: d.headers,
+      verified: decision.verification === 'verified',
+    });
+    const claim = await claimDelivery(this.replays, integration.id, ids);
+    if (!claim.fresh) {
       await this.events.record(typeOf(fact), d.raw, { ...base, outcome: 'duplicate' });
       return {
         body: {
@@ -114,13 +125,15 @@ export class WebhookService {
         },
       };
     }
+    // The SMS side applies its own integration's signing rules to what this delivery publishes.
+    const origin = webhookOrigin(source, decision.verification, integration.id);
     try {
-      const { answer, outcome, reason } = await this.apply(fact, integration, pinned !== null);
+      const { answer, outcome, reason } = await this.apply(fact, integration, pinned !== null, origin);
       await this.events.record(typeOf(fact, outcome), d.raw, { ...base, outcome, verification_reason: reason ?? null });
       return answer;
     } catch (err) {
       // Not applied: the sender's retry must be.
-      if (deliveryId !== null) await this.replays.release(integration.id, deliveryId).catch(() => undefined);
+      await claim.release();
       throw err;
     }
   }
@@ -174,6 +187,7 @@ export class WebhookService {
     fact: Fact,
     integration: IntegrationDoc,
     byUrl: boolean,
+    origin: FactOrigin,
   ): Promise<{ answer: WebhookAnswer; outcome: DeliveryInfo['outcome']; reason?: string }> {
     if (fact.kind === 'handshake')
       return { answer: { body: { status: 'ok', message: 'Handshake received' } }, outcome: 'handshake' };
@@ -231,6 +245,7 @@ export class WebhookService {
             phone: fact.phone,
             firstName: fact.firstName,
             createdAt: now.toISOString(),
+            origin,
           }),
         ]);
         return {
@@ -254,6 +269,7 @@ export class WebhookService {
         phone: contact.phone ?? null,
         firstName: contact.first_name ?? null,
         createdAt: new Date(contact.created_at).toISOString(),
+        origin,
       });
       return {
         answer: {
@@ -274,6 +290,9 @@ export class WebhookService {
       contactId: fact.contactId,
       email: fact.email,
       purchasedAt: now,
+      // An unsigned purchase took the integration it matched (one without a secret); by email it must not reach
+      // the contacts of a signed one either.
+      excludeIntegrationIds: origin.via === 'webhook' && !origin.verified ? await this.integrations.signedIds() : [],
     });
     await this.publisher.purchaseCreated({
       funnelId,
@@ -283,6 +302,7 @@ export class WebhookService {
       amount: fact.amount,
       currency: fact.currency,
       purchasedAt: now.toISOString(),
+      origin,
     });
     return {
       answer: {

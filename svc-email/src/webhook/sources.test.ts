@@ -335,6 +335,56 @@ describe('per-integration URLs and the senders', () => {
     expect((await deliver('/api/webhook', raw)).status).toBe(401);
   });
 
+  it('replay identity is signed: a captured delivery posted again under a new X-Webhook-Id is a duplicate', async () => {
+    const shop = await newIntegration('relay-replay');
+    const secret = 'relay-replay-secret-0123456789';
+    await admin('PATCH', `/api/webhook-integrations/${shop.id}`, { webhook_secret: secret });
+    const raw = JSON.stringify(contactCreated('rr-1', 'rr1@example.com', 'relay-replay'));
+    const signed = ADAPTERS.generic.sign(Buffer.from(raw), secret);
+    expect(await deliver('/api/webhook', raw, { ...signed, 'X-Webhook-Id': 'relay-rr-1' })).toMatchObject({
+      status: 200,
+      body: { message: 'Contact created' },
+    });
+    // The attacker's copy: same signed timestamp and body, an id of their own.
+    expect(await deliver('/api/webhook', raw, { ...signed, 'X-Webhook-Id': 'attacker-new-id' })).toMatchObject({
+      status: 200,
+      body: { duplicate: true, message: 'Duplicate delivery: already processed' },
+    });
+    expect(await deliver('/api/webhook', raw, signed)).toMatchObject({ status: 200, body: { duplicate: true } });
+    // The sender's own retry, signed again a few seconds later under its id: still recognised.
+    const resigned = ADAPTERS.generic.sign(Buffer.from(raw), secret, Date.now() - 5_000);
+    expect(await deliver('/api/webhook', raw, { ...resigned, 'X-Webhook-Id': 'relay-rr-1' })).toMatchObject({
+      status: 200,
+      body: { duplicate: true },
+    });
+    // The attacker's id was not spent by the refused replay: the sender's genuine delivery carrying it is applied.
+    const next = JSON.stringify(contactCreated('rr-2', 'rr2@example.com', 'relay-replay'));
+    expect(
+      await deliver('/api/webhook', next, { ...ADAPTERS.generic.sign(Buffer.from(next), secret), 'X-Webhook-Id': 'attacker-new-id' }),
+    ).toMatchObject({ status: 200, body: { message: 'Contact created' } });
+    expect((await contactsOf(shop.id)).map((c: { contact_id: string }) => c.contact_id).sort()).toEqual(['rr-1', 'rr-2']);
+  });
+
+  it('Shopify on an integration whose sender is not pinned: the signed body again under a new X-Shopify-Webhook-Id is a duplicate', async () => {
+    const shop = await newIntegration('shopify-replay');
+    const secret = 'shopify-replay-secret-0123456789';
+    await admin('PATCH', `/api/webhook-integrations/${shop.id}`, { webhook_secret: secret });
+    const sample = ADAPTERS.shopify.sample({ email: 'sr@example.com', phone: '+15550001234', firstName: 'Sam', funnelId: null, nonce: 'a1b2c3d4' });
+    const raw = JSON.stringify(sample.body);
+    const headers = { ...sample.headers, ...ADAPTERS.shopify.sign(Buffer.from(raw), secret) };
+    expect(await deliver(shop.path, raw, headers)).toMatchObject({ status: 200, body: { message: 'Contact created' } });
+    expect(await deliver(shop.path, raw, { ...headers, 'X-Shopify-Webhook-Id': 'replayed-under-a-new-id' })).toMatchObject({
+      status: 200,
+      body: { duplicate: true },
+    });
+    // Nor under another topic: the topic header is not signed either.
+    expect(await deliver(shop.path, raw, { ...headers, 'X-Shopify-Topic': 'orders/create', 'X-Shopify-Webhook-Id': 'x2' })).toMatchObject({
+      status: 200,
+      body: { duplicate: true },
+    });
+    expect(await contactsOf(shop.id)).toEqual([expect.objectContaining({ status: 'pending' })]);
+  });
+
   it('Send test delivery signs a sample with the secret and posts it to the public URL, like the sender', async () => {
     const shop = await newIntegration('test-delivery-1');
     const secret = 'td-secret-0123456789abcdef';

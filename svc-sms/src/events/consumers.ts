@@ -1,9 +1,12 @@
 import type { Connection } from 'mongoose';
 import { consume, type Bus, type ConsumedEvent, type Logger } from '@act/service-kit';
-import { Subjects, type FunnelContactEvent, type FunnelPurchaseEvent } from '@act/contracts';
+import { Subjects, type FactOrigin, type FunnelContactEvent, type FunnelPurchaseEvent } from '@act/contracts';
+import { isTrusted, readOrigin, untrustedReason } from '@act/sources';
 import type { ContactService } from '../contacts/service';
 import type { IntegrationCache } from '../integrations/cache';
 import { toE164 } from '../contacts/phone';
+import type { IntegrationDoc } from '../integrations/model';
+import type { WebhookEventService } from '../webhook-events/service';
 
 /**
  * What svc-sms does with the funnel facts the email side saw:
@@ -11,20 +14,31 @@ import { toE164 } from '../contacts/phone';
  * - a contact with a phone, for a funnel with an ACTIVE SMS integration, becomes an SMS contact through the same
  *   idempotent upsert as the SMS webhook, so a funnel posting to both URLs still yields one contact.
  * Handlers are idempotent; the consumer records event ids and skips svc-sms's own events.
+ *
+ * The email side checked the delivery against its own integration only. A funnel whose SMS integration requires
+ * signing (a secret, or the side's "Require signed deliveries") takes a relayed fact only when its delivery was
+ * verified there (or it was a staff action): otherwise an unsigned post to the email URL would reach it. A refused
+ * fact is recorded in the SMS Webhook Events list with the reason.
  */
 export interface FunnelEventDeps {
   conn: Connection;
   contacts: ContactService;
   integrations: IntegrationCache;
+  events: WebhookEventService;
   logger: Logger;
 }
 
 export function createFunnelEventHandler(deps: FunnelEventDeps) {
   return async function handle({ subject, payload }: ConsumedEvent): Promise<void> {
+    const origin = readOrigin(payload);
+    const trusted = isTrusted(origin);
     if (subject === Subjects.purchaseCreated) {
       const e = payload as unknown as FunnelPurchaseEvent;
+      const funnelId = typeof e.funnelId === 'string' && e.funnelId ? e.funnelId : null;
+      if (!trusted && (await deps.integrations.funnelRequiresSigning(funnelId)))
+        return refuse(deps, 'purchase', payload, funnelId ? await deps.integrations.activeForFunnel(funnelId) : null, origin);
       const changed = await deps.contacts.markPurchased({
-        funnelId: typeof e.funnelId === 'string' && e.funnelId ? e.funnelId : null,
+        funnelId,
         contactId: typeof e.contactId === 'string' ? e.contactId : e.contactId != null ? String(e.contactId) : null,
         phone: toE164(e.phone),
       });
@@ -41,6 +55,8 @@ export function createFunnelEventHandler(deps: FunnelEventDeps) {
       if (!phone || typeof e.funnelId !== 'string' || !e.funnelId || e.contactId == null) return;
       const integration = await deps.integrations.activeForFunnel(e.funnelId);
       if (!integration) return;
+      if (!trusted && (await deps.integrations.requiresSigning(integration)))
+        return refuse(deps, 'contact', payload, integration, origin);
       await deps.contacts.upsertFromFunnel({
         integration,
         funnelId: e.funnelId,
@@ -55,6 +71,27 @@ export function createFunnelEventHandler(deps: FunnelEventDeps) {
       });
     }
   };
+}
+
+/** Recorded as a rejected delivery, with the reason: an operator sees it; nothing is applied. */
+async function refuse(
+  deps: FunnelEventDeps,
+  type: 'contact' | 'purchase',
+  payload: Record<string, unknown>,
+  integration: IntegrationDoc | null,
+  origin: FactOrigin,
+): Promise<void> {
+  const reason = untrustedReason(origin, 'email', integration?.name ?? null);
+  // Typed `rejected` as the webhook path records a refused delivery; the event's name says which fact it was.
+  await deps.events.record('rejected', JSON.stringify(payload), {
+    source: origin.via === 'webhook' ? origin.scheme : 'generic',
+    verification: 'rejected',
+    verification_reason: reason,
+    outcome: 'rejected',
+    integration_id: integration?.id ?? null,
+    event_name: type === 'contact' ? Subjects.contactCreated : Subjects.purchaseCreated,
+  });
+  deps.logger.warn({ funnelId: payload.funnelId, contactId: payload.contactId, type }, reason);
 }
 
 export function startFunnelConsumers(deps: FunnelEventDeps & { bus: Bus }) {

@@ -8,6 +8,8 @@ interface SigningSnapshot {
   byKey: Map<string, IntegrationDoc>;
   secrets: Map<number, string>;
   requireSigned: boolean;
+  /** Funnel ids of the integrations (active or paused) holding a secret. */
+  signedFunnels: Set<string>;
 }
 
 /**
@@ -48,6 +50,24 @@ export class IntegrationCache {
     return (await this.signingSnapshot()).requireSigned;
   }
 
+  /**
+   * Whether only verified deliveries may change this integration's contacts: it holds a secret, or the side's
+   * "Require signed deliveries" is on. Facts relayed by the email side are held to this too.
+   */
+  async requiresSigning(integration: IntegrationDoc): Promise<boolean> {
+    return Boolean(integration.webhook_secret) || (await this.requireSigned());
+  }
+
+  /**
+   * The same for a purchase relayed by the email side, which matches contacts of every integration of its funnel
+   * (or, without a funnel, by phone anywhere): signed when any integration it can reach holds a secret.
+   */
+  async funnelRequiresSigning(funnelId: string | null): Promise<boolean> {
+    const snap = await this.signingSnapshot();
+    if (snap.requireSigned) return true;
+    return funnelId === null ? snap.signedFunnels.size > 0 : snap.signedFunnels.has(funnelId);
+  }
+
   private async signingSnapshot(): Promise<SigningSnapshot> {
     if (this.signing && this.ttlMs > 0 && Date.now() - this.signingAt < this.ttlMs) return this.signing;
     return (this.signingLoad ??= this.loadSigning().finally(() => (this.signingLoad = null)));
@@ -59,9 +79,10 @@ export class IntegrationCache {
       integrationModel(this.conn).find({}).lean<IntegrationDoc[]>(),
       this.signingSettings.requireSigned(),
     ]);
-    const snap: SigningSnapshot = { byKey: new Map(), secrets: new Map(), requireSigned };
+    const snap: SigningSnapshot = { byKey: new Map(), secrets: new Map(), requireSigned, signedFunnels: new Set() };
     for (const d of docs) {
       if (d.webhook_key) snap.byKey.set(d.webhook_key, d);
+      if (d.webhook_secret) snap.signedFunnels.add(d.funnel_id);
       const secret = d.webhook_secret ? this.box.open(d.webhook_secret) : null;
       if (secret !== null) snap.secrets.set(d.id, secret);
     }

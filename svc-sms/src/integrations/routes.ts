@@ -1,5 +1,6 @@
 import Router from '@koa/router';
-import { auditChange, parseId, readSigningPatch, requireUser, validateOptionalBody } from '@act/service-kit';
+import type { Context } from 'koa';
+import { auditChange, currentUser, parseId, readSigningPatch, requireUser, validateOptionalBody } from '@act/service-kit';
 import { testDeliveryRequestSchema } from '@act/contracts/src/webhook-signing';
 import type { SmsIntegration } from '@act/contracts/src/sms-api';
 import type { IntegrationService } from './service';
@@ -10,6 +11,9 @@ function auditState({ signing, ...rest }: SmsIntegration): Record<string, unknow
   return { ...rest, webhook_source: signing.source };
 }
 
+/** Changes that weaken signing are an admin's (IntegrationService.guardSigning). */
+const actorOf = (ctx: Context) => ({ admin: currentUser(ctx)?.role === 'admin' });
+
 export function integrationRouter(service: IntegrationService): Router {
   const router = new Router();
   router.use(requireUser());
@@ -18,13 +22,13 @@ export function integrationRouter(service: IntegrationService): Router {
   });
   router.post('/api/sms-webhook-integrations', async (ctx) => {
     ctx.status = 201;
-    ctx.body = await service.create(jsonObject(ctx));
+    ctx.body = await service.create(jsonObject(ctx), actorOf(ctx));
   });
   router.patch('/api/sms-webhook-integrations/:id', async (ctx) => {
     const id = parseId(ctx.params.id);
     const signing = await readSigningPatch(ctx);
     const before = await service.get(id);
-    const after = await service.update(id, jsonObject(ctx), signing);
+    const after = await service.update(id, jsonObject(ctx), signing, actorOf(ctx));
     ctx.body = after;
     // The secret is write-only (the answers say only whether one is set): sending one is a change (set, rotated, removed).
     const secrets =
@@ -41,7 +45,7 @@ export function integrationRouter(service: IntegrationService): Router {
   router.delete('/api/sms-webhook-integrations/:id', async (ctx) => {
     const id = parseId(ctx.params.id);
     const before = await service.get(id);
-    await service.remove(id);
+    await service.remove(id, actorOf(ctx));
     ctx.body = { success: true, message: 'SMS webhook integration deleted successfully' };
     auditChange(ctx, auditState(before), null);
   });

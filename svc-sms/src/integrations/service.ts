@@ -3,6 +3,7 @@ import {
   BadGatewayError,
   BadRequestError,
   ConflictError,
+  ForbiddenError,
   NotFoundError,
   insertWithNextId,
   signingFields,
@@ -16,12 +17,23 @@ import {
   integrationWebhookUrl,
   newWebhookKey,
   sendTestDelivery,
+  weakensSigning,
+  type SigningState,
   type SourceId,
   type TestDeliveryResult,
 } from '@act/sources';
 import { integrationModel, type IntegrationDoc } from './model';
 import { requireObject } from '../http';
 import { campaignModel } from '../campaigns/model';
+
+/** Who asks for a change: whether they may weaken an integration's signing. */
+export interface Actor {
+  admin: boolean;
+}
+
+function signingState(d: Pick<IntegrationDoc, 'id' | 'funnel_id' | 'active' | 'webhook_secret'>): SigningState {
+  return { id: d.id, funnel_id: d.funnel_id, active: d.active, signed: Boolean(d.webhook_secret) };
+}
 
 export class IntegrationService {
   private readonly Integration;
@@ -44,8 +56,9 @@ export class IntegrationService {
     return docs.map((d) => toApiIntegration(d, sendingCampaignName(d, campaigns), this.signing.publicUrl));
   }
 
-  async create(body: unknown): Promise<SmsIntegration> {
+  async create(body: unknown, actor: Actor): Promise<SmsIntegration> {
     const input = await validate(smsIntegrationSchema, requireObject(body));
+    await this.guardSigning(actor, null, { id: 0, funnel_id: input.funnel_id, active: input.active, signed: false });
     await this.checkRefs(input.sms_campaign_id ?? null, input.funnel_id, input.active, null);
     const now = new Date();
     const fields: Omit<IntegrationDoc, 'id'> = {
@@ -70,10 +83,21 @@ export class IntegrationService {
   }
 
   /** The form sends the whole body; a field left out keeps its value. */
-  async update(id: number, body: unknown, signing: IntegrationSigningPatch | null = null): Promise<SmsIntegration> {
+  async update(
+    id: number,
+    body: unknown,
+    signing: IntegrationSigningPatch | null,
+    actor: Actor,
+  ): Promise<SmsIntegration> {
     const current = await this.Integration.findOne({ id }).lean<IntegrationDoc>();
     if (!current) throw new NotFoundError('SMS webhook integration not found');
     const input = await validate(smsIntegrationSchema, mergeBody(current, body));
+    await this.guardSigning(actor, signingState(current), {
+      id,
+      funnel_id: input.funnel_id,
+      active: input.active,
+      signed: signing?.webhook_secret !== undefined ? signing.webhook_secret !== null : Boolean(current.webhook_secret),
+    });
     await this.checkRefs(input.sms_campaign_id ?? null, input.funnel_id, input.active, id);
     await this.Integration.updateOne(
       { id },
@@ -94,7 +118,11 @@ export class IntegrationService {
     return this.get(id);
   }
 
-  async remove(id: number): Promise<void> {
+  async remove(id: number, actor: Actor): Promise<void> {
+    if (!actor.admin) {
+      const current = await this.Integration.findOne({ id }).lean<IntegrationDoc>();
+      if (current) await this.guardSigning(actor, signingState(current), null);
+    }
     const res = await this.Integration.deleteOne({ id });
     this.onChange();
     if (res.deletedCount === 0) throw new NotFoundError('SMS webhook integration not found');
@@ -144,6 +172,19 @@ export class IntegrationService {
         { $set: { webhook_key: newWebhookKey() } },
       );
     if (missing.length) this.onChange();
+  }
+
+  /**
+   * A change that would leave a signed funnel taking unsigned deliveries is an admin's (403 otherwise, before
+   * anything is written); the audit middleware records it like any other change.
+   */
+  private async guardSigning(actor: Actor, before: SigningState | null, after: SigningState | null): Promise<void> {
+    if (actor.admin) return;
+    const others = await this.Integration.find({}, { id: 1, funnel_id: 1, active: 1, webhook_secret: 1 }).lean<
+      IntegrationDoc[]
+    >();
+    const what = weakensSigning(before, after, others.map(signingState));
+    if (what) throw new ForbiddenError(`Admin access required to ${what}`);
   }
 
   private async checkRefs(campaignId: number | null, funnelId: string, active: boolean, selfId: number | null) {

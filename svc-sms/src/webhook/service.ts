@@ -1,11 +1,15 @@
 import { BadRequestError, NotFoundError, UnauthorizedError, type Logger, type ReplayGuard } from '@act/service-kit';
 import { smsMessages, type SmsWebhookEventType } from '@act/contracts/src/sms-api';
 import type { DeliveryInfo, DeliveryOutcome } from '@act/contracts/src/webhook-signing';
+import type { FactOrigin } from '@act/contracts';
 import {
   adapterFor,
+  claimDelivery,
   decideVerification,
   looksLikeWebhookKey,
+  replayIds,
   sourceOf,
+  webhookOrigin,
   type Headers,
   type SourceFact,
   type SourceId,
@@ -119,19 +123,27 @@ export class FunnelWebhookService {
       throw new UnauthorizedError(decision.reason);
     }
 
-    const deliveryId = adapterFor(source).deliveryId(d.body, d.headers);
-    const replayKey = integration?.id ?? NO_INTEGRATION;
-    if (deliveryId !== null && !(await this.deps.replays.claim(replayKey, deliveryId))) {
+    const ids = replayIds({
+      source,
+      raw: d.bytes,
+      body: d.body,
+      headers: d.headers,
+      verified: decision.verification === 'verified',
+    });
+    const claim = await claimDelivery(this.deps.replays, integration?.id ?? NO_INTEGRATION, ids);
+    if (!claim.fresh) {
       await events.record(typeOf(fact), d.raw, { ...base, outcome: 'duplicate' });
       return { status: 200, body: { status: 'ok', message: 'Duplicate delivery: already processed', duplicate: true } };
     }
+    // The email side applies its own integration's signing rules to what this delivery publishes.
+    const origin = webhookOrigin(source, decision.verification, integration?.id ?? null);
     try {
-      const { result, outcome, reason } = await this.apply(fact, phone, pinned, integration);
+      const { result, outcome, reason } = await this.apply(fact, phone, pinned, integration, origin);
       await events.record(typeOf(fact), d.raw, { ...base, outcome, verification_reason: reason ?? null });
       return result;
     } catch (err) {
       // Not applied: the sender's retry must be.
-      if (deliveryId !== null) await this.deps.replays.release(replayKey, deliveryId).catch(() => undefined);
+      await claim.release();
       throw err;
     }
   }
@@ -184,6 +196,7 @@ export class FunnelWebhookService {
     phone: string | null,
     pinned: IntegrationDoc | null,
     integration: IntegrationDoc | null,
+    origin: FactOrigin,
   ): Promise<Applied> {
     if (fact.kind === 'handshake')
       return { result: { status: 200, body: { status: 'ok', message: 'Handshake received' } }, outcome: 'handshake' };
@@ -208,6 +221,7 @@ export class FunnelWebhookService {
             phone,
             firstName: fact.firstName,
             createdAt: now,
+            origin,
           })
         : this.deps.publisher.purchase({
             funnelId,
@@ -217,6 +231,7 @@ export class FunnelWebhookService {
             amount: fact.amount,
             currency: fact.currency,
             purchasedAt: now,
+            origin,
           });
     // Settled, not raced: the answer waits for both, so a failure never answers before the fact is in the outbox.
     const [publishedFact, applied] = await Promise.allSettled([
