@@ -73,3 +73,29 @@ it('reports a Twilio refusal of the credentials', async () => {
     await dropDb(`${sms.t.db}_bad`);
   }
 });
+
+it('a test SMS that Twilio refuses with 21610 puts the phone on the opt-out list, as a sequence send does', async () => {
+  await configureSending(sms.svc.url);
+  const phone = '+15552070003';
+  sms.twilio.optedOut.add(phone);
+  const r = await call(sms.svc.url, 'POST', '/api/twilio/test-sms', { body: { test_phone: phone, test_message: 'Test' } });
+  expect(r).toMatchObject({
+    status: 502,
+    body: {
+      error:
+        'Twilio error 21610: Attempt to send to unsubscribed recipient (the recipient replied STOP to this sender; the number is now on the opt-out list)',
+    },
+  });
+  // Twilio would take the next one (START at Twilio's side never reached us): the list, not Twilio, refuses it.
+  sms.twilio.optedOut.delete(phone);
+  const again = await call(sms.svc.url, 'POST', '/api/twilio/test-sms', { body: { test_phone: phone, test_message: 'Test' } });
+  expect(again).toMatchObject({ status: 400, body: { error: 'This phone number replied STOP and has opted out of SMS; it must reply START first' } });
+  // And no sequence messages it.
+  await createFunnel(sms.svc.url, 'test-21610', [{ message: 'Reminder' }]);
+  await postContact(sms.svc.url, 'test-21610', 'test-21610-a', phone);
+  await waitFor(async () => {
+    const c = ((await call(sms.svc.url, 'GET', '/api/sms-contacts')).body as SmsContact[]).find((x) => x.contact_id === 'test-21610-a');
+    return c?.status === 'opted_out';
+  }, 15_000);
+  expect(sms.twilio.messages.filter((m) => m.to === phone)).toEqual([]);
+});

@@ -11,6 +11,7 @@ import type { ProviderConfigService } from './config';
 import { statusCallbackUrl } from './config';
 import { logStatusFromTwilio } from './twilio';
 import type { ProviderError, SmsProvider } from './types';
+import { optOutOnRefusal, sendFailureMessage } from './refusals';
 import { optOutFilter, optOutModel } from '../contacts/model';
 import { logModel } from '../logs/model';
 import { toE164 } from '../contacts/phone';
@@ -106,6 +107,9 @@ export class ProviderService {
         statusCallback: statusCallbackUrl(cfg, this.deps.publicUrl),
       });
     } catch (err) {
+      // A test message to a number that replied STOP is Twilio's news of that STOP, as on a sequence step.
+      if (await optOutOnRefusal({ OptOut: this.OptOut, now: this.deps.now, logger: this.deps.logger }, phone, err))
+        throw new HttpError(502, sendFailureMessage(err));
       throw new HttpError(502, this.reason(err, 'sending a test SMS') || 'Twilio refused the message');
     }
     const now = this.deps.now();

@@ -16,7 +16,7 @@ import {
   type SmsLogStatus,
   type TwilioConfig,
 } from '@act/contracts/src/sms-api';
-import { isUnsubscribedRefusal, sendFailureMessage } from '../provider/refusals';
+import { optOutOnRefusal, sendFailureMessage } from '../provider/refusals';
 import { contactModel, optOutFilter, optOutKeys, optOutModel, type ContactDoc, type OptOutDoc } from '../contacts/model';
 import { OPEN_STATUSES, type SequenceScheduler } from '../contacts/service';
 import { integrationModel, type IntegrationDoc } from '../integrations/model';
@@ -496,19 +496,9 @@ export class SequenceEngine {
     );
   }
 
-  /**
-   * Twilio refused the send with 21610 (the number replied STOP to our sender, maybe before we heard of it): the
-   * number joins the opt-out list as if the STOP had reached us, so no later step or contact tries it again.
-   */
-  private async optOutOnRefusal(phone: string, err: unknown): Promise<boolean> {
-    if (!isUnsubscribedRefusal(err)) return false;
-    await this.OptOut.updateOne(
-      { phone },
-      { $setOnInsert: { keyword: 'TWILIO_21610', opted_out_at: this.deps.now() } },
-      { upsert: true },
-    );
-    this.deps.logger.info({ phone }, 'Twilio says the phone opted out (21610): added to the opt-out list');
-    return true;
+  /** A 21610 refusal puts the number on the opt-out list (provider/refusals.ts, shared with the test SMS). */
+  private optOutOnRefusal(phone: string, err: unknown): Promise<boolean> {
+    return optOutOnRefusal({ OptOut: this.OptOut, now: this.deps.now, logger: this.deps.logger }, phone, err);
   }
 
   /** Phones among these that replied STOP, by the opt-outs' unique `phone` index (one read for the burst). */
