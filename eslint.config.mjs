@@ -4,6 +4,7 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import jestPlugin from 'eslint-plugin-jest';
+import regexpPlugin from 'eslint-plugin-regexp';
 
 export default tseslint.config(
   // Generated or installed output, and the Java stand-in.
@@ -28,6 +29,20 @@ export default tseslint.config(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
       ],
     },
+  },
+  {
+    // ReDoS: a pattern whose matching time grows faster than its input lets one request hold a service's only
+    // thread (docs/security.md). Everywhere: backtracking inside one match attempt (`/^(a+)+$/`, the old
+    // `/^[^\s@]+@[^\s@]+\.[^\s@]+$/` on "a@....@").
+    plugins: { regexp: regexpPlugin },
+    rules: { 'regexp/no-super-linear-backtracking': 'error' },
+  },
+  {
+    // And in the code that serves requests: quadratic time from an unanchored pattern retried at every start
+    // position (`/\/+$/` on a long run of slashes). Tests, scripts and benches read our own output, not input.
+    files: ['packages/**', 'svc-*/**', 'gateway/**', 'mfe-*/**', 'shell/**'],
+    ignores: ['packages/testing/**', '**/*.test.{ts,tsx}', '**/e2e/**', '**/scripts/**', '**/*.config.{js,cjs,mjs,ts}'],
+    rules: { 'regexp/no-super-linear-move': 'error' },
   },
   { files: ['**/*.{js,mjs,cjs}'], languageOptions: { globals: globals.node } },
   {

@@ -16,7 +16,7 @@ const records = readFileSync(file, 'utf8')
   .map((line) => JSON.parse(line) as RecordedResponse);
 const { check } = createResponseChecker(mergeOpenApi([auth, email, sms] as OpenApiDocument[]));
 const result = check(records);
-const unlistedKinds = new Set(result.unlisted.map((u) => u.replace(/^(\w+) \S+ → (\d+).*?for (.*)$/, '$3 $2')));
+const unlistedKinds = new Set(result.unlisted.map((u) => u.replace(/^(\w+) \S+ → (\d+)(?!\d).*?for (.*)$/, '$3 $2')));
 console.log(
   `[contract] ${records.length} answers recorded, ${result.checked} bodies validated against the API document, ` +
     `${result.failures.length} contradict it; server failures it does not name: ${[...unlistedKinds].sort().join(', ') || 'none'}`,

@@ -15,11 +15,12 @@ export const IMAGE_SCHEMES = ['http', 'https', 'data'] as const;
 
 /**
  * What a browser does to a URL before reading its scheme: leading/trailing C0 controls and spaces are
- * stripped, tabs and newlines anywhere are removed (so "java\nscript:" is "javascript:").
+ * stripped, tabs and newlines anywhere are removed (so "java\nscript:" is "javascript:"). The trailing run is
+ * matched only from its first character (the lookbehind): retried inside a long run, it was quadratic.
  */
 function normalise(url: string): string {
   // eslint-disable-next-line no-control-regex
-  return url.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '').replace(/[\t\n\r]/g, '');
+  return url.replace(/^[\u0000-\u0020]+|(?<![\u0000-\u0020])[\u0000-\u0020]+$/g, '').replace(/[\t\n\r]/g, '');
 }
 
 /** The lower-case scheme of an absolute URL, else null. */
@@ -81,7 +82,8 @@ export function formatLinkHref(input: string): string {
   const value = normalise(input);
   if (!value) return value;
   if (schemeOf(value) || isTemplateLinkVariable(value)) return value;
-  if (/^[^\s@/]+@[^\s@/]+\.[^\s@/]+$/.test(value)) return `mailto:${value}`;
+  // The address rule of @act/contracts/src/email-address (one way to match each part), without slashes.
+  if (/^[^\s@/]+@[^\s@/][^\s@/.]*\.[^\s@/]+$/.test(value)) return `mailto:${value}`;
   return `https://${value.replace(/^\/+/, '')}`;
 }
 
@@ -119,13 +121,17 @@ export function appendImage(html: string, src: string, alt = ''): string {
   return `${html}<img src="${escapeAttribute(src.trim())}" alt="${escapeAttribute(alt)}">`;
 }
 
-/** True when the HTML shows nothing: no text and no image ("<p></p>" from an emptied editor). */
+/**
+ * True when the HTML shows nothing: no text and no image ("<p></p>" from an emptied editor). An unclosed script,
+ * style or tag runs to the end, as a browser reads it; that also keeps both patterns linear (a pattern that had to
+ * find its closing part retried from every "<" of a long run that had none).
+ */
 export function isBlankHtml(html: string | null | undefined): boolean {
   if (!html) return true;
   if (/<img\b/i.test(html)) return false;
   const text = html
-    .replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, '')
-    .replace(/<[^>]*>/g, '')
+    .replace(/<(script|style)\b[\s\S]*?(?:<\/\1>|$)/gi, '')
+    .replace(/<[^>]*>?/g, '')
     .replace(/&nbsp;|&#160;/g, ' ');
   return text.trim() === '';
 }

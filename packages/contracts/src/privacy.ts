@@ -1,11 +1,12 @@
 /**
  * Privacy requests (issue 18): an admin asks every service what it holds about one person (an email address and/or a
  * phone number), to export it or to erase it. svc-auth keeps the request; each service answers over NATS when it can,
- * so a service that is down answers when it returns. Self-contained (only yup): the browser bundle imports it too.
+ * so a service that is down answers when it returns. Self-contained (only yup and the dependency-free email-address): the browser bundle imports it too.
  *
  * Import path: `@act/contracts/src/privacy`.
  */
 import * as yup from 'yup';
+import { EMAIL_MAX_LENGTH, isEmailAddress } from './email-address';
 
 export const PRIVACY_REQUESTED = 'privacy.requested';
 export const PRIVACY_COMPLETED = 'privacy.completed';
@@ -71,7 +72,6 @@ export interface PrivacyExport {
   data: Record<PrivacyService, Record<string, unknown[]>>;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const privacyRequestSchema = yup
   .object({
     kind: yup
@@ -84,8 +84,9 @@ export const privacyRequestSchema = yup
       .typeError('Email must be text')
       .trim()
       .lowercase()
-      .max(320, 'Email is too long')
-      .test('email', 'Enter a valid email address', (v) => !v || EMAIL.test(v)),
+      .max(EMAIL_MAX_LENGTH, 'Email is too long')
+      // Too long is the max's message; the pattern never sees more than 320 characters.
+      .test('email', 'Enter a valid email address', (v) => !v || v.length > EMAIL_MAX_LENGTH || isEmailAddress(v)),
     phone: yup
       .string()
       .typeError('Phone must be text')

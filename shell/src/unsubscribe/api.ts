@@ -5,6 +5,7 @@
  */
 
 import type { UnsubscribeCheckResponse } from '@act/contracts/src/email-api';
+import { isEmailAddress } from '@act/contracts/src/email-address';
 
 export const UNSUBSCRIBE = '/api/unsubscribe';
 export const DIRECT_UNSUBSCRIBES = '/api/direct-unsubscribes';
@@ -124,5 +125,4 @@ export function loadFailureText(err: unknown): string {
   return `Failed to load unsubscribe data: ${message}. Please try refreshing the page.`;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export const looksLikeEmail = (value: string) => EMAIL.test(value.trim());
+export const looksLikeEmail = (value: string) => isEmailAddress(value.trim());

@@ -7,8 +7,14 @@ export interface UnsubscribeLinkSettings {
   mailto: string | null;
 }
 
+/**
+ * PUBLIC_URL without its trailing slashes. The lookbehind starts the match only at the run's first slash; without
+ * it the engine retried from every slash of a run followed by anything else (quadratic, docs/security.md).
+ */
+export const withoutTrailingSlashes = (url: string) => url.replace(/(?<!\/)\/+$/, '');
+
 export function oneClickUrl(email: string, s: UnsubscribeLinkSettings): string {
-  return `${s.publicUrl.replace(/\/+$/, '')}/api/unsubscribe/one-click?token=${encodeURIComponent(signUnsubscribeToken(email, s.secret))}`;
+  return `${withoutTrailingSlashes(s.publicUrl)}/api/unsubscribe/one-click?token=${encodeURIComponent(signUnsubscribeToken(email, s.secret))}`;
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   removeUnsubscribeRequestSchema,
   unsubscribeRequestSchema,
 } from '@act/contracts/src/email-api';
+import { withoutTrailingSlashes } from './links';
 import { UNSUBSCRIBE_MESSAGES, type UnsubscribeService } from './service';
 import { verifyUnsubscribeToken } from './token';
 
@@ -65,7 +66,7 @@ export function unsubscribePublicRouter(service: UnsubscribeService, opts: Unsub
   // them); send the reader to the confirm page instead.
   router.get('/one-click', limit, async (ctx: Context) => {
     const email = verifyUnsubscribeToken(ctx.query.token, opts.secret);
-    const base = opts.publicUrl.replace(/\/+$/, '');
+    const base = withoutTrailingSlashes(opts.publicUrl);
     ctx.redirect(email ? `${base}/unsubscribe?email=${encodeURIComponent(email)}` : `${base}/unsubscribe`);
   });
 
