@@ -8,7 +8,8 @@
  * Like Resend it can refuse for a while: `failNext` queues 429 / 5xx answers (with `retry-after` when given), and
  * `maxPerSecond` enforces a per-team rate with 429 rate_limit_exceeded and the ratelimit-* headers (every call counts,
  * whatever its answer, in wall-clock seconds). `chaos` (bench:delivery) injects 429 / 500 / unanswered calls at random
- * among those within the rate; an unanswered call may have been taken (chaos.ts).
+ * among those within the rate; an unanswered call may have been taken (chaos.ts). `acceptThenHang` does the latter on
+ * purpose: the call is taken (its emails sent, its key remembered with its answer) and never answered.
  */
 import { createServer, type Server } from 'node:http';
 import { Chaos, neverAnswer, type ChaosCounts, type ChaosOptions } from './chaos';
@@ -41,6 +42,15 @@ export interface FakeResend {
   failNext(status: number, times: number, opts?: { name?: string; retryAfterSec?: number }): void;
   /** Drops the failures still queued. */
   clearFailures(): void;
+  /**
+   * The next `times` POST /emails or /emails/batch are taken and never answered: the emails are recorded and the
+   * Idempotency-Key remembered with the answer Resend would have given, as when Resend processed a request whose
+   * answer was lost; the client only sees its own timeout. A retry with the same key and body then gets that answer
+   * and sends nothing (Resend: "the same response, without actually sending the email again").
+   */
+  acceptThenHang(times: number): void;
+  /** Calls taken and left unanswered by `acceptThenHang`. */
+  hungAfterAccept: number;
   /** An outage: every POST /emails answers 503 for `ms` from now (nothing is sent meanwhile). */
   downFor(ms: number): void;
   /**
@@ -78,6 +88,8 @@ export async function startFakeResend({
   const window = { second: 0, used: 0 };
   let downUntil = 0;
   let rateLimited = 0;
+  let hangNext = 0;
+  let hungAfterAccept = 0;
   const byKey = new Map<string, { body: string; answer: unknown }>();
   let batchCalls = 0;
   let n = 0;
@@ -144,7 +156,12 @@ export async function startFakeResend({
         return answer(500, { statusCode: 500, name: 'application_error', message: 'An unexpected error occurred.' });
       if (decision === 'timeout-dropped') return neverAnswer(req.socket);
       // Taken, then silent: the emails below are recorded (and the key remembered), the client hears nothing.
-      const silent = decision === 'timeout-accepted';
+      const hang = hangNext > 0;
+      if (hang) {
+        hangNext -= 1;
+        hungAfterAccept += 1;
+      }
+      const silent = decision === 'timeout-accepted' || hang;
       const idem = headers['idempotency-key'] || null;
       if (idem && byKey.has(idem)) {
         const seen = byKey.get(idem)!;
@@ -224,6 +241,12 @@ export async function startFakeResend({
       for (let i = 0; i < times; i++) failures.push({ status, name, retryAfterSec: opts.retryAfterSec });
     },
     clearFailures: () => void failures.splice(0),
+    acceptThenHang: (times) => {
+      hangNext += times;
+    },
+    get hungAfterAccept() {
+      return hungAfterAccept;
+    },
     downFor: (ms) => {
       downUntil = Date.now() + ms;
     },

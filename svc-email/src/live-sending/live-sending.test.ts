@@ -407,3 +407,56 @@ describe("Resend's batch endpoint", () => {
     expect(logs.find((l) => l.contact_id === 'B-7')!.message).toContain('Invalid `to` field: reject-7@example.com');
   });
 });
+
+describe('a batch Resend took but never answered', () => {
+  let fake: FakeResend;
+  let email: EmailUnderTest;
+  beforeAll(async () => {
+    fake = await startFakeResend();
+    // Emails falling due together wait up to a second to share a call; a call unanswered for 1.5 s is given up.
+    email = await startEmail('batch_hang', {
+      ...liveEnv(fake),
+      RESEND_BATCH_LINGER_MS: '1000',
+      RESEND_MAX_RPS: '50',
+      RESEND_RETRY_BASE_MS: '100',
+      RESEND_TIMEOUT_MS: '1500',
+    });
+    await setUpCampaign(email, 'hang-funnel', [{ name: 'Once', template_order: 1, delay_hours: 0 }], {
+      checkout_fallback_url: 'https://shop.example.com/cart',
+    });
+  }, HOOK_TIMEOUT_MS);
+  afterAll(async () => {
+    await email?.svc.stop();
+    if (email) await dropDb(email.db);
+    await fake?.close();
+  });
+
+  it('times out, retries under the same Idempotency-Key, and each email is delivered once', async () => {
+    const ids = ['H-1', 'H-2', 'H-3'];
+    const address = (id: string) => `${id.toLowerCase()}@example.com`;
+    fake.acceptThenHang(1);
+    await Promise.all(ids.map((id) => email.api('POST', '/api/webhook', { body: contactCreated(id, address(id), 'hang-funnel'), user: null })));
+    await waitUntilSequencesEnded(email, ids, { timeoutMs: 30_000 });
+
+    const calls = fake.requests.filter((r) => r.method === 'POST' && (r.path === '/emails' || r.path === '/emails/batch'));
+    const [first, ...rest] = calls;
+    // The call Resend took without answering was a batch of the three; the service gave up on it (its timeout) and
+    // sent the same request again, same key and body, which Resend answers from its idempotency record.
+    expect(fake.hungAfterAccept).toBe(1);
+    expect(first).toMatchObject({ path: '/emails/batch' });
+    expect((first!.body as unknown[]).length).toBe(ids.length);
+    const key = first!.headers['idempotency-key'];
+    expect(key).toMatch(/^act-batch-[0-9a-f]{48}$/);
+    const retries = rest.filter((r) => r.headers['idempotency-key'] === key);
+    expect(retries.length).toBeGreaterThanOrEqual(1);
+    expect(retries.every((r) => JSON.stringify(r.body) === JSON.stringify(first!.body))).toBe(true);
+    expect(retries[0]!.at - first!.at).toBeGreaterThanOrEqual(1_400);
+    expect(fake.idempotentReplays).toBe(retries.length);
+    // Delivered once each: the fake's records of what Resend sent.
+    for (const id of ids) expect([id, fake.emailsTo(address(id)).length]).toEqual([id, 1]);
+    expect(fake.emails).toHaveLength(ids.length);
+    // And logged as sent once each, none failed.
+    const logs = ((await email.api('GET', '/api/email-logs')).body as Log[]).filter((l) => ids.includes(l.contact_id));
+    expect(logs.map((l) => [l.contact_id, l.status]).sort()).toEqual(ids.map((id) => [id, 'sent']));
+  });
+});
