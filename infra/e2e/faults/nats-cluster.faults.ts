@@ -3,7 +3,8 @@
 // or handled twice: every delivery stored once, every contact once on each side (cross-channel creation
 // included), every purchase applied on both sides, and the stream holds each event once.
 // The phase's stack runs on a single NATS: its three services are restarted pointed at this file's cluster
-// (NATS_URL listing the three nodes, NATS_STREAM_REPLICAS=3) and put back on the single one afterwards.
+// (NATS_URL listing the three nodes, NATS_STREAM_REPLICAS=3) and put back on the single one afterwards. First, a
+// service started while one listed node is down must connect through the others.
 import { readFileSync, statSync } from 'node:fs';
 import { connect, type NatsConnection } from 'nats';
 import { startProcess, stopProcess } from '../stack';
@@ -11,6 +12,7 @@ import {
   adminCookie,
   api,
   expectStatus,
+  internalUrl,
   runTag,
   serviceDb,
   sleep,
@@ -103,6 +105,22 @@ interface Funnel {
   /** Where the purchase was posted, if any. */
   purchase: 'email' | 'sms' | null;
 }
+
+it('a service started while one node of NATS_URL is down connects through the others', async () => {
+  // The last-listed node: a client that read the whole list as one address would reach that one only.
+  const down = cluster!.nodes[cluster!.nodes.length - 1]!.name;
+  await cluster!.stop(down);
+  try {
+    await stopProcess('svc-sms');
+    await startProcess('svc-sms', { NATS_URL: cluster!.url, NATS_STREAM_REPLICAS: '3' });
+    await waitFor(
+      async () => (await api('GET', '/readyz', { base: internalUrl })).body?.services?.['svc-sms']?.checks?.nats === true,
+      { what: `svc-sms connected to the cluster while ${down} is down`, timeoutMs: 20_000 },
+    );
+  } finally {
+    await cluster!.start(down);
+  }
+}, 60_000);
 
 it('loses nothing and handles nothing twice when a JetStream cluster node is killed and another restarted under load', async () => {
   const done = stopwatch('NATS cluster');
