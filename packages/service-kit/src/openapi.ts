@@ -16,7 +16,7 @@ export function registeredRoutes(routers: Router[]): RegisteredRoute[] {
   for (const router of routers) {
     for (const layer of router.stack) {
       if (typeof layer.path !== 'string') continue; // a RegExp route has no document form
-      const path = layer.path.replace(/\/+$/, '').replace(/:(\w+)/g, '{$1}');
+      const path = layer.path.replace(/(?<!\/)\/+$/, '').replace(/:(\w+)/g, '{$1}');
       if (!path.startsWith('/api/') && path !== '/api') continue;
       for (const method of layer.methods) {
         if (method === 'HEAD') continue;

@@ -53,5 +53,5 @@ export function integrationWebhookUrl(
   basePath: '/api/webhook' | '/api/sms/webhook',
   key: string,
 ): string {
-  return `${publicUrl.replace(/\/+$/, '')}${basePath}/i/${key}`;
+  return `${publicUrl.replace(/(?<!\/)\/+$/, '')}${basePath}/i/${key}`;
 }

@@ -1,4 +1,5 @@
 import type { Headers } from './types';
+import { EMAIL_PATTERN as EMAIL } from '@act/contracts/src/email-address';
 
 /** Longest values a delivery may carry (the same bounds as the spec formats' webhooks and integration forms). */
 export const LIMITS = { id: 200, email: 320, phone: 40, name: 200, url: 2048, currency: 10 } as const;
@@ -27,7 +28,6 @@ export function currency(v: unknown): string | null {
   return c ? c.toUpperCase() : null;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** An email address as sent, or null when absent or not an address. */
 export function email(v: unknown): string | null {
   const e = text(v, LIMITS.email);

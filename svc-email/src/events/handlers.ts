@@ -4,8 +4,7 @@ import type { ContactsService } from '../contacts/service';
 import type { IntegrationCache } from '../integrations/cache';
 import type { IntegrationDoc } from '../integrations/model';
 import type { WebhookEventsService } from '../webhook-events/service';
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+import { EMAIL_PATTERN as EMAIL } from '@act/contracts/src/email-address';
 
 function date(v: unknown): Date {
   const d = typeof v === 'string' ? new Date(v) : new Date(NaN);

@@ -3,6 +3,7 @@
  * the legacy flat contact_created / purchase_created, and the handshake. Pure, so every rule is unit-tested;
  * hand-written rather than yup because it runs on every delivery of the hot path.
  */
+import { EMAIL_PATTERN as EMAIL } from '@act/contracts/src/email-address';
 
 export type FunnelEventKind = 'contact_created' | 'contact_updated' | 'purchase_created';
 
@@ -29,7 +30,6 @@ export type FunnelEvent =
 export type ParseResult = { ok: true; event: FunnelEvent } | { ok: false; error: string };
 
 const KINDS: readonly string[] = ['contact_created', 'contact_updated', 'purchase_created'];
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
