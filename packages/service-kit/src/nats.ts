@@ -81,7 +81,7 @@ export function createBus({ url, prefix, name, logger }: { url: string; prefix: 
   const streamName = `${prefix}FUNNEL`.replace(/[^A-Za-z0-9_-]/g, '_');
   const subject = (s: string) => `${prefix}${s}`;
   // NATS_URL may name every server of a cluster, comma-separated: the client fails over between them. nats.js
-  // takes a list, and a comma-separated string would be read as one (unreachable) address.
+  // takes a list; given the comma-separated string, it reads the whole as one address and reaches the last server only.
   const servers = url.split(',').map((s) => s.trim()).filter(Boolean);
   let connection: NatsConnection | null = null;
   let online = false;
