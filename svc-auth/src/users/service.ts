@@ -68,17 +68,21 @@ export function createUsersService(conn: Connection, sessions: SessionRevoker) {
     },
 
     /**
-     * Accounts made before usernames were compared by key get their key and skeleton. Two old accounts that now
-     * collide keep working (the first gets the key, the other is logged): nothing is renamed behind an admin's back.
+     * Accounts made before usernames were compared by key get their key, and every account whose stored skeleton
+     * differs from today's (a newer Unicode confusables release, a changed comparison) gets it recomputed, so new
+     * names are compared with the existing ones the same way. Two old accounts that now collide keep working (the
+     * first keeps the value, the other is logged): nothing is renamed behind an admin's back.
      */
     async backfillUsernameKeys(logger: Logger): Promise<void> {
-      const old = await User.find({ username_key: { $exists: false } }).sort({ id: 1 }).lean<UserDoc[]>();
-      for (const u of old) {
+      const all = await User.find({}, { id: 1, username: 1, username_key: 1, username_skeleton: 1 }).sort({ id: 1 }).lean<UserDoc[]>();
+      for (const u of all) {
+        const set: Partial<UserDoc> = {};
+        if (u.username_key === undefined) set.username_key = usernameKey(u.username);
+        const skeleton = usernameSkeleton(u.username);
+        if (u.username_skeleton !== skeleton) set.username_skeleton = skeleton;
+        if (Object.keys(set).length === 0) continue;
         try {
-          await User.updateOne(
-            { id: u.id },
-            { $set: { username_key: usernameKey(u.username), username_skeleton: usernameSkeleton(u.username) } },
-          );
+          await User.updateOne({ id: u.id }, { $set: set });
         } catch (err) {
           if (!isDuplicateKeyError(err)) throw err;
           logger.warn({ id: u.id, username: u.username }, 'username collides with another account once case and look-alikes are ignored');

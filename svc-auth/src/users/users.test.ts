@@ -234,3 +234,34 @@ describe('sessions of changed users', () => {
     expect((await who(frankSession)).body).toEqual({ user: null });
   });
 });
+
+describe('look-alike usernames (UTS #39 skeletons, default-ignorable code points removed)', () => {
+  const LOOKALIKE = { error: 'Username looks like an existing one: choose a clearly different name' };
+  const create = (username: string) =>
+    call(svc.url, 'POST', '/api/users', { ...asAdmin(), body: { username, password: 'look-pass', role: 'user' } });
+
+  it('refuses names that show as an existing one', async () => {
+    const cases: [string, string][] = [
+      ['adm\u0131n', 'dotless ı (U+0131)'],
+      ['ad\u00admin', 'soft hyphen (U+00AD), shown as "admin"'],
+      ['\u0430dmin', 'Cyrillic а (U+0430)'],
+      ['ad\u200dmin', 'zero-width joiner (U+200D)'],
+      ['admin\ufe0f', 'variation selector (U+FE0F)'],
+      ['\u0430dm\u0131n\u00ad', 'several at once'],
+    ];
+    for (const [username, what] of cases) {
+      const r = await create(username);
+      expect([what, r.status, r.body]).toEqual([what, 409, LOOKALIKE]);
+    }
+    // Full-width letters are the same name once NFKC is applied: refused as taken.
+    expect((await create('\uff41\uff44\uff4d\uff49\uff4e')).body).toEqual({ error: 'Username already exists' });
+  });
+
+  it('compares with every existing name, not only admin, and leaves clearly different names alone', async () => {
+    expect(await create('gr\u0435ta')).toMatchObject({ status: 201 }); // with a Cyrillic е: the first one is fine
+    expect((await create('greta')).body).toEqual(LOOKALIKE);
+    expect((await create('gre\u200bta')).body).toEqual(LOOKALIKE); // zero-width space
+    expect(await create('gretchen')).toMatchObject({ status: 201 });
+    expect(await create('admiral')).toMatchObject({ status: 201 });
+  });
+});
