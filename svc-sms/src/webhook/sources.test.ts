@@ -118,6 +118,34 @@ describe('SMS side: senders, per-integration URLs and signatures', () => {
     expect(await contactsOf(shop.id)).toEqual([expect.objectContaining({ status: 'purchased' })]);
   });
 
+  it('replay identity is signed: our scheme replayed under a new X-Webhook-Id, Shopify under a new X-Shopify-Webhook-Id, are duplicates', async () => {
+    const shop = await newIntegration('sms-replay');
+    const secret = 'sms-replay-secret-0123456789';
+    expect((await api('PATCH', `/api/sms-webhook-integrations/${shop.id}`, { webhook_secret: secret })).status).toBe(200);
+    const raw = JSON.stringify({ event: 'contact_created', funnel_id: 'sms-replay', contact: { id: 'rp-1', phone: '+15552070001' } });
+    const signed = ADAPTERS.generic.sign(Buffer.from(raw), secret);
+    expect(await deliver('/api/sms/webhook', raw, { ...signed, 'X-Webhook-Id': 'sender-1' })).toMatchObject({
+      status: 200,
+      body: { message: 'SMS contact created' },
+    });
+    expect(await deliver('/api/sms/webhook', raw, { ...signed, 'X-Webhook-Id': 'attacker-1' })).toMatchObject({
+      status: 200,
+      body: { duplicate: true },
+    });
+    expect(await lastEvent()).toMatchObject({ outcome: 'duplicate', verification: 'verified' });
+
+    // Shopify to the integration's own URL, its sender not pinned (recognised from the headers).
+    const sample = ADAPTERS.shopify.sample({ email: 'rp@example.com', phone: '+15552070002', firstName: 'Rae', funnelId: null, nonce: 'feedbeef' });
+    const body = JSON.stringify(sample.body);
+    const headers = { ...sample.headers, ...ADAPTERS.shopify.sign(Buffer.from(body), secret) };
+    expect(await deliver(shop.path, body, headers)).toMatchObject({ status: 200, body: { message: 'SMS contact created' } });
+    expect(await deliver(shop.path, body, { ...headers, 'X-Shopify-Webhook-Id': 'attacker-2' })).toMatchObject({
+      status: 200,
+      body: { duplicate: true },
+    });
+    expect((await contactsOf(shop.id)).map((c) => c.contact_id).sort()).toEqual(['rp-1', 'testfeedbeef']);
+  });
+
   it('Shopify checkouts/create then orders/create; a checkout without a phone is ignored on the SMS side', async () => {
     const shop = await newIntegration('sms-shopify');
     const secret = 'shpss_sms_0123456789abcdef';
