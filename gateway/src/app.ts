@@ -14,6 +14,7 @@ import { createUpstreams } from './upstreams/instances';
 import { isApiPath, routeFor } from './routes';
 import { clientAddress, clientProto } from './security/client-address';
 import { checkBrowserRequest, ownOrigins } from './security/csrf';
+import { securityHeaders, securityHeadersFor } from './security/headers';
 import { createSessionResolver } from './session';
 import { staticFiles } from './static';
 
@@ -77,6 +78,7 @@ export function createGateway(config: GatewayConfig, logger: Logger) {
   const debug = logger.isLevelEnabled('debug');
   const record = config.recordFile ? createRecorder(config.recordFile) : null;
   const openapi = createOpenApiDocument({ upstreams, identity: () => sessions.anonymous().token, timeoutMs: 5_000, logger });
+  const apiSecurityHeaders = securityHeadersFor(config);
 
   async function api(req: IncomingMessage, res: ServerResponse, path: string) {
     const method = req.method ?? 'GET';
@@ -144,6 +146,7 @@ export function createGateway(config: GatewayConfig, logger: Logger) {
     const label = isApiPath(path) ? routeFor(path).prefix : path === '/healthz' || path === '/readyz' ? path : 'pages';
     res.once('finish', () => observeRequest(req.method ?? 'GET', label, res.statusCode, (performance.now() - started) / 1000));
     if (!isApiPath(path)) return false;
+    apiSecurityHeaders(req, res);
     record?.(req, res, path);
     // The gateway's own answer (the services' parts merged), before the prefix table would send it to svc-email.
     if (path === OPENAPI_PATH) {
@@ -169,6 +172,7 @@ export function createGateway(config: GatewayConfig, logger: Logger) {
   app.maxIpsCount = config.trustedHops;
   app.silent = true;
   app.on('error', (err) => logger.warn({ err: (err as Error).message }, 'koa error'));
+  app.use(securityHeaders(config));
   app.use(errors(logger));
   app.use(healthRoutes(upstreams));
   app.use(compress({ threshold: 1024, br: false }));

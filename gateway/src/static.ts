@@ -87,6 +87,8 @@ export function staticFiles(config: GatewayConfig) {
 
     if (ctx.path.startsWith('/remotes/')) {
       ctx.set('Access-Control-Allow-Origin', '*');
+      // A shell on another origin loads these with <script>: helmet's same-origin resource policy would block it.
+      ctx.set('Cross-Origin-Resource-Policy', 'cross-origin');
       const rest = ctx.path.slice('/remotes/'.length);
       const slash = rest.indexOf('/');
       const name = slash === -1 ? rest : rest.slice(0, slash);
