@@ -193,6 +193,8 @@ describe('facts published by svc-sms', () => {
         phone: '+15552030006',
         firstName: 'Jane',
         createdAt: expect.any(String),
+        // How the delivery was verified, so the email side can hold it to its own integration's signing rules.
+        origin: { via: 'webhook', scheme: 'generic', verified: false, integrationId: null },
       },
     });
     expect(received[1]).toMatchObject({
