@@ -2,6 +2,7 @@ import { isDuplicateKeyError } from './errors';
 import mongoose, { type Connection } from 'mongoose';
 import type { Logger } from './logger';
 import type { MongoTarget } from './config';
+import { queryLogConnectOptions, recordQueries } from './query-shapes/recorder';
 
 const CONNECT_DEFAULTS = { serverSelectionTimeoutMS: 5_000, heartbeatFrequencyMS: 2_000, maxPoolSize: 20 };
 
@@ -22,7 +23,8 @@ export function mongoConnectOptions(uri: string, dbName: string): mongoose.Conne
  * `/readyz` reads `readyState` meanwhile. Agenda and every collection helper use this connection's `db`.
  */
 export async function connectMongo({ uri, dbName }: MongoTarget, logger: Logger): Promise<Connection> {
-  const conn = mongoose.createConnection(uri, mongoConnectOptions(uri, dbName));
+  const conn = mongoose.createConnection(uri, { ...mongoConnectOptions(uri, dbName), ...queryLogConnectOptions() });
+  recordQueries(conn);
   conn.on('disconnected', () => logger.warn('mongo disconnected'));
   conn.on('reconnected', () => logger.info('mongo reconnected'));
   await conn.asPromise();

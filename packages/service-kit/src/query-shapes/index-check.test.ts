@@ -1,4 +1,4 @@
-import { checkQueryLog, indexServes, unserved } from './index-check';
+import { callSite, checkQueryLog, indexServes, newProblems, problemKeys, unserved } from './index-check';
 import type { IndexRecord, QueryLogRecord } from './recorder';
 import { commandShapes, filterBranches, shapeKey } from './shape';
 
@@ -80,5 +80,24 @@ describe('the check over a run\'s records', () => {
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatchObject({ collection: 'contacts', reason: expect.stringContaining('email') });
     expect(problems[0].callers).toEqual(['byEmail (svc-email/src/b.ts:2:2)', 'byEmail (svc-email/src/c.ts:3:3)']);
+  });
+});
+
+describe('the list of known unserved queries', () => {
+  const problem = {
+    collection: 'contacts',
+    query: 'contacts find [email||] sort()',
+    reason: 'no declared index',
+    callers: ['async readList (packages/service-kit/src/list.ts:97:21) < async ContactsService.list (svc-email/src/contacts/service.ts:40:5) < async x (y.ts:1:1)'],
+  };
+  it('keys a problem by collection, command and its first two frames without line numbers', () => {
+    expect(callSite(problem.callers[0])).toBe('readList (packages/service-kit/src/list.ts) < ContactsService.list (svc-email/src/contacts/service.ts)');
+    expect(problemKeys(problem)).toEqual(['contacts find @ readList (packages/service-kit/src/list.ts) < ContactsService.list (svc-email/src/contacts/service.ts)']);
+  });
+  it('a known call site passes; the same query from a new call site is new', () => {
+    const known = new Set(problemKeys(problem));
+    expect(newProblems([problem], known)).toEqual([]);
+    const moved = { ...problem, callers: [...problem.callers, 'async readList (packages/service-kit/src/list.ts:97:21) < async Other.list (svc-sms/src/a.ts:3:3)'] };
+    expect(newProblems([moved], known)).toEqual([moved]);
   });
 });

@@ -42,7 +42,7 @@ function callerOf(stack: string | undefined): string {
     .split('\n')
     .slice(1)
     .map((l) => l.trim())
-    .filter((l) => l.startsWith('at ') && !l.includes('node_modules') && !l.includes('node:') && !l.includes('/query-shapes/'));
+    .filter((l) => l.startsWith('at ') && l.includes('/') && !l.includes('node_modules') && !l.includes('node:') && !l.includes('/query-shapes/'));
   return frames.slice(0, 3).map(repoRelative).join(' < ');
 }
 
@@ -75,11 +75,12 @@ export function recordQueries(conn: Connection, dir = queryLogDir()): void {
         const record: IndexRecord = {
           kind: 'index',
           collection,
-          key: index.key as Record<string, unknown>,
+          // The driver hands index keys over as a Map (their order is the index).
+          key: index.key instanceof Map ? Object.fromEntries(index.key) : (index.key as Record<string, unknown>),
           name: index.name as string | undefined,
           ...(index.partialFilterExpression ? { partialFilterExpression: index.partialFilterExpression as Record<string, unknown> } : {}),
         };
-        write(record, `index ${collection} ${JSON.stringify(index.key)} ${JSON.stringify(index.partialFilterExpression ?? null)}`);
+        write(record, `index ${collection} ${JSON.stringify(record.key)} ${JSON.stringify(index.partialFilterExpression ?? null)}`);
       }
       return;
     }
