@@ -1,10 +1,10 @@
 import { Box, Button, Card, CardContent, CircularProgress, Divider, Stack, Typography } from '@mui/material';
 import PlayIcon from '@mui/icons-material/PlayCircleOutlined';
-import { ClearTestDataButton, NoTestDataNote, useProcessMissedEmails, SectionHeader } from '../shared';
+import { AdminOnlyNote, ClearTestDataButton, NoTestDataNote, useProcessMissedEmails, SectionHeader } from '../shared';
 
-/** Section 2: shown to every user (server-side enforcement is svc-email's decision). */
+/** Section 2: shown to every user; a production server lets only admins use it, and the card then says so. */
 export function AdminToolsCard({ empty }: { empty: boolean }) {
-  const { run, pending } = useProcessMissedEmails();
+  const { run, pending, refused } = useProcessMissedEmails();
   return (
     <Card>
       <SectionHeader title="Admin Tools" subheader="Maintenance and testing" />
@@ -24,6 +24,7 @@ export function AdminToolsCard({ empty }: { empty: boolean }) {
             <Typography variant="body2" color="textSecondary" sx={{ mt: 1 }}>
               Checks for pending contacts whose reminder time has passed and processes their abandoned cart emails now.
             </Typography>
+            <AdminOnlyNote reason={refused} />
           </Box>
           <Divider />
           <Box>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Typography } from '@mui/material';
+import { Alert, Button, Typography } from '@mui/material';
 import ClearIcon from '@mui/icons-material/DeleteSweepOutlined';
 import { ConfirmDialog } from '@act/ui-kit';
 import { CLEAR_DATA_CONFIRMATION, NO_TEST_DATA, useClearTestData } from './adminTools';
@@ -7,7 +7,7 @@ import { CLEAR_DATA_CONFIRMATION, NO_TEST_DATA, useClearTestData } from './admin
 /** 'Clear All Test Data' with its confirmation (section 5), on the dashboard and the settings page. */
 export function ClearTestDataButton({ fullWidth = false }: { fullWidth?: boolean }) {
   const [open, setOpen] = useState(false);
-  const { clear, pending } = useClearTestData();
+  const { clear, pending, refused } = useClearTestData();
   return (
     <>
       <Button
@@ -32,7 +32,18 @@ export function ClearTestDataButton({ fullWidth = false }: { fullWidth?: boolean
           setOpen(false);
         }}
       />
+      <AdminOnlyNote reason={refused} />
     </>
+  );
+}
+
+/** Next to an Admin Tools button the server refused for a plain user: why (only admins may, on this server). */
+export function AdminOnlyNote({ reason }: { reason: string | null }) {
+  if (!reason) return null;
+  return (
+    <Alert severity="info" variant="outlined" sx={{ mt: 1 }} data-testid="admin-only-note">
+      {reason}
+    </Alert>
   );
 }
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { apiRequest, errorMessage, useToast } from '@act/ui-kit';
+import { ApiError, apiRequest, errorMessage, useToast } from '@act/ui-kit';
 import {
   RECENT_ACTIVITY_COUNT,
   type CheckAbandonedCartsResponse,
@@ -13,6 +13,16 @@ import { useApi, useRefetch } from './data';
 export const CLEAR_DATA_CONFIRMATION =
   'Are you sure you want to clear all test data? This will remove all contacts, email logs, and webhook events.';
 export const NO_TEST_DATA = 'No test data to clear. The database is empty.';
+
+/**
+ * Why the server refused a plain user (403): on a production server only admins may use the Admin Tools, while the
+ * spec shows the card to everyone. The server's own sentence (it names the action), else a general one; null for
+ * any other failure, which the toast reports as before.
+ */
+export function adminOnlyReason(err: unknown): string | null {
+  if (!(err instanceof ApiError) || err.status !== 403) return null;
+  return err.serverMessage ?? 'Admin access required: on this server only administrators can use the Admin Tools';
+}
 
 /**
  * How many contacts and email logs there are, from one-row pages (their `total`), so the dashboard and
@@ -35,22 +45,26 @@ export function useClearTestData() {
   const { toast } = useToast();
   const refetch = useRefetch();
   const [pending, setPending] = useState(false);
+  const [refused, setRefused] = useState<string | null>(null);
 
   async function clear(): Promise<boolean> {
     setPending(true);
     try {
       const res = await apiRequest<SuccessResponse>('POST', '/api/test/clear-data');
+      setRefused(null);
       toast({ title: 'Data Cleared', description: res?.message || undefined });
       await refetch('contacts', 'emailLogs', 'webhookEvents', 'revenue');
       return true;
     } catch (err) {
+      setRefused(adminOnlyReason(err));
       toast({ title: 'Error', description: `Failed to clear data: ${errorMessage(err)}`, variant: 'destructive' });
       return false;
     } finally {
       setPending(false);
     }
   }
-  return { clear, pending };
+  /** `refused`: the server's reason after a 403, shown next to the button. */
+  return { clear, pending, refused };
 }
 
 /** POST /api/test/check-abandoned-carts (the sweep, now); afterwards contacts and email logs are refetched. */
@@ -58,21 +72,24 @@ export function useProcessMissedEmails() {
   const { toast } = useToast();
   const refetch = useRefetch();
   const [pending, setPending] = useState(false);
+  const [refused, setRefused] = useState<string | null>(null);
 
   async function run(): Promise<void> {
     setPending(true);
     try {
       await apiRequest<CheckAbandonedCartsResponse>('POST', '/api/test/check-abandoned-carts');
+      setRefused(null);
       toast({
         title: 'Emails Processed',
         description: 'Abandoned cart check has been triggered and emails have been processed.',
       });
       await refetch('contacts', 'emailLogs');
     } catch (err) {
+      setRefused(adminOnlyReason(err));
       toast({ title: 'Error', description: `Failed to process emails: ${errorMessage(err)}`, variant: 'destructive' });
     } finally {
       setPending(false);
     }
   }
-  return { run, pending };
+  return { run, pending, refused };
 }

@@ -288,6 +288,25 @@ describe('/sms-contacts contents and actions (spec sections 2, 4, 8)', () => {
     expect(within(screen.getByTestId('summary-Total')).getByText('0')).toBeTruthy();
   });
 
+  it('a production server refusing a plain user (403): the spec toast, and a note under the button saying only admins can', async () => {
+    const reason = 'Admin access required: on this server only administrators can clear all SMS contacts';
+    mockApi({
+      ...signedIn,
+      'GET /api/sms-contacts?': contactsServer(() => few),
+      'GET /api/sms-webhook-integrations': { json: [] },
+      'POST /api/sms-contacts/clear': { status: 403, json: { error: reason } },
+    });
+    renderWithProviders(<SmsContactsPage />);
+    await screen.findAllByTestId('contact-row');
+    expect(screen.queryByTestId('admin-only-note')).toBeNull();
+    await click(screen.getByRole('button', { name: 'Clear All Contacts' }));
+    await click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Clear All Contacts' }));
+    expect(await screen.findByText(`Failed to clear contacts: ${reason}`)).toBeTruthy();
+    expect((await screen.findByTestId('admin-only-note')).textContent).toBe(reason);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(screen.getAllByTestId('contact-row')).toHaveLength(few.length);
+  });
+
   it("shows 'Failed to clear contacts: {message}'", async () => {
     mockApi({
       ...signedIn,
@@ -300,5 +319,6 @@ describe('/sms-contacts contents and actions (spec sections 2, 4, 8)', () => {
     await click(screen.getByRole('button', { name: 'Clear All Contacts' }));
     await click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Clear All Contacts' }));
     expect(await screen.findByText('Failed to clear contacts: Internal server error')).toBeTruthy();
+    expect(screen.queryByTestId('admin-only-note')).toBeNull();
   });
 });

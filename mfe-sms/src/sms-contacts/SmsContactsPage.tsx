@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import useSWR from 'swr';
-import { Box, Button, CircularProgress, Stack, Tooltip, Typography } from '@mui/material';
+import { Alert, Box, Button, CircularProgress, Stack, Tooltip, Typography } from '@mui/material';
 import PeopleIcon from '@mui/icons-material/PeopleAltOutlined';
 import HourglassIcon from '@mui/icons-material/HourglassTopOutlined';
 import CartIcon from '@mui/icons-material/ShoppingCartCheckoutOutlined';
@@ -8,7 +8,7 @@ import SmsIcon from '@mui/icons-material/SmsOutlined';
 import CheckIcon from '@mui/icons-material/CheckCircleOutlineOutlined';
 import ClearIcon from '@mui/icons-material/DeleteSweepOutlined';
 import BlockIcon from '@mui/icons-material/DoNotDisturbOnOutlined';
-import { apiRequest, ConfirmDialog, errorMessage, PageHeader, type DataColumn } from '@act/ui-kit';
+import { ApiError, apiRequest, ConfirmDialog, errorMessage, PageHeader, type DataColumn } from '@act/ui-kit';
 import {
   SMS_CONTACT_STATUSES,
   type SmsContact,
@@ -44,6 +44,9 @@ export default function SmsContactsPage() {
   const [toMark, setToMark] = useState<SmsContact | null>(null);
   const [marking, setMarking] = useState(false);
   const [clearing, setClearing] = useState(false);
+  // Why the server refused (403): on a production server only admins may clear every contact, while the button is
+  // shown to everyone; said under the button once the server has said so.
+  const [clearRefused, setClearRefused] = useState<string | null>(null);
 
   const searched = useDebounced(search.trim());
   const paging = useServerPaging([searched, status, integration]);
@@ -94,11 +97,16 @@ export default function SmsContactsPage() {
     setClearing(true);
     try {
       await apiRequest('POST', `${SMS_KEYS.contacts}/clear`);
+      setClearRefused(null);
       notify.success('All SMS contacts cleared');
       setConfirmingClear(false);
       await reloadContacts();
     } catch (err) {
       notify.error(`Failed to clear contacts: ${errorMessage(err)}`);
+      if (err instanceof ApiError && err.status === 403) {
+        setClearRefused(err.serverMessage ?? 'Admin access required: on this server only administrators can clear all SMS contacts');
+        setConfirmingClear(false);
+      }
     } finally {
       setClearing(false);
     }
@@ -207,6 +215,11 @@ export default function SmsContactsPage() {
           </Button>
         }
       />
+      {clearRefused && (
+        <Alert severity="info" variant="outlined" sx={{ mb: 2 }} data-testid="admin-only-note">
+          {clearRefused}
+        </Alert>
+      )}
       <ConfirmDialog
         open={confirmingClear}
         title="Clear all SMS contacts?"
