@@ -385,6 +385,28 @@ describe('per-integration URLs and the senders', () => {
     expect(await contactsOf(shop.id)).toEqual([expect.objectContaining({ status: 'pending' })]);
   });
 
+  it("an unsigned purchase taken by another integration does not mark a signed integration's contact by its email", async () => {
+    const shop = await newIntegration('signed-mail');
+    const secret = 'signed-mail-secret-0123456789';
+    await admin('PATCH', `/api/webhook-integrations/${shop.id}`, { webhook_secret: secret });
+    const raw = JSON.stringify(contactCreated('sm-1', 'buyer@example.com', 'signed-mail'));
+    expect((await deliver('/api/webhook', raw, ADAPTERS.generic.sign(Buffer.from(raw), secret))).status).toBe(200);
+    // No funnel id: the unsigned default integration takes it, and would match by email across integrations.
+    const forged = { event: 'purchase_created', contact: { id: 'forged-1', email: 'buyer@example.com' } };
+    expect(await deliver('/api/webhook', forged)).toMatchObject({
+      status: 200,
+      body: { message: 'Purchase recorded; no matching contact', matched: 0 },
+    });
+    expect(await contactsOf(shop.id)).toEqual([expect.objectContaining({ contact_id: 'sm-1', status: 'pending' })]);
+    // Positive control: signed, the same purchase by email marks it.
+    const signed = JSON.stringify({ event: 'purchase_created', funnel_id: 'signed-mail', contact: { id: 'other-id', email: 'buyer@example.com' } });
+    expect(await deliver('/api/webhook', signed, ADAPTERS.generic.sign(Buffer.from(signed), secret))).toMatchObject({
+      status: 200,
+      body: { matched: 1 },
+    });
+    expect(await contactsOf(shop.id)).toEqual([expect.objectContaining({ contact_id: 'sm-1', status: 'purchased' })]);
+  });
+
   it('Send test delivery signs a sample with the secret and posts it to the public URL, like the sender', async () => {
     const shop = await newIntegration('test-delivery-1');
     const secret = 'td-secret-0123456789abcdef';
