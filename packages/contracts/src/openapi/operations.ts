@@ -451,8 +451,8 @@ const email: Operation[] = [
     responses: { 200: ok('ResendConfigStatus') },
   },
   { service: 'svc-email', method: 'post', path: '/api/resend/test-connection', summary: 'Check the Resend key.', tag: 'Resend', access: 'user', responses: { 200: ok('ResendConnectionResult') } },
-  { service: 'svc-email', method: 'post', path: '/api/test/clear-data', summary: 'Delete every contact, email log and webhook event (test tools).', tag: 'Test tools', access: 'user', responses: { 200: ok('ClearDataResponse') } },
-  { service: 'svc-email', method: 'post', path: '/api/test/check-abandoned-carts', summary: 'Process every due reminder now (test tools).', tag: 'Test tools', access: 'user', responses: { 200: ok('CheckAbandonedCartsResponse') } },
+  { service: 'svc-email', method: 'post', path: '/api/test/clear-data', summary: 'Delete every contact, email log and webhook event (test tools).', tag: 'Test tools', access: 'user', responses: { 200: ok('ClearDataResponse'), 400: 'The body is neither empty nor a JSON object (nothing is deleted).', 403: 'With NODE_ENV=production, a plain user (only admins may).' } },
+  { service: 'svc-email', method: 'post', path: '/api/test/check-abandoned-carts', summary: 'Process every due reminder now (test tools).', tag: 'Test tools', access: 'user', responses: { 200: ok('CheckAbandonedCartsResponse'), 400: 'The body is neither empty nor a JSON object (nothing is processed).', 403: 'With NODE_ENV=production, a plain user (only admins may).' } },
 ];
 
 const sms: Operation[] = [
@@ -559,7 +559,7 @@ const sms: Operation[] = [
     body: { schema: markPurchasedSchema },
     responses: { 200: ok('SmsMarkPurchasedResponse'), 404: 'No such contact.' },
   },
-  { service: 'svc-sms', method: 'post', path: '/api/sms-contacts/clear', summary: 'Delete every SMS contact.', tag: 'SMS contacts', access: 'user', responses: { 200: ok('SmsClearContactsResponse') } },
+  { service: 'svc-sms', method: 'post', path: '/api/sms-contacts/clear', summary: 'Delete every SMS contact.', tag: 'SMS contacts', access: 'user', responses: { 200: ok('SmsClearContactsResponse'), 400: 'The body is neither empty nor a JSON object (nothing is deleted).', 403: 'With NODE_ENV=production, a plain user (only admins may).' } },
   { service: 'svc-sms', method: 'get', path: '/api/sms-logs', summary: 'SMS logs: the whole list, or one page with its summary cards with `?page=`.', tag: 'SMS logs', access: 'user', query: 'SmsLogListQueryParams', responses: { 200: ok('SmsLogListOrPage') } },
   {
     service: 'svc-sms',
