@@ -31,12 +31,13 @@ export async function buildAuthService({ conn, app, logger, bus, outbox }: Servi
   await users.ensureBootstrapAdmin(process.env.ADMIN_PASSWORD, logger);
 
   const auditColl = auditCollection(conn);
-  await ensureAuditIndexes(auditColl, envInt('AUDIT_RETENTION_DAYS', AUDIT_RETENTION_DAYS_DEFAULT));
+  const auditRetentionDays = envInt('AUDIT_RETENTION_DAYS', AUDIT_RETENTION_DAYS_DEFAULT);
+  await ensureAuditIndexes(auditColl, auditRetentionDays);
   // Records kept from before the mentions index get their keys in the background (an erase reads them meanwhile).
   void backfillMentions(auditColl)
     .then((n) => n > 0 && logger.info({ records: n }, 'audit records given their mention keys'))
     .catch((err: unknown) => logger.warn({ err }, 'audit mention keys backfill failed; retried at the next start'));
-  const auditLog = createAuditLog(auditColl);
+  const auditLog = createAuditLog(auditColl, auditRetentionDays);
   let auditConsumer: { stop(): void } | null = null;
   const privacy = createPrivacyRequests(conn, outbox, logger);
   await privacy.init();

@@ -46,10 +46,19 @@ export class ReplayGuard {
     })());
   }
 
-  /** True the first time this delivery of this integration is seen. */
+  /** True the first time this delivery of this integration is seen (within the retention period). */
   async claim(integrationId: number, deliveryId: string): Promise<boolean> {
     await this.init();
-    return this.claimBatch({ integration_id: integrationId, delivery_id: deliveryId, received_at: new Date() });
+    const now = new Date();
+    if (await this.claimBatch({ integration_id: integrationId, delivery_id: deliveryId, received_at: now })) return true;
+    // A claim past its retention is forgotten, though MongoDB's TTL monitor (60 s period) may not have removed it
+    // yet: it is taken over by a conditional update, so of two instances taking it at once only one succeeds.
+    const expired = new Date(now.getTime() - this.retentionDays * 86_400_000);
+    const taken = await this.coll.updateOne(
+      { integration_id: integrationId, delivery_id: deliveryId, received_at: { $lt: expired } },
+      { $set: { received_at: now } },
+    );
+    return taken.modifiedCount === 1;
   }
 
   /** Forgets a claim whose delivery could not be applied, so the sender's retry is applied. */

@@ -15,17 +15,22 @@ export interface AuditLog {
   csv(query: AuditQuery): Promise<string>;
 }
 
-export function createAuditLog(coll: Collection<AuditDoc>): AuditLog {
+/**
+ * `retentionDays`: records older than this are not answered, though kept until MongoDB's TTL monitor (every 60 s)
+ * removes them by the `at_retention` index.
+ */
+export function createAuditLog(coll: Collection<AuditDoc>, retentionDays: number): AuditLog {
   function filterOf(q: AuditQuery): Filter<AuditDoc> {
     const f: Filter<AuditDoc> = {};
     if (q.user) f['actor.username'] = { $regex: escapeRegex(q.user), $options: 'i' };
     if (q.service) f.service = q.service as AuditDoc['service'];
     if (q.action) f.action = { $regex: escapeRegex(q.action), $options: 'i' };
     const at: { $gte?: Date; $lte?: Date } = {};
-    if (q.from) at.$gte = new Date(q.from);
+    const kept = new Date(Date.now() - retentionDays * 86_400_000);
+    at.$gte = q.from && new Date(q.from) > kept ? new Date(q.from) : kept;
     // A bare date as "to" means the whole of that day.
     if (q.to) at.$lte = /^\d{4}-\d{2}-\d{2}$/.test(q.to) ? new Date(`${q.to}T23:59:59.999Z`) : new Date(q.to);
-    if (at.$gte || at.$lte) f.at = at;
+    f.at = at;
     return f;
   }
   const toRecord = ({ at, ...rest }: AuditDoc & { _id?: unknown }): AuditRecord => {

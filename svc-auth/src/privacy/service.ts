@@ -135,7 +135,10 @@ export function createPrivacyRequests(conn: Connection, outbox: Outbox, logger?:
     async exportOf(id) {
       const request = view(await find(id));
       if (request.kind !== 'export') throw new NotFoundError('This request is an erase: it has no export');
-      const rows = await exports.find({ request_id: id }, { projection: { _id: 0 } }).toArray();
+      // An export past its keeping time is gone for the reader at once, not when the TTL monitor's next pass (60 s
+      // period) deletes it.
+      const kept = new Date(Date.now() - EXPORT_KEEP_DAYS * 86_400_000);
+      const rows = await exports.find({ request_id: id, created_at: { $gte: kept } }, { projection: { _id: 0 } }).toArray();
       const data = Object.fromEntries(PRIVACY_SERVICES.map((s) => [s, rows.find((r) => r.service === s)?.records ?? {}])) as PrivacyExport['data'];
       return { request, data };
     },
