@@ -1,6 +1,16 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { auditChange, currentUser, parseId, readSigningPatch, requireUser, validateBody, validateOptionalBody } from '@act/service-kit';
+import {
+  auditChange,
+  currentUser,
+  parseId,
+  readSigningPatch,
+  requireAdminInProduction,
+  requireCommandBody,
+  requireUser,
+  validateBody,
+  validateOptionalBody,
+} from '@act/service-kit';
 import { integrationPatchRequestSchema, integrationRequestSchema, type WebhookIntegration } from '@act/contracts/src/email-api';
 import { testDeliveryRequestSchema, type IntegrationSigning, type IntegrationSigningPatch } from '@act/contracts/src/webhook-signing';
 import type { IntegrationsService } from './service';
@@ -45,7 +55,8 @@ export function integrationsRouter(integrations: IntegrationsService): Router {
     const { source } = await validateOptionalBody(ctx, testDeliveryRequestSchema);
     ctx.body = await integrations.testDelivery(id, source);
   });
-  router.post('/:id/clear-contacts', async (ctx) => {
+  router.post('/:id/clear-contacts', requireAdminInProduction("clear an integration's contacts"), async (ctx) => {
+    await requireCommandBody(ctx);
     const { message, cleared } = await integrations.clearContacts(parseId(ctx.params.id));
     ctx.body = { success: true, message };
     // Clearing an integration that had no contacts changed nothing.

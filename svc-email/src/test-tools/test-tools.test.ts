@@ -88,4 +88,16 @@ describe('NODE_ENV=production', () => {
     expect(await counts(prod)).toEqual({ contacts: 0, events: 0 });
     expect(await prod.api('POST', '/api/test/check-abandoned-carts', { body: {}, user: testAdmin })).toMatchObject({ status: 200 });
   });
+
+  it("an integration's Clear Associated Contacts is an admin's too, and refuses a malformed body", async () => {
+    const integ = (await prod.api('POST', '/api/webhook-integrations', { body: { name: 'Winter', funnel_id: 'winter' }, user: testAdmin })).body as { id: number };
+    await prod.api('POST', '/api/webhook', { body: contactCreated('w-1', 'w1@example.com', 'winter'), user: null });
+    const clear = (user: typeof testUser, raw?: string) => prod.api('POST', `/api/webhook-integrations/${integ.id}/clear-contacts`, { user, ...(raw ? { raw } : {}) });
+    const refused = await clear(testUser);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toBe("Admin access required: on this server only administrators can clear an integration's contacts");
+    expect(await clear(testAdmin, 'nope')).toMatchObject({ status: 400, body: { error: 'Invalid JSON body' } });
+    expect((await counts(prod)).contacts).toBe(1);
+    expect(await clear(testAdmin)).toMatchObject({ status: 200, body: { message: 'Cleared 1 contacts' } });
+  });
 });

@@ -377,7 +377,7 @@ const email: Operation[] = [
     body: { schema: testDeliveryRequestSchema, required: false },
     responses: { 200: ok('TestDeliveryResponse') },
   },
-  { service: 'svc-email', method: 'post', path: '/api/webhook-integrations/{id}/clear-contacts', summary: "Delete the integration's contacts.", tag: 'Email integrations', access: 'user', responses: { 200: ok('SuccessResponse') } },
+  { service: 'svc-email', method: 'post', path: '/api/webhook-integrations/{id}/clear-contacts', summary: "Delete the integration's contacts.", tag: 'Email integrations', access: 'user', responses: { 200: ok('SuccessResponse'), 400: 'The default integration, or a body neither empty nor a JSON object (nothing is deleted).', 403: 'With NODE_ENV=production, a plain user (only admins may).' } },
   { service: 'svc-email', method: 'delete', path: '/api/webhook-integrations/{id}', summary: 'Delete an email webhook integration.', tag: 'Email integrations', access: 'user', responses: { 200: ok('SuccessResponse'), 409: 'It still has contacts: clear them first.' } },
   { service: 'svc-email', method: 'get', path: '/api/settings/reminder-delay', summary: 'The default reminder delay (minutes).', tag: 'Email settings', access: 'user', responses: { 200: ok('ReminderDelayResponse') } },
   {
