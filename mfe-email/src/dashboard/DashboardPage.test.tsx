@@ -127,8 +127,19 @@ describe('Dashboard (spec §2, §5, §8)', () => {
     const toast = await screen.findByTestId('toast');
     expect(toast.textContent).toContain('Emails Processed');
     expect(toast.textContent).toContain('Abandoned cart check has been triggered and emails have been processed.');
+    expect(toast.textContent).toContain('2 reminders processed.');
     await waitFor(() => expect(api.callsTo('GET', '/api/email-logs?page=1&pageSize=3')).toHaveLength(2));
     expect(api.callsTo('GET', '/api/contacts?page=1&pageSize=1&status=sent')).toHaveLength(2);
+  });
+
+  it('Process Missed Emails with nothing due says so', async () => {
+    withData({ 'POST /api/test/check-abandoned-carts': { json: { success: true, message: 'ok', processed: 0 } } });
+    renderWithProviders(<DashboardPage />);
+    await screen.findByRole('list', { name: 'Recent activity' });
+    fireEvent.click(screen.getByRole('button', { name: 'Process Missed Emails' }));
+    const toast = await screen.findByTestId('toast');
+    expect(toast.textContent).toContain('No reminder was due.');
+    expect(toast.textContent).not.toContain('reminders processed');
   });
 
   it("Process Missed Emails failure: 'Failed to process emails:' and the message", async () => {

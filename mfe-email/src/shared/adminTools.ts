@@ -77,11 +77,12 @@ export function useProcessMissedEmails() {
   async function run(): Promise<void> {
     setPending(true);
     try {
-      await apiRequest<CheckAbandonedCartsResponse>('POST', '/api/test/check-abandoned-carts');
+      const { processed } = await apiRequest<CheckAbandonedCartsResponse>('POST', '/api/test/check-abandoned-carts');
       setRefused(null);
+      // The spec's sentence, then what the sweep really did: "processed" alone read as work done when nothing was due.
       toast({
         title: 'Emails Processed',
-        description: 'Abandoned cart check has been triggered and emails have been processed.',
+        description: `Abandoned cart check has been triggered and emails have been processed. ${processedSummary(processed)}`,
       });
       await refetch('contacts', 'emailLogs');
     } catch (err) {
@@ -92,4 +93,10 @@ export function useProcessMissedEmails() {
     }
   }
   return { run, pending, refused };
+}
+
+/** How many reminders a sweep took: none due is said as such. */
+export function processedSummary(processed: number | undefined): string {
+  if (!processed) return 'No reminder was due.';
+  return processed === 1 ? '1 reminder processed.' : `${processed} reminders processed.`;
 }
