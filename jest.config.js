@@ -9,7 +9,6 @@ const browserPhase = phase === 'e2e' || phase === 'faults' || phase === 'replica
 module.exports = {
   rootDir: __dirname,
   projects: projects(phase, process.env.ACT_TEST_WORKSPACE || undefined),
-  passWithNoTests: true,
   // Service tests start a real service process in beforeAll, browser tests drive Chromium: 5 s is too short.
   testTimeout: browserPhase ? 60_000 : 30_000,
   // Browser and fault tests share one stack: some restart its gateway, clear its test data or compare

@@ -1,9 +1,13 @@
-// `npm test`: MongoDB + NATS, then jest's unit/service projects, then the frontends' build, then the browser
+// `npm test`: lint and typecheck first (a failure there ends the run before any jest phase), then MongoDB + NATS,
+// then jest's unit/service projects, then the frontends' build, then the browser
 // tests (e2e), then the fault suite (stops NATS for 30 s, kills services, restarts MongoDB; against a NATS and a
 // MongoDB of its own), then the replicas suite (two instances of every service, one of each killed under load),
 // each phase against one stack. Ends with a plain `N passed, N failed, N skipped` line.
-//   --only=unit|e2e|faults|replicas   one phase (`npm run test:unit`, `test:e2e`, `test:faults`, `test:replicas`)
-//   --without-faults         unit and e2e only (a quicker local run; CI runs all four)
+//   --only=checks|unit|e2e|faults|replicas   one phase (`npm run test:unit`, `test:e2e`, `test:faults`, `test:replicas`)
+//   --without-faults         checks, unit and e2e only (a quicker local run; CI runs all five)
+// Each jest phase must find test files: none at all fails the phase, and in a run of every file (no pattern or other
+// jest arguments) each folder infra/jest/projects.cjs requires must have given one. Each jest phase has a time limit
+// (TEST_TIMEOUT_<PHASE>_MIN; unit 15, e2e 20, faults 15, replicas 10), after which jest is dumped and killed.
 //   --workspace=<folder>     only that workspace's projects (each workspace's own `npm test` uses this)
 //   anything else            passed on to jest (a test path pattern, -t name, --verbose...)
 import { randomBytes } from 'node:crypto';
@@ -13,10 +17,11 @@ import { ensureMongo, ensureNats } from './deps.mjs';
 import { ROOT, RUN_DIR, workspaces } from './lib/paths.mjs';
 import { buildFrontends, hasRspackConfig } from './lib/frontends.mjs';
 import { hasBrowserTests, runJest } from './lib/jest.mjs';
+import { runChecks } from './lib/checks.mjs';
 import jestProjects from '../jest/projects.cjs';
 import { deleteStreamsWithPrefix } from './lib/nats-cleanup.mjs';
 
-const PHASES = ['unit', 'e2e', 'faults', 'replicas'];
+const PHASES = ['checks', 'unit', 'e2e', 'faults', 'replicas'];
 const SUFFIX = jestProjects.BROWSER_TEST_FILES;
 
 const flags = {};
@@ -32,7 +37,7 @@ for (const arg of process.argv.slice(2).filter((a) => a !== '--with-faults' && a
 // the current folder works too (`--workspace=.` inside a workspace).
 const workspace = flags.workspace && resolveWorkspace(flags.workspace);
 if (flags.only && !PHASES.includes(flags.only)) fail(`--only must be one of ${PHASES.join(', ')}`);
-const phases = flags.only ? [flags.only] : withoutFaults ? PHASES.filter((p) => p === 'unit' || p === 'e2e') : PHASES;
+const phases = flags.only ? [flags.only] : withoutFaults ? PHASES.filter((p) => p === 'checks' || p === 'unit' || p === 'e2e') : PHASES;
 
 function resolveWorkspace(name) {
   const all = workspaces();
@@ -50,6 +55,32 @@ function fail(message) {
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const durations = []; // per phase, stack start and stop included (the fault suite's budget is printed from this)
 const problems = [];
+
+// Lint and types first: swc strips types without checking them, so jest alone passes code tsc refuses. A failure
+// here ends the run at once (what to fix is printed above), before minutes of services and browsers.
+if (phases.includes('checks')) {
+  console.log(`\n[test] checks${workspace ? ` (${workspace})` : ''}: eslint and typecheck`);
+  const started = Date.now();
+  const failedChecks = await runChecks({ workspace });
+  durations.push(`checks ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  if (failedChecks.length) {
+    for (const name of failedChecks) console.log(`[test] checks: ${name} failed`);
+    if (phases.length > 1) console.log('[test] checks failed: the jest phases were not run');
+    console.log(`\n[test] duration: ${durations.join(', ')}`);
+    console.log(`\n0 passed, ${failedChecks.length} failed, 0 skipped`);
+    process.exit(1);
+  }
+  totals.passed += 2;
+  if (phases.length === 1) {
+    console.log(`\n[test] duration: ${durations.join(', ')}\n\n2 passed, 0 failed, 0 skipped`);
+    process.exit(0);
+  }
+}
+const jestPhases = phases.filter((p) => p !== 'checks');
+// Jest arguments (a path pattern, -t, --verbose...) select or shape a partial run: only then may a required folder
+// have given no file.
+const wholeRun = jestArgs.length === 0;
+
 let mongo, nats;
 try {
   mongo = await ensureMongo();
@@ -75,11 +106,13 @@ const logFileOf = (file) => file.replace(/\.json$/, '') + '.log';
 
 try {
   let frontendsReady = false;
-  for (const phase of phases) {
+  for (const phase of jestPhases) {
     const scope = workspace ? [workspace] : workspaces();
     if (phase !== 'unit') {
       if (!hasBrowserTests(scope, SUFFIX[phase])) {
-        console.log(`\n[test] ${phase}: no *${SUFFIX[phase]} files${workspace ? ` in ${workspace}` : ''}, skipped`);
+        // One workspace without browser tests is normal; the whole repository without them is a suite gone missing.
+        if (workspace) console.log(`\n[test] ${phase}: no *${SUFFIX[phase]} files in ${workspace}, skipped`);
+        else problems.push(`${phase}: no *${SUFFIX[phase]} file in any workspace's e2e/ folder`);
         continue;
       }
       if (!frontendsReady) {
@@ -107,8 +140,13 @@ try {
     totals.passed += result.passed;
     totals.failed += result.failed;
     totals.skipped += result.skipped ?? 0;
-    if (result.code !== 0) {
-      problems.push(`jest ${phase} exited with code ${result.code}`);
+    if (result.timedOut) problems.push(`jest ${phase} passed its time limit and was killed`);
+    else if (result.files.length === 0) problems.push(`jest ${phase} found no test file`);
+    else if (wholeRun)
+      for (const { workspace: ws, dir, suffix } of jestProjects.missingTestFolders(phase, workspace, result.files))
+        problems.push(`${phase}: no *${suffix} file under ${ws}/${dir}/ (infra/jest/projects.cjs requires one there)`);
+    if (result.code !== 0 || result.timedOut) {
+      if (!result.timedOut) problems.push(`jest ${phase} exited with code ${result.code}`);
       if (phase !== 'unit') showStackLog(logFileOf(stackFile(phase)));
     } else if (phase !== 'unit') rmSync(logFileOf(stackFile(phase)), { force: true });
   }
