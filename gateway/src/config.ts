@@ -1,8 +1,35 @@
 import path from 'node:path';
-import { env, envInt, identitySecret } from '@act/service-kit';
+import { env, envInt, identitySecret, int, makeValidator, sharedSettings, str, urls } from '@act/service-kit';
 import { parseTrustedHops } from './security/client-address';
 import type { ServiceName } from './routes';
 import { parseUpstreamList } from './upstreams/instances';
+
+const trustProxy = makeValidator<string>((raw) => {
+  parseTrustedHops(raw);
+  return raw;
+});
+
+/** The gateway's settings (validated once at start by its entry; docs/configuration.md). */
+export const gatewaySettings = {
+  ...sharedSettings,
+  GATEWAY_PORT: int({ default: 8080, desc: 'port when PORT is unset' }),
+  AUTH_URL: urls(['http', 'https'], { default: 'http://127.0.0.1:4001' }),
+  EMAIL_URL: urls(['http', 'https'], { default: 'http://127.0.0.1:4002' }),
+  SMS_URL: urls(['http', 'https'], { default: 'http://127.0.0.1:4003' }),
+  GATEWAY_HEALTH_CHECK_MS: int({ default: 2_000 }),
+  PROXY_TIMEOUT_MS: int({ default: 15_000, min: 1 }),
+  SESSION_CACHE_MS: int({ default: 5_000 }),
+  SESSION_CACHE_MAX: int({ default: 10_000 }),
+  SHELL_DIR: str({ default: undefined }),
+  MFE_EMAIL_DIR: str({ default: undefined }),
+  MFE_SMS_DIR: str({ default: undefined }),
+  MFE_EMAIL_MANIFEST: str({ default: '/remotes/mfe-email/mf-manifest.json' }),
+  MFE_SMS_MANIFEST: str({ default: '/remotes/mfe-sms/mf-manifest.json' }),
+  TRUST_PROXY: trustProxy({ default: 'false' }),
+  GATEWAY_METRICS_PORT: int({ default: 0 }),
+  API_RECORD_FILE: str({ default: undefined, desc: 'test-only' }),
+};
+export const GATEWAY_TEST_SWITCHES = ['API_RECORD_FILE'] as const;
 
 export interface GatewayConfig {
   host: string;
@@ -45,8 +72,10 @@ export interface GatewayConfig {
 const gatewayDir = path.resolve(__dirname, '..');
 const repoRoot = path.resolve(gatewayDir, '..');
 /** A relative folder counts from the gateway's folder, wherever the process was started from. */
-const dir = (name: string, fallback: string) =>
-  process.env[name] ? path.resolve(gatewayDir, process.env[name]!) : path.join(repoRoot, fallback);
+const dir = (name: string, fallback: string) => {
+  const set = env(name, '');
+  return set ? path.resolve(gatewayDir, set) : path.join(repoRoot, fallback);
+};
 
 export function loadConfig(): GatewayConfig {
   return {
@@ -69,9 +98,9 @@ export function loadConfig(): GatewayConfig {
       mfe_email: env('MFE_EMAIL_MANIFEST', '/remotes/mfe-email/mf-manifest.json'),
       mfe_sms: env('MFE_SMS_MANIFEST', '/remotes/mfe-sms/mf-manifest.json'),
     },
-    trustedHops: parseTrustedHops(process.env.TRUST_PROXY),
+    trustedHops: parseTrustedHops(env('TRUST_PROXY', 'false')),
     internalPort: envInt('GATEWAY_METRICS_PORT', 0),
-    publicUrl: process.env.PUBLIC_URL ? new URL(process.env.PUBLIC_URL).origin : null,
-    recordFile: process.env.API_RECORD_FILE || null,
+    publicUrl: process.env.PUBLIC_URL ? new URL(env('PUBLIC_URL')).origin : null,
+    recordFile: env('API_RECORD_FILE', '') || null,
   };
 }

@@ -1,6 +1,8 @@
-import { createLogger, initMetrics } from '@act/service-kit';
+import { createLogger, initMetrics, loadSettings } from '@act/service-kit';
 import { startGateway } from './app';
-import { loadConfig } from './config';
+import { GATEWAY_TEST_SWITCHES, gatewaySettings, loadConfig } from './config';
+
+loadSettings('gateway', gatewaySettings, { switches: GATEWAY_TEST_SWITCHES });
 
 const logger = createLogger('gateway');
 initMetrics('gateway');

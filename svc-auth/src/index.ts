@@ -1,6 +1,9 @@
-import { envInt, runService } from '@act/service-kit';
+import { envInt, loadSettings, runService } from '@act/service-kit';
 import { buildAuthService } from './app';
 import openapi from '@act/contracts/openapi/svc-auth.json';
+import { authSettings } from './config';
+
+loadSettings('svc-auth', authSettings);
 
 runService({
   name: 'svc-auth',

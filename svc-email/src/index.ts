@@ -1,9 +1,10 @@
-import { envInt, runService } from '@act/service-kit';
-import { loadConfig } from './config';
+import { envInt, loadSettings, runService } from '@act/service-kit';
+import { EMAIL_TEST_SWITCHES, emailSettings, loadConfig } from './config';
 import { buildEmailService } from './app';
 import { startAgendaJobs } from './reminders/agenda';
 import openapi from '@act/contracts/openapi/svc-email.json';
 
+loadSettings('svc-email', emailSettings, { switches: EMAIL_TEST_SWITCHES });
 const config = loadConfig();
 
 void runService({

@@ -1,6 +1,9 @@
-import { envInt, runService } from '@act/service-kit';
+import { envInt, loadSettings, runService } from '@act/service-kit';
+import { SMS_TEST_SWITCHES, smsSettings } from './config';
 import { buildSmsService } from './service';
 import openapi from '@act/contracts/openapi/svc-sms.json';
+
+loadSettings('svc-sms', smsSettings, { switches: SMS_TEST_SWITCHES });
 
 // svc-sms: SMS integrations, campaigns, contacts and reminder sequences (Twilio), port 4003, database act_sms.
 void runService({

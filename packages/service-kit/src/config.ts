@@ -1,5 +1,12 @@
-/** Reads settings from the environment with defaults; one place so `.env.example` can list them all. */
+import { DEV_IDENTITY_SECRET, loadedSetting } from './settings';
+
+/**
+ * Reads one setting: the value this process validated at start (settings.ts) when it declares it, else the
+ * environment (tests and tools that load no settings), with `fallback` when unset.
+ */
 export function env(name: string, fallback?: string): string {
+  const validated = loadedSetting(name);
+  if (validated?.value !== undefined) return String(validated.value);
   const v = process.env[name];
   if (v !== undefined && v !== '') return v;
   if (fallback !== undefined) return fallback;
@@ -7,6 +14,8 @@ export function env(name: string, fallback?: string): string {
 }
 
 export function envInt(name: string, fallback: number): number {
+  const validated = loadedSetting(name);
+  if (typeof validated?.value === 'number') return validated.value;
   const v = process.env[name];
   if (v === undefined || v === '') return fallback;
   const n = Number(v);
@@ -15,12 +24,12 @@ export function envInt(name: string, fallback: number): number {
 }
 
 export function envBool(name: string, fallback = false): boolean {
+  const validated = loadedSetting(name);
+  if (typeof validated?.value === 'boolean') return validated.value;
   const v = process.env[name];
   if (v === undefined || v === '') return fallback;
   return ['1', 'true', 'yes', 'on'].includes(v.toLowerCase());
 }
-
-const DEV_IDENTITY_SECRET = 'dev-only-identity-secret-change-me';
 
 export function identitySecret(): string {
   const s = process.env.IDENTITY_SECRET;

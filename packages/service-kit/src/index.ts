@@ -1,6 +1,7 @@
 export * from './errors';
 export * from './logger';
 export * from './config';
+export * from './settings';
 export * from './body';
 export * from './validate';
 export * from './identity';
