@@ -5,6 +5,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
+import { validateSettings } from '@act/service-kit';
+import { gatewaySettings } from '../../gateway/src/config';
+import { authSettings } from '../../svc-auth/src/config';
+import { emailSettings } from '../../svc-email/src/config';
+import { smsSettings } from '../../svc-sms/src/config';
 
 const K8S = __dirname;
 const validate = (...args: string[]) => spawnSync(process.execPath, [path.join(K8S, 'validate.mjs'), ...args], { encoding: 'utf8' });
@@ -16,6 +21,7 @@ function rendered(overlay: string): Obj[] {
 }
 const named = (objs: Obj[], kind: string) => objs.filter((o) => o.kind === kind).map((o) => o.metadata.name).sort();
 const APPS = ['gateway', 'svc-auth', 'svc-email', 'svc-sms'];
+const PROCESS_SETTINGS = { gateway: gatewaySettings, 'svc-auth': authSettings, 'svc-email': emailSettings, 'svc-sms': smsSettings };
 
 describe('infra/k8s', () => {
   it('renders every kustomization and validates every object (schemas and product rules)', () => {
@@ -73,7 +79,7 @@ describe('infra/k8s', () => {
     expect(named(objs, 'Service')).toEqual(APPS);
     expect(new Set(objs.map((o) => o.metadata.namespace ?? 'abandoned-carts'))).toEqual(new Set(['abandoned-carts']));
     const config = objs.find((o) => o.kind === 'ConfigMap')!.data!;
-    expect(config).toMatchObject({ GATEWAY_METRICS_PORT: '9464', AUTH_METRICS_PORT: '9465', EMAIL_METRICS_PORT: '9466', SMS_METRICS_PORT: '9467', HOST: '0.0.0.0', NODE_ENV: 'production' });
+    expect(config).toMatchObject({ GATEWAY_METRICS_PORT: '9464', AUTH_METRICS_PORT: '9465', EMAIL_METRICS_PORT: '9466', SMS_METRICS_PORT: '9467', HOST: '0.0.0.0', NODE_ENV: 'production', EMAIL_LIVE_SENDING: 'true' });
     // Secrets are never in the render: the Secret act-secrets is made by the operator.
     expect(named(objs, 'Secret')).toEqual([]);
   });
@@ -83,5 +89,20 @@ describe('infra/k8s', () => {
     expect(objs.filter((o) => o.kind === 'Deployment').map((d) => d.spec!.replicas)).toEqual([1, 1, 1, 1]);
     expect(named(objs, 'HorizontalPodAutoscaler')).toEqual([]);
     expect(named(objs, 'PodDisruptionBudget')).toEqual([]);
+    expect(objs.find((o) => o.kind === 'ConfigMap')!.data!.EMAIL_LIVE_SENDING).toBe('false');
+  });
+
+  it('every setting of the rendered ConfigMaps is one the processes declare, valid as a production pod gets it', () => {
+    for (const overlay of ['production', 'single']) {
+      const config = rendered(overlay).find((o) => o.kind === 'ConfigMap')!.data!;
+      // The Secret's keys, as infra/k8s/secret.example.yaml lists them, with placeholder values.
+      const secret = { IDENTITY_SECRET: 'x', SESSION_SECRET: 'x', SECRETS_KEY: 'x', MONGODB_URI: 'mongodb://mongo-0.mongo:27017,mongo-1.mongo:27017/?replicaSet=rs0' };
+      for (const [name, specs] of Object.entries(PROCESS_SETTINGS)) {
+        const own = Object.keys(config).filter((k) => k in specs);
+        expect({ overlay, name, values: validateSettings(name, specs, { source: { ...config, ...secret } }) }).toMatchObject({ overlay, name, values: Object.fromEntries(own.map((k) => [k, expect.anything()])) });
+      }
+      const declared = new Set(Object.values(PROCESS_SETTINGS).flatMap((s) => Object.keys(s)));
+      expect(Object.keys(config).filter((k) => !declared.has(k))).toEqual([]);
+    }
   });
 });
