@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import mongoose, { type Connection } from 'mongoose';
+import { MongoClient } from 'mongodb';
 import { connect, type NatsConnection } from 'nats';
 import { Subjects } from '@act/contracts';
 import { createBus, type Bus } from '../nats';
@@ -23,7 +24,10 @@ const CONTACTS = 1_000;
 
 /** CPU seconds (user + system) of the stand-in serving `MONGODB_URI`, when it is a local process; else null. */
 function standInCpu(): number | null {
-  const port = new URL(MONGODB_URI).port;
+  // The driver's own parse: a seed list or mongodb+srv:// is not a WHATWG URL. One local host or no local stand-in.
+  const hosts = new MongoClient(MONGODB_URI).options.hosts;
+  if (hosts.length !== 1) return null;
+  const port = String(hosts[0].port);
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
       const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
