@@ -18,12 +18,42 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+export async function launchBrowser(): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     headless: true,
     args: CHROMIUM_ARGS,
   });
+  failOnCspViolations(browser);
+  return browser;
+}
+
+/**
+ * Every page of `browser` reports the gateway's Content-Security-Policy violations (the `securitypolicyviolation`
+ * event of its documents; a sandboxed preview frame runs no script, so the email content it blocks on purpose is
+ * not counted), and `close()` throws when there was any: a test whose page broke the policy fails in its afterAll.
+ */
+function failOnCspViolations(browser: Browser): void {
+  const seen: string[] = [];
+  const newContext = browser.newContext.bind(browser);
+  // browser.newPage() goes through newContext too.
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    await context.addInitScript(() =>
+      document.addEventListener('securitypolicyviolation', (e) =>
+        console.error(`[csp-violation] ${e.effectiveDirective} refused ${e.blockedURI || 'inline'} on ${location.pathname} (${e.sourceFile}:${e.lineNumber})`),
+      ),
+    );
+    context.on('console', (msg) => {
+      if (msg.text().startsWith('[csp-violation]')) seen.push(msg.text());
+    });
+    return context;
+  };
+  const close = browser.close.bind(browser);
+  browser.close = async (options) => {
+    await close(options);
+    if (seen.length) throw new Error(`Content-Security-Policy violations:\n${[...new Set(seen)].join('\n')}`);
+  };
 }
 
 /** Signs in through the /auth form and waits until the app has left /auth. */

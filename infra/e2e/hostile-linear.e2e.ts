@@ -14,8 +14,9 @@ const SLACK_MS = 100;
 /**
  * What a body just under 1 MB costs by itself on this machine, on top of an ordinary call: writing it over loopback
  * to the gateway, the gateway streaming it to the service, the service reading and JSON-parsing it and the schema
- * trimming the string (each linear). Measured on this shared two-core machine at 20-60 ms per 1 MB probe above the
- * endpoint's ordinary call (the run prints its own figures); 150 ms leaves room for the other test processes.
+ * trimming the string (each linear). Measured on this shared two-core machine over 249 probes: median 2 ms, p90
+ * 33-47 ms above the endpoint's ordinary answer, single first tries up to 150-400 ms while other test processes ran
+ * (the run prints its figures); 150 ms covers the body, and the best of three tries covers the machine's noise.
  */
 const TRANSFER_MS = 150;
 const TRIES = 3;
@@ -56,7 +57,9 @@ describe('hostile input: size and backtracking shapes', () => {
   }
 
   it('answers every string field at 1 MB and in backtracking shapes about as fast as an ordinary call', async () => {
-    const probes = buildProbes(f);
+    // HOSTILE_LINEAR_ONLY=<text>: only the probes whose "name [label]" contains it (to look at one endpoint).
+    const only = process.env.HOSTILE_LINEAR_ONLY;
+    const probes = buildProbes(f).filter((p) => !only || `${p.name} [${p.label}]`.includes(only));
     const failures: string[] = [];
     const extra: number[] = [];
     const shrunk: string[] = [];
@@ -126,7 +129,7 @@ describe('hostile input: size and backtracking shapes', () => {
         `p90 ${q(0.9)} ms, max ${q(1)} ms; ${failures.length} problems` +
         (shrunk.length ? `; under an endpoint's own cap: ${[...new Set(shrunk)].join(', ')}` : ''),
     );
-    expect(probes.length).toBeGreaterThan(200);
+    if (!only) expect(probes.length).toBeGreaterThan(200);
     expect(failures).toEqual([]);
   }, 600_000);
 
