@@ -1,6 +1,8 @@
 // The shared validation: every bad or missing setting in one error, empty values as unset, test switches refused
 // under NODE_ENV=production only.
-import { serviceSettings, SettingsError, validateSettings } from './settings';
+import { secretsKeySetting, serviceSettings as shared, SettingsError, validateSettings } from './settings';
+
+const serviceSettings = { ...shared, ...secretsKeySetting };
 
 const problemsOf = (source: NodeJS.ProcessEnv, switches: Parameters<typeof validateSettings>[2] extends infer O ? O extends { switches?: infer W } ? W : never : never = []) => {
   try {

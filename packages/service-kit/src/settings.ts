@@ -40,6 +40,11 @@ const mongoUri = makeValidator<string>((raw) => {
 
 export const DEV_IDENTITY_SECRET = 'dev-only-identity-secret-change-me';
 
+/** svc-email's and svc-sms's: the key sealing the webhook signing secrets they store (secret-box.ts). */
+export const secretsKeySetting = {
+  SECRETS_KEY: str({ devDefault: 'dev-only-secrets-key-change-me', desc: 'seals stored secrets; required in production' }),
+};
+
 /** Settings every back-end process reads (the services through runService, the gateway for its share). */
 export const sharedSettings = {
   NODE_ENV: str({ choices: ['development', 'test', 'production'], default: 'development', desc: 'production refuses development secrets and test switches' }),
@@ -61,7 +66,6 @@ export const serviceSettings = {
   NATS_URL: urls(['nats', 'tls'], { default: 'nats://127.0.0.1:4222' }),
   NATS_PREFIX: str({ default: '', desc: 'prefix of every subject, stream and durable name' }),
   NATS_STREAM_REPLICAS: int({ default: 1, min: 1 }),
-  SECRETS_KEY: str({ devDefault: 'dev-only-secrets-key-change-me', desc: 'seals stored secrets; required in production' }),
   PRIVACY_HASH_SALT: str({ default: undefined, desc: 'key of the erased-person hash; default derived from IDENTITY_SECRET' }),
   DATA_RETENTION_DAYS: int({ default: 180 }),
   RETENTION_PURGE_EVERY_MS: int({ default: 3_600_000, min: 1 }),
