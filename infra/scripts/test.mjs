@@ -10,6 +10,7 @@
 // (TEST_TIMEOUT_<PHASE>_MIN; unit 15, e2e 20, faults 15, replicas 10), after which jest is dumped and killed.
 //   --workspace=<folder>     only that workspace's projects (each workspace's own `npm test` uses this)
 //   anything else            passed on to jest (a test path pattern, -t name, --verbose...)
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -103,6 +104,12 @@ const env = {
 // Several runs may share this checkout (one per workspace): each run and phase gets its own stack and log file.
 const stackFile = (phase) => path.join(RUN_DIR, `${phase}-stack-${process.pid}.json`);
 const logFileOf = (file) => file.replace(/\.json$/, '') + '.log';
+// The index check: the services of the unit and e2e phases record the shape of every query they send to MongoDB
+// (service-kit's query-shapes); after those phases each shape on a collection that grows must be served by an
+// index the services declared.
+const QUERY_LOGGED_PHASES = new Set(['unit', 'e2e']);
+const queryLogDir = path.join(RUN_DIR, `query-log-${process.pid}`);
+rmSync(queryLogDir, { recursive: true, force: true });
 
 try {
   let frontendsReady = false;
@@ -133,7 +140,7 @@ try {
     const result = await runJest({
       phase,
       workspace,
-      env: { ...env, ACT_STACK_FILE: stackFile(phase) },
+      env: { ...env, ACT_STACK_FILE: stackFile(phase), ...(QUERY_LOGGED_PHASES.has(phase) ? { MONGO_QUERY_LOG_DIR: queryLogDir } : {}) },
       args: jestArgs,
     });
     durations.push(`${phase} ${((Date.now() - phaseStarted) / 1000).toFixed(0)} s`);
@@ -155,6 +162,7 @@ try {
       if (!result.timedOut) problems.push(`jest ${phase} exited with code ${result.code}`);
       if (phase !== 'unit') showStackLog(logFileOf(stackFile(phase)));
     } else if (phase !== 'unit') rmSync(logFileOf(stackFile(phase)), { force: true });
+    if (phase === [...QUERY_LOGGED_PHASES].filter((p) => jestPhases.includes(p)).at(-1)) checkIndexes();
   }
 } finally {
   await deleteStreamsWithPrefix(nats.url, natsPrefix).catch((err) =>
@@ -162,6 +170,16 @@ try {
   );
   await nats.stop();
   await mongo.stop();
+}
+
+function checkIndexes() {
+  console.log('\n[test] index check');
+  // A partial run (a path pattern) may start no service at all; a whole run that recorded nothing is a detached recorder.
+  if (!existsSync(queryLogDir) && !wholeRun) return console.log('[test] index check: no query recorded in this partial run, skipped');
+  const cli = path.join(ROOT, 'packages/service-kit/src/query-shapes/cli.ts');
+  const { status } = spawnSync(process.execPath, ['--import', 'tsx', cli, queryLogDir], { cwd: ROOT, stdio: 'inherit' });
+  if (status === 0) totals.passed += 1;
+  else problems.push('index check: a query on a growing collection is served by no declared index (above)');
 }
 
 function showStackLog(logFile) {
