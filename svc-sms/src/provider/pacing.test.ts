@@ -23,11 +23,7 @@ import {
 
 jest.setTimeout(120_000);
 
-function paceDbUrl(db: string): string {
-  const url = new URL(process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017');
-  url.pathname = `/${db}`;
-  return url.toString();
-}
+const MONGODB_URI = process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017';
 
 describe('SenderPacer', () => {
   const db = testDbName('sms_pacer');
@@ -35,8 +31,8 @@ describe('SenderPacer', () => {
   let b: Connection;
   beforeAll(async () => {
     [a, b] = await Promise.all([
-      mongoose.createConnection(paceDbUrl(db)).asPromise(),
-      mongoose.createConnection(paceDbUrl(db)).asPromise(),
+      mongoose.createConnection(MONGODB_URI, { dbName: db }).asPromise(),
+      mongoose.createConnection(MONGODB_URI, { dbName: db }).asPromise(),
     ]);
   });
   afterAll(async () => {
@@ -163,7 +159,7 @@ describe('two instances sending at the sender pace', () => {
     // The positive control of "each once": every sequence is closed, and every slot either instance reserved on the
     // sender's pace has come (so no text holding one is still waiting to leave).
     await waitUntilSequencesClosed(x.url, (c) => c.contact_id.startsWith('pc-'), N);
-    const pace = mongoose.createConnection(paceDbUrl(t.db));
+    const pace = mongoose.createConnection(MONGODB_URI, { dbName: t.db });
     try {
       await pace.asPromise();
       await waitFor(async () => {

@@ -123,9 +123,7 @@ describe('SenderPacer with a retry not before its backoff', () => {
   const db = testDbName('sms_retry_pace');
   let conn: Connection;
   beforeAll(async () => {
-    const url = new URL(process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017');
-    url.pathname = `/${db}`;
-    conn = await mongoose.createConnection(url.toString()).asPromise();
+    conn = await mongoose.createConnection(process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017', { dbName: db }).asPromise();
   });
   afterAll(async () => {
     await conn?.dropDatabase().catch(() => undefined);
