@@ -69,6 +69,7 @@ export const serviceSettings = {
   PRIVACY_HASH_SALT: str({ default: undefined, desc: 'key of the erased-person hash; default derived from IDENTITY_SECRET' }),
   DATA_RETENTION_DAYS: int({ default: 180 }),
   RETENTION_PURGE_EVERY_MS: int({ default: 3_600_000, min: 1 }),
+  MONGO_QUERY_LOG_DIR: str({ default: undefined, desc: "npm test's index check: record the shape of every query here" }),
 };
 
 /**

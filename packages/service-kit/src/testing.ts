@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { ConsumerInfo, JetStreamManager } from 'nats';
 import { signIdentity, type IdentityUser } from './identity';
 import { identitySecret } from './config';
+import { TEST_SWITCHES } from './settings';
 
 /** Whether nothing listens on 127.0.0.1:port right now. */
 function isFree(port: number): Promise<boolean> {
@@ -47,6 +48,15 @@ export interface ServiceProcess {
 }
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
+
+/**
+ * A test's environment for a service started with NODE_ENV=production: its test switches (fast clocks, fakes'
+ * addresses) removed, since a production start refuses them.
+ */
+export function withoutTestSwitches(env: Record<string, string>): Record<string, string> {
+  if (env.NODE_ENV !== 'production') return env;
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !(name in TEST_SWITCHES)));
+}
 
 /**
  * Starts a service's real entry (`<workspace>/src/index.ts`) under tsx as a child process on a free port and

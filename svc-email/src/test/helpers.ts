@@ -5,7 +5,7 @@
  */
 import { MongoClient } from 'mongodb';
 import { connect, type NatsConnection } from 'nats';
-import { call, startServiceProcess, testDbName, type ServiceProcess } from '@act/service-kit/testing';
+import { call, startServiceProcess, testDbName, withoutTestSwitches, type ServiceProcess } from '@act/service-kit/testing';
 import type { IdentityUser } from '@act/service-kit';
 
 export const MONGODB_URI = process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017';
@@ -36,7 +36,7 @@ export interface EmailUnderTest {
 export async function startEmail(label: string, env: Record<string, string> = {}): Promise<EmailUnderTest> {
   const db = env.MONGODB_DB ?? testDbName(`email_${label}`);
   const prefix = env.NATS_PREFIX ?? natsPrefixFor(label);
-  const fullEnv = { MONGODB_URI, NATS_URL, ...FAST_REMINDERS, ...env, MONGODB_DB: db, NATS_PREFIX: prefix };
+  const fullEnv = withoutTestSwitches({ MONGODB_URI, NATS_URL, ...FAST_REMINDERS, ...env, MONGODB_DB: db, NATS_PREFIX: prefix });
   // Generous: under a loaded CI machine tsx can take tens of seconds to start a service.
   const svc = await startServiceProcess('svc-email', fullEnv, START_TIMEOUT_MS);
   // The instance that chose the prefix removes its stream when it stops (`npm test` also removes its run's).

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { connect } from 'nats';
-import { call, startServiceProcess, testDbName, type ServiceProcess } from '@act/service-kit/testing';
+import { call, startServiceProcess, testDbName, withoutTestSwitches, type ServiceProcess } from '@act/service-kit/testing';
 import type { FakeTwilio } from '@act/testing';
 
 export const PUBLIC_URL = 'http://sms.test.local';
@@ -40,7 +40,7 @@ export function smsTestEnv(label: string, twilio: FakeTwilio | null, extra: Reco
     TWILIO_MAX_MPS: '1000',
     ...extra,
   };
-  return { db, natsPrefix, env };
+  return { db, natsPrefix, env: withoutTestSwitches(env) };
 }
 
 export function startSms(t: SmsTestEnv, extra: Record<string, string> = {}): Promise<ServiceProcess> {

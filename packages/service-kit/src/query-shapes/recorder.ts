@@ -8,7 +8,6 @@ import { commandShapes, shapeKey, type QueryShape } from './shape';
  * lines in `MONGO_QUERY_LOG_DIR` (a test setting: `npm test` sets it for the service and browser phases, and its
  * index check reads the files at the end). Off when the setting is absent: no command monitoring, no cost.
  */
-export const QUERY_LOG_DIR_SETTING = 'MONGO_QUERY_LOG_DIR';
 
 export interface ShapeRecord {
   kind: 'query';
@@ -28,7 +27,7 @@ export interface IndexRecord {
 export type QueryLogRecord = ShapeRecord | IndexRecord;
 
 export function queryLogDir(): string | undefined {
-  return process.env[QUERY_LOG_DIR_SETTING] || undefined;
+  return process.env.MONGO_QUERY_LOG_DIR || undefined;
 }
 
 /** Connection options the recorder needs: the driver emits command events only when asked to. */
