@@ -29,6 +29,9 @@ export const theme = createTheme({
     MuiPaper: { styleOverrides: { rounded: { borderRadius: 12 } } },
     MuiButton: { defaultProps: { disableElevation: true } },
     MuiTextField: { defaultProps: { fullWidth: true } },
+    // A chosen value longer than the field wraps: kept on one line, its width became the page's least width and a
+    // phone scrolled sideways ('None (send from the phone number)' on Twilio settings at 390 px).
+    MuiSelect: { styleOverrides: { select: { whiteSpace: 'normal' } } },
     // A table wider than the screen scrolls in its container: keyboard users must reach it (axe:
     // scrollable-region-focusable).
     MuiTableContainer: { defaultProps: { tabIndex: 0 } },
