@@ -70,6 +70,8 @@ schema.index({ next_at: 1 });
 // MongoDB stand-in too (a bulk write of such updates, one per due step, instead of a findOneAndUpdate each).
 schema.index({ id: 1, step: 1, next_at: 1 }, { unique: true, name: 'step_cas' });
 schema.index({ funnel_id: 1, contact_id: 1 });
+// 'Mark Purchased' by the sender's contact id finds it in every integration.
+schema.index({ contact_id: 1 });
 schema.index({ created_at: -1 });
 
 export function contactModel(conn: Connection): Model<ContactDoc> {
