@@ -40,6 +40,8 @@ it('a plain user cannot turn a signed integration\'s signing off by any route; a
   expect((await unsigned('before-1')).status).toBe(401);
   const other = await asUser('POST', '/api/webhook-integrations', { name: 'Other', funnel_id: 'other-shop' });
   expect(other.status).toBe(201);
+  // The audit records arrive over NATS: the ones made so far are in before the mark, so none is taken for a refusal's.
+  await waitFor(async () => seen.find((x) => x.target_id === String(other.body.id)), { what: 'the creation record of Other' });
 
   const mark = seen.length;
   expect(await asUser('PATCH', `/api/webhook-integrations/${id}`, { active: false })).toMatchObject(FORBIDDEN);

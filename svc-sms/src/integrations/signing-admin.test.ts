@@ -47,6 +47,8 @@ it("a plain user cannot turn a signed integration's signing off by any route; an
   expect((await postContact(svc.url, 'sms-signed', 'b-1', '+15552060001')).status).toBe(401);
   const other = await asUser('POST', '/api/sms-webhook-integrations', { ...integration, name: 'Other', funnel_id: 'sms-other', active: false });
   expect(other.status).toBe(201);
+  // The audit records arrive over NATS: the ones made so far are in before the mark, so none is taken for a refusal's.
+  await waitFor(async () => seen.find((x) => x.target_id === String(other.body.id)));
 
   const mark = seen.length;
   expect(await asUser('PATCH', `/api/sms-webhook-integrations/${id}`, { active: false })).toMatchObject(FORBIDDEN);
