@@ -58,6 +58,8 @@ schema.index({ status: 1, remind_at: 1 });
 // Claims whose reminder was not written yet (a crash between the two): few, looked up at start and by the sweep.
 schema.index({ send_pending: 1 }, { sparse: true });
 schema.index({ email_lower: 1 });
+// 'Mark as Purchased' by the sender's contact id, newest first, across integrations.
+schema.index({ contact_id: 1, created_at: -1 });
 schema.index({ created_at: -1 });
 
 export function contactModel(conn: Connection) {

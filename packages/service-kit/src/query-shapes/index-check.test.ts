@@ -30,6 +30,9 @@ describe('query shapes from the driver\'s commands', () => {
     expect(updates.map((s) => s.limited)).toEqual([true, false]);
     expect(commandShapes('db', { count: 'contacts', query: {} })).toEqual([]);
     expect(commandShapes('db', { insert: 'contacts', documents: [] })).toEqual([]);
+    // As the driver's command monitoring reports it: the sort as a Map.
+    const [mapped] = commandShapes('db', { find: 'contacts', filter: { status: 'sent' }, sort: new Map([['createdAt', -1]]) });
+    expect(mapped.sort).toEqual([['createdAt', -1]]);
     const [agg] = commandShapes('db', { aggregate: 'logs', pipeline: [{ $match: { day: 'd' } }, { $sort: { at: 1 } }, { $limit: 5 }] });
     expect(agg).toMatchObject({ branches: [{ eq: ['day'] }], sort: [['at', 1]], limited: true });
     expect(shapeKey(find)).toBe(shapeKey(commandShapes('other', { find: 'contacts', filter: { status: 'x' }, sort: { createdAt: -1 }, limit: 5 })[0]));

@@ -19,6 +19,8 @@ export const SMALL_FIXED_COLLECTIONS: ReadonlySet<string> = new Set([
   'resend_config',
   'resend_rate',
   'revenue_settings',
+  // One row per funnel id, the revenue summary's dictionary of funnels.
+  'revenue_funnels',
   'sms_provider_config',
   'sms_send_pace',
   'sms_settings',

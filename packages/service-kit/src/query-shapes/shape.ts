@@ -90,8 +90,9 @@ function unique(xs: string[]): string[] {
 }
 
 function sortKeys(sort: unknown): SortKey[] {
-  if (!isPlainObject(sort)) return [];
-  return Object.entries(sort)
+  // The driver hands a sort over as a Map (its order is the sort's).
+  const entries = sort instanceof Map ? [...sort.entries()] : isPlainObject(sort) ? Object.entries(sort) : [];
+  return entries
     .filter(([, d]) => d === 1 || d === -1)
     .map(([f, d]) => [f, d as 1 | -1] as const);
 }
