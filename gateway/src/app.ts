@@ -14,7 +14,7 @@ import { createUpstreams } from './upstreams/instances';
 import { isApiPath, routeFor } from './routes';
 import { clientAddress, clientProto } from './security/client-address';
 import { checkBrowserRequest, ownOrigins } from './security/csrf';
-import { securityHeaders, securityHeadersFor } from './security/headers';
+import { securityHeaders } from './security/headers';
 import { createSessionResolver } from './session';
 import { staticFiles } from './static';
 
@@ -78,7 +78,7 @@ export function createGateway(config: GatewayConfig, logger: Logger) {
   const debug = logger.isLevelEnabled('debug');
   const record = config.recordFile ? createRecorder(config.recordFile) : null;
   const openapi = createOpenApiDocument({ upstreams, identity: () => sessions.anonymous().token, timeoutMs: 5_000, logger });
-  const apiSecurityHeaders = securityHeadersFor(config);
+  const setSecurityHeaders = securityHeaders(config);
 
   async function api(req: IncomingMessage, res: ServerResponse, path: string) {
     const method = req.method ?? 'GET';
@@ -145,8 +145,8 @@ export function createGateway(config: GatewayConfig, logger: Logger) {
     // By the gateway's route table (a prefix, never the raw path with its ids), so series stay few.
     const label = isApiPath(path) ? routeFor(path).prefix : path === '/healthz' || path === '/readyz' ? path : 'pages';
     res.once('finish', () => observeRequest(req.method ?? 'GET', label, res.statusCode, (performance.now() - started) / 1000));
+    setSecurityHeaders(req, res);
     if (!isApiPath(path)) return false;
-    apiSecurityHeaders(req, res);
     record?.(req, res, path);
     // The gateway's own answer (the services' parts merged), before the prefix table would send it to svc-email.
     if (path === OPENAPI_PATH) {
@@ -172,7 +172,6 @@ export function createGateway(config: GatewayConfig, logger: Logger) {
   app.maxIpsCount = config.trustedHops;
   app.silent = true;
   app.on('error', (err) => logger.warn({ err: (err as Error).message }, 'koa error'));
-  app.use(securityHeaders(config));
   app.use(errors(logger));
   app.use(healthRoutes(upstreams));
   app.use(compress({ threshold: 1024, br: false }));

@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet, { type HelmetOptions } from 'helmet';
-import koaHelmet from 'koa-helmet';
 import type { GatewayConfig } from '../config';
 
 /**
@@ -64,13 +63,12 @@ export function securityHeaderOptions(config: Pick<GatewayConfig, 'remotes' | 'p
   };
 }
 
-/** The headers on Koa's answers (pages, remotes, /remotes.json, health). */
+/**
+ * Sets the headers on every answer of the gateway: called by its request listener ahead of both the /api proxy,
+ * which writes its answers outside Koa, and Koa (pages, remotes, /remotes.json, health). helmet sets them
+ * synchronously; a handler may still replace one (the remotes' cross-origin resource policy).
+ */
 export function securityHeaders(config: Pick<GatewayConfig, 'remotes' | 'publicUrl'>) {
-  return koaHelmet(securityHeaderOptions(config));
-}
-
-/** The same headers on the /api answers, which the proxy writes outside Koa. helmet sets them synchronously. */
-export function securityHeadersFor(config: Pick<GatewayConfig, 'remotes' | 'publicUrl'>) {
   const set = helmet(securityHeaderOptions(config));
   return (req: IncomingMessage, res: ServerResponse) => set(req, res, () => undefined);
 }
