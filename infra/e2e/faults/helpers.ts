@@ -147,6 +147,141 @@ afterAll(closeDb);
 /** A unique tag per test run, for funnel ids and contact ids. */
 export const runTag = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
+// Two-sided funnels (the NATS scenarios): contacts posted to the email webhook, the SMS one or both, purchases to
+// either, and the checks that each ends up once on both sides with its purchase applied.
+
+export type FunnelKind = 'both' | 'email-only' | 'sms-only';
+export interface FunnelContact {
+  contactId: string;
+  email: string;
+  phone: string;
+  kind: FunnelKind;
+  /** Where the purchase was posted, if any. */
+  purchase: 'email' | 'sms' | null;
+}
+
+/** Funnel contact `i` of a run: created on one side or both, in two of five a purchase posted to one side. */
+export function funnelContact(tag: string, i: number): FunnelContact {
+  const kind: FunnelKind = i % 5 === 3 ? 'email-only' : i % 5 === 4 ? 'sms-only' : 'both';
+  const purchase = kind === 'both' ? (i % 5 === 0 ? 'email' : i % 5 === 1 ? 'sms' : null) : null;
+  return {
+    contactId: `c-${tag}-${i}`,
+    email: `buyer${i}.${tag}@example.com`,
+    phone: `+1555${String(1_000_000 + i).slice(-7)}`,
+    kind,
+    purchase,
+  };
+}
+
+/** Posts a funnel contact's deliveries in order through `post`: the contact to its side or sides, then its purchase. */
+export async function postFunnel(
+  f: FunnelContact,
+  funnelId: string,
+  post: (side: 'email' | 'sms', body: unknown) => Promise<void>,
+): Promise<void> {
+  const contact = {
+    event: 'contact_created',
+    funnel_id: funnelId,
+    contact: { id: f.contactId, email: f.email, phone: f.phone, first_name: 'Pat' },
+  };
+  if (f.kind !== 'sms-only') await post('email', contact);
+  if (f.kind !== 'email-only') await post('sms', contact);
+  if (f.purchase) {
+    await post(f.purchase, {
+      event: 'purchase_created',
+      funnel_id: funnelId,
+      contact: { id: f.contactId, email: f.email, phone: f.phone },
+      purchase: { amount: 49, currency: 'USD' },
+    });
+  }
+}
+
+/**
+ * An email and an active SMS integration for `funnelId`, both services' databases, and how many webhook events each
+ * held before the scenario (what it posted is counted against that).
+ */
+export async function twoSidedFunnel(cookie: string, funnelId: string, name: string) {
+  expectStatus(
+    await api('POST', '/api/webhook-integrations', {
+      cookie,
+      body: { name, funnel_id: funnelId, reminder_delay: 720 },
+    }),
+    201,
+  );
+  expectStatus(
+    await api('POST', '/api/sms-webhook-integrations', {
+      cookie,
+      body: { name, funnel_id: funnelId, reminder_delay: 600, active: true },
+    }),
+    201,
+  );
+  const emailDb = await serviceDb('svc-email');
+  const smsDb = await serviceDb('svc-sms');
+  const eventsBefore = {
+    email: await emailDb.collection('webhook_events').countDocuments(),
+    sms: await smsDb.collection('sms_webhook_events').countDocuments(),
+  };
+  return { emailDb, smsDb, eventsBefore };
+}
+
+/** True once both services' outboxes are published (empty). */
+export async function outboxesEmpty(emailDb: Db, smsDb: Db): Promise<boolean> {
+  return (
+    (await emailDb.collection('outbox').countDocuments()) === 0 &&
+    (await smsDb.collection('outbox').countDocuments()) === 0
+  );
+}
+
+/**
+ * Waits until every funnel contact exists on each side (cross-channel creation for the one-sided ones) with its
+ * purchase, posted to either side, applied on both; the error names the first contacts that are not. Returns each
+ * side's contacts stored more than once.
+ */
+export async function waitForBothSides(
+  emailDb: Db,
+  smsDb: Db,
+  funnels: FunnelContact[],
+): Promise<{ email: { twice: string[] }; sms: { twice: string[] } }> {
+  const ids = funnels.map((f) => f.contactId);
+  const expected = Object.fromEntries(funnels.map((f) => [f.contactId, f.purchase ? 'purchased' : 'pending']));
+  const stateOf = async (coll: 'contacts' | 'sms_contacts') => {
+    const db = coll === 'contacts' ? emailDb : smsDb;
+    const rows = await db
+      .collection(coll)
+      .find({ contact_id: { $in: ids } }, { projection: { _id: 0, contact_id: 1, status: 1 } })
+      .toArray();
+    const seen: Record<string, string> = {};
+    const twice: string[] = [];
+    for (const r of rows) {
+      if (seen[r.contact_id]) twice.push(r.contact_id);
+      seen[r.contact_id] = r.status;
+    }
+    return { seen, twice };
+  };
+  return waitFor(
+    async () => {
+      const email = await stateOf('contacts');
+      const sms = await stateOf('sms_contacts');
+      const ok = ids.every((id) => email.seen[id] === expected[id] && sms.seen[id] === expected[id]);
+      return ok ? { email, sms } : null;
+    },
+    { what: 'every contact on both sides with its purchase applied', timeoutMs: 30_000 },
+  ).catch(async (err) => {
+    const email = await stateOf('contacts');
+    const sms = await stateOf('sms_contacts');
+    const wrong = funnels
+      .filter(
+        (f) => email.seen[f.contactId] !== expected[f.contactId] || sms.seen[f.contactId] !== expected[f.contactId],
+      )
+      .slice(0, 10)
+      .map(
+        (f) =>
+          `${f.contactId} (${f.kind}, purchase ${f.purchase}): email ${email.seen[f.contactId]}, sms ${sms.seen[f.contactId]}`,
+      );
+    throw new Error(`${(err as Error).message}\n${wrong.join('\n')}`);
+  });
+}
+
 /** Logs and returns how long a scenario took (the suite prints each one). */
 export function stopwatch(label: string) {
   const started = Date.now();

@@ -11,15 +11,19 @@ import { startProcess, stopProcess } from '../stack';
 import {
   adminCookie,
   api,
-  expectStatus,
+  funnelContact,
   internalUrl,
+  outboxesEmpty,
+  postFunnel,
   runTag,
-  serviceDb,
   sleep,
   stack,
   startNatsCluster,
   stopwatch,
+  twoSidedFunnel,
   waitFor,
+  waitForBothSides,
+  type FunnelContact,
   type NatsCluster,
 } from './helpers';
 
@@ -98,14 +102,6 @@ async function readStream(): Promise<{ total: number; bySubject: Record<string, 
   return { total, bySubject, repeated };
 }
 
-type Kind = 'both' | 'email-only' | 'sms-only';
-interface Funnel {
-  contactId: string;
-  kind: Kind;
-  /** Where the purchase was posted, if any. */
-  purchase: 'email' | 'sms' | null;
-}
-
 it('a service started while one node of NATS_URL is down connects through the others', async () => {
   // The last-listed node: a client that read the whole list as one address would reach that one only.
   const down = cluster!.nodes[cluster!.nodes.length - 1]!.name;
@@ -134,30 +130,11 @@ it('loses nothing and handles nothing twice when a JetStream cluster node is kil
   const cookie = await adminCookie();
   const tag = runTag();
   const funnelId = `nats-cluster-${tag}`;
-  expectStatus(
-    await api('POST', '/api/webhook-integrations', {
-      cookie,
-      body: { name: `Cluster ${tag}`, funnel_id: funnelId, reminder_delay: 720 },
-    }),
-    201,
-  );
-  expectStatus(
-    await api('POST', '/api/sms-webhook-integrations', {
-      cookie,
-      body: { name: `Cluster ${tag}`, funnel_id: funnelId, reminder_delay: 600, active: true },
-    }),
-    201,
-  );
-  const emailDb = await serviceDb('svc-email');
-  const smsDb = await serviceDb('svc-sms');
-  const eventsBefore = {
-    email: await emailDb.collection('webhook_events').countDocuments(),
-    sms: await smsDb.collection('sms_webhook_events').countDocuments(),
-  };
+  const { emailDb, smsDb, eventsBefore } = await twoSidedFunnel(cookie, funnelId, `Cluster ${tag}`);
   const before = await readStream();
   expect(before.repeated).toEqual([]);
 
-  const funnels: Funnel[] = [];
+  const funnels: FunnelContact[] = [];
   const posted = { email: 0, sms: 0 };
   const refused: string[] = [];
   const post = async (side: 'email' | 'sms', body: unknown) => {
@@ -167,29 +144,10 @@ it('loses nothing and handles nothing twice when a JetStream cluster node is kil
     );
     if (r.status !== 200) refused.push(`${side} ${r.status} ${JSON.stringify(r.body)}`);
   };
-  // One funnel contact: created on one side or both, and in two of five funnels a purchase posted to one side.
   const runFunnel = async (i: number) => {
-    const kind: Kind = i % 5 === 3 ? 'email-only' : i % 5 === 4 ? 'sms-only' : 'both';
-    const purchase = kind === 'both' ? (i % 5 === 0 ? 'email' : i % 5 === 1 ? 'sms' : null) : null;
-    const f: Funnel = { contactId: `c-${tag}-${i}`, kind, purchase };
+    const f = funnelContact(tag, i);
     funnels.push(f);
-    const email = `buyer${i}.${tag}@example.com`;
-    const phone = `+1555${String(1_000_000 + i).slice(-7)}`;
-    const contact = {
-      event: 'contact_created',
-      funnel_id: funnelId,
-      contact: { id: f.contactId, email, phone, first_name: 'Pat' },
-    };
-    if (kind !== 'sms-only') await post('email', contact);
-    if (kind !== 'email-only') await post('sms', contact);
-    if (purchase) {
-      await post(purchase, {
-        event: 'purchase_created',
-        funnel_id: funnelId,
-        contact: { id: f.contactId, email, phone },
-        purchase: { amount: 49, currency: 'USD' },
-      });
-    }
+    await postFunnel(f, funnelId, post);
   };
 
   const logFrom = statSync(stack.logFile).size;
@@ -244,52 +202,21 @@ it('loses nothing and handles nothing twice when a JetStream cluster node is kil
   expect((await emailDb.collection('webhook_events').countDocuments()) - eventsBefore.email).toBe(posted.email);
   expect((await smsDb.collection('sms_webhook_events').countDocuments()) - eventsBefore.sms).toBe(posted.sms);
 
-  const outboxesEmpty = async () =>
-    (await emailDb.collection('outbox').countDocuments()) === 0 &&
-    (await smsDb.collection('outbox').countDocuments()) === 0;
-  await waitFor(outboxesEmpty, { what: 'both outboxes to be published', timeoutMs: 60_000 });
+  await waitFor(() => outboxesEmpty(emailDb, smsDb), { what: 'both outboxes to be published', timeoutMs: 60_000 });
 
   // Every funnel contact exists once on each side (cross-channel creation for the one-sided ones), and every
   // purchase, posted to either side, has marked both sides' contact purchased.
-  const ids = funnels.map((f) => f.contactId);
-  const expected = Object.fromEntries(funnels.map((f) => [f.contactId, f.purchase ? 'purchased' : 'pending']));
-  const stateOf = async (coll: 'contacts' | 'sms_contacts') => {
-    const rows = await (coll === 'contacts' ? emailDb : smsDb)
-      .collection(coll)
-      .find({ contact_id: { $in: ids } }, { projection: { _id: 0, contact_id: 1, status: 1 } })
-      .toArray();
-    const seen: Record<string, string> = {};
-    const twice: string[] = [];
-    for (const r of rows) {
-      if (seen[r.contact_id]) twice.push(r.contact_id);
-      seen[r.contact_id] = r.status;
-    }
-    return { seen, twice };
-  };
-  const settled = await waitFor(
-    async () => {
-      const email = await stateOf('contacts');
-      const sms = await stateOf('sms_contacts');
-      const ok = ids.every((id) => email.seen[id] === expected[id] && sms.seen[id] === expected[id]);
-      return ok ? { email, sms } : null;
-    },
-    { what: 'every contact on both sides with its purchase applied', timeoutMs: 30_000 },
-  ).catch(async (err) => {
-    const email = await stateOf('contacts');
-    const sms = await stateOf('sms_contacts');
-    const wrong = funnels
-      .filter((f) => email.seen[f.contactId] !== expected[f.contactId] || sms.seen[f.contactId] !== expected[f.contactId])
-      .slice(0, 10)
-      .map((f) => `${f.contactId} (${f.kind}, purchase ${f.purchase}): email ${email.seen[f.contactId]}, sms ${sms.seen[f.contactId]}`);
-    throw new Error(`${(err as Error).message}\n${wrong.join('\n')}`);
-  });
+  const settled = await waitForBothSides(emailDb, smsDb, funnels);
   expect(settled.email.twice).toEqual([]);
   expect(settled.sms.twice).toEqual([]);
 
   // JetStream holds each event once: the email side publishes each created contact and each purchase it takes,
   // the SMS side every valid contact and purchase delivery; a re-publish after a lost acknowledgement carries the
   // same message id and is dropped by the stream (replicated, so a new leader drops it too).
-  await waitFor(outboxesEmpty, { what: 'both outboxes empty after the cross-channel effects', timeoutMs: 30_000 });
+  await waitFor(() => outboxesEmpty(emailDb, smsDb), {
+    what: 'both outboxes empty after the cross-channel effects',
+    timeoutMs: 30_000,
+  });
   const after = await readStream();
   expect(after.repeated).toEqual([]);
   const delta = (s: string) => (after.bySubject[subject(s)] ?? 0) - (before.bySubject[subject(s)] ?? 0);

@@ -5,28 +5,22 @@ import { startProcess, stopProcess } from '../stack';
 import {
   adminCookie,
   api,
-  expectStatus,
+  funnelContact,
   inParallel,
   internalUrl,
+  outboxesEmpty,
+  postFunnel,
   runTag,
-  serviceDb,
   sleep,
   stack,
   stopwatch,
+  twoSidedFunnel,
   waitFor,
+  waitForBothSides,
+  type FunnelContact,
 } from './helpers';
 
 const OUTAGE_MS = 30_000;
-
-type Kind = 'both' | 'email-only' | 'sms-only';
-interface Funnel {
-  contactId: string;
-  email: string;
-  phone: string;
-  kind: Kind;
-  /** Where the purchase was posted, if any. */
-  purchase: 'email' | 'sms' | null;
-}
 
 /** Per-subject message counts of the run's stream, straight from JetStream. */
 async function streamCounts(): Promise<Record<string, number>> {
@@ -50,26 +44,7 @@ it('loses nothing and applies each cross-channel effect once across a 30 s NATS 
   const cookie = await adminCookie();
   const tag = runTag();
   const funnelId = `nats-out-${tag}`;
-  expectStatus(
-    await api('POST', '/api/webhook-integrations', {
-      cookie,
-      body: { name: `Outage ${tag}`, funnel_id: funnelId, reminder_delay: 720 },
-    }),
-    201,
-  );
-  expectStatus(
-    await api('POST', '/api/sms-webhook-integrations', {
-      cookie,
-      body: { name: `Outage ${tag}`, funnel_id: funnelId, reminder_delay: 600, active: true },
-    }),
-    201,
-  );
-  const emailDb = await serviceDb('svc-email');
-  const smsDb = await serviceDb('svc-sms');
-  const eventsBefore = {
-    email: await emailDb.collection('webhook_events').countDocuments(),
-    sms: await smsDb.collection('sms_webhook_events').countDocuments(),
-  };
+  const { emailDb, smsDb, eventsBefore } = await twoSidedFunnel(cookie, funnelId, `Outage ${tag}`);
   const before = await streamCounts();
 
   await stopProcess('nats');
@@ -88,7 +63,7 @@ it('loses nothing and applies each cross-channel effect once across a 30 s NATS 
       { what: 'the gateway /readyz to report NATS down for both services', timeoutMs: 15_000 },
     );
 
-    const funnels: Funnel[] = [];
+    const funnels: FunnelContact[] = [];
     const posted = { email: 0, sms: 0 };
     const refused: string[] = [];
     const post = async (side: 'email' | 'sms', body: unknown) => {
@@ -101,32 +76,9 @@ it('loses nothing and applies each cross-channel effect once across a 30 s NATS 
     // Deliveries keep coming for the whole outage, a few at a time, as a funnel would send them.
     await inParallel(4, 4, async () => {
       while (Date.now() < outageEnds) {
-        const i = n++;
-        const kind: Kind = i % 5 === 3 ? 'email-only' : i % 5 === 4 ? 'sms-only' : 'both';
-        const purchase = kind === 'both' ? (i % 5 === 0 ? 'email' : i % 5 === 1 ? 'sms' : null) : null;
-        const f: Funnel = {
-          contactId: `c-${tag}-${i}`,
-          email: `buyer${i}.${tag}@example.com`,
-          phone: `+1555${String(1_000_000 + i).slice(-7)}`,
-          kind,
-          purchase,
-        };
+        const f = funnelContact(tag, n++);
         funnels.push(f);
-        const contact = {
-          event: 'contact_created',
-          funnel_id: funnelId,
-          contact: { id: f.contactId, email: f.email, phone: f.phone, first_name: 'Pat' },
-        };
-        if (kind !== 'sms-only') await post('email', contact);
-        if (kind !== 'email-only') await post('sms', contact);
-        if (purchase) {
-          await post(purchase, {
-            event: 'purchase_created',
-            funnel_id: funnelId,
-            contact: { id: f.contactId, email: f.email, phone: f.phone },
-            purchase: { amount: 49, currency: 'USD' },
-          });
-        }
+        await postFunnel(f, funnelId, post);
         await sleep(100);
       }
     });
@@ -145,12 +97,7 @@ it('loses nothing and applies each cross-channel effect once across a 30 s NATS 
     restarted = true;
     const backAt = Date.now();
 
-    await waitFor(
-      async () =>
-        (await emailDb.collection('outbox').countDocuments()) === 0 &&
-        (await smsDb.collection('outbox').countDocuments()) === 0,
-      { what: 'both outboxes to be published', timeoutMs: 60_000 },
-    );
+    await waitFor(() => outboxesEmpty(emailDb, smsDb), { what: 'both outboxes to be published', timeoutMs: 60_000 });
     const drainedMs = Date.now() - backAt;
 
     const purchasedOn = (side: 'email' | 'sms') => funnels.filter((f) => f.purchase === side).length;
@@ -169,44 +116,7 @@ it('loses nothing and applies each cross-channel effect once across a 30 s NATS 
 
     // Every funnel contact exists once on each side (cross-channel creation for the one-sided ones), and
     // every purchase, posted to either side, has marked both sides' contact purchased.
-    const ids = funnels.map((f) => f.contactId);
-    const expected = Object.fromEntries(funnels.map((f) => [f.contactId, f.purchase ? 'purchased' : 'pending']));
-    const stateOf = async (coll: 'contacts' | 'sms_contacts') => {
-      const db = coll === 'contacts' ? emailDb : smsDb;
-      const rows = await db
-        .collection(coll)
-        .find({ contact_id: { $in: ids } }, { projection: { _id: 0, contact_id: 1, status: 1 } })
-        .toArray();
-      const seen: Record<string, string> = {};
-      const twice: string[] = [];
-      for (const r of rows) {
-        if (seen[r.contact_id]) twice.push(r.contact_id);
-        seen[r.contact_id] = r.status;
-      }
-      return { seen, twice };
-    };
-    const settled = await waitFor(
-      async () => {
-        const email = await stateOf('contacts');
-        const sms = await stateOf('sms_contacts');
-        const ok = ids.every((id) => email.seen[id] === expected[id] && sms.seen[id] === expected[id]);
-        return ok ? { email, sms } : null;
-      },
-      { what: 'every contact on both sides with its purchase applied', timeoutMs: 30_000 },
-    ).catch(async (err) => {
-      const email = await stateOf('contacts');
-      const sms = await stateOf('sms_contacts');
-      const wrong = funnels
-        .filter(
-          (f) => email.seen[f.contactId] !== expected[f.contactId] || sms.seen[f.contactId] !== expected[f.contactId],
-        )
-        .slice(0, 10)
-        .map(
-          (f) =>
-            `${f.contactId} (${f.kind}, purchase ${f.purchase}): email ${email.seen[f.contactId]}, sms ${sms.seen[f.contactId]}`,
-        );
-      throw new Error(`${(err as Error).message}\n${wrong.join('\n')}`);
-    });
+    const settled = await waitForBothSides(emailDb, smsDb, funnels);
     expect(settled.email.twice).toEqual([]);
     expect(settled.sms.twice).toEqual([]);
     console.log(`[faults] NATS outage: outboxes drained ${(drainedMs / 1000).toFixed(1)} s after NATS came back`);
