@@ -3,6 +3,16 @@ import { adapterFor } from './adapters';
 import { header, obj, text } from './values';
 import type { Headers, SourceId } from './types';
 
+/** A delivery as the replay guard needs it: its sender's scheme, what was received, and whether its signature held. */
+export interface ReplayedDelivery {
+  source: SourceId;
+  /** Body bytes as received. */
+  raw: Buffer;
+  body: unknown;
+  headers: Headers;
+  verified: boolean;
+}
+
 /**
  * The ids a delivery is remembered under against replays, the ones its signature covers first.
  *
@@ -13,13 +23,7 @@ import type { Headers, SourceId } from './types';
  * own id still follows, so a sender's retry that was signed again (a new timestamp) is recognised as before.
  * Unsigned deliveries keep the sender's id alone: nothing signed exists to bind it to.
  */
-export function replayIds(opts: {
-  source: SourceId;
-  raw: Buffer;
-  body: unknown;
-  headers: Headers;
-  verified: boolean;
-}): string[] {
+export function replayIds(opts: ReplayedDelivery): string[] {
   const { source, raw, body, headers, verified } = opts;
   const senderId = adapterFor(source).deliveryId(body, headers);
   const ids: string[] = [];
@@ -49,15 +53,17 @@ export interface ReplayClaims {
 }
 
 /**
- * Claims the ids one after another, stopping at the first one seen before (then the delivery is a duplicate). In
- * order, not at once: a replay must be stopped by its signed id before its new unsigned id is claimed, or that id
- * would be spent and the sender's genuine delivery carrying it later refused as a duplicate.
+ * Claims the delivery's ids (`replayIds`) one after another, stopping at the first one seen before (then the delivery
+ * is a duplicate). In order, not at once: a replay must be stopped by its signed id before its new unsigned id is
+ * claimed, or that id would be spent and the sender's genuine delivery carrying it later refused as a duplicate.
+ * `release` gives back what was claimed, for a delivery that was not applied (the sender's retry must be).
  */
 export async function claimDelivery(
   guard: ReplayClaims,
   integrationId: number,
-  ids: string[],
+  delivery: ReplayedDelivery,
 ): Promise<{ fresh: boolean; release: () => Promise<void> }> {
+  const ids = replayIds(delivery);
   const claimed: string[] = [];
   const release = async () => {
     await Promise.all(claimed.map((id) => guard.release(integrationId, id).catch(() => undefined)));

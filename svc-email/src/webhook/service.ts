@@ -7,7 +7,6 @@ import {
   claimDelivery,
   decideVerification,
   looksLikeWebhookKey,
-  replayIds,
   sourceOf,
   webhookOrigin,
   type Headers,
@@ -106,14 +105,13 @@ export class WebhookService {
       await this.events.record('handshake', d.raw, { ...base, outcome: 'handshake' });
       return { body: { status: 'ok', message: 'Handshake received' } };
     }
-    const ids = replayIds({
+    const claim = await claimDelivery(this.replays, integration.id, {
       source,
       raw: d.bytes,
       body: d.body,
       headers: d.headers,
       verified: decision.verification === 'verified',
     });
-    const claim = await claimDelivery(this.replays, integration.id, ids);
     if (!claim.fresh) {
       await this.events.record(typeOf(fact), d.raw, { ...base, outcome: 'duplicate' });
       return {

@@ -7,7 +7,6 @@ import {
   claimDelivery,
   decideVerification,
   looksLikeWebhookKey,
-  replayIds,
   sourceOf,
   webhookOrigin,
   type Headers,
@@ -123,14 +122,13 @@ export class FunnelWebhookService {
       throw new UnauthorizedError(decision.reason);
     }
 
-    const ids = replayIds({
+    const claim = await claimDelivery(this.deps.replays, integration?.id ?? NO_INTEGRATION, {
       source,
       raw: d.bytes,
       body: d.body,
       headers: d.headers,
       verified: decision.verification === 'verified',
     });
-    const claim = await claimDelivery(this.deps.replays, integration?.id ?? NO_INTEGRATION, ids);
     if (!claim.fresh) {
       await events.record(typeOf(fact), d.raw, { ...base, outcome: 'duplicate' });
       return { status: 200, body: { status: 'ok', message: 'Duplicate delivery: already processed', duplicate: true } };
