@@ -31,10 +31,11 @@ export function envBool(name: string, fallback = false): boolean {
   return ['1', 'true', 'yes', 'on'].includes(v.toLowerCase());
 }
 
+/** Read through env() like every setting: the validated value (the development default outside production). */
 export function identitySecret(): string {
-  const s = process.env.IDENTITY_SECRET;
+  const s = env('IDENTITY_SECRET', '');
   if (s) return s;
-  if (process.env.NODE_ENV === 'production') throw new Error('IDENTITY_SECRET must be set in production');
+  if (env('NODE_ENV', '') === 'production') throw new Error('IDENTITY_SECRET must be set in production');
   return DEV_IDENTITY_SECRET;
 }
 
@@ -55,5 +56,5 @@ export function mongoTarget(defaultDb: string): MongoTarget {
 }
 
 export function natsPrefix(): string {
-  return process.env.NATS_PREFIX ?? '';
+  return env('NATS_PREFIX', '');
 }
