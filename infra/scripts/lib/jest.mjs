@@ -1,10 +1,11 @@
 // Running one jest phase and reading its totals from jest's JSON result (the console report stays as is), within a
 // time limit: a phase that hangs (a handle left open, a stuck globalSetup) is dumped, killed and reported by name.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ROOT, RUN_DIR } from './paths.mjs';
+import { killGroup } from './proc.mjs';
 
 const JEST_BIN = createRequire(import.meta.url).resolve('jest/bin/jest');
 
@@ -25,54 +26,42 @@ export function phaseLimitMs(phase, env = process.env) {
   return (Number.isFinite(set) && set > 0 ? set : DEFAULT_LIMIT_MIN[phase] ?? 15) * 60_000;
 }
 
-function killGroup(pid, signal) {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // ESRCH: already gone.
-  }
-}
-
 /**
  * What a hung jest is waiting for, printed before it is killed: the processes of its group (a service or stack a
  * test started and never stopped) and, from a Node diagnostic report of jest's main process (SIGUSR2 with
- * --report-on-signal), the handles that keep its event loop alive (sockets with their endpoints, timers, child
- * processes). --detectOpenHandles would say it too, but slows every test file; this costs nothing until a hang.
+ * --report-on-signal, written to `reportFile`), the handles that keep its event loop alive (sockets with their
+ * endpoints, timers, child processes). --detectOpenHandles would say it too, but slows every test file; this costs
+ * nothing until a hang.
  */
-async function dumpHung(pid, reportDir) {
-  const ps = spawn('ps', ['-eo', 'pid,pgid,etime,args'], { stdio: ['ignore', 'pipe', 'ignore'] });
-  let text = '';
-  ps.stdout.on('data', (d) => (text += d));
-  await new Promise((r) => ps.once('close', r));
-  const group = text.split('\n').filter((line) => line.trim().split(/\s+/)[1] === String(pid));
+async function dumpHung(pid, reportFile) {
+  const ps = execFileSync('ps', ['-eo', 'pid,pgid,etime,args'], { encoding: 'utf8' });
+  const group = ps.split('\n').filter((line) => line.trim().split(/\s+/)[1] === String(pid));
   console.log(`[test] processes of the hung jest (pid, group, elapsed, command):\n${group.map((l) => `  ${l.trim().slice(0, 240)}`).join('\n')}`);
-  const before = new Set(readdirSync(reportDir));
   try {
     process.kill(pid, 'SIGUSR2');
   } catch {
     return;
   }
+  // The report is written from jest's own thread: read it once it parses whole.
   for (let i = 0; i < 20; i++) {
     await new Promise((r) => setTimeout(r, 250));
-    const file = readdirSync(reportDir).find((f) => f.startsWith('report.') && f.endsWith('.json') && !before.has(f));
-    if (!file) continue;
-    await new Promise((r) => setTimeout(r, 250));
+    let report;
     try {
-      const report = JSON.parse(readFileSync(path.join(reportDir, file), 'utf8'));
-      const held = (report.libuv ?? []).filter((h) => h.type !== 'loop' && h.is_active && h.is_referenced !== false);
-      console.log(`[test] handles keeping jest's main process alive (full report: ${path.relative(ROOT, path.join(reportDir, file))}):`);
-      for (const h of held) {
-        const where = [h.localEndpoint && `local ${h.localEndpoint.host}:${h.localEndpoint.port}`, h.remoteEndpoint && `remote ${h.remoteEndpoint.host}:${h.remoteEndpoint.port}`, h.pid && `pid ${h.pid}`, h.firesInMsFromNow !== undefined && `fires in ${h.firesInMsFromNow} ms`]
-          .filter(Boolean)
-          .join(', ');
-        console.log(`  ${h.type}${where ? ` (${where})` : ''}`);
-      }
-    } catch (err) {
-      console.log(`[test] diagnostic report unreadable: ${err.message}`);
+      report = JSON.parse(readFileSync(reportFile, 'utf8'));
+    } catch {
+      continue;
+    }
+    const held = (report.libuv ?? []).filter((h) => h.type !== 'loop' && h.is_active && h.is_referenced !== false);
+    console.log(`[test] handles keeping jest's main process alive (full report: ${path.relative(ROOT, reportFile)}):`);
+    for (const h of held) {
+      const where = [h.localEndpoint && `local ${h.localEndpoint.host}:${h.localEndpoint.port}`, h.remoteEndpoint && `remote ${h.remoteEndpoint.host}:${h.remoteEndpoint.port}`, h.pid && `pid ${h.pid}`, h.firesInMsFromNow !== undefined && `fires in ${h.firesInMsFromNow} ms`]
+        .filter(Boolean)
+        .join(', ');
+      console.log(`  ${h.type}${where ? ` (${where})` : ''}`);
     }
     return;
   }
-  console.log('[test] jest wrote no diagnostic report');
+  console.log(`[test] jest wrote no readable diagnostic report (${path.relative(ROOT, reportFile)})`);
 }
 
 /**
@@ -84,12 +73,14 @@ async function dumpHung(pid, reportDir) {
 export async function runJest({ phase, workspace, env, args = [], limitMs = phaseLimitMs(phase, env) }) {
   mkdirSync(RUN_DIR, { recursive: true });
   const outputFile = path.join(RUN_DIR, `jest-${phase}-${process.pid}.json`);
+  const reportFile = path.join(RUN_DIR, `jest-${phase}-${process.pid}.report.json`);
   rmSync(outputFile, { force: true });
+  rmSync(reportFile, { force: true });
   // No --forceExit: a test that leaves a handle open keeps jest alive and says so ("Jest did not exit one second
   // after the test run has completed"); the time limit then ends it with the dump above.
   const child = spawn(
     process.execPath,
-    ['--report-on-signal', '--report-signal=SIGUSR2', `--report-directory=${RUN_DIR}`, JEST_BIN, '--config', path.join(ROOT, 'jest.config.js'), '--json', '--outputFile', outputFile, ...args],
+    ['--report-on-signal', '--report-signal=SIGUSR2', `--report-directory=${RUN_DIR}`, `--report-filename=${path.basename(reportFile)}`, JEST_BIN, '--config', path.join(ROOT, 'jest.config.js'), '--json', '--outputFile', outputFile, ...args],
     { cwd: ROOT, env: { ...env, ACT_TEST_PHASE: phase, ACT_TEST_WORKSPACE: workspace ?? '' }, stdio: 'inherit', detached: true },
   );
   const killOnExit = () => killGroup(child.pid, 'SIGKILL');
@@ -98,7 +89,7 @@ export async function runJest({ phase, workspace, env, args = [], limitMs = phas
   const timer = setTimeout(async () => {
     timedOut = true;
     console.log(`\n[test] ${phase}: still running after its limit of ${limitMs / 60_000} min (TEST_TIMEOUT_${phase.toUpperCase()}_MIN): killing jest`);
-    await dumpHung(child.pid, RUN_DIR);
+    await dumpHung(child.pid, reportFile);
     killGroup(child.pid, 'SIGTERM');
     setTimeout(() => killGroup(child.pid, 'SIGKILL'), 5_000).unref();
   }, limitMs);

@@ -22,7 +22,8 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   });
 }
 
-function killGroup(pid, signal) {
+/** Sends `signal` to the process group `pid` leads (children started with `detached`), if it is still there. */
+export function killGroup(pid, signal) {
   try {
     process.kill(-pid, signal);
   } catch {
