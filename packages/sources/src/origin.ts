@@ -1,4 +1,5 @@
 import type { FactOrigin } from '@act/contracts/src/events';
+import type { DeliveryInfo } from '@act/contracts/src/webhook-signing';
 import { isSourceId } from './adapters';
 import { SOURCE_LABELS, type SourceId } from './types';
 
@@ -43,11 +44,26 @@ export function isTrusted(origin: FactOrigin): boolean {
   return origin.via === 'staff' || origin.verified;
 }
 
-/** Why a relayed fact was refused: the reason stored with the Webhook Events row an operator reads. */
-export function untrustedReason(origin: FactOrigin, otherSide: 'email' | 'SMS', integrationName: string | null): string {
+/**
+ * The Webhook Events row of a relayed fact this side's signing rules refused: a rejected delivery of the integration
+ * it would have changed, with the reason an operator reads; the event's name says which fact it was.
+ */
+export function refusedFact(
+  origin: FactOrigin,
+  subject: string,
+  otherSide: 'email' | 'SMS',
+  integration: { id: number; name: string } | null,
+): DeliveryInfo & { verification_reason: string } {
   const what = origin.via === 'webhook' ? `An unsigned ${SOURCE_LABELS[origin.scheme]} delivery` : 'A fact';
-  const rule = integrationName
-    ? `the integration ${integrationName} requires signed deliveries`
+  const rule = integration
+    ? `the integration ${integration.name} requires signed deliveries`
     : 'signed deliveries are required';
-  return `${what} received by the ${otherSide} side was refused: ${rule}`;
+  return {
+    source: origin.via === 'webhook' ? origin.scheme : 'generic',
+    verification: 'rejected',
+    verification_reason: `${what} received by the ${otherSide} side was refused: ${rule}`,
+    outcome: 'rejected',
+    integration_id: integration?.id ?? null,
+    event_name: subject,
+  };
 }

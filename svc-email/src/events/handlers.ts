@@ -1,5 +1,5 @@
 import { Subjects, type FactOrigin, type FunnelContactEvent, type FunnelPurchaseEvent } from '@act/contracts';
-import { isTrusted, readOrigin, untrustedReason } from '@act/sources';
+import { isTrusted, readOrigin, refusedFact } from '@act/sources';
 import type { ContactsService } from '../contacts/service';
 import type { IntegrationCache } from '../integrations/cache';
 import type { IntegrationDoc } from '../integrations/model';
@@ -36,7 +36,7 @@ export async function handleFunnelEvent(subject: string, payload: Record<string,
     const p = payload as Partial<FunnelPurchaseEvent>;
     const integration = await integrations.resolve(str(p.funnelId));
     if (!trusted && (await integrations.requiresSigning(integration)))
-      return refuse(deps, 'purchase', payload, integration, origin);
+      return refuse(deps, Subjects.purchaseCreated, payload, integration, origin);
     const email = str(p.email);
     await contacts.markPurchased({
       integrationId: integration.id,
@@ -57,7 +57,7 @@ export async function handleFunnelEvent(subject: string, payload: Record<string,
     const integration = await integrations.activeForFunnel(funnelId);
     if (!integration) return;
     if (!trusted && (await integrations.requiresSigning(integration)))
-      return refuse(deps, 'contact', payload, integration, origin);
+      return refuse(deps, Subjects.contactCreated, payload, integration, origin);
     const { announced } = await contacts.createFromFunnel({ integration, contactId, email, phone: str(p.phone), firstName: str(p.firstName), createdAt: date(p.createdAt) });
     await announced;
   }
@@ -66,18 +66,11 @@ export async function handleFunnelEvent(subject: string, payload: Record<string,
 /** Recorded as a rejected delivery of the integration, with the reason: never dropped without a trace. */
 async function refuse(
   { events }: EventDeps,
-  type: 'contact' | 'purchase',
+  subject: string,
   payload: Record<string, unknown>,
   integration: IntegrationDoc,
   origin: FactOrigin,
 ): Promise<void> {
-  // Typed `rejected` as the webhook path records a refused delivery; the event's name says which fact it was.
-  await events.record('rejected', JSON.stringify(payload), {
-    source: origin.via === 'webhook' ? origin.scheme : 'generic',
-    verification: 'rejected',
-    verification_reason: untrustedReason(origin, 'SMS', integration.name),
-    outcome: 'rejected',
-    integration_id: integration.id,
-    event_name: type === 'contact' ? Subjects.contactCreated : Subjects.purchaseCreated,
-  });
+  // Typed `rejected` as the webhook path records a refused delivery.
+  await events.record('rejected', JSON.stringify(payload), refusedFact(origin, subject, 'SMS', integration));
 }

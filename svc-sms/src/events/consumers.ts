@@ -1,7 +1,7 @@
 import type { Connection } from 'mongoose';
 import { consume, type Bus, type ConsumedEvent, type Logger } from '@act/service-kit';
 import { Subjects, type FactOrigin, type FunnelContactEvent, type FunnelPurchaseEvent } from '@act/contracts';
-import { isTrusted, readOrigin, untrustedReason } from '@act/sources';
+import { isTrusted, readOrigin, refusedFact } from '@act/sources';
 import type { ContactService } from '../contacts/service';
 import type { IntegrationCache } from '../integrations/cache';
 import { toE164 } from '../contacts/phone';
@@ -36,7 +36,7 @@ export function createFunnelEventHandler(deps: FunnelEventDeps) {
       const e = payload as unknown as FunnelPurchaseEvent;
       const funnelId = typeof e.funnelId === 'string' && e.funnelId ? e.funnelId : null;
       if (!trusted && (await deps.integrations.funnelRequiresSigning(funnelId)))
-        return refuse(deps, 'purchase', payload, funnelId ? await deps.integrations.activeForFunnel(funnelId) : null, origin);
+        return refuse(deps, Subjects.purchaseCreated, payload, funnelId ? await deps.integrations.activeForFunnel(funnelId) : null, origin);
       const changed = await deps.contacts.markPurchased({
         funnelId,
         contactId: typeof e.contactId === 'string' ? e.contactId : e.contactId != null ? String(e.contactId) : null,
@@ -56,7 +56,7 @@ export function createFunnelEventHandler(deps: FunnelEventDeps) {
       const integration = await deps.integrations.activeForFunnel(e.funnelId);
       if (!integration) return;
       if (!trusted && (await deps.integrations.requiresSigning(integration)))
-        return refuse(deps, 'contact', payload, integration, origin);
+        return refuse(deps, Subjects.contactCreated, payload, integration, origin);
       await deps.contacts.upsertFromFunnel({
         integration,
         funnelId: e.funnelId,
@@ -76,22 +76,15 @@ export function createFunnelEventHandler(deps: FunnelEventDeps) {
 /** Recorded as a rejected delivery, with the reason: an operator sees it; nothing is applied. */
 async function refuse(
   deps: FunnelEventDeps,
-  type: 'contact' | 'purchase',
+  subject: string,
   payload: Record<string, unknown>,
   integration: IntegrationDoc | null,
   origin: FactOrigin,
 ): Promise<void> {
-  const reason = untrustedReason(origin, 'email', integration?.name ?? null);
-  // Typed `rejected` as the webhook path records a refused delivery; the event's name says which fact it was.
-  await deps.events.record('rejected', JSON.stringify(payload), {
-    source: origin.via === 'webhook' ? origin.scheme : 'generic',
-    verification: 'rejected',
-    verification_reason: reason,
-    outcome: 'rejected',
-    integration_id: integration?.id ?? null,
-    event_name: type === 'contact' ? Subjects.contactCreated : Subjects.purchaseCreated,
-  });
-  deps.logger.warn({ funnelId: payload.funnelId, contactId: payload.contactId, type }, reason);
+  const info = refusedFact(origin, subject, 'email', integration);
+  // Typed `rejected` as the webhook path records a refused delivery.
+  await deps.events.record('rejected', JSON.stringify(payload), info);
+  deps.logger.warn({ funnelId: payload.funnelId, contactId: payload.contactId, subject }, info.verification_reason);
 }
 
 export function startFunnelConsumers(deps: FunnelEventDeps & { bus: Bus }) {
