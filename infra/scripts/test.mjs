@@ -162,8 +162,10 @@ try {
       if (!result.timedOut) problems.push(`jest ${phase} exited with code ${result.code}`);
       if (phase !== 'unit') showStackLog(logFileOf(stackFile(phase)));
     } else if (phase !== 'unit') rmSync(logFileOf(stackFile(phase)), { force: true });
-    if (phase === [...QUERY_LOGGED_PHASES].filter((p) => jestPhases.includes(p)).at(-1)) checkIndexes();
   }
+  // After the loop, not after the e2e phase: a workspace without browser tests skips that phase, and its unit
+  // phase's queries must be checked all the same.
+  if (jestPhases.some((p) => QUERY_LOGGED_PHASES.has(p))) checkIndexes();
 } finally {
   await deleteStreamsWithPrefix(nats.url, natsPrefix).catch((err) =>
     console.error(`[test] NATS cleanup: ${err.message}`),
@@ -174,8 +176,9 @@ try {
 
 function checkIndexes() {
   console.log('\n[test] index check');
-  // A partial run (a path pattern) may start no service at all; a whole run that recorded nothing is a detached recorder.
-  if (!existsSync(queryLogDir) && !wholeRun) return console.log('[test] index check: no query recorded in this partial run, skipped');
+  // A partial run (a path pattern) or a workspace's run may start no service at all; a run of the whole repository
+  // that recorded nothing is a detached recorder.
+  if (!existsSync(queryLogDir) && (workspace || !wholeRun)) return console.log('[test] index check: no query recorded in this run, skipped');
   const cli = path.join(ROOT, 'packages/service-kit/src/query-shapes/cli.ts');
   const { status } = spawnSync(process.execPath, ['--import', 'tsx', cli, queryLogDir], { cwd: ROOT, stdio: 'inherit' });
   if (status === 0) totals.passed += 1;
