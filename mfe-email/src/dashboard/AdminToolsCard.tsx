@@ -1,6 +1,7 @@
 import { Box, Button, Card, CardContent, CircularProgress, Divider, Stack, Typography } from '@mui/material';
 import PlayIcon from '@mui/icons-material/PlayCircleOutlined';
-import { AdminOnlyNote, ClearTestDataButton, NoTestDataNote, useProcessMissedEmails, SectionHeader } from '../shared';
+import { AdminOnlyNote } from '@act/ui-kit/src/AdminOnlyNote';
+import { ClearTestDataButton, NoTestDataNote, useProcessMissedEmails, SectionHeader } from '../shared';
 
 /** Section 2: shown to every user; a production server lets only admins use it, and the card then says so. */
 export function AdminToolsCard({ empty }: { empty: boolean }) {
@@ -24,7 +25,7 @@ export function AdminToolsCard({ empty }: { empty: boolean }) {
             <Typography variant="body2" color="textSecondary" sx={{ mt: 1 }}>
               Checks for pending contacts whose reminder time has passed and processes their abandoned cart emails now.
             </Typography>
-            <AdminOnlyNote reason={refused} />
+            <AdminOnlyNote reason={refused} sx={{ mt: 1 }} />
           </Box>
           <Divider />
           <Box>

@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { Alert, Button, Typography } from '@mui/material';
+import { Button, Typography } from '@mui/material';
 import ClearIcon from '@mui/icons-material/DeleteSweepOutlined';
 import { ConfirmDialog } from '@act/ui-kit';
+import { AdminOnlyNote } from '@act/ui-kit/src/AdminOnlyNote';
 import { CLEAR_DATA_CONFIRMATION, NO_TEST_DATA, useClearTestData } from './adminTools';
 
 /** 'Clear All Test Data' with its confirmation (section 5), on the dashboard and the settings page. */
@@ -32,18 +33,8 @@ export function ClearTestDataButton({ fullWidth = false }: { fullWidth?: boolean
           setOpen(false);
         }}
       />
-      <AdminOnlyNote reason={refused} />
+      <AdminOnlyNote reason={refused} sx={{ mt: 1 }} />
     </>
-  );
-}
-
-/** Next to an Admin Tools button the server refused for a plain user: why (only admins may, on this server). */
-export function AdminOnlyNote({ reason }: { reason: string | null }) {
-  if (!reason) return null;
-  return (
-    <Alert severity="info" variant="outlined" sx={{ mt: 1 }} data-testid="admin-only-note">
-      {reason}
-    </Alert>
   );
 }
 

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { ApiError, apiRequest, errorMessage, useToast } from '@act/ui-kit';
+import { apiRequest, errorMessage, useToast } from '@act/ui-kit';
+import { adminOnlyReason } from '@act/ui-kit/src/AdminOnlyNote';
 import {
   RECENT_ACTIVITY_COUNT,
   type CheckAbandonedCartsResponse,
@@ -14,15 +15,8 @@ export const CLEAR_DATA_CONFIRMATION =
   'Are you sure you want to clear all test data? This will remove all contacts, email logs, and webhook events.';
 export const NO_TEST_DATA = 'No test data to clear. The database is empty.';
 
-/**
- * Why the server refused a plain user (403): on a production server only admins may use the Admin Tools, while the
- * spec shows the card to everyone. The server's own sentence (it names the action), else a general one; null for
- * any other failure, which the toast reports as before.
- */
-export function adminOnlyReason(err: unknown): string | null {
-  if (!(err instanceof ApiError) || err.status !== 403) return null;
-  return err.serverMessage ?? 'Admin access required: on this server only administrators can use the Admin Tools';
-}
+/** What the Admin Tools say after a 403 when the server gave no sentence of its own. */
+const ADMIN_ONLY = 'Admin access required: on this server only administrators can use the Admin Tools';
 
 /**
  * How many contacts and email logs there are, from one-row pages (their `total`), so the dashboard and
@@ -56,7 +50,7 @@ export function useClearTestData() {
       await refetch('contacts', 'emailLogs', 'webhookEvents', 'revenue');
       return true;
     } catch (err) {
-      setRefused(adminOnlyReason(err));
+      setRefused(adminOnlyReason(err, ADMIN_ONLY));
       toast({ title: 'Error', description: `Failed to clear data: ${errorMessage(err)}`, variant: 'destructive' });
       return false;
     } finally {
@@ -86,7 +80,7 @@ export function useProcessMissedEmails() {
       });
       await refetch('contacts', 'emailLogs');
     } catch (err) {
-      setRefused(adminOnlyReason(err));
+      setRefused(adminOnlyReason(err, ADMIN_ONLY));
       toast({ title: 'Error', description: `Failed to process emails: ${errorMessage(err)}`, variant: 'destructive' });
     } finally {
       setPending(false);

@@ -3,7 +3,7 @@ export * from './data';
 export * from './format';
 export * from './reminderDelay';
 export * from './adminTools';
-export { AdminOnlyNote, ClearTestDataButton, NoTestDataNote } from './ClearTestData';
+export { ClearTestDataButton, NoTestDataNote } from './ClearTestData';
 export { ReminderDelayField } from './ReminderDelayField';
 export { LoadError } from './LoadError';
 export { SectionHeader } from './SectionHeader';

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import useSWR from 'swr';
-import { Alert, Box, Button, CircularProgress, Stack, Tooltip, Typography } from '@mui/material';
+import { Box, Button, CircularProgress, Stack, Tooltip, Typography } from '@mui/material';
 import PeopleIcon from '@mui/icons-material/PeopleAltOutlined';
 import HourglassIcon from '@mui/icons-material/HourglassTopOutlined';
 import CartIcon from '@mui/icons-material/ShoppingCartCheckoutOutlined';
@@ -8,7 +8,8 @@ import SmsIcon from '@mui/icons-material/SmsOutlined';
 import CheckIcon from '@mui/icons-material/CheckCircleOutlineOutlined';
 import ClearIcon from '@mui/icons-material/DeleteSweepOutlined';
 import BlockIcon from '@mui/icons-material/DoNotDisturbOnOutlined';
-import { ApiError, apiRequest, ConfirmDialog, errorMessage, PageHeader, type DataColumn } from '@act/ui-kit';
+import { apiRequest, ConfirmDialog, errorMessage, PageHeader, type DataColumn } from '@act/ui-kit';
+import { AdminOnlyNote, adminOnlyReason } from '@act/ui-kit/src/AdminOnlyNote';
 import {
   SMS_CONTACT_STATUSES,
   type SmsContact,
@@ -103,8 +104,9 @@ export default function SmsContactsPage() {
       await reloadContacts();
     } catch (err) {
       notify.error(`Failed to clear contacts: ${errorMessage(err)}`);
-      if (err instanceof ApiError && err.status === 403) {
-        setClearRefused(err.serverMessage ?? 'Admin access required: on this server only administrators can clear all SMS contacts');
+      const refused = adminOnlyReason(err, 'Admin access required: on this server only administrators can clear all SMS contacts');
+      if (refused) {
+        setClearRefused(refused);
         setConfirmingClear(false);
       }
     } finally {
@@ -215,11 +217,7 @@ export default function SmsContactsPage() {
           </Button>
         }
       />
-      {clearRefused && (
-        <Alert severity="info" variant="outlined" sx={{ mb: 2 }} data-testid="admin-only-note">
-          {clearRefused}
-        </Alert>
-      )}
+      <AdminOnlyNote reason={clearRefused} sx={{ mb: 2 }} />
       <ConfirmDialog
         open={confirmingClear}
         title="Clear all SMS contacts?"
