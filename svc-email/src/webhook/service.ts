@@ -6,6 +6,7 @@ import {
   adapterFor,
   claimDelivery,
   decideVerification,
+  isTrusted,
   looksLikeWebhookKey,
   sourceOf,
   webhookOrigin,
@@ -290,7 +291,7 @@ export class WebhookService {
       purchasedAt: now,
       // An unsigned purchase took the integration it matched (one without a secret); by email it must not reach
       // the contacts of a signed one either.
-      excludeIntegrationIds: origin.via === 'webhook' && !origin.verified ? await this.integrations.signedIds() : [],
+      excludeIntegrationIds: isTrusted(origin) ? [] : await this.integrations.signedIds(),
     });
     await this.publisher.purchaseCreated({
       funnelId,
