@@ -1,10 +1,10 @@
 // The shared validation: every bad or missing setting in one error, empty values as unset, test switches refused
 // under NODE_ENV=production only.
-import { secretsKeySetting, serviceSettings as shared, SettingsError, validateSettings } from './settings';
+import { secretsKeySetting, serviceSettings as shared, SettingsError, validateSettings, type TestSwitch } from './settings';
 
 const serviceSettings = { ...shared, ...secretsKeySetting };
 
-const problemsOf = (source: NodeJS.ProcessEnv, switches: Parameters<typeof validateSettings>[2] extends infer O ? O extends { switches?: infer W } ? W : never : never = []) => {
+const problemsOf = (source: NodeJS.ProcessEnv, switches: readonly TestSwitch[] = []) => {
   try {
     validateSettings('svc-test', serviceSettings, { source, switches });
   } catch (err) {
