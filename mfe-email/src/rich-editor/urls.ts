@@ -1,3 +1,4 @@
+import { EMAIL_PATTERN } from '@act/contracts/src/email-address';
 import { LINK_VARIABLE_PATTERN } from '@act/contracts/src/email-api';
 /**
  * URL rules of the template editor (spec §5 "Rich-text content"), kept free of tiptap so the browser
@@ -82,8 +83,8 @@ export function formatLinkHref(input: string): string {
   const value = normalise(input);
   if (!value) return value;
   if (schemeOf(value) || isTemplateLinkVariable(value)) return value;
-  // The address rule of @act/contracts/src/email-address (one way to match each part), without slashes.
-  if (/^[^\s@/]+@[^\s@/][^\s@/.]*\.[^\s@/]+$/.test(value)) return `mailto:${value}`;
+  // The product's address pattern; a slash makes it a path ("user@host.com/page"), not an address.
+  if (!value.includes('/') && EMAIL_PATTERN.test(value)) return `mailto:${value}`;
   return `https://${value.replace(/^\/+/, '')}`;
 }
 
