@@ -1,10 +1,9 @@
 import type { Connection } from 'mongoose';
 import type { Collection, Filter } from 'mongodb';
 import type { ObjectId } from 'mongodb';
-import { NotFoundError, insertNew, isDuplicateKeyError, readList, type ListOptions, type ListQueryParsed } from '@act/service-kit';
+import { NotFoundError, createBatcher, insertNew, isDuplicateKeyError, readList, type ListOptions, type ListQueryParsed } from '@act/service-kit';
 import type { Contact, ContactStatus, Paged } from '@act/contracts/src/email-api';
 import { CONTACT_PROJECTION, FUNNEL_KEY_INDEX, contactModel, toContact, type ContactDoc } from './model';
-import { createBatcher } from '@act/service-kit';
 import { ContactListView, ROW_PROJECTION, toRow, type ContactListViewOptions } from './view';
 
 /** What contacts tell the reminder side (implemented by reminders; kept as a port so neither imports the other). */

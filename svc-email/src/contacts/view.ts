@@ -1,7 +1,6 @@
 import type { Collection, ObjectId } from 'mongodb';
 import type { Contact, ContactStatus, Paged } from '@act/contracts/src/email-api';
-import { createBatcher } from '@act/service-kit';
-import type { ListOptions, ListQueryParsed } from '@act/service-kit';
+import { createBatcher, type ListOptions, type ListQueryParsed } from '@act/service-kit';
 import type { ContactDoc } from './model';
 
 /** One contact as the list needs it: dates as epoch ms, `key` the `_id` as hex (the tie-break of every sort). */
