@@ -7,6 +7,16 @@ export interface SigningState {
   signed: boolean;
 }
 
+/** The state of a stored integration (either side's document; the secret as stored, sealed). */
+export function signingStateOf(d: {
+  id: number;
+  funnel_id: string;
+  active: boolean;
+  webhook_secret?: string | null;
+}): SigningState {
+  return { id: d.id, funnel_id: d.funnel_id, active: d.active, signed: Boolean(d.webhook_secret) };
+}
+
 /**
  * Whether a change to the integrations weakens what an admin signed, and so is an admin's to make (docs/webhooks.md
  * "Who may turn signing off"). Setting or removing the secret itself is refused to others by service-kit's

@@ -17,6 +17,7 @@ import {
   integrationWebhookUrl,
   newWebhookKey,
   sendTestDelivery,
+  signingStateOf,
   weakensSigning,
   type SigningState,
   type SourceId,
@@ -44,10 +45,6 @@ const FUNNEL_TAKEN = 'An integration with this funnel ID already exists';
 /** Who asks for a change: whether they may weaken an integration's signing. */
 export interface Actor {
   admin: boolean;
-}
-
-function signingState(d: Pick<IntegrationDoc, 'id' | 'funnel_id' | 'active' | 'webhook_secret'>): SigningState {
-  return { id: d.id, funnel_id: d.funnel_id, active: d.active, signed: Boolean(d.webhook_secret) };
 }
 
 export class IntegrationsService {
@@ -121,7 +118,7 @@ export class IntegrationsService {
     actor: Actor,
   ): Promise<WebhookIntegration> {
     const current = await this.find(id);
-    await this.guardSigning(actor, signingState(current), {
+    await this.guardSigning(actor, signingStateOf(current), {
       id,
       funnel_id: patch.funnel_id ?? current.funnel_id,
       active: patch.active ?? current.active,
@@ -181,7 +178,7 @@ export class IntegrationsService {
 
   async remove(id: number, actor: Actor): Promise<void> {
     const current = await this.find(id);
-    await this.guardSigning(actor, signingState(current), null);
+    await this.guardSigning(actor, signingStateOf(current), null);
     if (current.funnel_id === DEFAULT_FUNNEL_ID) throw new BadRequestError('The default integration cannot be deleted');
     if ((await this.contacts.countByIntegration(id)) > 0) {
       throw new ConflictError('Cannot delete integration with associated contacts. Clear the contacts first.');
@@ -275,7 +272,7 @@ export class IntegrationsService {
     const others = (await this.Model.collection
       .find({}, { projection: { _id: 0, id: 1, funnel_id: 1, active: 1, webhook_secret: 1 } })
       .toArray()) as unknown as IntegrationDoc[];
-    const what = weakensSigning(before, after, others.map(signingState));
+    const what = weakensSigning(before, after, others.map(signingStateOf));
     if (what) throw new ForbiddenError(`Admin access required to ${what}`);
   }
 

@@ -17,6 +17,7 @@ import {
   integrationWebhookUrl,
   newWebhookKey,
   sendTestDelivery,
+  signingStateOf,
   weakensSigning,
   type SigningState,
   type SourceId,
@@ -29,10 +30,6 @@ import { campaignModel } from '../campaigns/model';
 /** Who asks for a change: whether they may weaken an integration's signing. */
 export interface Actor {
   admin: boolean;
-}
-
-function signingState(d: Pick<IntegrationDoc, 'id' | 'funnel_id' | 'active' | 'webhook_secret'>): SigningState {
-  return { id: d.id, funnel_id: d.funnel_id, active: d.active, signed: Boolean(d.webhook_secret) };
 }
 
 export class IntegrationService {
@@ -92,7 +89,7 @@ export class IntegrationService {
     const current = await this.Integration.findOne({ id }).lean<IntegrationDoc>();
     if (!current) throw new NotFoundError('SMS webhook integration not found');
     const input = await validate(smsIntegrationSchema, mergeBody(current, body));
-    await this.guardSigning(actor, signingState(current), {
+    await this.guardSigning(actor, signingStateOf(current), {
       id,
       funnel_id: input.funnel_id,
       active: input.active,
@@ -121,7 +118,7 @@ export class IntegrationService {
   async remove(id: number, actor: Actor): Promise<void> {
     if (!actor.admin) {
       const current = await this.Integration.findOne({ id }).lean<IntegrationDoc>();
-      if (current) await this.guardSigning(actor, signingState(current), null);
+      if (current) await this.guardSigning(actor, signingStateOf(current), null);
     }
     const res = await this.Integration.deleteOne({ id });
     this.onChange();
@@ -183,7 +180,7 @@ export class IntegrationService {
     const others = await this.Integration.find({}, { id: 1, funnel_id: 1, active: 1, webhook_secret: 1 }).lean<
       IntegrationDoc[]
     >();
-    const what = weakensSigning(before, after, others.map(signingState));
+    const what = weakensSigning(before, after, others.map(signingStateOf));
     if (what) throw new ForbiddenError(`Admin access required to ${what}`);
   }
 
