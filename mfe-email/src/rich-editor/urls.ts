@@ -17,7 +17,7 @@ export const IMAGE_SCHEMES = ['http', 'https', 'data'] as const;
 /**
  * What a browser does to a URL before reading its scheme: leading/trailing C0 controls and spaces are
  * stripped, tabs and newlines anywhere are removed (so "java\nscript:" is "javascript:"). The trailing run is
- * matched only from its first character (the lookbehind): retried inside a long run, it was quadratic.
+ * matched only from its first character (the lookbehind): retried inside a long run, it is quadratic.
  */
 function normalise(url: string): string {
   // eslint-disable-next-line no-control-regex

@@ -4,8 +4,8 @@
  *
  * Linear time on any input (docs/security.md): the length is checked first, and the pattern itself cannot
  * backtrack. It accepts and refuses exactly what `/^[^\s@]+@[^\s@]+\.[^\s@]+$/` does (something, one @, a
- * domain with a dot that is neither its first nor its last character), but that older form let `[^\s@]+` and
- * `\.` trade dots: "a@" followed by 128,000 dots and an "@" took 15 s of one service's only thread. Here the
+ * domain with a dot that is neither its first nor its last character), but that plainer form lets `[^\s@]+` and
+ * `\.` trade dots: "a@" followed by 128,000 dots and an "@" takes 15 s of one service's only thread. Here the
  * domain is its first character, then everything up to the next dot (which cannot be a dot), that dot, and at
  * least one more character: each part has one way to match.
  */

@@ -2,7 +2,7 @@ import { privacyHash } from '@act/service-kit';
 
 /** At most this many keys on one record: a change is a handful of fields, so this only bounds a pathological one. */
 const MAX_KEYS = 200;
-// Starts only at the first character of a run (the lookbehind): retried inside a long run without an @, it was quadratic.
+// Starts only at the first character of a run (the lookbehind): retried inside a long run without an @, it is quadratic.
 const EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
 /** A run of digits with the separators a number is written with ("+1 (555) 010-2030"), at least seven digits. */
 const PHONE = /\+?\d(?:[\s().-]{0,3}\d){6,}/g;

@@ -4,7 +4,7 @@ import { contactCreated, dropDb, startEmail, type EmailUnderTest, HOOK_TIMEOUT_M
 
 /**
  * The Admin Tools calls (/api/test/*) wipe or send for everyone: on a production server only admins may use them,
- * and whatever the mode they act only on an empty body or a JSON object (a malformed probe once emptied every table).
+ * and whatever the mode they act only on an empty body or a JSON object (a malformed probe must not empty every table).
  */
 let dev: EmailUnderTest;
 let prod: EmailUnderTest;
@@ -50,7 +50,7 @@ describe('outside production (any signed-in user, as the spec shows the card to 
     expect(await counts(dev)).toEqual(before);
   });
 
-  it('lets a plain user clear with no body or an empty object, as before', async () => {
+  it('lets a plain user clear with no body or an empty object', async () => {
     await seed(dev, 'plain');
     expect((await counts(dev)).contacts).toBeGreaterThan(0);
     const r = await dev.api('POST', '/api/test/clear-data', { user: testUser });

@@ -82,7 +82,7 @@ describe('email checks on hostile input', () => {
     expect(tries).toEqual([]);
   });
 
-  it('still answers an ordinary address as before', async () => {
+  it('still answers an ordinary address', async () => {
     expect((await pub('POST', '/api/unsubscribe', { email: 'first.last+tag@mail.example.com' })).body).toEqual({
       status: 'unsubscribed',
       message: 'You have been unsubscribed and will no longer receive these emails.',

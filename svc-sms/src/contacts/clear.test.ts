@@ -4,7 +4,7 @@ import { createFunnel, dropDb, dropStream, postContact, smsTestEnv, startSms, ty
 
 /**
  * 'Clear All Contacts' empties the SMS contacts for everyone: on a production server only admins may, and in any
- * mode only an empty body or a JSON object triggers it (a malformed probe once did).
+ * mode only an empty body or a JSON object triggers it (a malformed probe must not).
  */
 let devEnv: SmsTestEnv;
 let prodEnv: SmsTestEnv;
@@ -46,7 +46,7 @@ describe('outside production', () => {
     expect(await contactCount(dev.url)).toBe(3);
   });
 
-  it('lets a plain user clear with no body, as before', async () => {
+  it('lets a plain user clear with no body', async () => {
     const r = await call(dev.url, 'POST', '/api/sms-contacts/clear', { user: testUser });
     expect(r).toMatchObject({ status: 200, body: { success: true, message: 'All SMS contacts cleared', deleted: 3 } });
     expect(await contactCount(dev.url)).toBe(0);
