@@ -2,27 +2,27 @@
 // point another integration at its funnel (each would have the funnel's deliveries taken unsigned again, on the
 // email side by falling back to the default integration); 403, nothing changed, unsigned deliveries still refused.
 // An admin may, and the change is audited.
-import type { NatsConnection, Subscription } from 'nats';
 import { testAdmin, testUser } from '@act/service-kit/testing';
-import type { AuditRecord } from '@act/contracts/src/audit';
-import { contactCreated, dropDb, natsConnect, startEmail, waitFor, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
+import {
+  collectAuditRecords,
+  contactCreated,
+  dropDb,
+  startEmail,
+  waitFor,
+  type AuditCollector,
+  type EmailUnderTest,
+  HOOK_TIMEOUT_MS,
+} from '../test/helpers';
 
 let email: EmailUnderTest;
-let nc: NatsConnection;
-let sub: Subscription;
-const seen: AuditRecord[] = [];
+let audit: AuditCollector;
 
 beforeAll(async () => {
   email = await startEmail('signadmin', { SECRETS_KEY: 'signing-admin-secrets-key', INTEGRATION_CACHE_MS: '0' });
-  nc = await natsConnect();
-  sub = nc.subscribe(`${email.prefix}audit.recorded`);
-  void (async () => {
-    for await (const m of sub) seen.push(JSON.parse(m.string()));
-  })();
+  audit = await collectAuditRecords(email.prefix);
 }, HOOK_TIMEOUT_MS);
 afterAll(async () => {
-  sub?.unsubscribe();
-  await nc?.close();
+  await audit?.stop();
   await email?.svc.stop();
   if (email) await dropDb(email.db);
 });
@@ -33,6 +33,7 @@ const unsigned = (id: string) => email.api('POST', '/api/webhook', { user: null,
 const FORBIDDEN = { status: 403, body: { error: expect.stringMatching(/^Admin access required/) } };
 
 it('a plain user cannot turn a signed integration\'s signing off by any route; an admin can, audited', async () => {
+  const { seen } = audit;
   const made = await asAdmin('POST', '/api/webhook-integrations', { name: 'Signed shop', funnel_id: 'signed-shop' });
   expect(made.status).toBe(201);
   const id = made.body.id as number;

@@ -7,6 +7,7 @@ import { MongoClient } from 'mongodb';
 import { connect, type NatsConnection } from 'nats';
 import { call, startServiceProcess, testDbName, withoutTestSwitches, type ServiceProcess } from '@act/service-kit/testing';
 import type { IdentityUser } from '@act/service-kit';
+import type { AuditRecord } from '@act/contracts/src/audit';
 
 export const MONGODB_URI = process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017';
 export const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -74,6 +75,28 @@ async function deleteStream(url: string, stream: string): Promise<void> {
 
 export async function natsConnect(url = NATS_URL): Promise<NatsConnection> {
   return connect({ servers: url });
+}
+
+/** The audit.recorded events the service under test publishes, gathered as they arrive (core NATS sees what JetStream stores on the subject). */
+export interface AuditCollector {
+  seen: AuditRecord[];
+  stop(): Promise<void>;
+}
+
+export async function collectAuditRecords(natsPrefix: string): Promise<AuditCollector> {
+  const nc = await natsConnect();
+  const sub = nc.subscribe(`${natsPrefix}audit.recorded`);
+  const seen: AuditRecord[] = [];
+  void (async () => {
+    for await (const m of sub) seen.push(JSON.parse(m.string()) as AuditRecord);
+  })();
+  return {
+    seen,
+    async stop() {
+      sub.unsubscribe();
+      await nc.close();
+    },
+  };
 }
 
 export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>, { timeoutMs = 10_000, intervalMs = 100, what = 'condition' } = {}): Promise<T> {

@@ -1,32 +1,33 @@
 // Only admins undo an admin's signing: a plain user cannot pause, delete or move a signed SMS integration, nor create
 // or point or activate another integration at its funnel (an unsigned twin would take the funnel's deliveries once
 // the signed one is paused); 403, nothing changed, unsigned deliveries still refused. An admin may, audited.
-import { connect, type NatsConnection, type Subscription } from 'nats';
 import { call, testAdmin, testUser, type ServiceProcess } from '@act/service-kit/testing';
-import type { AuditRecord } from '@act/contracts/src/audit';
 import type { SmsIntegration } from '@act/contracts/src/sms-api';
-import { dropDb, dropStream, postContact, smsTestEnv, startSms, waitFor, type SmsTestEnv } from '../test/helpers';
+import {
+  collectAuditRecords,
+  dropDb,
+  dropStream,
+  postContact,
+  smsTestEnv,
+  startSms,
+  waitFor,
+  type AuditCollector,
+  type SmsTestEnv,
+} from '../test/helpers';
 
 jest.setTimeout(120_000);
 
 let svc: ServiceProcess;
 let t: SmsTestEnv;
-let nc: NatsConnection;
-let sub: Subscription;
-const seen: AuditRecord[] = [];
+let audit: AuditCollector;
 
 beforeAll(async () => {
   t = smsTestEnv('signadmin', null, { SECRETS_KEY: 'sms-signing-admin-key', SMS_INTEGRATION_CACHE_MS: '0' });
   svc = await startSms(t);
-  nc = await connect({ servers: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' });
-  sub = nc.subscribe(`${t.natsPrefix}audit.recorded`);
-  void (async () => {
-    for await (const m of sub) seen.push(JSON.parse(m.string()));
-  })();
+  audit = await collectAuditRecords(t.natsPrefix);
 });
 afterAll(async () => {
-  sub?.unsubscribe();
-  await nc?.close();
+  await audit?.stop();
   await svc?.stop();
   if (t) {
     await dropStream(t.natsPrefix);
@@ -40,6 +41,7 @@ const FORBIDDEN = { status: 403, body: { error: expect.stringMatching(/^Admin ac
 const integration = { name: 'Signed SMS', funnel_id: 'sms-signed', reminder_delay: 600, active: true };
 
 it("a plain user cannot turn a signed integration's signing off by any route; an admin can, audited", async () => {
+  const { seen } = audit;
   const made = await asAdmin('POST', '/api/sms-webhook-integrations', integration);
   expect(made.status).toBe(201);
   const id = made.body.id as number;

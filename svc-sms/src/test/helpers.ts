@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { connect } from 'nats';
 import { call, startServiceProcess, testDbName, withoutTestSwitches, type ServiceProcess } from '@act/service-kit/testing';
 import type { FakeTwilio } from '@act/testing';
+import type { AuditRecord } from '@act/contracts/src/audit';
 
 export const PUBLIC_URL = 'http://sms.test.local';
 
@@ -140,6 +141,28 @@ export async function publishEvent(natsPrefix: string, subject: string, payload:
   } finally {
     await nc.close();
   }
+}
+
+/** The audit.recorded events the service under test publishes, gathered as they arrive (core NATS sees what JetStream stores on the subject). */
+export interface AuditCollector {
+  seen: AuditRecord[];
+  stop(): Promise<void>;
+}
+
+export async function collectAuditRecords(natsPrefix: string): Promise<AuditCollector> {
+  const nc = await connect({ servers: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' });
+  const sub = nc.subscribe(`${natsPrefix}audit.recorded`);
+  const seen: AuditRecord[] = [];
+  void (async () => {
+    for await (const m of sub) seen.push(JSON.parse(m.string()) as AuditRecord);
+  })();
+  return {
+    seen,
+    async stop() {
+      sub.unsubscribe();
+      await nc.close();
+    },
+  };
 }
 
 /** Removes the file's stream so the shared NATS server does not collect test streams. */
