@@ -20,7 +20,11 @@ export function auditCollection(conn: Connection): Collection<AuditDoc> {
 export async function ensureAuditIndexes(coll: Collection<AuditDoc>, retentionDays: number): Promise<void> {
   await coll.createIndex({ id: 1 }, { unique: true, name: 'id_unique' });
   await coll.createIndex({ 'actor.username': 1, at: -1 }, { name: 'actor_at' });
-  await coll.createIndex({ service: 1, at: -1 }, { name: 'service_at' });
+  // Pages read newest first with the id as tiebreak: both in the index, so no page is sorted in memory.
+  await coll.createIndex({ at: -1, id: -1 }, { name: 'at_id' });
+  await coll.createIndex({ service: 1, at: -1, id: -1 }, { name: 'service_at_id' });
+  // The service's index without the tiebreak, which the one above replaces.
+  await coll.dropIndex('service_at').catch(() => undefined);
   await coll.createIndex({ mentions: 1 }, { name: 'mentions' });
   const ttl = retentionDays * 86_400;
   try {

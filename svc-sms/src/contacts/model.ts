@@ -72,7 +72,8 @@ schema.index({ id: 1, step: 1, next_at: 1 }, { unique: true, name: 'step_cas' })
 schema.index({ funnel_id: 1, contact_id: 1 });
 // 'Mark Purchased' by the sender's contact id finds it in every integration.
 schema.index({ contact_id: 1 });
-schema.index({ created_at: -1 });
+// Newest first with the id as tiebreak, as the list pages read.
+schema.index({ created_at: -1, id: -1 });
 
 export function contactModel(conn: Connection): Model<ContactDoc> {
   return (conn.models.SmsContact as Model<ContactDoc>) ?? conn.model<ContactDoc>('SmsContact', schema, 'sms_contacts');

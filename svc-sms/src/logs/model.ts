@@ -34,13 +34,15 @@ const schema = new mongoose.Schema<LogDoc>(
     sequence_order: { type: Number, default: null },
     status: { type: String, required: true },
     message_sid: { type: String, default: null, index: true },
-    timestamp: { type: Date, required: true, index: true },
+    timestamp: { type: Date, required: true },
     updated_at: { type: Date, required: true },
     error_message: { type: String, default: null },
   },
   { versionKey: false },
 );
 schema.index({ integration_id: 1, timestamp: 1 });
+// Newest first with the id as tiebreak (the list pages), and the retention purge's range on timestamp.
+schema.index({ timestamp: -1, id: -1 });
 
 export function logModel(conn: Connection): Model<LogDoc> {
   return (conn.models.SmsLog as Model<LogDoc>) ?? conn.model<LogDoc>('SmsLog', schema, 'sms_logs');

@@ -16,7 +16,7 @@ const schema = new mongoose.Schema<WebhookEventDoc>(
     id: { type: Number, required: true, unique: true },
     type: { type: String, required: true },
     payload: { type: String, required: true },
-    timestamp: { type: Date, required: true, index: true },
+    timestamp: { type: Date, required: true },
     source: String,
     verification: String,
     verification_reason: String,
@@ -26,6 +26,9 @@ const schema = new mongoose.Schema<WebhookEventDoc>(
   },
   { versionKey: false },
 );
+
+// Newest first with the id as tiebreak (the list pages), and the retention purge's range on timestamp.
+schema.index({ timestamp: -1, id: -1 });
 
 export function webhookEventModel(conn: Connection): Model<WebhookEventDoc> {
   return (
