@@ -1,4 +1,4 @@
-import { countdown, eachReleasing, once } from './releasing';
+import { countdown, eachReleasing, once } from './concurrency';
 
 /** A promise and the function that resolves it. */
 function gate(): { wait: Promise<void>; open: () => void } {

@@ -60,3 +60,12 @@ export async function eachReleasing<T>(
   for (let i = 0; i < runs.length; i++) await runs[i];
   if (failures.length) throw failures[0];
 }
+
+/** Runs `fn` over `items`, at most `limit` at once. */
+export async function eachAtMost<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}

@@ -3,7 +3,7 @@ import { createBatcher, DueHeap, type Logger } from '@act/service-kit';
 import { contactModel } from '../contacts/model';
 import { OPEN_STATUSES, type SequenceScheduler } from '../contacts/service';
 import type { SequenceEngine, StepOutcome } from './engine';
-import { once } from './releasing';
+import { once } from '@act/flow';
 
 /** The persistent jobs behind the ticker (Agenda in production). */
 export interface StepJobs extends SequenceScheduler {

@@ -24,7 +24,6 @@ import { campaignModel, type CampaignDoc } from '../campaigns/model';
 import { templateModel, type TemplateDoc } from '../templates/model';
 import type { LogDoc } from '../logs/model';
 import { StepLogs } from './step-logs';
-import { RecentReads } from './recent';
 import { phoneClaimModel, sendClaimModel, type PhoneClaimDoc, type SendClaimDoc } from './model';
 import { blackoutEnd } from '../blackout/blackout';
 import { blackoutWindowOf, statusCallbackUrl, type ProviderConfigService } from '../provider/config';
@@ -32,7 +31,7 @@ import { logStatusFromTwilio } from '../provider/twilio';
 import type { SenderPacer } from '../provider/pacing';
 import type { OutgoingSms, SentSms, SmsProvider } from '../provider/types';
 import type { Clock } from '../settings';
-import { countdown, eachReleasing, once } from './releasing';
+import { countdown, eachReleasing, once, RecentReads } from '@act/flow';
 
 /**
  * A step in flight holds the contact for this long (next_at is moved to now + lease). Longer than any provider

@@ -1,0 +1,15 @@
+export { countdown, eachAtMost, eachReleasing, once } from './concurrency';
+export { insertAll } from './insert';
+export { isOpen, runPipeline, step, type BurstContext, type FlowStep, type Work } from './pipeline';
+export { DuePoller, type DuePollerOptions, type PolledRunner } from './poller';
+export { RecentReads } from './recent';
+export {
+  BUSY,
+  FlowRunner,
+  NOT_DUE,
+  type FlowChannel,
+  type FlowRecorder,
+  type FlowRunnerOptions,
+  type StepStore,
+} from './runner';
+export { nextStepAt, pendingSteps } from './schedule';

@@ -1,0 +1,47 @@
+/**
+ * A burst is a list of works, one per due step the burst holds the lease of. Each step of the pipeline looks at the
+ * works still open and may decide some (an outcome): a decided work leaves the pipeline, and what it decided (its
+ * log, what its row becomes) is written when the burst ends. One contact is a burst of one: there is no other path.
+ */
+export interface Work<Row> {
+  readonly ref: number;
+  readonly row: Row;
+  /** Decided: later steps no longer see the work. */
+  outcome?: string;
+  /** When the flow's next step is due once this one is written (null: the flow ends); the runner schedules it. */
+  nextAt?: Date | null;
+}
+
+export interface BurstContext {
+  /** When the burst read its rows. */
+  now: Date;
+  /** The end of the burst's lease: no provider call of the burst may start after it. */
+  leaseUntil: Date;
+  /**
+   * Says that every send of the burst has had its first answer (retries may still be under way): the caller may start
+   * another burst meanwhile. Idempotent.
+   */
+  release(): void;
+}
+
+/** One unit of the pipeline (rules, claim, pace, send...), written once for every channel that uses it. */
+export interface FlowStep<W> {
+  readonly name: string;
+  run(open: W[], ctx: BurstContext): Promise<void>;
+}
+
+export const isOpen = (w: Work<unknown>): boolean => w.outcome === undefined;
+
+/** Runs the steps in order over the works still open after each. */
+export async function runPipeline<W extends Work<unknown>>(works: W[], steps: readonly FlowStep<W>[], ctx: BurstContext): Promise<void> {
+  for (const step of steps) {
+    const open = works.filter(isOpen);
+    if (open.length === 0) return;
+    await step.run(open, ctx);
+  }
+}
+
+/** A step from a name and a function. */
+export function step<W>(name: string, run: (open: W[], ctx: BurstContext) => Promise<void>): FlowStep<W> {
+  return { name, run };
+}

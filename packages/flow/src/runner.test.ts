@@ -1,0 +1,180 @@
+import { DuePoller } from './poller';
+import { step, type Work } from './pipeline';
+import { BUSY, FlowRunner, NOT_DUE, type FlowChannel, type StepStore } from './runner';
+
+interface Row {
+  id: number;
+  next_at: Date | null;
+  lease: string | null;
+  sent: number;
+}
+
+/** Rows in a Map behaving as the conditional updates on MongoDB do: a row changes only while still as read. */
+class MemoryStore implements StepStore<Row> {
+  rows = new Map<number, Row>();
+  private leases = 0;
+  ref = (r: Row) => r.id;
+  async due(now: Date, limit: number) {
+    return [...this.rows.values()]
+      .filter((r) => r.next_at && r.next_at <= now)
+      .sort((a, b) => a.next_at!.getTime() - b.next_at!.getTime())
+      .slice(0, limit)
+      .map((r) => r.id);
+  }
+  async readDue(refs: number[], now: Date) {
+    return refs.map((r) => this.rows.get(r)).filter((r): r is Row => !!r?.next_at && r.next_at <= now).map((r) => ({ ...r }));
+  }
+  async take(rows: Row[], until: Date) {
+    const leaseId = `lease-${++this.leases}`;
+    const taken = rows.filter((r) => {
+      const now = this.rows.get(r.id)!;
+      if (now.next_at?.getTime() !== r.next_at?.getTime() || now.lease !== r.lease) return false;
+      this.rows.set(r.id, { ...now, next_at: until, lease: leaseId });
+      return true;
+    });
+    return { leaseId, taken };
+  }
+}
+
+type W = Work<Row> & { sent?: boolean };
+
+function channel(store: MemoryStore, send: (w: W) => Promise<boolean>, extra: Partial<FlowChannel<Row, W>> = {}): FlowChannel<Row, W> {
+  return {
+    name: 'test',
+    store,
+    work: (row) => ({ ref: row.id, row }),
+    steps: [
+      step<W>('send', async (open, ctx) => {
+        await Promise.all(
+          open.map(async (w) => {
+            w.sent = await send(w);
+            w.outcome = w.sent ? 'sent' : 'failed';
+            w.nextAt = w.sent && w.row.sent === 0 ? new Date(ctx.now.getTime() + 1_000) : null;
+          }),
+        );
+        ctx.release();
+      }),
+    ],
+    recorder: {
+      async finish(works, lease) {
+        for (const w of works) {
+          const r = store.rows.get(w.ref)!;
+          if (r.lease !== lease.leaseId) continue;
+          store.rows.set(w.ref, { ...r, lease: null, next_at: w.nextAt ?? null, sent: r.sent + (w.sent ? 1 : 0) });
+        }
+      },
+    },
+    ...extra,
+  };
+}
+
+const logger = { error: jest.fn(), warn: jest.fn() };
+let clock = new Date(10_000);
+const now = () => clock;
+
+beforeEach(() => {
+  clock = new Date(10_000);
+});
+
+function seed(store: MemoryStore, n: number, at = new Date(9_000)) {
+  for (let i = 1; i <= n; i++) store.rows.set(i, { id: i, next_at: at, lease: null, sent: 0 });
+}
+
+describe('FlowRunner', () => {
+  it('runs a burst and one contact the same way, and schedules the next step', async () => {
+    const store = new MemoryStore();
+    seed(store, 3);
+    const scheduled: [number, number][] = [];
+    const runner = new FlowRunner(
+      channel(store, async () => true, { schedule: async (ref, at) => void scheduled.push([ref, at.getTime()]) }),
+      { leaseMs: 60_000, now, logger },
+    );
+    expect(Object.fromEntries(await runner.processBurst([1, 2]))).toEqual({ 1: 'sent', 2: 'sent' });
+    expect(await runner.process(3)).toBe('sent');
+    expect(await runner.process(3)).toBe(NOT_DUE);
+    expect([...store.rows.values()].map((r) => [r.sent, r.next_at?.getTime(), r.lease])).toEqual([
+      [1, 11_000, null],
+      [1, 11_000, null],
+      [1, 11_000, null],
+    ]);
+    expect(scheduled).toEqual([
+      [1, 11_000],
+      [2, 11_000],
+      [3, 11_000],
+    ]);
+  });
+
+  it('sends a step once when two runners reach it together (the lease decides)', async () => {
+    const store = new MemoryStore();
+    seed(store, 20);
+    let sends = 0;
+    const mk = () => new FlowRunner(channel(store, async () => (sends++, true)), { leaseMs: 60_000, now, logger });
+    const [a, b] = [mk(), mk()];
+    const refs = Array.from({ length: 20 }, (_, i) => i + 1);
+    const [oa, ob] = await Promise.all([a.processBurst(refs), b.processBurst(refs)]);
+    expect(sends).toBe(20);
+    for (const ref of refs) expect([oa.get(ref), ob.get(ref)].filter((o) => o === 'sent')).toHaveLength(1);
+  });
+
+  it('answers busy for a key a burst of the same runner holds', async () => {
+    const store = new MemoryStore();
+    seed(store, 1);
+    let open = () => undefined as void;
+    const gate = new Promise<void>((r) => (open = r));
+    const runner = new FlowRunner(channel(store, async () => (await gate, true)), { leaseMs: 60_000, now, logger });
+    const first = runner.process(1);
+    await new Promise((r) => setImmediate(r));
+    expect(await runner.process(1)).toBe(BUSY);
+    open();
+    expect(await first).toBe('sent');
+  });
+
+  it('takes no lease when the gate decides for every due row', async () => {
+    const store = new MemoryStore();
+    seed(store, 2);
+    const send = jest.fn(async () => true);
+    const runner = new FlowRunner(
+      channel(store, send, { gate: async (rows) => new Map(rows.map((r) => [r.id, 'held_for_blackout'])) }),
+      { leaseMs: 60_000, now, logger },
+    );
+    expect(Object.fromEntries(await runner.processBurst([1, 2]))).toEqual({ 1: 'held_for_blackout', 2: 'held_for_blackout' });
+    expect(send).not.toHaveBeenCalled();
+    expect([...store.rows.values()].every((r) => r.lease === null)).toBe(true);
+  });
+
+  it('leaves the steps of a failed burst busy and leased, for the lease to bring back', async () => {
+    const store = new MemoryStore();
+    seed(store, 2);
+    const runner = new FlowRunner(
+      channel(store, async () => {
+        throw new Error('database gone');
+      }),
+      { leaseMs: 60_000, now, logger },
+    );
+    expect(Object.fromEntries(await runner.processBurst([1, 2]))).toEqual({ 1: BUSY, 2: BUSY });
+    expect(logger.error).toHaveBeenCalled();
+    expect([...store.rows.values()].map((r) => r.next_at?.getTime())).toEqual([70_000, 70_000]);
+    clock = new Date(70_000);
+    const retry = new FlowRunner(channel(store, async () => true), { leaseMs: 60_000, now, logger });
+    expect(Object.fromEntries(await retry.processBurst([1, 2]))).toEqual({ 1: 'sent', 2: 'sent' });
+  });
+});
+
+describe('DuePoller', () => {
+  it('works off a backlog in bursts, looking again at once after a full round', async () => {
+    const store = new MemoryStore();
+    seed(store, 25);
+    const bursts: number[] = [];
+    const runner = new FlowRunner(channel(store, async () => true), { leaseMs: 60_000, now, logger });
+    const spy = jest.spyOn(runner, 'processBurst');
+    const poller = new DuePoller(runner, { everyMs: 60_000, burst: 5, bursts: 2, logger });
+    poller.start();
+    const deadline = Date.now() + 5_000;
+    while ([...store.rows.values()].some((r) => r.sent === 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    poller.stop();
+    for (const call of spy.mock.calls) bursts.push(call[0].length);
+    expect([...store.rows.values()].every((r) => r.sent === 1)).toBe(true);
+    // 25 due: five bursts of five, never more than a burst's size, without waiting the minute between looks.
+    expect(bursts).toEqual([5, 5, 5, 5, 5]);
+  });
+});
