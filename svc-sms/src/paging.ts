@@ -52,13 +52,13 @@ export function oneOf<T extends string>(raw: unknown, label: string, values: rea
 }
 
 /**
- * Rows per value of `field` over the whole collection, in one `$group` (one scan on the MongoDB stand-in, whose
- * non-unique indexes serve no query): the summary cards of a page, and the total when no filter narrows it.
+ * Rows per value of `field` over the collection (those `match` keeps), in one `$group`: the summary cards of a page,
+ * and the total when no filter narrows it.
  */
-export async function countBy<T extends Document>(coll: Collection<T>, field: string): Promise<Map<string, number>> {
-  const rows = await coll
-    .aggregate<{ _id: unknown; n: number }>([{ $group: { _id: `$${field}`, n: { $sum: 1 } } }])
-    .toArray();
+export async function countBy<T extends Document>(coll: Collection<T>, field: string, match: Filter<Document> = {}): Promise<Map<string, number>> {
+  const group = { $group: { _id: `$${field}`, n: { $sum: 1 } } };
+  const pipeline = Object.keys(match).length ? [{ $match: match }, group] : [group];
+  const rows = await coll.aggregate<{ _id: unknown; n: number }>(pipeline).toArray();
   return new Map(rows.map((r) => [String(r._id), r.n]));
 }
 

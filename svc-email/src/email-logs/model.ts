@@ -41,8 +41,11 @@ const schema = new mongoose.Schema<EmailLogDoc>(
   { versionKey: false, collection: 'email_logs' },
 );
 schema.index({ id: 1 }, { unique: true });
-schema.index({ timestamp: -1 });
+// The index on timestamp (newest-first reads) is the retention's TTL index, declared by service-kit's retention.
 schema.index({ contact_ref: 1 });
+// A contact's reminders and Resend's reports on them, newest first (the contact page's timeline).
+schema.index({ contact_ref: 1, timestamp: -1, id: -1 });
+schema.index({ contact_ref: 1, delivery_at: -1, id: -1 });
 schema.index({ message_id: 1 }, { sparse: true });
 
 export function emailLogModel(conn: Connection) {

@@ -2,7 +2,7 @@ import type { Connection } from 'mongoose';
 import type { Collection } from 'mongodb';
 import type { EmailLog, Paged } from '@act/contracts/src/email-api';
 import { EMAIL_LOG_PROJECTION, emailLogModel, toEmailLog, type EmailLogDoc } from './model';
-import { readList, type ListOptions, type ListQueryParsed } from '@act/service-kit';
+import { readList, retainedFilter, type ListOptions, type ListQueryParsed } from '@act/service-kit';
 
 export const EMAIL_LOG_LIST_OPTIONS: ListOptions = {
   sortable: ['id', 'contact_id', 'email', 'timestamp', 'message', 'status'],
@@ -62,7 +62,8 @@ export class EmailLogsService {
   }
 
   list(q: ListQueryParsed): Promise<EmailLog[] | Paged<EmailLog>> {
-    return readList(this.coll, {}, EMAIL_LOG_PROJECTION, q, EMAIL_LOG_LIST_OPTIONS, toEmailLog);
+    // Rows past DATA_RETENTION_DAYS are left out though the TTL monitor may not have removed them yet.
+    return readList(this.coll, retainedFilter('timestamp'), EMAIL_LOG_PROJECTION, q, EMAIL_LOG_LIST_OPTIONS, toEmailLog);
   }
 
   async clearAll(): Promise<number> {

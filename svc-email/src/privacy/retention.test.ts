@@ -1,5 +1,5 @@
-// Raw webhook payloads and logs older than DATA_RETENTION_DAYS are purged by the service's own schedule (issue 18);
-// younger rows, and everything else, stay. The email side's twin of svc-sms/src/privacy/retention.test.ts.
+// On a server without a TTL monitor (the stand-in), raw webhook payloads and logs older than DATA_RETENTION_DAYS are
+// purged by the service's own schedule; younger rows, and everything else, stay. The email side's twin of svc-sms/src/privacy/retention.test.ts.
 import { MongoClient } from 'mongodb';
 import { dropDb, MONGODB_URI, startEmail, waitFor, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
 

@@ -10,6 +10,8 @@ export interface WebhookEventDoc extends Partial<DeliveryInfo> {
   timestamp: Date;
   /** The raw body text as received. */
   payload: string;
+  /** Whom the delivery named (`buyerKeys` form: `e:`, `p:`, `c:<funnel>:<id>`): a contact's timeline finds it by them. */
+  person_keys?: string[];
 }
 
 const schema = new mongoose.Schema<WebhookEventDoc>(
@@ -24,11 +26,14 @@ const schema = new mongoose.Schema<WebhookEventDoc>(
     outcome: { type: String },
     integration_id: { type: Number },
     event_name: { type: String },
+    person_keys: { type: [String], default: undefined },
   },
   { versionKey: false, collection: 'webhook_events' },
 );
 schema.index({ id: 1 }, { unique: true });
-schema.index({ timestamp: -1 });
+// The index on timestamp (newest-first reads) is the retention's TTL index, declared by service-kit's retention.
+// A person's deliveries, newest first with the id as tiebreak (the contact page's timeline).
+schema.index({ person_keys: 1, timestamp: -1, id: -1 });
 
 export function webhookEventModel(conn: Connection) {
   return (

@@ -3,7 +3,7 @@ import type { Collection } from 'mongodb';
 import type { Paged, WebhookEvent, WebhookEventType } from '@act/contracts/src/email-api';
 import type { DeliveryInfo } from '@act/contracts/src/webhook-signing';
 import { WEBHOOK_EVENT_PROJECTION, toWebhookEvent, webhookEventModel, type WebhookEventDoc } from './model';
-import { readList, webhookDeliveries, type ListOptions, type ListQueryParsed } from '@act/service-kit';
+import { readList, retainedFilter, webhookDeliveries, type ListOptions, type ListQueryParsed } from '@act/service-kit';
 import { createBatcher } from '@act/service-kit';
 
 export const WEBHOOK_EVENT_LIST_OPTIONS: ListOptions = {
@@ -27,15 +27,18 @@ export class WebhookEventsService {
     return docs.map((d) => d.id);
   });
 
-  async record(type: WebhookEventType, payload: string, info: DeliveryInfo, timestamp = new Date()): Promise<number> {
+  /** `info.person_keys`: whom the delivery named, when it could be read. */
+  async record(type: WebhookEventType, payload: string, info: DeliveryInfo & { person_keys?: string[] }, timestamp = new Date()): Promise<number> {
     webhookDeliveries.inc({ side: 'email', source: info.source, verification: info.verification, outcome: info.outcome });
-    return this.insert({ id: await this.allocateId(), type, timestamp, payload, ...info });
+    const { person_keys, ...rest } = info;
+    return this.insert({ id: await this.allocateId(), type, timestamp, payload, ...rest, ...(person_keys?.length ? { person_keys } : {}) });
   }
 
   list(q: ListQueryParsed, filter: Record<string, unknown> = {}): Promise<WebhookEvent[] | Paged<WebhookEvent>> {
     return readList(
       this.coll,
-      filter as never,
+      // Rows past DATA_RETENTION_DAYS are left out though the TTL monitor may not have removed them yet.
+      { ...filter, ...retainedFilter('timestamp') } as never,
       WEBHOOK_EVENT_PROJECTION,
       q,
       WEBHOOK_EVENT_LIST_OPTIONS,

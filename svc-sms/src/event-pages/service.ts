@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import type { Document, Filter } from 'mongodb';
-import { readList, substringFilter } from '@act/service-kit';
+import { readList, retainedFilter, substringFilter } from '@act/service-kit';
 import type { Paged, SmsWebhookEvent, SmsWebhookEventPage, SmsWebhookEventType } from '@act/contracts/src/sms-api';
 import { toApiEvent, webhookEventModel, type WebhookEventDoc } from '../webhook-events/model';
 import { and, countBy, smsListOptions, sumOf, type SmsPageQuery } from '../paging';
@@ -28,9 +28,11 @@ export class WebhookEventPageService {
   ): Promise<SmsWebhookEventPage> {
     const search = q.search === null ? null : (substringFilter(q.search, SEARCHED) as Filter<Document>);
     const narrowed = Object.keys(delivery).length > 0;
-    const filter = and([type ? { type } : null, search, narrowed ? (delivery as Filter<Document>) : null]);
+    // Rows past DATA_RETENTION_DAYS are left out (cards included) though the TTL monitor may not have removed them yet.
+    const retained = retainedFilter('timestamp');
+    const filter = and([retained, type ? { type } : null, search, narrowed ? (delivery as Filter<Document>) : null]);
     const coll = this.Event.collection;
-    const counts = countBy(coll, 'type');
+    const counts = countBy(coll, 'type', retained);
     const knownTotal = search || narrowed ? undefined : counts.then((c) => sumOf(c, type ? [type] : undefined));
     const [byType, paged] = await Promise.all([
       counts,

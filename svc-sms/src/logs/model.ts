@@ -41,7 +41,8 @@ const schema = new mongoose.Schema<LogDoc>(
   { versionKey: false },
 );
 schema.index({ integration_id: 1, timestamp: 1 });
-// Newest first with the id as tiebreak (the list pages), and the retention purge's range on timestamp.
+// Newest first with the id as tiebreak (the list pages). Expiry needs a single-field index (MongoDB's TTL takes no
+// compound one): `timestamp_-1`, declared by service-kit's retention.
 schema.index({ timestamp: -1, id: -1 });
 
 export function logModel(conn: Connection): Model<LogDoc> {

@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import type { Document, Filter } from 'mongodb';
-import { readList, substringFilter } from '@act/service-kit';
+import { readList, retainedFilter, substringFilter } from '@act/service-kit';
 import {
   smsLogStatusesOf,
   type Paged,
@@ -26,7 +26,7 @@ export class LogService {
 
   /** The spec's plain list: the newest SMS_LIST_LIMIT logs. */
   async list(): Promise<SmsLog[]> {
-    const docs = await this.Log.find({}).sort({ timestamp: -1, id: -1 }).limit(this.deps.listLimit).lean<LogDoc[]>();
+    const docs = await this.Log.find(retainedFilter('timestamp')).sort({ timestamp: -1, id: -1 }).limit(this.deps.listLimit).lean<LogDoc[]>();
     return docs.map(toApiLog);
   }
 
@@ -37,9 +37,11 @@ export class LogService {
   async page(q: SmsPageQuery, status: SmsLogStatusFilter | undefined): Promise<SmsLogPage> {
     const statuses = status ? smsLogStatusesOf(status) : undefined;
     const search = q.search === null ? null : (substringFilter(q.search, SEARCHED) as Filter<Document>);
-    const filter = and([statuses ? { status: { $in: statuses } } : null, search]);
+    // Rows past DATA_RETENTION_DAYS are left out (cards included) though the TTL monitor may not have removed them yet.
+    const retained = retainedFilter('timestamp');
+    const filter = and([retained, statuses ? { status: { $in: statuses } } : null, search]);
     const coll = this.Log.collection;
-    const counts = countBy(coll, 'status');
+    const counts = countBy(coll, 'status', retained);
     const knownTotal = search ? undefined : counts.then((c) => sumOf(c, statuses));
     const [byStatus, paged] = await Promise.all([
       counts,

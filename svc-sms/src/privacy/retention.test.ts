@@ -1,5 +1,5 @@
-// Raw webhook payloads and logs older than DATA_RETENTION_DAYS are purged by the service's own schedule (issue 18);
-// younger rows, and everything else, stay.
+// On a server without a TTL monitor (the stand-in), raw webhook payloads and logs older than DATA_RETENTION_DAYS are
+// purged by the service's own schedule; younger rows, and everything else, stay.
 import { MongoClient } from 'mongodb';
 import type { ServiceProcess } from '@act/service-kit/testing';
 import { dropDb, dropStream, smsTestEnv, startSms, waitFor } from '../test/helpers';

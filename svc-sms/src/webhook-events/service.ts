@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import { createBatcher, createIdAllocator, toApi, webhookDeliveries } from '@act/service-kit';
+import { createBatcher, createIdAllocator, retainedFilter, toApi, webhookDeliveries } from '@act/service-kit';
 import type { SmsWebhookEvent, SmsWebhookEventType } from '@act/contracts/src/sms-api';
 import type { DeliveryInfo } from '@act/contracts/src/webhook-signing';
 import { toApiEvent, webhookEventModel, type WebhookEventDoc } from './model';
@@ -45,7 +45,7 @@ export class WebhookEventService {
   }
 
   async list(): Promise<SmsWebhookEvent[]> {
-    const docs = await this.Event.find({})
+    const docs = await this.Event.find(retainedFilter('timestamp'))
       .sort({ timestamp: -1, id: -1 })
       .limit(this.deps.listLimit)
       .lean<WebhookEventDoc[]>();
