@@ -18,6 +18,7 @@ import { webhookEventRouter } from './webhook-events/routes';
 import { webhookEventPageRouter } from './event-pages/routes';
 import { WebhookEventPageService } from './event-pages/service';
 import { FunnelWebhookService } from './webhook/service';
+import { CartStore } from './webhook/cart-store';
 import { webhookRouter } from './webhook/routes';
 import { TwilioCallbackService } from './twilio-callbacks/service';
 import { twilioCallbackRouter } from './twilio-callbacks/routes';
@@ -108,6 +109,7 @@ export async function buildSmsService(
   const webhook = new FunnelWebhookService({
     integrations,
     contacts,
+    carts: new CartStore(conn),
     events,
     publisher,
     replays,

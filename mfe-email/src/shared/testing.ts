@@ -19,6 +19,7 @@ export function contact(over: Partial<Contact> & Pick<Contact, 'id'>): Contact {
     purchased_at: null,
     status: 'pending',
     integration_id: null,
+    cart: null,
     ...over,
   };
 }

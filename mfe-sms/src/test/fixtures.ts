@@ -36,6 +36,7 @@ export function contact(i: number, over: Partial<SmsContact> = {}): SmsContact {
     purchased_at: null,
     opted_out: false,
     held_until: null,
+    cart: null,
     ...over,
   };
 }

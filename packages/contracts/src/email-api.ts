@@ -10,6 +10,7 @@ import * as yup from 'yup';
 import { checkoutFallbackUrlField } from './checkout-link';
 import { EMAIL_MAX_LENGTH, EMAIL_PATTERN, isEmailAddress } from './email-address';
 import type { DeliveryInfo, IntegrationSigning } from './webhook-signing';
+import type { Cart } from './cart';
 
 // ---------------------------------------------------------------------------------------------------------
 // Constants of section 9
@@ -47,6 +48,8 @@ export interface Contact {
   purchased_at: string | null;
   status: ContactStatus;
   integration_id: number | null;
+  /** The cart the sender told us about (packages/contracts cart.ts); null when it sent none. */
+  cart: Cart | null;
 }
 
 export interface EmailLog {

@@ -9,6 +9,7 @@ import * as yup from 'yup';
 import { checkoutFallbackUrlField } from './checkout-link';
 import type { Paged } from './email-api';
 import type { DeliveryInfo, IntegrationSigning } from './webhook-signing';
+import type { Cart } from './cart';
 
 // ---------------------------------------------------------------------------------------------------------
 // Constants of section 9
@@ -244,6 +245,8 @@ export interface SmsContact {
   opted_out: boolean;
   /** While the blackout holds the next message: when the window ends (issue 14); null otherwise. */
   held_until: string | null;
+  /** The cart the sender told us about (packages/contracts cart.ts); null when it sent none. */
+  cart: Cart | null;
 }
 
 export interface SmsLog {

@@ -12,3 +12,4 @@ export * from './test-delivery';
 export * from './origin';
 export * from './replay';
 export * from './signing-changes';
+export * from './cart';

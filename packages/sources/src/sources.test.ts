@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ADAPTERS, adapterFor, detectSource, type Headers, type SourceId } from './index';
+import { ADAPTERS, adapterFor, detectSource, keptCart, type Headers, type SourceId } from './index';
 
 const fixture = (source: string, name: string): unknown =>
   JSON.parse(readFileSync(path.join(__dirname, source, 'fixtures', `${name}.json`), 'utf8'));
@@ -23,6 +23,7 @@ describe('ClickFunnels 2.0', () => {
         firstName: 'Dana',
         checkoutUrl: 'https://shop.example.com/checkout/cart-8841',
         funnelId: null,
+        cart: { recoveryUrl: 'https://shop.example.com/checkout/cart-8841', updatedAt: '2026-11-20T09:12:41.552Z' },
       },
     });
   });
@@ -156,6 +157,7 @@ describe('ClickFunnels Classic', () => {
         firstName: 'Alex',
         checkoutUrl: null,
         funnelId: '90210',
+        cart: null,
       },
     });
   });
@@ -231,8 +233,39 @@ describe('Shopify', () => {
         checkoutUrl:
           'https://north-goods.myshopify.com/60673655038/checkouts/ac/b7e3c1a9d2f04e6c8a1b3d5f7e9c2a4b/recover?key=4f1e2d3c',
         funnelId: null,
+        cart: expect.any(Object),
       },
     });
+  });
+
+  it('checkouts/create keeps its three line items, amounts in minor units of its currency', () => {
+    const r = parse('shopify', fixture('shopify', 'checkouts-create'), topic('checkouts/create'));
+    const { cart, notes } = keptCart(r.ok && r.fact.kind === 'contact' ? r.fact.cart : null, new Date());
+    expect(notes).toEqual([]);
+    expect(cart).toMatchObject({
+      currency: 'CAD',
+      subtotal: 10000,
+      discounts: 1000,
+      total: 10170,
+      recovery_url:
+        'https://north-goods.myshopify.com/60673655038/checkouts/ac/b7e3c1a9d2f04e6c8a1b3d5f7e9c2a4b/recover?key=4f1e2d3c',
+      updated_at: '2026-11-20T19:03:40.000Z',
+      updated_at_source: 'sender',
+    });
+    expect(cart!.items).toEqual([
+      {
+        name: 'Wool socks',
+        variant: 'Grey / M',
+        quantity: 2,
+        unit_price: 3200,
+        line_total: 6400,
+        product_url: null,
+        image_url: null,
+        sku: 'WS-GR-M',
+      },
+      expect.objectContaining({ name: 'Merino beanie', variant: 'Charcoal', quantity: 1, unit_price: 2800 }),
+      expect.objectContaining({ name: 'Gift wrap', variant: null, sku: null, line_total: 800 }),
+    ]);
   });
 
   it('a checkout with a phone only, from the billing address', () => {

@@ -4,6 +4,8 @@
  * and messages differ per side by the spec); these types carry the other senders.
  */
 
+import type { CartInput } from '@act/contracts/src/cart';
+
 /** Who sent a delivery. `generic` = the spec's own formats (docs/webhooks.md). */
 export type SourceId = 'generic' | 'clickfunnels2' | 'clickfunnels_classic' | 'shopify';
 export const SOURCE_IDS: readonly SourceId[] = ['generic', 'clickfunnels2', 'clickfunnels_classic', 'shopify'];
@@ -31,6 +33,8 @@ export interface ContactFact {
   checkoutUrl: string | null;
   /** The sender's funnel id when it sends one (ClickFunnels 2.0 often sends null). */
   funnelId: string | null;
+  /** The cart as the sender describes it, before the limits (`normalizeCart` in contracts' cart.ts); null: none. */
+  cart: CartInput | null;
 }
 
 export interface PurchaseFact {

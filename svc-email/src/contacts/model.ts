@@ -1,5 +1,6 @@
 import mongoose, { type Connection } from 'mongoose';
 import type { Contact, ContactStatus } from '@act/contracts/src/email-api';
+import type { Cart } from '@act/contracts/src/cart';
 import { iso } from '@act/service-kit';
 
 /** A funnel contact on the email side. */
@@ -26,6 +27,8 @@ export interface ContactDoc {
   send_pending?: true;
   /** Which claim won the contact (reminders/service.ts claims many in one write and reads back whose they are). */
   claim_token?: string;
+  /** The sender's cart; replaced only by a cart with a newer `updated_at` (svc-email/src/webhook/cart-store.ts). */
+  cart?: Cart | null;
 }
 
 const schema = new mongoose.Schema<ContactDoc>(
@@ -44,6 +47,7 @@ const schema = new mongoose.Schema<ContactDoc>(
     status: { type: String, enum: ['pending', 'sent', 'purchased'], required: true },
     send_pending: { type: Boolean },
     claim_token: { type: String },
+    cart: { type: mongoose.Schema.Types.Mixed, default: undefined },
   },
   { versionKey: false, collection: 'contacts' },
 );
@@ -60,15 +64,26 @@ schema.index({ send_pending: 1 }, { sparse: true });
 schema.index({ email_lower: 1 });
 // 'Mark as Purchased' by the sender's contact id, newest first, across integrations.
 schema.index({ contact_id: 1, created_at: -1 });
-schema.index({ created_at: -1 });
+// The Contacts page (equality, then sort): every sortable column with the _id tiebreak (walked either way; `id` is
+// unique and needs none), and the default order, newest first, behind each filter. A filter on another column than
+// the sort is applied to the entries of the sort's index; the filters' counts use the indexes they lead.
+schema.index({ created_at: -1, _id: -1 });
+schema.index({ status: 1, created_at: -1, _id: -1 });
+schema.index({ integration_id: 1, created_at: -1, _id: -1 });
+schema.index({ contact_id: 1, _id: 1 });
+schema.index({ email: 1, _id: 1 });
+schema.index({ remind_at: 1, _id: 1 });
+schema.index({ purchased_at: 1, _id: 1 });
+schema.index({ status: 1, _id: 1 });
+schema.index({ integration_id: 1, _id: 1 });
 
 export function contactModel(conn: Connection) {
   return (conn.models.Contact as mongoose.Model<ContactDoc>) ?? conn.model<ContactDoc>('Contact', schema);
 }
 
-export const CONTACT_PROJECTION = { _id: 0, id: 1, contact_id: 1, email: 1, created_at: 1, remind_at: 1, purchased_at: 1, status: 1, integration_id: 1 } as const;
+export const CONTACT_PROJECTION = { _id: 0, id: 1, contact_id: 1, email: 1, created_at: 1, remind_at: 1, purchased_at: 1, status: 1, integration_id: 1, cart: 1 } as const;
 
-export function toContact(d: Pick<ContactDoc, 'id' | 'contact_id' | 'email' | 'created_at' | 'remind_at' | 'purchased_at' | 'status' | 'integration_id'>): Contact {
+export function toContact(d: Pick<ContactDoc, 'id' | 'contact_id' | 'email' | 'created_at' | 'remind_at' | 'purchased_at' | 'status' | 'integration_id' | 'cart'>): Contact {
   return {
     id: d.id,
     contact_id: d.contact_id,
@@ -78,5 +93,6 @@ export function toContact(d: Pick<ContactDoc, 'id' | 'contact_id' | 'email' | 'c
     purchased_at: iso(d.purchased_at),
     status: d.status,
     integration_id: d.integration_id ?? null,
+    cart: d.cart ?? null,
   };
 }

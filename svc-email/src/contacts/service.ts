@@ -4,7 +4,6 @@ import type { ObjectId } from 'mongodb';
 import { NotFoundError, createBatcher, insertNew, isDuplicateKeyError, readList, type ListOptions, type ListQueryParsed } from '@act/service-kit';
 import type { Contact, ContactStatus, Paged } from '@act/contracts/src/email-api';
 import { CONTACT_PROJECTION, FUNNEL_KEY_INDEX, contactModel, toContact, type ContactDoc } from './model';
-import { ContactListView, ROW_PROJECTION, toRow, type ContactListViewOptions } from './view';
 
 /** What contacts tell the reminder side (implemented by reminders; kept as a port so neither imports the other). */
 export interface ReminderHooks {
@@ -12,8 +11,6 @@ export interface ReminderHooks {
   /** Contacts purchased or deleted: their reminder jobs can go. */
   closed(ids: number[]): void;
   clearedAll(): void;
-  /** Lets contacts hear of pending → sent claims (awaited by the claimer), so the list shows them at once. */
-  onClaimed?(listener: (ids: number[], sentAt: Date) => Promise<void>): void;
 }
 
 export interface FunnelContactInput {
@@ -40,24 +37,12 @@ interface NewContactItem {
   insert: NewContact;
 }
 
-/** One document `{ _id: 'contacts', v }`, incremented after every write to contacts (see view.ts). */
-export const CONTACTS_VERSION_COLLECTION = 'contacts_version';
-
 export const CONTACT_LIST_OPTIONS: ListOptions = {
   sortable: ['id', 'contact_id', 'email', 'created_at', 'remind_at', 'purchased_at', 'status', 'integration_id'],
   nullable: ['purchased_at', 'integration_id'],
   defaultSort: { field: 'created_at', dir: -1 },
+  unique: ['id'],
 };
-
-function envInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  return raw === undefined || raw === '' || !/^\d+$/.test(raw) ? fallback : Number(raw);
-}
-
-/** CONTACTS_LIST_MEMORY_MAX (0 = off) and CONTACTS_LIST_MEMORY_MAX_AGE_MS: see view.ts and docs/configuration.md. */
-export function listViewOptions(): ContactListViewOptions {
-  return { maxRows: envInt('CONTACTS_LIST_MEMORY_MAX', 200_000), maxAgeMs: envInt('CONTACTS_LIST_MEMORY_MAX_AGE_MS', 300_000) };
-}
 
 /** The fields every new contact starts with; shared by the webhook path and the benchmark's direct seeding. */
 export function newContactFields(id: number, input: { email: string; phone: string | null; firstName: string | null; createdAt: Date }, remind_at: Date): NewContact {
@@ -77,26 +62,14 @@ export function newContactFields(id: number, input: { email: string; phone: stri
 
 export class ContactsService {
   readonly coll: Collection<ContactDoc>;
-  readonly view: ContactListView;
 
   constructor(
     conn: Connection,
     private readonly hooks: ReminderHooks,
     private readonly allocateId: () => Promise<number>,
     private readonly delayUnitMs: number,
-    viewOptions: ContactListViewOptions = listViewOptions(),
   ) {
     this.coll = contactModel(conn).collection as unknown as Collection<ContactDoc>;
-    this.view = new ContactListView(this.coll, conn.collection(CONTACTS_VERSION_COLLECTION) as never, CONTACT_LIST_OPTIONS, viewOptions);
-    hooks.onClaimed?.((ids, sentAt) =>
-      this.view.changed((rows) => {
-        for (const id of ids) {
-          const r = rows.get(id);
-          if (r && r.status === 'pending') rows.set(id, { ...r, status: 'sent' });
-        }
-        void sentAt;
-      }),
-    );
   }
 
   remindAt(createdAt: Date, delayMinutes: number): Date {
@@ -107,34 +80,24 @@ export class ContactsService {
    * contact_created: one insert, which the unique index on (integration, funnel contact id) refuses for a contact
    * already there, so a repeated delivery (or the same funnel posting to both services) never makes a second
    * contact. Concurrent deliveries share one insertMany (group commit).
-   * It resolves once the contact is written; `announced` once every instance's contacts list knows of it (the
-   * version bump of view.ts), which the caller awaits before it answers, side by side with its own next write.
    */
-  async createFromFunnel(input: FunnelContactInput): Promise<{ created: boolean; id: number | null; remind_at: Date; announced: Promise<void> }> {
+  async createFromFunnel(input: FunnelContactInput): Promise<{ created: boolean; id: number | null; remind_at: Date }> {
     const id = await this.allocateId();
     const remind_at = this.remindAt(input.createdAt, input.integration.reminder_delay);
     const insert = newContactFields(id, input, remind_at);
-    const { created, announced } = await this.insertContact({ key: { integration_id: input.integration.id, contact_id: input.contactId }, insert });
-    if (!created) return { created: false, id: null, remind_at, announced };
+    const created = await this.insertContact({ key: { integration_id: input.integration.id, contact_id: input.contactId }, insert });
+    if (!created) return { created: false, id: null, remind_at };
     this.hooks.scheduled([{ id, remind_at }]);
-    return { created: true, id, remind_at, announced };
+    return { created: true, id, remind_at };
   }
 
   private readonly insertContact = createBatcher((items: NewContactItem[]) => this.insertContacts(items));
 
-  private async insertContacts(items: NewContactItem[]): Promise<{ created: boolean; announced: Promise<void> }[]> {
+  private insertContacts(items: NewContactItem[]): Promise<boolean[]> {
     // A contact repeated within the batch, or racing one in another write or instance, is inserted once; the others
     // find it there (the unique index on integration and funnel contact id decides).
     const docs = items.map((it) => ({ ...it.insert, ...it.key }) as ContactDoc & { _id?: ObjectId });
-    const created = await insertNew(this.coll, docs, FUNNEL_KEY_INDEX);
-    const announced = created.includes(true)
-      ? this.view.changed((rows) => {
-          docs.forEach((d, i) => created[i] && rows.set(d.id, toRow(d as ContactDoc & { _id: ObjectId })));
-        })
-      : Promise.resolve();
-    // Every caller awaits it; this only keeps a failure from counting as unhandled before they do.
-    announced.catch(() => undefined);
-    return created.map((c) => ({ created: c, announced }));
+    return insertNew(this.coll, docs, FUNNEL_KEY_INDEX);
   }
 
   /** contact_updated: new email/phone for a known contact; an unknown one is created as contact_created would. */
@@ -150,7 +113,6 @@ export class ContactsService {
     for (let attempt = 0; ; attempt++) {
       try {
         const doc = await this.coll.findOneAndUpdate({ integration_id: input.integration.id, contact_id: input.contactId }, { $set: set, $setOnInsert: onInsert }, { upsert: true, returnDocument: 'after' });
-        await this.view.changed((rows) => rows.set(doc!.id, toRow(doc as ContactDoc & { _id: ObjectId })));
         const created = doc!.id === id;
         if (created) this.hooks.scheduled([{ id, remind_at }]);
         return { created, contact: doc! };
@@ -173,12 +135,6 @@ export class ContactsService {
   async markUnsubscribed(ids: number[]): Promise<void> {
     if (ids.length === 0) return;
     await this.coll.updateMany({ id: { $in: ids }, status: 'sent' }, { $set: { status: 'unsubscribed' } });
-    await this.view.changed((rows) => {
-      for (const id of ids) {
-        const r = rows.get(id);
-        if (r && r.status === 'sent') rows.set(id, { ...r, status: 'unsubscribed' });
-      }
-    });
   }
 
   async markPurchased(input: PurchaseInput): Promise<{ matched: number; changed: ContactDoc[] }> {
@@ -221,7 +177,6 @@ export class ContactsService {
     for (let i = 0; i < 3 && status !== 'purchased'; i++) {
       const doc = await this.coll.findOneAndUpdate({ id: t.id, status }, { $set: { status: 'purchased', purchased_at: purchasedAt } }, { returnDocument: 'after' });
       if (doc) {
-        await this.view.changed((rows) => rows.set(doc.id, toRow(doc as ContactDoc & { _id: ObjectId })));
         const { _id, ...rest } = doc as ContactDoc & { _id: unknown };
         void _id;
         return rest as ContactDoc;
@@ -233,18 +188,16 @@ export class ContactsService {
     return null;
   }
 
+  /**
+   * One page of the Contacts list (or the whole list) from MongoDB, by the indexes the model declares for each sort
+   * and filter; the unfiltered total from the collection's count in its metadata, not a count of every entry.
+   */
   async list(q: ListQueryParsed, filters: { status?: ContactStatus; integrationId?: number | 'none' }): Promise<Contact[] | Paged<Contact>> {
-    return (await this.listWithSource(q, filters)).body;
-  }
-
-  /** The list and where it came from: this instance's current copy ('memory', see view.ts) or a MongoDB query. */
-  async listWithSource(q: ListQueryParsed, filters: { status?: ContactStatus; integrationId?: number | 'none' }): Promise<{ body: Contact[] | Paged<Contact>; source: 'memory' | 'mongodb' }> {
-    const fromMemory = await this.view.read(q, filters);
-    if (fromMemory) return { body: fromMemory, source: 'memory' };
     const filter: Filter<ContactDoc> = {};
     if (filters.status) filter.status = filters.status;
     if (filters.integrationId !== undefined) filter.integration_id = filters.integrationId === 'none' ? null : filters.integrationId;
-    return { body: await readList(this.coll, filter, CONTACT_PROJECTION, q, CONTACT_LIST_OPTIONS, toContact), source: 'mongodb' };
+    const knownTotal = q.page !== null && Object.keys(filter).length === 0 ? this.coll.estimatedDocumentCount() : undefined;
+    return readList(this.coll, filter, CONTACT_PROJECTION, q, CONTACT_LIST_OPTIONS, toContact, knownTotal);
   }
 
   countByIntegration(integrationId: number): Promise<number> {
@@ -254,25 +207,12 @@ export class ContactsService {
   async clearIntegration(integrationId: number): Promise<number> {
     const ids = (await this.coll.find({ integration_id: integrationId }, { projection: { _id: 0, id: 1 } }).toArray()).map((c) => c.id);
     const { deletedCount } = await this.coll.deleteMany({ integration_id: integrationId });
-    await this.view.changed((rows) => {
-      for (const [id, r] of rows) if (r.integration_id === integrationId) rows.delete(id);
-    });
     if (ids.length) this.hooks.closed(ids);
     return deletedCount;
   }
 
-  /** A privacy erase rewrote these contacts underneath (issue 18): the list's copy takes them as they are now. */
-  async rewritten(ids: number[]): Promise<void> {
-    if (ids.length === 0) return;
-    const docs = await this.coll.find({ id: { $in: ids } }, { projection: ROW_PROJECTION }).toArray();
-    await this.view.changed((rows) => {
-      for (const d of docs) if (rows.has(d.id)) rows.set(d.id, toRow(d as ContactDoc & { _id: ObjectId }));
-    });
-  }
-
   async clearAll(): Promise<number> {
     const { deletedCount } = await this.coll.deleteMany({});
-    await this.view.changed((rows) => rows.clear());
     this.hooks.clearedAll();
     return deletedCount;
   }

@@ -6,20 +6,25 @@ import {
   adapterFor,
   claimDelivery,
   decideVerification,
+  genericCart,
   isTrusted,
+  keptCart,
   looksLikeWebhookKey,
   sourceOf,
   webhookOrigin,
+  withCartNotes,
   type Headers,
   type SourceFact,
   type SourceId,
 } from '@act/sources';
+import { buyerKeys } from '@act/contracts/src/attribution';
 import { parseFunnelWebhook } from './parse';
 import type { WebhookEventsService } from '../webhook-events/service';
 import type { ContactsService } from '../contacts/service';
 import type { IntegrationCache } from '../integrations/cache';
 import type { IntegrationDoc } from '../integrations/model';
 import type { EventPublisher } from '../events/publisher';
+import { CartStore } from './cart-store';
 
 /** One delivery as the route hands it over. */
 export interface Delivery {
@@ -50,13 +55,17 @@ type Read = { ok: true; fact: Fact; eventName: string | null } | { ok: false; er
  * unsigned path stays as lean as before: no signature work, no replay write, integrations from a short-lived cache.
  */
 export class WebhookService {
+  private readonly carts: CartStore;
+
   constructor(
     private readonly events: WebhookEventsService,
     private readonly contacts: ContactsService,
     private readonly integrations: IntegrationCache,
     private readonly publisher: EventPublisher,
     private readonly replays: ReplayGuard,
-  ) {}
+  ) {
+    this.carts = new CartStore(contacts.coll);
+  }
 
   async handle(d: Delivery): Promise<WebhookAnswer> {
     let pinned: IntegrationDoc | null = null;
@@ -92,7 +101,10 @@ export class WebhookService {
       secret: integration ? await this.integrations.secretOf(integration) : null,
       requireSigned: await this.integrations.requireSigned(),
     });
-    const base = info({ integration_id: integration?.id ?? null, verification: decision.verification });
+    const base = {
+      ...info({ integration_id: integration?.id ?? null, verification: decision.verification }),
+      person_keys: personKeysOf(fact, integration?.funnel_id ?? funnelId),
+    };
     if (decision.verification === 'rejected') {
       await this.events.record('rejected', d.raw, {
         ...base,
@@ -172,6 +184,7 @@ export class WebhookService {
           firstName: ev.firstName,
           checkoutUrl: null,
           funnelId: ev.funnelId,
+          cart: genericCart(d.body),
         },
       };
     }
@@ -218,6 +231,12 @@ export class WebhookService {
 
     if (fact.kind === 'contact') {
       const email = fact.email!;
+      const { cart, notes } = keptCart(fact.cart, now);
+      const reason = withCartNotes(null, notes) ?? undefined;
+      // After the contact's own write (the cart lives on it), conditional on the sender's time.
+      const keepCart = async () => {
+        if (cart) await this.carts.keep(integration.id, fact.contactId, cart);
+      };
       const input = {
         integration,
         contactId: fact.contactId,
@@ -231,6 +250,7 @@ export class WebhookService {
         : undefined;
       if (fact.op === 'created') {
         const { created, announced } = await this.contacts.createFromFunnel(input);
+        await keepCart();
         // The list's announcement and the outbox row go out together: one round trip in front of the answer, not two.
         // Published for a repeat too: it may be the retry of a delivery whose first attempt wrote the contact and
         // died before its outbox row (an instance killed in between, the gateway sending it again to another); the
@@ -258,9 +278,11 @@ export class WebhookService {
             checkoutUrl,
           },
           outcome: created ? 'created' : 'updated',
+          reason,
         };
       }
       const { created, contact } = await this.contacts.updateFromFunnel(input);
+      await keepCart();
       await this.publisher.contactUpdated({
         funnelId,
         contactId: fact.contactId,
@@ -281,6 +303,7 @@ export class WebhookService {
           checkoutUrl,
         },
         outcome: created ? 'created' : 'updated',
+        reason,
       };
     }
 
@@ -330,4 +353,10 @@ function eventNameOf(body: unknown): string | null {
   const b = body as Record<string, unknown>;
   const name = b.event ?? b.event_type;
   return typeof name === 'string' ? name.slice(0, 100) : null;
+}
+
+/** Whom a delivery names, in the ledgers' form: a contact's timeline finds its deliveries by these. */
+function personKeysOf(fact: Fact, funnelId: string | null): string[] | undefined {
+  if (fact.kind !== 'contact' && fact.kind !== 'purchase') return undefined;
+  return buyerKeys({ funnelId, contactId: fact.contactId ?? null, email: fact.email ?? null, phone: fact.phone ?? null });
 }

@@ -1,6 +1,7 @@
 import mongoose, { type Connection, type Model } from 'mongoose';
 import { phoneSuppressionKeys } from '@act/service-kit';
 import type { SmsContactStatus } from '@act/contracts/src/sms-api';
+import type { Cart } from '@act/contracts/src/cart';
 
 export interface ContactDoc {
   id: number;
@@ -35,6 +36,8 @@ export interface ContactDoc {
   purchased_at: Date | null;
   created_at: Date;
   updated_at: Date;
+  /** The sender's cart; replaced only by a cart with a newer `updated_at` (svc-sms/src/webhook/cart-store.ts). */
+  cart?: Cart | null;
 }
 
 const schema = new mongoose.Schema<ContactDoc>(
@@ -58,6 +61,7 @@ const schema = new mongoose.Schema<ContactDoc>(
     purchased_at: { type: Date, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
+    cart: { type: mongoose.Schema.Types.Mixed, default: undefined },
   },
   { versionKey: false },
 );

@@ -353,5 +353,6 @@ export function toApiContact(d: ContactDoc, optedOut: boolean, integrationName: 
       held_until && next_at && new Date(held_until).getTime() === new Date(next_at).getTime()
         ? new Date(held_until).toISOString()
         : null,
+    cart: rest.cart ?? null,
   };
 }

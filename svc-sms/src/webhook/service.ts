@@ -6,9 +6,12 @@ import {
   adapterFor,
   claimDelivery,
   decideVerification,
+  genericCart,
+  keptCart,
   looksLikeWebhookKey,
   sourceOf,
   webhookOrigin,
+  withCartNotes,
   type Headers,
   type SourceFact,
   type SourceId,
@@ -21,6 +24,7 @@ import type { FunnelEventPublisher } from '../events/publisher';
 import { toE164 } from '../contacts/phone';
 import { parseFunnelWebhook } from './parse';
 import type { Clock } from '../settings';
+import type { CartStore } from './cart-store';
 
 export interface WebhookResult {
   status: 200 | 202;
@@ -30,6 +34,7 @@ export interface WebhookResult {
 export interface FunnelWebhookDeps {
   integrations: IntegrationCache;
   contacts: ContactService;
+  carts: CartStore;
   events: WebhookEventService;
   publisher: FunnelEventPublisher;
   replays: ReplayGuard;
@@ -179,6 +184,7 @@ export class FunnelWebhookService {
           firstName: p.firstName,
           checkoutUrl: p.checkoutUrl,
           funnelId: p.funnelId,
+          cart: genericCart(d.body),
         },
       };
     }
@@ -256,6 +262,7 @@ export class FunnelWebhookService {
     }
 
     if (fact.kind === 'contact') {
+      const { cart, notes } = keptCart(fact.cart, this.deps.now());
       const { contact, created } = await this.deps.contacts.upsertFromFunnel({
         integration,
         funnelId: integration.funnel_id,
@@ -263,8 +270,10 @@ export class FunnelWebhookService {
         phone: phone!,
         email: fact.email,
         firstName: fact.firstName,
-        checkoutUrl: fact.checkoutUrl,
+        checkoutUrl: fact.checkoutUrl ?? cart?.recovery_url ?? null,
       });
+      // After the contact's own write (the cart lives on it), conditional on the sender's time.
+      if (cart) await this.deps.carts.keep(integration.id, contact.contact_id, cart);
       return {
         result: {
           status: 200,
@@ -276,6 +285,7 @@ export class FunnelWebhookService {
           },
         },
         outcome: created ? 'created' : 'updated',
+        reason: withCartNotes(null, notes) ?? undefined,
       };
     }
     const updated = await this.deps.contacts.markPurchased({

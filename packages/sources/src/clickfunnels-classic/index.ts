@@ -80,6 +80,8 @@ function parse(body: unknown): AdapterResult {
       firstName: text(c.first_name, LIMITS.name) ?? text(c.name, LIMITS.name),
       checkoutUrl: null,
       funnelId,
+      // Classic's opt-in hook says who, not what: no cart.
+      cart: null,
     },
   };
 }

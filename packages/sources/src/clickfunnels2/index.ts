@@ -85,6 +85,8 @@ function parse(body: unknown): AdapterResult {
         firstName: text(data.first_name, LIMITS.name),
         checkoutUrl: checkoutUrlOf(data),
         funnelId,
+        // A Contact payload carries no line items; its checkout link and change time are its cart.
+        cart: { recoveryUrl: checkoutUrlOf(data), updatedAt: data.updated_at },
       },
     };
   }

@@ -1,6 +1,7 @@
 import { hmacSha256, signatureMatches } from '../crypto';
 import { amount, currency, email, first, header, LIMITS, obj, text } from '../values';
 import type { AdapterResult, SourceAdapter } from '../types';
+import type { CartInput } from '@act/contracts/src/cart';
 import { SHOPIFY_TOPICS } from '@act/contracts/src/webhook-signing';
 
 /**
@@ -21,6 +22,34 @@ const CHECKOUT_TOPICS: Record<string, 'created' | 'updated'> = {
 const ORDER_TOPICS = ['orders/create'];
 // The topics the documentation asks shops to tick (contracts' SHOPIFY_TOPICS) are exactly these.
 SHOPIFY_TOPICS satisfies readonly (keyof typeof CHECKOUT_TOPICS | 'orders/create')[];
+
+/**
+ * A Checkout's cart (REST Checkout resource): `line_items[]` with `title`, `variant_title`, `quantity`, `price` and
+ * `line_price` as decimal text in the checkout's `currency`, `sku`; `subtotal_price`, `total_discounts`,
+ * `total_price`; `abandoned_checkout_url`; `updated_at`. The REST checkout carries no image or product URL.
+ */
+function checkoutCart(b: Record<string, unknown>): CartInput {
+  const lines = Array.isArray(b.line_items) ? b.line_items : [];
+  return {
+    currency: b.presentment_currency ?? b.currency,
+    items: lines.map((l) => {
+      const line = obj(l) ?? {};
+      return {
+        name: line.title ?? line.name,
+        variant: line.variant_title,
+        quantity: line.quantity,
+        unitPrice: { major: line.price },
+        lineTotal: { major: line.line_price },
+        sku: line.sku,
+      };
+    }),
+    subtotal: { major: b.subtotal_price },
+    discounts: { major: b.total_discounts },
+    total: { major: b.total_price },
+    recoveryUrl: b.abandoned_checkout_url,
+    updatedAt: b.updated_at ?? b.created_at,
+  };
+}
 
 function parse(body: unknown, topic: string | null, deliveryId: string | null): AdapterResult {
   const eventName = topic;
@@ -69,6 +98,7 @@ function parse(body: unknown, topic: string | null, deliveryId: string | null): 
         ),
         checkoutUrl: url && /^https?:\/\//i.test(url) ? url : null,
         funnelId: null,
+        cart: checkoutCart(b),
       },
     };
   }

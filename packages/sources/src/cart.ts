@@ -1,0 +1,48 @@
+import { normalizeCart, type Cart, type CartInput } from '@act/contracts/src/cart';
+import { obj } from './values';
+
+/** Field names the spec's formats' senders use for the link back to the checkout, most specific first. */
+const LINK_FIELDS = ['recovery_url', 'checkout_url', 'cart_url', 'abandoned_checkout_url', 'cart_recovery_url'];
+
+/**
+ * The cart of the spec's own formats (docs/webhooks.md): they name no items, so a contact event that carries
+ * `amount` and `currency` (in `contact`, in `purchase`, or at the top level, as the legacy purchase does) gives a
+ * total-only cart, with the checkout link when one is sent. Null when the body says nothing of a cart.
+ */
+export function genericCart(body: unknown): CartInput | null {
+  const b = obj(body);
+  if (!b) return null;
+  const contact = obj(b.contact) ?? {};
+  const purchase = obj(b.purchase) ?? {};
+  const pick = (key: string): unknown => contact[key] ?? purchase[key] ?? b[key];
+  const link = LINK_FIELDS.map(pick).find((v) => typeof v === 'string' && v.trim() !== '');
+  const amount = pick('amount');
+  if ((amount === undefined || amount === null) && link === undefined) return null;
+  return {
+    currency: pick('currency'),
+    total: { major: amount },
+    recoveryUrl: link,
+    updatedAt: pick('updated_at'),
+  };
+}
+
+/** A fact's cart with the limits applied, and what they dropped (each side records the notes on the delivery). */
+export function keptCart(input: CartInput | null, receivedAt: Date): { cart: Cart | null; notes: string[] } {
+  return normalizeCart(input, receivedAt);
+}
+
+/**
+ * The condition under which a stored contact takes this cart: it has none, or one last changed before it. Senders
+ * retry and deliver out of order, so the sender's own time decides, not arrival; an equal time is the same cart
+ * (a retry) and changes nothing. `$not: {$gte}` also matches a contact without a cart, in one condition on the
+ * contact's own key (its unique index serves the update).
+ */
+export function olderCartCondition(cart: Cart): Record<string, unknown> {
+  return { 'cart.updated_at': { $not: { $gte: cart.updated_at } } };
+}
+
+/** The notes on a delivery's event row: the reason it was ignored first, then what was dropped from its cart. */
+export function withCartNotes(reason: string | null | undefined, notes: readonly string[]): string | null {
+  const all = [reason, ...notes].filter((s): s is string => Boolean(s));
+  return all.length ? all.join('; ') : null;
+}

@@ -1,0 +1,16 @@
+import type { Collection, Filter } from 'mongodb';
+import type { Cart } from '@act/contracts/src/cart';
+import { olderCartCondition } from '@act/sources';
+import type { ContactDoc } from '../contacts/model';
+
+/** Keeps a sender's cart on its contact, newest by the sender's time (packages/sources cart.ts). */
+export class CartStore {
+  constructor(private readonly coll: Collection<ContactDoc>) {}
+
+  /** True when the contact took the cart; false when it holds one changed at the same time or later (or is gone). */
+  async keep(integrationId: number, contactId: string, cart: Cart): Promise<boolean> {
+    const filter = { integration_id: integrationId, contact_id: contactId, ...olderCartCondition(cart) };
+    const r = await this.coll.updateOne(filter as Filter<ContactDoc>, { $set: { cart } });
+    return r.modifiedCount > 0;
+  }
+}
