@@ -3,6 +3,7 @@ import { Box, Button, CircularProgress, LinearProgress, MenuItem, Stack, TextFie
 import PeopleIcon from '@mui/icons-material/PeopleAltOutlined';
 import {
   DataTable,
+  DateTime,
   PageHeader,
   Pagination,
   EMAIL_DEFAULT_PAGE_SIZE,
@@ -25,7 +26,6 @@ import {
   INTEGRATIONS,
   LoadError,
   contactsPageKey,
-  DateTime,
   useApi,
   useRefetch,
   RefreshButton,
@@ -106,7 +106,8 @@ export default function ContactsPage() {
     sortable: true,
     headSx: NOWRAP,
     cellSx: NOWRAP,
-    render: (c) => <DateTime value={c[field]} stacked />,
+    // A reminder's time is set by the server: the zone says whose clock it is on.
+    render: (c) => <DateTime value={c[field]} stacked zone={field === 'remind_at'} />,
   });
   const columns: DataColumn<Contact>[] = [
     {

@@ -1,8 +1,8 @@
 import { Box, Card, CardContent, Chip, Divider, Skeleton, Stack, Typography } from '@mui/material';
 import MailIcon from '@mui/icons-material/MailOutlined';
 import type { EmailLog } from '@act/contracts/src/email-api';
-import { EmptyState } from '@act/ui-kit';
-import { SectionHeader, DateTime } from '../shared';
+import { DateTime, EmptyState } from '@act/ui-kit';
+import { SectionHeader } from '../shared';
 
 const STATUS_LABELS: Record<string, string> = { would_send: 'Would Send', skipped_no_link: 'Skipped: no checkout link' };
 const OUTCOME_COLORS: Record<string, 'success' | 'warning' | 'error'> = {

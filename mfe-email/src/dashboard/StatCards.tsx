@@ -3,6 +3,7 @@ import { Box, Card, CardContent, Grid, Skeleton, Stack, Typography } from '@mui/
 import PeopleIcon from '@mui/icons-material/PeopleAltOutlined';
 import PurchaseIcon from '@mui/icons-material/ShoppingCartCheckoutOutlined';
 import AbandonedIcon from '@mui/icons-material/RemoveShoppingCartOutlined';
+import { formatCount } from '@act/ui-kit';
 
 export interface DashboardStats {
   total: number;
@@ -34,7 +35,7 @@ function StatCard({
               {label}
             </Typography>
             <Typography variant="h4" component="p" sx={{ fontWeight: 700, mt: 1, lineHeight: 1.1 }} aria-label={label}>
-              {value === undefined ? <Skeleton width={64} /> : value.toLocaleString()}
+              {value === undefined ? <Skeleton width={64} /> : formatCount(value)}
             </Typography>
             <Typography variant="caption" color="textSecondary" sx={{ display: 'block', mt: 1 }}>
               {hint}

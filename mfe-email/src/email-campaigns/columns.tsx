@@ -3,8 +3,7 @@ import { Link as RouterLink } from 'react-router';
 import { IconButton, Stack, Tooltip } from '@mui/material';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
-import type { DataColumn } from '@act/ui-kit';
-import { DateTime } from '../shared';
+import { DateTime, type DataColumn } from '@act/ui-kit';
 import { ActiveChip } from './ActiveChip';
 
 /** A row's first action, before Edit and Delete: a link (a campaign's templates) or a button (a test send). */

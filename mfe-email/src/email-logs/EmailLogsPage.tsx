@@ -1,8 +1,8 @@
 import { Box, Chip, Stack } from '@mui/material';
 import MailIcon from '@mui/icons-material/MailOutlined';
-import { DataTable, EMAIL_PAGE_SIZES, PageHeader, Pagination, usePagination, type DataColumn } from '@act/ui-kit';
+import { DataTable, DateTime, EMAIL_PAGE_SIZES, PageHeader, Pagination, usePagination, type DataColumn } from '@act/ui-kit';
 import type { EmailLog } from '@act/contracts/src/email-api';
-import { EMAIL_LOGS, LoadError, useApi, DateTime, RefreshButton } from '../shared';
+import { EMAIL_LOGS, LoadError, useApi, RefreshButton } from '../shared';
 
 const NOWRAP = { whiteSpace: 'nowrap' } as const;
 const COLUMNS: DataColumn<EmailLog>[] = [

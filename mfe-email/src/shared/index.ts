@@ -7,7 +7,6 @@ export { ClearTestDataButton, NoTestDataNote } from './ClearTestData';
 export { ReminderDelayField } from './ReminderDelayField';
 export { LoadError } from './LoadError';
 export { SectionHeader } from './SectionHeader';
-export { DateTime } from './DateTime';
 export { RefreshButton } from './RefreshButton';
 export { ActiveSwitch, FormDialogActions } from './FormDialogParts';
 export { useDeleteConfirm } from './useDeleteConfirm';

@@ -8,7 +8,8 @@ import ClearIcon from '@mui/icons-material/PersonRemoveOutlined';
 import type { WebhookIntegration } from '@act/contracts/src/email-api';
 import { WebhookEndpoint } from '@act/ui-kit/src/WebhookSigning';
 import { RevenueFigure, type RevenueFigures } from '@act/ui-kit/src/Revenue/RevenueFigure';
-import { minutes, DateTime } from '../shared';
+import { DateTime } from '@act/ui-kit';
+import { minutes } from '../shared';
 import { isDefaultIntegration } from './integrationForm';
 
 function Detail({ label, children }: { label: string; children: ReactNode }) {

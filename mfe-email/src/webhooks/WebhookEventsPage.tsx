@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Box, Chip, Stack } from '@mui/material';
 import WebhookIcon from '@mui/icons-material/WebhookOutlined';
-import { DataTable, EMAIL_PAGE_SIZES, PageHeader, Pagination, usePagination, type DataColumn } from '@act/ui-kit';
+import { DataTable, DateTime, EMAIL_PAGE_SIZES, PageHeader, Pagination, usePagination, type DataColumn } from '@act/ui-kit';
 import {
   DeliveryChips,
   DeliveryFilters,
@@ -9,7 +9,7 @@ import {
   type DeliveryFilterValues,
 } from '@act/ui-kit/src/WebhookSigning';
 import type { WebhookEvent } from '@act/contracts/src/email-api';
-import { LoadError, WEBHOOK_EVENTS, useApi, DateTime, RefreshButton } from '../shared';
+import { LoadError, WEBHOOK_EVENTS, useApi, RefreshButton } from '../shared';
 import { EndpointCard } from './EndpointCard';
 import { EventTypeChip } from './EventTypeChip';
 

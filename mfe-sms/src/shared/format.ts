@@ -55,43 +55,8 @@ export function prettyJson(payload: string | null | undefined): string {
   }
 }
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-
-export function formatDateTime(iso: string | null | undefined): string {
-  if (!iso) return '—';
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : dateTime.format(d);
-}
-
-const shortDateTime = new Intl.DateTimeFormat(undefined, {
-  month: 'short',
-  day: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-});
-
-/** Compact form for dense tables: the year only when it is not the current one. */
-export function formatShortDateTime(iso: string | null | undefined, now = new Date()): string {
-  if (!iso) return '—';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  return d.getFullYear() === now.getFullYear() ? shortDateTime.format(d) : dateTime.format(d);
-}
-
-export function formatDate(iso: string | null | undefined): string {
-  if (!iso) return '—';
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : dateOnly.format(d);
-}
-
 /** 'Hour 22' as the select shows it: '10 PM (22:00)'. */
 export function hourLabel(hour: number): string {
   const h12 = hour % 12 === 0 ? 12 : hour % 12;
   return `${h12} ${hour < 12 ? 'AM' : 'PM'} (${String(hour).padStart(2, '0')}:00)`;
-}
-
-/** The time a blackout-held step goes out, as HH:MM in the viewer's own time zone. */
-export function heldUntilTime(iso: string): string {
-  return new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
 }

@@ -8,7 +8,7 @@ import SmsIcon from '@mui/icons-material/SmsOutlined';
 import CheckIcon from '@mui/icons-material/CheckCircleOutlineOutlined';
 import ClearIcon from '@mui/icons-material/DeleteSweepOutlined';
 import BlockIcon from '@mui/icons-material/DoNotDisturbOnOutlined';
-import { apiRequest, ConfirmDialog, errorMessage, PageHeader, type DataColumn } from '@act/ui-kit';
+import { apiRequest, ConfirmDialog, DateTime, errorMessage, formatTime, PageHeader, type DataColumn } from '@act/ui-kit';
 import { AdminOnlyNote, adminOnlyReason } from '@act/ui-kit/src/AdminOnlyNote';
 import {
   SMS_CONTACT_STATUSES,
@@ -17,7 +17,6 @@ import {
   type SmsIntegration,
 } from '@act/contracts/src/sms-api';
 import { isListKey, isStatsKey, listPageKey, SMS_KEYS } from '../shared/keys';
-import { formatShortDateTime, heldUntilTime } from '../shared/format';
 import { FilterSelect, SmsListTable } from '../shared/SmsListTable';
 import { useDebounced, useServerList, useServerPaging } from '../shared/paging';
 import { Badge, SearchField, SummaryCard, SummaryRow } from '../shared/ui';
@@ -172,14 +171,14 @@ export default function SmsContactsPage() {
               data-testid="held-until"
               sx={{ display: 'block', mt: 0.5, whiteSpace: 'nowrap' }}
             >
-              Held until {heldUntilTime(c.held_until)} (blackout)
+              Held until {formatTime(c.held_until, { zone: true })} (blackout)
             </Typography>
           )}
         </>
       ),
     },
-    { key: 'remind_at', label: 'Remind At', render: (c) => formatShortDateTime(c.remind_at) },
-    { key: 'created', label: 'Created', render: (c) => formatShortDateTime(c.created_at) },
+    { key: 'remind_at', label: 'Remind At', render: (c) => <DateTime value={c.remind_at} zone /> },
+    { key: 'created', label: 'Created', render: (c) => <DateTime value={c.created_at} /> },
     {
       key: 'actions',
       label: 'Actions',

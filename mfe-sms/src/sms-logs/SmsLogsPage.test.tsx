@@ -1,4 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import { formatTime } from '@act/ui-kit';
 import { mockApi, renderWithProviders } from '@act/ui-kit/src/testing';
 import { smsLogStatusGroup, type SmsLog } from '@act/contracts/src/sms-api';
 import SmsLogsPage from './SmsLogsPage';
@@ -50,8 +51,7 @@ describe('/sms-logs (spec sections 2, 4, 9)', () => {
     renderWithProviders(<SmsLogsPage />);
     const row = within((await screen.findAllByTestId('log-row'))[0]!);
     expect(row.getByText('Held (blackout)')).toBeTruthy();
-    const hhmm = new Date(until).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
-    expect(row.getByText(`Held until ${hhmm} (blackout)`)).toBeTruthy();
+    expect(row.getByText(`Held until ${formatTime(until, { zone: true })} (blackout)`)).toBeTruthy();
   });
 
   it("shows the server's five cards, counted over every log rather than the page", async () => {

@@ -5,10 +5,10 @@ import SendIcon from '@mui/icons-material/SendOutlined';
 import DoneAllIcon from '@mui/icons-material/DoneAll';
 import ErrorIcon from '@mui/icons-material/ErrorOutlineOutlined';
 import HourglassIcon from '@mui/icons-material/HourglassTopOutlined';
-import { PageHeader, type DataColumn } from '@act/ui-kit';
+import { DateTime, PageHeader, formatTime, type DataColumn } from '@act/ui-kit';
 import type { SmsLog, SmsLogPage } from '@act/contracts/src/sms-api';
 import { listPageKey, SMS_KEYS } from '../shared/keys';
-import { formatShortDateTime, LOG_ERROR_PREVIEW, LOG_MESSAGE_PREVIEW, truncate, heldUntilTime } from '../shared/format';
+import { LOG_ERROR_PREVIEW, LOG_MESSAGE_PREVIEW, truncate } from '../shared/format';
 import { FilterSelect, SmsListTable } from '../shared/SmsListTable';
 import { useDebounced, useServerList, useServerPaging } from '../shared/paging';
 import { SearchField, SummaryCard, SummaryRow } from '../shared/ui';
@@ -32,7 +32,7 @@ const STATUS_FILTERS = [
 ] as const;
 
 const COLUMNS: DataColumn<SmsLog>[] = [
-  { key: 'time', label: 'Time', render: (l) => formatShortDateTime(l.timestamp) },
+  { key: 'time', label: 'Time', render: (l) => <DateTime value={l.timestamp} /> },
   {
     key: 'phone',
     label: 'Phone / Contact',
@@ -63,7 +63,7 @@ const COLUMNS: DataColumn<SmsLog>[] = [
         <LogStatusBadge status={l.status} />
         {l.held_until && (
           <Typography variant="caption" color="textSecondary" sx={{ display: 'block', mt: 0.25 }}>
-            Held until {heldUntilTime(l.held_until)} (blackout)
+            Held until {formatTime(l.held_until, { zone: true })} (blackout)
           </Typography>
         )}
         {l.message_sid && (

@@ -1,14 +1,7 @@
 import { Box, Typography } from '@mui/material';
 import { BarChart } from '@mui/x-charts';
+import { formatShortDate } from '@act/ui-kit';
 import type { SmsStatsResponse } from '@act/contracts/src/sms-api';
-
-const dayFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
-
-/** 'YYYY-MM-DD' (a local day of the configured timezone) as 'Mar 4'. */
-export function dayLabel(date: string): string {
-  const d = new Date(`${date}T00:00:00`);
-  return Number.isNaN(d.getTime()) ? date : dayFormat.format(d);
-}
 
 /** Sends and deliveries per day of the range, from the response's daily series. */
 export function StatsChart({ daily }: { daily: SmsStatsResponse['daily'] }) {
@@ -24,7 +17,7 @@ export function StatsChart({ daily }: { daily: SmsStatsResponse['daily'] }) {
     <Box data-testid="stats-chart" sx={{ width: '100%' }}>
       <BarChart
         height={300}
-        xAxis={[{ scaleType: 'band', data: daily.map((d) => dayLabel(d.date)) }]}
+        xAxis={[{ scaleType: 'band', data: daily.map((d) => formatShortDate(d.date)) }]}
         // Counts are whole numbers; an all-zero range still gets a readable 0-5 axis.
         yAxis={[
           {

@@ -1,6 +1,7 @@
 import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, Typography } from '@mui/material';
 import type { SmsWebhookEvent } from '@act/contracts/src/sms-api';
-import { formatDateTime, prettyJson } from '../shared/format';
+import { formatDateTime } from '@act/ui-kit';
+import { prettyJson } from '../shared/format';
 import { EventTypeBadge } from '../shared/status';
 
 export function PayloadDialog({ event, onClose }: { event: SmsWebhookEvent | null; onClose: () => void }) {

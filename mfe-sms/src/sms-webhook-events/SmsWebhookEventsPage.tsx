@@ -6,11 +6,11 @@ import CartIcon from '@mui/icons-material/ShoppingCartCheckoutOutlined';
 import DoneAllIcon from '@mui/icons-material/DoneAll';
 import ReplyIcon from '@mui/icons-material/ReplyOutlined';
 import VisibilityIcon from '@mui/icons-material/VisibilityOutlined';
-import { PageHeader, type DataColumn } from '@act/ui-kit';
+import { DateTime, PageHeader, type DataColumn } from '@act/ui-kit';
 import { DeliveryChips, DeliveryFilters, type DeliveryFilterValues } from '@act/ui-kit/src/WebhookSigning';
 import type { SmsWebhookEvent, SmsWebhookEventPage } from '@act/contracts/src/sms-api';
 import { listPageKey, SMS_KEYS } from '../shared/keys';
-import { EVENT_PAYLOAD_PREVIEW, formatDateTime, truncate } from '../shared/format';
+import { EVENT_PAYLOAD_PREVIEW, truncate } from '../shared/format';
 import { FilterSelect, SmsListTable } from '../shared/SmsListTable';
 import { useDebounced, useServerList, useServerPaging } from '../shared/paging';
 import { SearchField, SummaryCard, SummaryRow } from '../shared/ui';
@@ -86,7 +86,7 @@ export default function SmsWebhookEventsPage() {
       key: 'received',
       label: 'Received',
       cellSx: { whiteSpace: 'nowrap' },
-      render: (e) => formatDateTime(e.timestamp),
+      render: (e) => <DateTime value={e.timestamp} />,
     },
     {
       key: 'actions',

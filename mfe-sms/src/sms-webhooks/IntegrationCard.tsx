@@ -3,10 +3,10 @@ import EditIcon from '@mui/icons-material/EditOutlined';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import SendIcon from '@mui/icons-material/SendOutlined';
 import type { SmsIntegration } from '@act/contracts/src/sms-api';
+import { formatDate } from '@act/ui-kit';
 import { WebhookEndpoint } from '@act/ui-kit/src/WebhookSigning';
 import { RevenueFigure, type RevenueFigures } from '@act/ui-kit/src/Revenue/RevenueFigure';
 import { ActiveBadge, Field } from '../shared/ui';
-import { formatDate } from '../shared/format';
 
 export interface IntegrationCardProps {
   integration: SmsIntegration;

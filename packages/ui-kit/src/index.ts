@@ -48,6 +48,20 @@ export { theme } from './theme';
 export { roleLabel } from './roles';
 export type { User, CurrentUser, UserRole } from '@act/contracts/src/auth';
 export { StandaloneFrame } from './StandaloneFrame';
+export {
+  DateTime,
+  NO_VALUE,
+  formatCount,
+  formatDate,
+  formatDateTime,
+  formatDateTimeFull,
+  formatMoney,
+  formatMoneyList,
+  formatShortDate,
+  formatTime,
+  parseDate,
+} from './format';
+export type { DateFormatOptions, DateTimeProps } from './format';
 // RevenuePanel is imported by path (`@act/ui-kit/src/Revenue`): it brings MUI X Charts, which the shared ui-kit
 // (loaded with the sign-in page) must not carry; each remote bundles it with the page that shows it.
 export type { StandaloneLink } from './StandaloneFrame';

@@ -3,8 +3,7 @@ import useSWR from 'swr';
 import { Box, Button, Card, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import DownloadIcon from '@mui/icons-material/FileDownloadOutlined';
 import { AUDIT_PAGE_SIZES, AUDIT_SERVICES, type AuditPage, type AuditRecord } from '@act/contracts/src/audit';
-import { DataTable, ErrorCard, Loading, PageHeader, Pagination, serverMessage, type DataColumn } from '@act/ui-kit';
-import { formatDateTime } from '../forms/fieldProps';
+import { DataTable, DateTime, ErrorCard, Loading, PageHeader, Pagination, serverMessage, type DataColumn } from '@act/ui-kit';
 
 export const AUDIT_KEY = '/api/audit-log';
 
@@ -126,7 +125,7 @@ export default function AuditLogPage() {
 }
 
 const AUDIT_COLUMNS: DataColumn<AuditRecord>[] = [
-  { key: 'at', label: 'When', render: (r) => formatDateTime(r.at), cellSx: { whiteSpace: 'nowrap' } },
+  { key: 'at', label: 'When', render: (r) => <DateTime value={r.at} />, cellSx: { whiteSpace: 'nowrap' } },
   { key: 'user', label: 'User', render: (r) => r.actor?.username ?? 'unknown' },
   { key: 'service', label: 'Service', render: (r) => r.service, cellSx: { whiteSpace: 'nowrap' } },
   {

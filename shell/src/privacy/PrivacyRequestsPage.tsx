@@ -13,6 +13,7 @@ import {
   apiRequest,
   ConfirmDialog,
   DataTable,
+  DateTime,
   ErrorCard,
   Loading,
   PageHeader,
@@ -21,7 +22,6 @@ import {
   type DataColumn,
 } from '@act/ui-kit';
 import { ValidationError } from 'yup';
-import { formatDateTime } from '../forms/fieldProps';
 
 export const PRIVACY_KEY = '/api/privacy-requests';
 
@@ -170,7 +170,7 @@ export default function PrivacyRequestsPage() {
 }
 
 const PRIVACY_COLUMNS: DataColumn<PrivacyRequestView>[] = [
-  { key: 'at', label: 'Requested', render: (r) => formatDateTime(r.created_at), cellSx: { whiteSpace: 'nowrap' } },
+  { key: 'at', label: 'Requested', render: (r) => <DateTime value={r.created_at} />, cellSx: { whiteSpace: 'nowrap' } },
   { key: 'kind', label: 'Kind', render: (r) => (r.kind === 'erase' ? 'Erase' : 'Export') },
   {
     key: 'person',

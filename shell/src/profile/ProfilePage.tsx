@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { Box, Card, CardContent, CardHeader, Chip, Divider, Grid, Stack, Tab, Tabs, Typography } from '@mui/material';
-import { PageHeader, roleLabel, useAuth, type CurrentUser } from '@act/ui-kit';
-import { formatDateTime } from '../forms/fieldProps';
+import { PageHeader, formatDateTime, roleLabel, useAuth, type CurrentUser } from '@act/ui-kit';
 import { ProfileForm } from './ProfileForm';
 import { ChangePasswordForm } from './ChangePasswordForm';
 

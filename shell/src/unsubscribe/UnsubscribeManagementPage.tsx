@@ -18,8 +18,7 @@ import {
 } from '@mui/material';
 import AddIcon from '@mui/icons-material/PersonRemoveOutlined';
 import RemoveIcon from '@mui/icons-material/DeleteOutlined';
-import { ConfirmDialog, DataTable, Loading, PageHeader, useToast, type DataColumn } from '@act/ui-kit';
-import { formatDateTime } from '../forms/fieldProps';
+import { ConfirmDialog, DataTable, DateTime, Loading, PageHeader, useToast, type DataColumn } from '@act/ui-kit';
 import {
   DEFAULT_REASON,
   DIRECT_UNSUBSCRIBES,
@@ -112,7 +111,7 @@ export default function UnsubscribeManagementPage() {
       key: 'unsubscribed_at',
       label: 'Unsubscribed At',
       cellSx: { whiteSpace: 'nowrap' },
-      render: (e) => formatDateTime(e.unsubscribed_at),
+      render: (e) => <DateTime value={e.unsubscribed_at} />,
     },
     { key: 'reason', label: 'Reason', cellSx: { overflowWrap: 'break-word' }, render: (e) => e.reason || '—' },
     {

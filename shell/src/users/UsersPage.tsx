@@ -12,6 +12,7 @@ import {
   apiRequest,
   ConfirmDialog,
   DataTable,
+  DateTime,
   ErrorCard,
   Loading,
   PageHeader,
@@ -21,7 +22,6 @@ import {
   useToast,
   type DataColumn,
 } from '@act/ui-kit';
-import { formatDate } from '../forms/fieldProps';
 import { UserFormDialog, type UserFormResult } from './UserFormDialog';
 import { ResetPasswordDialog } from './ResetPasswordDialog';
 
@@ -165,7 +165,7 @@ function UserManagement({ selfId }: { selfId: number }) {
           <Chip size="small" label={roleLabel(u.role)} color={u.role === 'admin' ? 'primary' : 'default'} />
         ),
       },
-      { key: 'created', label: 'Created', render: (u) => formatDate(u.created_at) },
+      { key: 'created', label: 'Created', render: (u) => <DateTime value={u.created_at} /> },
       {
         key: 'actions',
         label: 'Actions',

@@ -2,17 +2,10 @@ import useSWR from 'swr';
 import { Box, Skeleton, Stack, Typography } from '@mui/material';
 import type { Channel } from '@act/contracts/src/attribution';
 import type { RevenueCreditRow, RevenueSummary } from '@act/contracts/src/revenue-api';
+import { formatMoneyList } from '../format';
 
 // No MUI X Charts here (unlike ./index): integration cards and campaign pages show these figures without the chart.
 
-export function money(amount: number, currency: string | null): string {
-  if (!currency) return amount.toFixed(2);
-  try {
-    return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(amount);
-  } catch {
-    return `${currency} ${amount.toFixed(2)}`;
-  }
-}
 
 /** Days of the figures on cards and campaign pages (the Dashboard / SMS Statistics panel offers 7 / 30 / 90). */
 export const CARD_REVENUE_DAYS = 30;
@@ -89,7 +82,7 @@ export function RevenueFigure({ of, figures: f, templateName, showRate = true }:
         Last {CARD_REVENUE_DAYS} days
       </Typography>
       <Stack direction="row" sx={{ gap: 2, flexWrap: 'wrap', '& > *': { flex: '1 1 96px' } }}>
-        {cell('Recovered revenue', f && (f.revenue.length ? f.revenue.map((r) => money(r.amount, r.currency)).join(' · ') : money(0, null)), 'revenue-figure-revenue')}
+        {cell('Recovered revenue', f && formatMoneyList(f.revenue), 'revenue-figure-revenue')}
         {showRate && cell('Recovery rate', f && pct(f.rate), 'revenue-figure-rate')}
         {cell('Recovered purchases', f && String(f.recovered), 'revenue-figure-recovered')}
         {cell('Best template / step', f && (f.best ? stepLabel(f.best, templateName) : '—'), 'revenue-figure-best')}

@@ -27,9 +27,7 @@ import { BarChart } from '@mui/x-charts';
 import DownloadIcon from '@mui/icons-material/DownloadOutlined';
 import { REVENUE_DAY_CHOICES, type RevenueSummary, type RevenueTable } from '@act/contracts/src/revenue-api';
 import { errorMessage } from '../request';
-import { money } from './RevenueFigure';
-
-export { money };
+import { formatMoneyList, formatShortDate } from '../format';
 
 export interface RevenuePanelProps {
   /** `/api/revenue` (email side) or `/api/sms/revenue`. */
@@ -49,7 +47,6 @@ const EXPORTS: { table: RevenueTable; label: string }[] = [
 ];
 
 const pct = (v: number | null) => (v === null ? '—' : `${Math.round(v * 1000) / 10}%`);
-const moneyList = (rows: { currency: string | null; amount: number }[]) => (rows.length ? rows.map((r) => money(r.amount, r.currency)).join(' · ') : money(0, null));
 
 function Figure({ label, value, hint, testId }: { label: string; value: string; hint?: string; testId: string }) {
   return (
@@ -103,7 +100,7 @@ function mainCurrency(s: RevenueSummary): string | null {
 }
 
 function RevenueChart({ s, view }: { s: RevenueSummary; view: 'purchases' | 'revenue' }) {
-  const labels = s.series.map((d) => d.date.slice(5));
+  const labels = s.series.map((d) => formatShortDate(d.date));
   const currency = mainCurrency(s);
   const pick = (d: RevenueSummary['series'][number], k: 'email' | 'sms' | 'organic') => d.revenue.find((r) => r.currency === currency)?.[k] ?? 0;
   const series =
@@ -206,7 +203,7 @@ export function RevenuePanel({ basePath, integrations, integrationId }: RevenueP
           <Stack spacing={3}>
             <Grid container spacing={2}>
               <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
-                <Figure label="Recovered revenue" testId="revenue-recovered" value={moneyList(recovered)} hint={`${data.totals.by_channel.email} by email · ${data.totals.by_channel.sms} by SMS`} />
+                <Figure label="Recovered revenue" testId="revenue-recovered" value={formatMoneyList(recovered)} hint={`${data.totals.by_channel.email} by email · ${data.totals.by_channel.sms} by SMS`} />
               </Grid>
               <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
                 <Figure label="Recovered purchases" testId="revenue-recovered-count" value={`${data.totals.recovered} of ${data.totals.purchases}`} hint={`${data.totals.organic} organic`} />
@@ -215,7 +212,7 @@ export function RevenuePanel({ basePath, integrations, integrationId }: RevenueP
                 <Figure label="Recovery rate" testId="revenue-rate" value={pct(rate)} hint="Recovered purchases per reminded contact" />
               </Grid>
               <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
-                <Figure label="Organic revenue" testId="revenue-organic" value={moneyList(organic)} hint={best ? `Best: ${best.channel === 'email' ? 'email' : 'SMS'} template ${best.template_id ?? '—'}, step ${best.step ?? '—'}` : 'No recovered purchase yet'} />
+                <Figure label="Organic revenue" testId="revenue-organic" value={formatMoneyList(organic)} hint={best ? `Best: ${best.channel === 'email' ? 'email' : 'SMS'} template ${best.template_id ?? '—'}, step ${best.step ?? '—'}` : 'No recovered purchase yet'} />
               </Grid>
             </Grid>
             <Grid container spacing={3}>
@@ -259,7 +256,7 @@ export function RevenuePanel({ basePath, integrations, integrationId }: RevenueP
                       <TableCell align="right">{i.purchases}</TableCell>
                       <TableCell align="right">{i.recovered}</TableCell>
                       <TableCell align="right">{pct(i.recovery_rate)}</TableCell>
-                      <TableCell align="right">{moneyList(i.revenue.filter((r) => r.recovered > 0).map((r) => ({ currency: r.currency, amount: r.recovered })))}</TableCell>
+                      <TableCell align="right">{formatMoneyList(i.revenue.filter((r) => r.recovered > 0).map((r) => ({ currency: r.currency, amount: r.recovered })))}</TableCell>
                     </TableRow>
                   ))}
                 </TableBody>
