@@ -28,6 +28,8 @@ import { EventPublisher } from './events/publisher';
 import { startEventConsumers } from './events/consumers';
 import { EMAIL_HOLDINGS } from './privacy/holdings';
 import { buildAttribution } from './attribution';
+import { EmailTimelineService } from './timeline/service';
+import { timelineRouter } from './timeline/routes';
 
 export interface EmailServiceOptions {
   config: EmailConfig;
@@ -82,6 +84,7 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
       webhookSigningRouter(settings),
       ...sending.routers,
       attribution.router,
+      timelineRouter(new EmailTimelineService(conn, cache, attribution.ledger)),
       testToolsRouter({ contacts, logs, events, reminders, ledger: attribution.ledger, outbox }),
     ],
     async start() {

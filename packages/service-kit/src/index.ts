@@ -28,3 +28,4 @@ export * from './privacy-ledger';
 export * from './retention';
 export * from './openapi';
 export * from './attribution';
+export * from './timeline';
