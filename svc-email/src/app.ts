@@ -62,7 +62,7 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
   const publisher = new EventPublisher(outbox);
   const replays = new ReplayGuard(conn, 'webhook_deliveries');
   const webhook = new WebhookService(events, contacts, cache, publisher, replays);
-  const attribution = await buildAttribution({ conn, outbox, logger, logs, integrations: cache, view: contacts.view });
+  const attribution = await buildAttribution({ conn, outbox, logger, logs, integrations: cache });
 
   await Promise.all([integrations.ensureDefault(await settings.getReminderDelay()), replays.init()]);
   await integrations.ensureKeys();
@@ -101,7 +101,6 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
         holdings: EMAIL_HOLDINGS,
         suppress: (person) => sending.unsubscribes.addErased(person.emails, person.requestId),
         onErased: async (erased) => {
-          await contacts.rewritten((erased.contacts ?? []).map((c) => c.id as number));
           // The ledger's reminded contacts were renamed: no instance may go on using the numbers it remembers by the old names.
           if (erased.revenue_reminded_contacts?.length) await attribution.ledger.numbersChanged();
         },

@@ -13,8 +13,6 @@ export const emailSettings = {
   REMINDER_JOB_GRACE_MS: int({ default: 600_000 }),
   AGENDA_PROCESS_EVERY_MS: int({ default: 30_000, min: 1 }),
   INTEGRATION_CACHE_MS: int({ default: 1_000 }),
-  CONTACTS_LIST_MEMORY_MAX: int({ default: 200_000 }),
-  CONTACTS_LIST_MEMORY_MAX_AGE_MS: int({ default: 300_000 }),
   WEBHOOK_TEST_BASE_URL: urls(['http', 'https'], { default: undefined }),
   EMAIL_LIVE_SENDING: bool({ default: false }),
   EMAIL_DELAY_HOUR_MS: int({ default: 3_600_000, min: 1, desc: 'test-only' }),

@@ -19,6 +19,8 @@ export interface ListOptions {
   defaultSort: SortSpec;
   /** Second sort key for rows equal on the sort field (default `_id`; svc-sms orders ties by its numeric `id`). */
   tieBreak?: string;
+  /** Fields no two rows share (a unique index): sorted by themselves, so that index serves the order. */
+  unique?: readonly string[];
   maxPageSize?: number;
   /** Page size when none is asked for (default 25, the email side's). */
   defaultPageSize?: number;
@@ -83,7 +85,7 @@ export async function readList<T extends Document, R>(
 ): Promise<R[] | Paged<R>> {
   const { field, dir } = q.sort;
   const tie = opts.tieBreak ?? '_id';
-  const order: Sort = { [field]: dir, [tie]: dir };
+  const order: Sort = field === tie || opts.unique?.includes(field) ? { [field]: dir } : { [field]: dir, [tie]: dir };
   const paged = q.page !== null;
   const skip = paged ? (q.page! - 1) * q.pageSize : 0;
   const limit = paged ? q.pageSize : 0;
@@ -107,10 +109,12 @@ export async function readList<T extends Document, R>(
       ]);
       docs = [...a, ...b] as T[];
     } else {
-      const [valued, all] = await Promise.all([
-        coll.countDocuments(withValue),
+      // The rows with a value are the total less those without: `field: null` is an equality an index bound serves.
+      const [nulls, all] = await Promise.all([
+        coll.countDocuments(withoutValue),
         knownTotal ?? coll.countDocuments(filter),
       ]);
+      const valued = Math.max(0, all - nulls);
       total = all;
       docs =
         skip < valued

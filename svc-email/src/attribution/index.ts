@@ -3,18 +3,17 @@ import type { Collection } from 'mongodb';
 import { AttributionLedger, RevenueService, revenueRouter, startRevenueConsumer, type Bus, type Logger, type Outbox } from '@act/service-kit';
 import { contactModel, type ContactDoc } from '../contacts/model';
 import type { EmailLogsService } from '../email-logs/service';
-import type { ContactListView } from '../contacts/view';
 import type { IntegrationCache } from '../integrations/cache';
 import { emailTouchPublisher } from './touches';
 import { emailRevenueSide } from './side';
 
 /** Recovered revenue on the email side (docs/revenue.md): touches out through the outbox, the ledger in from NATS. */
-export async function buildAttribution({ conn, outbox, logger, logs, integrations, view }: { conn: Connection; outbox: Outbox; logger: Logger; logs: EmailLogsService; integrations: IntegrationCache; view?: ContactListView }) {
+export async function buildAttribution({ conn, outbox, logger, logs, integrations }: { conn: Connection; outbox: Outbox; logger: Logger; logs: EmailLogsService; integrations: IntegrationCache }) {
   const ledger = new AttributionLedger(conn);
   await ledger.init();
   const contacts = contactModel(conn).collection as unknown as Collection<ContactDoc>;
   logs.observe(emailTouchPublisher({ outbox, contacts, integrations, logger }));
-  const service = new RevenueService(conn, ledger, emailRevenueSide({ contacts, view, logs: logs.coll, integrations }));
+  const service = new RevenueService(conn, ledger, emailRevenueSide({ contacts, logs: logs.coll, integrations }));
   return {
     ledger,
     router: revenueRouter('/api/revenue', service),

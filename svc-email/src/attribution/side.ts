@@ -3,10 +3,9 @@ import type { RevenueSide } from '@act/service-kit';
 import type { ContactDoc } from '../contacts/model';
 import type { EmailLogDoc } from '../email-logs/model';
 import type { IntegrationCache } from '../integrations/cache';
-import type { ContactListView } from '../contacts/view';
 
 /** The email side's part of the revenue summary: its integrations, contacts, and Resend's click reports. */
-export function emailRevenueSide({ contacts, view, logs, integrations }: { contacts: Collection<ContactDoc>; view?: ContactListView; logs: Collection<EmailLogDoc>; integrations: IntegrationCache }): RevenueSide {
+export function emailRevenueSide({ contacts, logs, integrations }: { contacts: Collection<ContactDoc>; logs: Collection<EmailLogDoc>; integrations: IntegrationCache }): RevenueSide {
   return {
     async funnelOf(id) {
       return (await integrations.byId(id))?.funnel_id ?? undefined;
@@ -16,10 +15,6 @@ export function emailRevenueSide({ contacts, view, logs, integrations }: { conta
       return new Map([...byId.values()].map((i) => [i.funnel_id, { id: i.id, name: i.name }]));
     },
     async contactsIn(from, until, integrationId) {
-      // The contacts list's in-memory copy when it is current (exact: see ContactListView), else MongoDB.
-      const [a, b] = [from.getTime(), until.getTime()];
-      const counted = await view?.count((r) => r.created_at >= a && r.created_at < b && (integrationId === undefined || r.integration_id === integrationId));
-      if (counted !== undefined && counted !== null) return counted;
       return contacts.countDocuments({ created_at: { $gte: from, $lt: until }, ...(integrationId !== undefined ? { integration_id: integrationId } : {}) });
     },
     async clickedIn(from, until, integrationId) {

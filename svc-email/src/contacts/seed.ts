@@ -2,7 +2,7 @@ import type { Connection } from 'mongoose';
 import type { Collection } from 'mongodb';
 import { nextId } from '@act/service-kit';
 import { contactModel, type ContactDoc } from './model';
-import { CONTACTS_VERSION_COLLECTION, newContactFields } from './service';
+import { newContactFields } from './service';
 
 export interface SeedContact {
   contactId: string;
@@ -15,9 +15,9 @@ export interface SeedContact {
 
 /**
  * Benchmarks only: writes contacts straight into svc-email's database, in the documents the webhook path writes
- * (same field builder, same id counter), then announces the change as any write does, so a running svc-email's
- * contacts list shows them at once. Reminder jobs are not created: seeded contacts are for the list, and their
- * reminders (if ever due) are still found by the minute's sweep.
+ * (same field builder, same id counter), so a running svc-email's contacts list shows them at once. Reminder jobs
+ * are not created: seeded contacts are for the list, and their reminders (if ever due) are still found by the
+ * minute's sweep.
  */
 export async function seedContacts(conn: Connection, integration: { id: number; reminder_delay: number }, delayUnitMs: number, items: SeedContact[]): Promise<void> {
   const coll = contactModel(conn).collection as unknown as Collection<ContactDoc>;
@@ -29,5 +29,4 @@ export async function seedContacts(conn: Connection, integration: { id: number; 
     return doc;
   });
   for (let i = 0; i < docs.length; i += 5_000) await coll.insertMany(docs.slice(i, i + 5_000), { ordered: false });
-  await conn.collection(CONTACTS_VERSION_COLLECTION).updateOne({ _id: 'contacts' as never }, { $inc: { v: 1 } }, { upsert: true });
 }

@@ -58,8 +58,7 @@ export async function handleFunnelEvent(subject: string, payload: Record<string,
     if (!integration) return;
     if (!trusted && (await integrations.requiresSigning(integration)))
       return refuse(deps, Subjects.contactCreated, payload, integration, origin);
-    const { announced } = await contacts.createFromFunnel({ integration, contactId, email, phone: str(p.phone), firstName: str(p.firstName), createdAt: date(p.createdAt) });
-    await announced;
+    await contacts.createFromFunnel({ integration, contactId, email, phone: str(p.phone), firstName: str(p.firstName), createdAt: date(p.createdAt) });
   }
 }
 

@@ -249,24 +249,20 @@ export class WebhookService {
         ? { integrationId: integration.id, contactId: fact.contactId, url: fact.checkoutUrl }
         : undefined;
       if (fact.op === 'created') {
-        const { created, announced } = await this.contacts.createFromFunnel(input);
+        const { created } = await this.contacts.createFromFunnel(input);
         await keepCart();
-        // The list's announcement and the outbox row go out together: one round trip in front of the answer, not two.
         // Published for a repeat too: it may be the retry of a delivery whose first attempt wrote the contact and
         // died before its outbox row (an instance killed in between, the gateway sending it again to another); the
         // SMS side's upsert makes a second event harmless.
-        await Promise.all([
-          announced,
-          this.publisher.contactCreated({
-            funnelId,
-            contactId: fact.contactId,
-            email,
-            phone: fact.phone,
-            firstName: fact.firstName,
-            createdAt: now.toISOString(),
-            origin,
-          }),
-        ]);
+        await this.publisher.contactCreated({
+          funnelId,
+          contactId: fact.contactId,
+          email,
+          phone: fact.phone,
+          firstName: fact.firstName,
+          createdAt: now.toISOString(),
+          origin,
+        });
         return {
           answer: {
             body: {

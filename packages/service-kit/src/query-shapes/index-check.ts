@@ -9,7 +9,6 @@ import type { IndexRecord, QueryLogRecord, ShapeRecord } from './recorder';
 export const SMALL_FIXED_COLLECTIONS: ReadonlySet<string> = new Set([
   'counters',
   'settings',
-  'contacts_version',
   'webhook_integrations',
   'sms_integrations',
   'email_campaigns',
