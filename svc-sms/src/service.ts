@@ -30,13 +30,15 @@ import { ProviderConfigService } from './provider/config';
 import { ProviderService } from './provider/service';
 import { providerRouter } from './provider/routes';
 import { SequenceEngine } from './sequences/engine';
-import { AgendaScheduler } from './sequences/scheduler';
-import { DueTicker } from './sequences/due-ticker';
+import { AgendaScheduler, POLLED } from './sequences/scheduler';
+import { DuePoller } from '@act/flow';
 import { FunnelEventPublisher } from './events/publisher';
 import { startFunnelConsumers } from './events/consumers';
 import { WebhookSigningSettings } from './webhook-signing/settings';
 import { webhookSigningRouter } from './webhook-signing/routes';
 import { buildAttribution } from './attribution';
+import { SmsTimelineService } from './timeline/service';
+import { timelineRouter } from './timeline/routes';
 
 /** Wires svc-sms from service-kit's dependencies: models, domain services, routers, scheduler, consumers. */
 export async function buildSmsService(
@@ -51,22 +53,11 @@ export async function buildSmsService(
     logger,
     processEveryMs: settings.agendaProcessEveryMs,
     sweepEveryMs: settings.sweepEveryMs,
-    // Behind the due ticker the jobs are a backstop nobody waits for: written 250 ms at a time.
-    writeLingerMs: settings.dueScanMs > 0 ? 250 : 0,
   });
-  // Steps run from memory at their time (the due ticker), Agenda's jobs a grace later as the persistent backstop;
-  // with the due scan off, Agenda alone.
-  const ticker =
-    settings.dueScanMs > 0
-      ? new DueTicker(agendaJobs, {
-          conn,
-          logger,
-          tickMs: settings.dueTickMs,
-          burst: settings.dueBurst,
-          graceMs: settings.jobGraceMs,
-        })
-      : null;
-  const scheduler = ticker ?? agendaJobs;
+  // The contacts' next_at is the schedule, read by the due poller; with the poller off (SMS_DUE_SCAN_MS=0), a job
+  // per step in Agenda.
+  const polling = settings.dueScanMs > 0;
+  const scheduler = polling ? POLLED : agendaJobs;
   const publisher = new FunnelEventPublisher(outbox);
   // Webhook signing secrets are sealed under SECRETS_KEY; the cache opens them once per snapshot.
   const box = createSecretBox();
@@ -138,12 +129,13 @@ export async function buildSmsService(
   await Promise.all([...Object.values(conn.models).map((m) => m.init()), replays.init()]);
   await integrationService.ensureKeys();
 
-  let scan: NodeJS.Timeout | null = null;
+  const poller = polling
+    ? new DuePoller(engine.runner, { everyMs: settings.dueTickMs, burst: settings.dueBurst, bursts: 2, logger })
+    : null;
   let consumers: { stop(): void } | null = null;
   let privacy: { stop(): void } | null = null;
   let retention: { stop(): void } | null = null;
   let revenueConsumer: { stop(): void } | null = null;
-  let scanning = false;
 
   return {
     routers: [
@@ -160,10 +152,11 @@ export async function buildSmsService(
       statsRouter(new StatsService(conn, { config, now })),
       providerRouter(providerService),
       attribution.router,
+      timelineRouter(new SmsTimelineService(conn, attribution.ledger)),
     ],
     async start() {
       await agendaJobs.start(engine);
-      await ticker?.start(engine);
+      poller?.start();
       consumers = startFunnelConsumers({ conn, bus, contacts, integrations, events, logger });
       privacy = startPrivacyResponder({
         conn,
@@ -187,25 +180,9 @@ export async function buildSmsService(
         ],
       });
       revenueConsumer = attribution.start(bus);
-      // The backstop for contacts no ticker holds (another instance's, one gone): a scan of every contact on the
-      // stand-in, so not every second.
-      if (settings.dueScanMs > 0) {
-        scan = setInterval(() => {
-          if (scanning) return;
-          scanning = true;
-          // The next scan may start once this one's bursts have had their first answers (retries left only).
-          const done = () => (scanning = false);
-          engine
-            .sweep({ onReleased: done })
-            .catch((err) => logger.warn({ err: (err as Error).message }, 'due scan failed'))
-            .finally(done);
-        }, settings.dueScanMs);
-        scan.unref();
-      }
     },
     async stop() {
-      if (scan) clearInterval(scan);
-      ticker?.stop();
+      poller?.stop();
       consumers?.stop();
       privacy?.stop();
       retention?.stop();

@@ -9,16 +9,14 @@ export interface SmsSettings {
   /** Length of one "minute" of reminder_delay and delay_minutes. Tests shrink it (SMS_DELAY_UNIT_MS). */
   delayUnitMs: number;
   /**
-   * How often this instance scans for due contacts no ticker holds (SMS_DUE_SCAN_MS); 0 turns the scan and the due
-   * ticker off (Agenda alone).
+   * SMS_DUE_SCAN_MS: 0 turns the due poller off (Agenda alone: a job per step); any other value leaves it on, every
+   * instance asking the database for the steps that came due.
    */
   dueScanMs: number;
-  /** How often the due ticker runs the steps that came due (SMS_DUE_TICK_MS). */
+  /** How long the due poller waits after a look that found less than a full round (SMS_DUE_TICK_MS). */
   dueTickMs: number;
-  /** Most due steps the due ticker handles together, with one set of reads and writes (SMS_DUE_BURST). */
+  /** Most due steps the due poller handles together, with one set of reads and writes (SMS_DUE_BURST). */
   dueBurst: number;
-  /** How long after a step its Agenda job runs while the due ticker is on (SMS_JOB_GRACE_MS). */
-  jobGraceMs: number;
   /** How long a step may reuse settings, integration, campaign and templates just read (SMS_RULES_CACHE_MS). */
   rulesCacheMs: number;
   /** Agenda polling interval in ms (SMS_AGENDA_PROCESS_EVERY_MS); each poll locks what is due before the next one. */
@@ -63,7 +61,6 @@ export function readSettings(): SmsSettings {
     dueScanMs: envInt('SMS_DUE_SCAN_MS', 15_000),
     dueTickMs: envInt('SMS_DUE_TICK_MS', 250),
     dueBurst,
-    jobGraceMs: envInt('SMS_JOB_GRACE_MS', 10 * 60_000),
     rulesCacheMs: envInt('SMS_RULES_CACHE_MS', 250),
     agendaProcessEveryMs: envInt('SMS_AGENDA_PROCESS_EVERY_MS', 30_000),
     sweepEveryMs: envInt('SMS_SWEEP_EVERY_MS', 60_000),

@@ -10,6 +10,7 @@ export {
   type FlowChannel,
   type FlowRecorder,
   type FlowRunnerOptions,
+  type GateAnswer,
   type StepStore,
 } from './runner';
 export { nextStepAt, pendingSteps } from './schedule';

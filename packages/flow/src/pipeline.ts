@@ -12,7 +12,7 @@ export interface Work<Row> {
   nextAt?: Date | null;
 }
 
-export interface BurstContext {
+export interface BurstContext<S = undefined> {
   /** When the burst read its rows. */
   now: Date;
   /** The end of the burst's lease: no provider call of the burst may start after it. */
@@ -22,18 +22,24 @@ export interface BurstContext {
    * another burst meanwhile. Idempotent.
    */
   release(): void;
+  /** What the gate read for the burst (the provider's settings). */
+  settings: S;
 }
 
 /** One unit of the pipeline (rules, claim, pace, send...), written once for every channel that uses it. */
-export interface FlowStep<W> {
+export interface FlowStep<W, S = undefined> {
   readonly name: string;
-  run(open: W[], ctx: BurstContext): Promise<void>;
+  run(open: W[], ctx: BurstContext<S>): Promise<void>;
 }
 
 export const isOpen = (w: Work<unknown>): boolean => w.outcome === undefined;
 
 /** Runs the steps in order over the works still open after each. */
-export async function runPipeline<W extends Work<unknown>>(works: W[], steps: readonly FlowStep<W>[], ctx: BurstContext): Promise<void> {
+export async function runPipeline<W extends Work<unknown>, S>(
+  works: W[],
+  steps: readonly FlowStep<W, S>[],
+  ctx: BurstContext<S>,
+): Promise<void> {
   for (const step of steps) {
     const open = works.filter(isOpen);
     if (open.length === 0) return;
@@ -42,6 +48,6 @@ export async function runPipeline<W extends Work<unknown>>(works: W[], steps: re
 }
 
 /** A step from a name and a function. */
-export function step<W>(name: string, run: (open: W[], ctx: BurstContext) => Promise<void>): FlowStep<W> {
+export function step<W, S = undefined>(name: string, run: (open: W[], ctx: BurstContext<S>) => Promise<void>): FlowStep<W, S> {
   return { name, run };
 }

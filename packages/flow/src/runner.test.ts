@@ -42,6 +42,7 @@ function channel(store: MemoryStore, send: (w: W) => Promise<boolean>, extra: Pa
   return {
     name: 'test',
     store,
+    gate: async () => ({ settings: undefined }),
     work: (row) => ({ ref: row.id, row }),
     steps: [
       step<W>('send', async (open, ctx) => {
@@ -134,7 +135,7 @@ describe('FlowRunner', () => {
     seed(store, 2);
     const send = jest.fn(async () => true);
     const runner = new FlowRunner(
-      channel(store, send, { gate: async (rows) => new Map(rows.map((r) => [r.id, 'held_for_blackout'])) }),
+      channel(store, send, { gate: async (rows) => ({ decided: new Map(rows.map((r) => [r.id, 'held_for_blackout'])) }) }),
       { leaseMs: 60_000, now, logger },
     );
     expect(Object.fromEntries(await runner.processBurst([1, 2]))).toEqual({ 1: 'held_for_blackout', 2: 'held_for_blackout' });

@@ -26,19 +26,22 @@ export interface FlowRecorder<Row, W extends Work<Row>> {
   abandon?(works: W[], lease: { leaseId: string; until: Date }): Promise<void>;
 }
 
-export interface FlowChannel<Row, W extends Work<Row>> {
+/**
+ * What the gate says of a burst's due rows: an outcome for each (nothing can be sent now: no credentials, quiet
+ * hours), no lease taken; or go on, with the settings the burst's steps read.
+ */
+export type GateAnswer<S> = { decided: Map<number, string> } | { settings: S };
+
+export interface FlowChannel<Row, W extends Work<Row>, S = undefined> {
   /** Channel name, for logs. */
   name: string;
   store: StepStore<Row>;
-  /**
-   * Rules that decide for every due row before any lease is taken (nothing can be sent now: no credentials, quiet
-   * hours). Returns an outcome per key, or null to go on.
-   */
-  gate?(rows: Row[], now: Date): Promise<Map<number, string> | null>;
+  /** Read once per burst before any lease is taken. */
+  gate(rows: Row[], now: Date): Promise<GateAnswer<S>>;
   /** The work a taken row starts as. */
   work(row: Row): W;
   /** The pipeline, in order. */
-  steps: readonly FlowStep<W>[];
+  steps: readonly FlowStep<W, S>[];
   recorder: FlowRecorder<Row, W>;
   /** Makes sure the row is looked at no later than `at` (a persistent job); absent when the due poller is the schedule. */
   schedule?(ref: number, at: Date): Promise<void>;
@@ -59,12 +62,12 @@ export const BUSY = 'busy';
  * The flow runner: due steps are read, gated, leased, run through the channel's pipeline and written back, and the
  * next step scheduled. A burst of many keys and one key (a persistent job's contact) go the same way.
  */
-export class FlowRunner<Row, W extends Work<Row>> {
+export class FlowRunner<Row, W extends Work<Row>, S = undefined> {
   private readonly inFlight = new Set<number>();
   private readonly now: () => Date;
 
   constructor(
-    private readonly channel: FlowChannel<Row, W>,
+    private readonly channel: FlowChannel<Row, W, S>,
     private readonly opts: FlowRunnerOptions,
   ) {
     this.now = opts.now ?? (() => new Date());
@@ -141,16 +144,16 @@ export class FlowRunner<Row, W extends Work<Row>> {
   }
 
   private async burst(refs: number[], out: Map<number, string>, release: () => void): Promise<void> {
-    const { store, gate, recorder } = this.channel;
+    const { store, recorder } = this.channel;
     const now = this.now();
     const due = await store.readDue(refs, now);
     const dueRefs = new Set(due.map((r) => store.ref(r)));
     for (const ref of refs) if (!dueRefs.has(ref)) out.set(ref, NOT_DUE);
     if (due.length === 0) return;
 
-    const gated = gate ? await gate(due, now) : null;
-    if (gated) {
-      for (const ref of dueRefs) out.set(ref, gated.get(ref) ?? BUSY);
+    const gated = await this.channel.gate(due, now);
+    if ('decided' in gated) {
+      for (const ref of dueRefs) out.set(ref, gated.decided.get(ref) ?? BUSY);
       return;
     }
 
@@ -159,7 +162,7 @@ export class FlowRunner<Row, W extends Work<Row>> {
     if (taken.length === 0) return;
     const lease = { leaseId, until };
     const works = taken.map((row) => this.channel.work(row));
-    const ctx: BurstContext = { now, leaseUntil: until, release };
+    const ctx: BurstContext<S> = { now, leaseUntil: until, release, settings: gated.settings };
     try {
       await runPipeline(works, this.channel.steps, ctx);
       await recorder.finish(works, lease);
@@ -169,8 +172,8 @@ export class FlowRunner<Row, W extends Work<Row>> {
     }
     // Outcomes only once every write is done: after an error the steps stay 'busy', and the leases bring them back.
     for (const w of works) if (w.outcome !== undefined) out.set(w.ref, w.outcome);
-    const { schedule } = this.channel;
-    if (schedule)
-      await Promise.all(works.filter((w) => w.nextAt).map((w) => schedule(w.ref, w.nextAt!).catch(() => undefined)));
+    const channel = this.channel;
+    if (channel.schedule)
+      await Promise.all(works.filter((w) => w.nextAt).map((w) => channel.schedule!(w.ref, w.nextAt!).catch(() => undefined)));
   }
 }

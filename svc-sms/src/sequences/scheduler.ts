@@ -20,12 +20,16 @@ export interface AgendaSchedulerOptions {
   logger: Logger;
   processEveryMs: number;
   sweepEveryMs: number;
-  /**
-   * How long a job waits for others before they are written together. 0 (the default) when callers wait for their
-   * jobs (Agenda alone); the due ticker, which only needs them as a backstop minutes later, lets them wait.
-   */
-  writeLingerMs?: number;
 }
+
+/**
+ * The schedule while the due poller is on: a contact's next_at is the record every instance's poller reads (an
+ * indexed range on next_at), so a step needs no job of its own.
+ */
+export const POLLED: SequenceScheduler = {
+  schedule: () => Promise.resolve(),
+  cancel: () => Promise.resolve(),
+};
 
 export class AgendaScheduler implements SequenceScheduler {
   private readonly agenda: Agenda;
@@ -35,7 +39,7 @@ export class AgendaScheduler implements SequenceScheduler {
   private readonly scheduleBatch: (item: { contactRef: number; at: Date }) => Promise<void>;
 
   constructor(private readonly opts: AgendaSchedulerOptions) {
-    this.scheduleBatch = createBatcher(this.writeJobs, { lingerMs: opts.writeLingerMs ?? 0 });
+    this.scheduleBatch = createBatcher(this.writeJobs);
     this.agenda = createAgenda({
       conn: opts.conn,
       collection: COLLECTION,
@@ -101,20 +105,6 @@ export class AgendaScheduler implements SequenceScheduler {
     );
     return items.map(() => undefined);
   };
-
-  /**
-   * Removes the jobs of steps already handled (by the due ticker), each by exactly its unique index's keys: an
-   * index hit also on the stand-in, where a job left to run would cost a lock query scanning every job.
-   */
-  async forget(steps: { contactRef: number; at: Date }[]): Promise<void> {
-    if (steps.length === 0) return;
-    await this.opts.conn.db!.collection(COLLECTION).bulkWrite(
-      steps.map(({ contactRef, at }) => ({
-        deleteOne: { filter: { name: STEP_JOB, 'data.contactId': contactRef, 'data.at': at.getTime() } },
-      })),
-      { ordered: false },
-    );
-  }
 
   async cancel(contactRefs: number[]): Promise<void> {
     await this.agenda.ready;
