@@ -59,7 +59,7 @@ const BROWSER_TEST_FILES = { e2e: '.e2e.ts', faults: '.faults.ts', replicas: '.r
 // `<ws>/<dir>/**/*<suffix>`). `required` names the workspaces in which that folder must hold at least one test file:
 // test.mjs fails a full run where one holds none, so a renamed or moved folder cannot drop its tests silently (the
 // glob would just stop matching). Workspaces not named still run any such file they get.
-const BACK_END = ['packages/contracts', 'packages/flow', 'packages/service-kit', 'packages/sources', 'packages/testing', 'svc-auth', 'svc-email', 'svc-sms', 'gateway'];
+const BACK_END = ['packages/contracts', 'packages/experiments', 'packages/flow', 'packages/service-kit', 'packages/sources', 'packages/testing', 'svc-auth', 'svc-email', 'svc-sms', 'gateway'];
 const FRONT_END = ['packages/ui-kit', 'shell', 'mfe-email', 'mfe-sms'];
 const KINDS = {
   unit: [
