@@ -1,5 +1,18 @@
 import type { ReactNode } from 'react';
-import { Box, Button, Card, CardActions, CardContent, Chip, Divider, Stack, Tooltip, Typography } from '@mui/material';
+import { Link as RouterLink } from 'react-router';
+import {
+  Box,
+  Button,
+  Card,
+  CardActions,
+  CardContent,
+  Chip,
+  Divider,
+  Link,
+  Stack,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import PauseIcon from '@mui/icons-material/PauseCircleOutlined';
 import PlayIcon from '@mui/icons-material/PlayCircleOutlined';
@@ -42,6 +55,8 @@ function Explained({ title, children }: { title: string | false; children: React
 export interface IntegrationCardProps {
   integration: WebhookIntegration;
   templateLabel: string | null;
+  /** The attached email campaign's name; null when none is attached. */
+  campaignLabel: string | null;
   busy: boolean;
   onEdit: () => void;
   onToggle: () => void;
@@ -57,6 +72,7 @@ export interface IntegrationCardProps {
 export function IntegrationCard({
   integration,
   templateLabel,
+  campaignLabel,
   busy,
   onEdit,
   onToggle,
@@ -112,6 +128,17 @@ export function IntegrationCard({
           <Detail label="Reminder Delay">{minutes(integration.reminder_delay)}</Detail>
           <Detail label="Created">
             <DateTime value={integration.created_at} />
+          </Detail>
+          <Detail label="Email Campaign">
+            {campaignLabel !== null && integration.campaign_id !== null ? (
+              <Link component={RouterLink} to={`/email-templates/${integration.campaign_id}`} underline="hover">
+                {campaignLabel}
+              </Link>
+            ) : (
+              <Box component="span" sx={{ color: 'text.secondary', fontWeight: 400 }}>
+                None
+              </Box>
+            )}
           </Detail>
           <Detail label="Email Template">
             {templateLabel ?? (

@@ -17,11 +17,43 @@ const TEMPLATES = [
   { id: 9, name: 'Welcome', active: true, type: 'welcome' },
 ];
 
+const CAMPAIGNS = [
+  {
+    id: 3,
+    name: 'Two-step nudge',
+    description: null,
+    type: 'abandoned_cart',
+    active: true,
+    created_at: '2026-03-01T09:00:00.000Z',
+  },
+  {
+    id: 4,
+    name: 'Retired',
+    description: null,
+    type: 'abandoned_cart',
+    active: false,
+    created_at: '2026-03-01T09:00:00.000Z',
+  },
+];
+const SMS_CAMPAIGNS = [
+  {
+    id: 11,
+    name: 'Text follow-up',
+    integration_id: null,
+    active: true,
+    created_at: '2026-03-01T09:00:00.000Z',
+    integration_name: null,
+    template_count: 2,
+  },
+];
+
 function api(extra = {}) {
   return mockApi({
     ...SIGNED_IN,
     'GET /api/webhook-integrations': { json: [DEFAULT_INTEGRATION, SHOP_INTEGRATION, PAUSED] },
     'GET /api/resend/templates': { json: TEMPLATES },
+    'GET /api/email/campaigns': { json: CAMPAIGNS },
+    'GET /api/sms-campaigns': { json: SMS_CAMPAIGNS },
     ...extra,
   });
 }
@@ -125,6 +157,119 @@ describe('/webhook-integrations (spec §2, §4, §5, §8)', () => {
       name: 'Linked',
       checkout_fallback_url: 'https://shop.example.com/cart',
     });
+  });
+
+  it('the card names its email campaign and links to it; None without one', async () => {
+    api();
+    renderWithProviders(<WebhookIntegrationsPage />);
+    await screen.findByRole('article', { name: 'Summer Shop' });
+    const link = await within(card('Summer Shop')).findByRole('link', { name: 'Two-step nudge' });
+    expect(link.getAttribute('href')).toBe('/email-templates/3');
+    expect(within(card('Default Integration')).queryByRole('link')).toBeNull();
+    expect(card('Default Integration').textContent).toContain('Email CampaignNone');
+  });
+
+  it('attaches an email campaign: active campaigns and None are offered, campaign_id is sent', async () => {
+    const calls = api({ 'POST /api/webhook-integrations': { status: 201, json: { ...SHOP_INTEGRATION, id: 6 } } });
+    renderWithProviders(<WebhookIntegrationsPage />);
+    await openNew();
+    fireEvent.change(screen.getByLabelText(/^Name/), { target: { value: 'Sequence' } });
+    fireEvent.change(screen.getByLabelText(/^Funnel ID/), { target: { value: 'seq' } });
+    fireEvent.mouseDown(await screen.findByRole('combobox', { name: 'Email campaign' }));
+    const options = within(await screen.findByRole('listbox')).getAllByRole('option');
+    expect(options.map((o) => o.textContent)).toEqual(['None', 'Two-step nudge']);
+    fireEvent.click(options[1]);
+    expect(screen.getByText('Not used while a campaign is chosen: the campaign’s templates are sent.')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    expect(await toastText()).toContain('Integration created');
+    expect(calls.callsTo('POST', '/api/webhook-integrations')[0].body).toMatchObject({
+      funnel_id: 'seq',
+      campaign_id: 3,
+    });
+    expect(calls.callsTo('GET', '/api/sms-campaigns')).toHaveLength(0);
+  });
+
+  it('an edit keeps, changes or clears the campaign', async () => {
+    const calls = api({ 'PATCH /api/webhook-integrations/2': { json: SHOP_INTEGRATION } });
+    renderWithProviders(<WebhookIntegrationsPage />);
+    await screen.findByRole('article', { name: 'Summer Shop' });
+    fireEvent.click(within(card('Summer Shop')).getByRole('button', { name: 'Edit' }));
+    await screen.findByRole('heading', { name: 'Edit Integration' });
+    expect(screen.queryByRole('radiogroup')).toBeNull();
+    fireEvent.mouseDown(screen.getByRole('combobox', { name: 'Email campaign' }));
+    fireEvent.click(within(await screen.findByRole('listbox')).getByRole('option', { name: 'None' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Update' }));
+    expect(await toastText()).toContain('Integration updated');
+    expect(calls.callsTo('PATCH', '/api/webhook-integrations/2')[0].body).toMatchObject({
+      campaign_id: null,
+      resend_template_id: 7,
+    });
+  });
+
+  it('creates both channels for one funnel id in one step: one POST to each side', async () => {
+    const calls = api({
+      'POST /api/webhook-integrations': { status: 201, json: { ...SHOP_INTEGRATION, id: 7 } },
+      'POST /api/sms-webhook-integrations': { status: 201, json: { id: 9 } },
+    });
+    renderWithProviders(<WebhookIntegrationsPage />);
+    await openNew();
+    fireEvent.click(screen.getByRole('radio', { name: 'Email and SMS' }));
+    fireEvent.change(screen.getByLabelText(/^Name/), { target: { value: 'Both Shop' } });
+    fireEvent.change(screen.getByLabelText(/^Funnel ID/), { target: { value: 'both-1' } });
+    fireEvent.change(screen.getByLabelText(/Reminder Delay \(minutes\)/), { target: { value: '60' } });
+    fireEvent.mouseDown(await screen.findByRole('combobox', { name: 'SMS campaign' }));
+    fireEvent.click(within(await screen.findByRole('listbox')).getByRole('option', { name: 'Text follow-up' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    const text = await toastText();
+    expect(text).toContain('Integration created');
+    expect(text).toContain('Both Shop (email and SMS)');
+    expect(calls.callsTo('POST', '/api/webhook-integrations')[0].body).toMatchObject({
+      name: 'Both Shop',
+      funnel_id: 'both-1',
+      reminder_delay: 60,
+    });
+    expect(calls.callsTo('POST', '/api/sms-webhook-integrations')[0].body).toEqual({
+      name: 'Both Shop',
+      funnel_id: 'both-1',
+      sms_campaign_id: 11,
+      reminder_delay: 60,
+      active: true,
+    });
+  });
+
+  it('SMS only posts to the SMS side alone; a refused SMS side after the email one says which was created', async () => {
+    let calls = api({ 'POST /api/sms-webhook-integrations': { status: 201, json: { id: 9 } } });
+    const { unmount } = renderWithProviders(<WebhookIntegrationsPage />);
+    await openNew();
+    fireEvent.click(screen.getByRole('radio', { name: 'SMS' }));
+    expect(screen.queryByRole('combobox', { name: 'Resend Email Template' })).toBeNull();
+    fireEvent.change(screen.getByLabelText(/^Name/), { target: { value: 'Texts' } });
+    fireEvent.change(screen.getByLabelText(/^Funnel ID/), { target: { value: 'texts' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    expect(await toastText()).toContain('Texts (SMS)');
+    expect(calls.callsTo('POST', '/api/webhook-integrations')).toHaveLength(0);
+    expect(calls.callsTo('POST', '/api/sms-webhook-integrations')).toHaveLength(1);
+    unmount();
+
+    calls = api({
+      'POST /api/webhook-integrations': { status: 201, json: { ...SHOP_INTEGRATION, id: 8 } },
+      'POST /api/sms-webhook-integrations': {
+        status: 409,
+        json: { error: 'An SMS integration with this funnel ID already exists' },
+      },
+    });
+    renderWithProviders(<WebhookIntegrationsPage />);
+    await openNew();
+    fireEvent.click(screen.getByRole('radio', { name: 'Email and SMS' }));
+    fireEvent.change(screen.getByLabelText(/^Name/), { target: { value: 'Half' } });
+    fireEvent.change(screen.getByLabelText(/^Funnel ID/), { target: { value: 'half' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    const text = await toastText();
+    expect(text).toContain('Error creating integration');
+    expect(text).toContain(
+      'The email integration Half was created; the SMS integration was not: An SMS integration with this funnel ID already exists',
+    );
+    expect(calls.callsTo('POST', '/api/webhook-integrations')).toHaveLength(1);
   });
 
   it("create refused: 'Error creating integration' with the server's message", async () => {

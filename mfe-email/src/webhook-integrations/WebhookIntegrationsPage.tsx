@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useSWRConfig } from 'swr';
 import { Box, Button, Card, Grid, Skeleton } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import HubIcon from '@mui/icons-material/HubOutlined';
@@ -13,13 +14,33 @@ import {
   useToast,
 } from '@act/ui-kit';
 import { RequireSignedSwitch, useSigningActions } from '@act/ui-kit/src/WebhookSigning';
-import type { EmailTemplateSummary, MessageResponse, WebhookIntegration } from '@act/contracts/src/email-api';
+import type {
+  EmailCampaign,
+  EmailTemplateSummary,
+  MessageResponse,
+  WebhookIntegration,
+} from '@act/contracts/src/email-api';
+import type { SmsCampaign, SmsIntegration } from '@act/contracts/src/sms-api';
 import type { WebhookSigningSettings } from '@act/contracts/src/webhook-signing';
 import { INTEGRATIONS, LoadError, TEMPLATES, WEBHOOK_SIGNING, useApi, useRefetch } from '../shared';
 import { IntegrationCard } from './IntegrationCard';
 import { integrationFigures, useRevenueSummary } from '@act/ui-kit/src/Revenue/RevenueFigure';
 import { IntegrationDrawer } from './IntegrationDrawer';
-import { requestOf, templateLabel, type IntegrationFormValues } from './integrationForm';
+import { CAMPAIGNS } from '../email-campaigns/api';
+import {
+  campaignLabel,
+  includesEmail,
+  includesSms,
+  requestOf,
+  smsRequestOf,
+  templateLabel,
+  type Channels,
+  type IntegrationFormValues,
+} from './integrationForm';
+
+/** The SMS side's lists this form reads and adds to (its own API, through the gateway). */
+const SMS_INTEGRATIONS = '/api/sms-webhook-integrations';
+const SMS_CAMPAIGNS = '/api/sms-campaigns';
 
 type Confirm = { kind: 'delete' | 'clear'; integration: WebhookIntegration } | null;
 
@@ -35,6 +56,11 @@ export default function WebhookIntegrationsPage() {
   const refetch = useRefetch();
   const { data, error, mutate } = useApi<WebhookIntegration[]>(INTEGRATIONS);
   const templates = useApi<EmailTemplateSummary[]>(TEMPLATES);
+  const campaigns = useApi<EmailCampaign[]>(CAMPAIGNS);
+  const { mutate: mutateAny } = useSWRConfig();
+  // The SMS campaigns are asked for only once a new integration includes SMS.
+  const [withSms, setWithSms] = useState(false);
+  const smsCampaigns = useApi<SmsCampaign[]>(withSms ? SMS_CAMPAIGNS : null);
   const revenue = useRevenueSummary('/api/revenue');
   const { isAdmin } = useAuth();
   const requireSigned = useApi<WebhookSigningSettings>(WEBHOOK_SIGNING);
@@ -72,6 +98,7 @@ export default function WebhookIntegrationsPage() {
 
   function openDrawer(integration: WebhookIntegration | null) {
     setEditing(integration);
+    setWithSms(false);
     setDrawerOpen(true);
   }
 
@@ -84,9 +111,7 @@ export default function WebhookIntegrationsPage() {
         // The default integration's delay is the global reminder delay.
         await refetch('integrations', 'reminderDelay');
       } else {
-        await apiRequest<WebhookIntegration>('POST', INTEGRATIONS, body);
-        toast({ title: 'Integration created', description: body.name });
-        await refetch('integrations');
+        return await create(values);
       }
       return true;
     } catch (err) {
@@ -97,6 +122,38 @@ export default function WebhookIntegrationsPage() {
       });
       return false;
     }
+  }
+
+  /**
+   * A new integration on the sides chosen: each side's own POST, email first. Both sides refuse a funnel id they
+   * already have, so a second side that fails leaves the first created and says so; the form closes, since sending
+   * it again would be refused by the side that succeeded.
+   */
+  async function create(values: IntegrationFormValues): Promise<boolean> {
+    const channels: Channels = values.channels;
+    const name = values.name.trim();
+    if (includesEmail(channels)) {
+      await apiRequest<WebhookIntegration>('POST', INTEGRATIONS, requestOf(values, null));
+      await refetch('integrations');
+    }
+    if (includesSms(channels)) {
+      try {
+        await apiRequest<SmsIntegration>('POST', SMS_INTEGRATIONS, smsRequestOf(values));
+        // The SMS page loads its list anew when next shown.
+        await mutateAny(SMS_INTEGRATIONS, undefined, { revalidate: false });
+      } catch (err) {
+        if (!includesEmail(channels)) throw err;
+        toast({
+          title: 'Error creating integration',
+          description: `The email integration ${name} was created; the SMS integration was not: ${errorMessage(err)}`,
+          variant: 'destructive',
+        });
+        return true;
+      }
+    }
+    const sides = channels === 'both' ? ' (email and SMS)' : channels === 'sms' ? ' (SMS)' : '';
+    toast({ title: 'Integration created', description: `${name}${sides}` });
+    return true;
   }
 
   async function toggle(integration: WebhookIntegration) {
@@ -197,6 +254,7 @@ export default function WebhookIntegrationsPage() {
               <IntegrationCard
                 integration={integration}
                 templateLabel={templateLabel(integration.resend_template_id, templates.data)}
+                campaignLabel={campaignLabel(integration.campaign_id, campaigns.data)}
                 busy={busyId === integration.id}
                 onEdit={() => openDrawer(integration)}
                 onToggle={() => toggle(integration)}
@@ -205,7 +263,9 @@ export default function WebhookIntegrationsPage() {
                 isAdmin={isAdmin}
                 onSetSecret={() => signingActions.openSet(integration)}
                 onRemoveSecret={() => signingActions.openRemove(integration)}
-                revenue={revenue.data && integrationFigures(revenue.data, integration.id, 'email', integration.campaign_id)}
+                revenue={
+                  revenue.data && integrationFigures(revenue.data, integration.id, 'email', integration.campaign_id)
+                }
               />
             </Grid>
           ))}
@@ -217,6 +277,11 @@ export default function WebhookIntegrationsPage() {
         editing={editing}
         templates={templates.data}
         templatesError={Boolean(templates.error)}
+        campaigns={campaigns.data}
+        campaignsError={Boolean(campaigns.error)}
+        smsCampaigns={smsCampaigns.data}
+        smsCampaignsError={Boolean(smsCampaigns.error)}
+        onChannelsChange={(channels) => setWithSms(includesSms(channels))}
         onClose={() => setDrawerOpen(false)}
         onSubmit={save}
       />
