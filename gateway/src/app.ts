@@ -17,6 +17,7 @@ import { checkBrowserRequest, ownOrigins } from './security/csrf';
 import { securityHeaders } from './security/headers';
 import { createSessionResolver } from './session';
 import { staticFiles } from './static';
+import { createTimeline, serveTimeline, timelineTarget } from './timeline';
 
 const FORWARDED = ['x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'x-forwarded-port'];
 /**
@@ -79,6 +80,7 @@ export function createGateway(config: GatewayConfig, logger: Logger) {
   const record = config.recordFile ? createRecorder(config.recordFile) : null;
   const openapi = createOpenApiDocument({ upstreams, identity: () => sessions.anonymous().token, timeoutMs: 5_000, logger });
   const setSecurityHeaders = securityHeaders(config);
+  const timeline = createTimeline({ upstreams, timeoutMs: config.proxyTimeoutMs, logger });
 
   async function api(req: IncomingMessage, res: ServerResponse, path: string) {
     const method = req.method ?? 'GET';
@@ -156,7 +158,16 @@ export function createGateway(config: GatewayConfig, logger: Logger) {
       });
       return true;
     }
-    api(req, res, path).catch((err: unknown) => {
+    // The contact pages' timelines: the gateway's own answer from both services' parts, for the session's user.
+    const target = timelineTarget(path);
+    const answer = target
+      ? serveTimeline(res, req, async () => {
+          const identity = await sessions.resolve(req.headers.cookie);
+          const requestId = typeof req.headers['x-request-id'] === 'string' ? req.headers['x-request-id'] : randomUUID();
+          return timeline(target, new URLSearchParams(q === -1 ? '' : url.slice(q + 1)), identity.token, requestId);
+        })
+      : api(req, res, path);
+    answer.catch((err: unknown) => {
       const known = err instanceof HttpError;
       if (!known) logger.error({ err, path }, 'gateway error');
       if (res.headersSent) return void res.destroy();

@@ -76,6 +76,8 @@ schema.index({ id: 1, step: 1, next_at: 1 }, { unique: true, name: 'step_cas' })
 schema.index({ funnel_id: 1, contact_id: 1 });
 // 'Mark Purchased' by the sender's contact id finds it in every integration.
 schema.index({ contact_id: 1 });
+// A person's contacts by email (the contact page's timeline, asked by the email side's address).
+schema.index({ email: 1 });
 // Newest first with the id as tiebreak, as the list pages read.
 schema.index({ created_at: -1, id: -1 });
 

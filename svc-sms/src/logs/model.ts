@@ -44,6 +44,9 @@ schema.index({ integration_id: 1, timestamp: 1 });
 // Newest first with the id as tiebreak (the list pages). Expiry needs a single-field index (MongoDB's TTL takes no
 // compound one): `timestamp_-1`, declared by service-kit's retention.
 schema.index({ timestamp: -1, id: -1 });
+// A contact's messages and Twilio's reports on them, newest first (the contact page's timeline).
+schema.index({ contact_ref: 1, timestamp: -1, id: -1 });
+schema.index({ contact_ref: 1, status: 1, updated_at: -1, id: -1 });
 
 export function logModel(conn: Connection): Model<LogDoc> {
   return (conn.models.SmsLog as Model<LogDoc>) ?? conn.model<LogDoc>('SmsLog', schema, 'sms_logs');

@@ -9,6 +9,8 @@ export interface WebhookEventDoc extends Partial<DeliveryInfo> {
   /** The delivery as received (JSON text; form callbacks as a JSON object of their fields). */
   payload: string;
   timestamp: Date;
+  /** Whom a funnel delivery named (`buyerKeys` form: `e:`, `p:`, `c:<funnel>:<id>`): a contact's timeline finds it by them. */
+  person_keys?: string[];
 }
 
 const schema = new mongoose.Schema<WebhookEventDoc>(
@@ -23,6 +25,7 @@ const schema = new mongoose.Schema<WebhookEventDoc>(
     outcome: String,
     integration_id: Number,
     event_name: String,
+    person_keys: { type: [String], default: undefined },
   },
   { versionKey: false },
 );
@@ -30,6 +33,8 @@ const schema = new mongoose.Schema<WebhookEventDoc>(
 // Newest first with the id as tiebreak (the list pages). Expiry needs a single-field index (MongoDB's TTL takes no
 // compound one): `timestamp_-1`, declared by service-kit's retention.
 schema.index({ timestamp: -1, id: -1 });
+// A person's deliveries, newest first with the id as tiebreak (the contact page's timeline).
+schema.index({ person_keys: 1, timestamp: -1, id: -1 });
 
 export function webhookEventModel(conn: Connection): Model<WebhookEventDoc> {
   return (

@@ -24,19 +24,22 @@ export class WebhookEventService {
     return docs.map((d) => d.id);
   });
 
-  async record(type: SmsWebhookEventType, payload: string, info?: DeliveryInfo): Promise<number> {
+  /** `info.person_keys`: whom a funnel delivery named, when it could be read. */
+  async record(type: SmsWebhookEventType, payload: string, info?: DeliveryInfo & { person_keys?: string[] }): Promise<number> {
     webhookDeliveries.inc({
       side: 'sms',
       source: info?.source ?? 'unknown',
       verification: info?.verification ?? 'unsigned',
       outcome: info?.outcome ?? type,
     });
+    const { person_keys, ...rest } = info ?? {};
     return this.insert({
       id: await this.allocId(),
       type,
       payload: payload === '' ? '""' : payload,
       timestamp: this.deps.now(),
-      ...info,
+      ...rest,
+      ...(person_keys?.length ? { person_keys } : {}),
     });
   }
 

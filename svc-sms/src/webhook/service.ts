@@ -1,14 +1,24 @@
-import { BadRequestError, NotFoundError, UnauthorizedError, type Logger, type ReplayGuard } from '@act/service-kit';
+import {
+  BadRequestError,
+  NotFoundError,
+  UnauthorizedError,
+  createSecretBox,
+  type Logger,
+  type ReplayGuard,
+  type SecretBox,
+} from '@act/service-kit';
 import { smsMessages, type SmsWebhookEventType } from '@act/contracts/src/sms-api';
 import type { DeliveryInfo, DeliveryOutcome } from '@act/contracts/src/webhook-signing';
 import type { FactOrigin } from '@act/contracts';
 import {
   adapterFor,
   claimDelivery,
+  contactCart,
   decideVerification,
   genericCart,
-  keptCart,
+  isWooCommercePing,
   looksLikeWebhookKey,
+  reminderHold,
   sourceOf,
   webhookOrigin,
   withCartNotes,
@@ -22,6 +32,7 @@ import type { IntegrationDoc } from '../integrations/model';
 import type { WebhookEventService } from '../webhook-events/service';
 import type { FunnelEventPublisher } from '../events/publisher';
 import { toE164 } from '../contacts/phone';
+import { buyerKeys } from '@act/contracts/src/attribution';
 import { parseFunnelWebhook } from './parse';
 import type { Clock } from '../settings';
 import type { CartStore } from './cart-store';
@@ -67,6 +78,9 @@ const NO_INTEGRATION = 0;
  * side through the outbox, records and answers.
  */
 export class FunnelWebhookService {
+  /** Opens the integrations' sealed sender API keys (SECRETS_KEY, as for their signing secrets). */
+  private readonly box: SecretBox = createSecretBox();
+
   constructor(private readonly deps: FunnelWebhookDeps) {}
 
   async handle(d: Delivery): Promise<WebhookResult> {
@@ -76,6 +90,8 @@ export class FunnelWebhookService {
       pinned = looksLikeWebhookKey(d.key) ? await integrations.byKey(d.key) : null;
       if (!pinned) throw new NotFoundError('Unknown webhook URL');
     }
+    if (isWooCommercePing(d.raw) && (!pinned?.webhook_source || pinned.webhook_source === 'woocommerce'))
+      return this.ping(d, pinned);
     const source = sourceOf(pinned?.webhook_source, d.body, d.headers);
     const read = this.read(source, d);
     const info = (over: Partial<DeliveryInfo>): DeliveryInfo => ({
@@ -121,7 +137,10 @@ export class FunnelWebhookService {
       secret: integration ? await integrations.secretOf(integration) : null,
       requireSigned: await integrations.requireSigned(),
     });
-    const base = info({ integration_id: integration?.id ?? null, verification: decision.verification });
+    const base = {
+      ...info({ integration_id: integration?.id ?? null, verification: decision.verification }),
+      person_keys: personKeysOf(read.fact, integration?.funnel_id ?? funnelId),
+    };
     if (decision.verification === 'rejected') {
       await events.record('rejected', d.raw, { ...base, outcome: 'rejected', verification_reason: decision.reason });
       throw new UnauthorizedError(decision.reason);
@@ -149,6 +168,22 @@ export class FunnelWebhookService {
       await claim.release();
       throw err;
     }
+  }
+
+  /**
+   * WooCommerce's creation ping (`webhook_id=<id>`, unsigned): answered 200 or WooCommerce will not save the webhook.
+   * It creates nothing, so it needs no signature; it is recorded like a handshake.
+   */
+  private async ping(d: Delivery, pinned: IntegrationDoc | null): Promise<WebhookResult> {
+    await this.deps.events.record('handshake', d.raw, {
+      source: 'woocommerce',
+      verification: 'unsigned',
+      verification_reason: null,
+      outcome: 'handshake',
+      integration_id: pinned?.id ?? null,
+      event_name: 'ping',
+    });
+    return { status: 200, body: { status: 'ok', message: 'WooCommerce webhook ping received' } };
   }
 
   private read(source: SourceId, d: Delivery): Read {
@@ -270,10 +305,15 @@ export class FunnelWebhookService {
         phone: phone!,
         email: fact.email,
         firstName: fact.firstName,
-        checkoutUrl: fact.checkoutUrl ?? cart?.recovery_url ?? null,
+        checkoutUrl: fact.checkoutUrl,
       });
-      // After the contact's own write (the cart lives on it), conditional on the sender's time.
+      // After the contact's own write (the cart lives on it): the cart, conditional on the sender's time, and why no
+      // message may go. The line items a sender must be asked for are fetched for a new contact only.
+      const apiKey = integration.sender_api_key ? this.box.open(integration.sender_api_key) : null;
+      const { cart, notes } = await contactCart(fact, { created, apiKey, receivedAt: this.deps.now() });
       if (cart) await this.deps.carts.keep(integration.id, contact.contact_id, cart);
+      const hold = reminderHold(fact, integration.send_without_consent === true);
+      if (hold) await this.deps.carts.hold(integration.id, contact.contact_id, hold);
       return {
         result: {
           status: 200,
@@ -285,7 +325,7 @@ export class FunnelWebhookService {
           },
         },
         outcome: created ? 'created' : 'updated',
-        reason: withCartNotes(null, notes) ?? undefined,
+        reason: withCartNotes(hold, notes) ?? undefined,
       };
     }
     const updated = await this.deps.contacts.markPurchased({
@@ -320,4 +360,11 @@ function eventNameOf(body: unknown): string | null {
   const b = body as Record<string, unknown>;
   const name = b.event ?? b.event_type;
   return typeof name === 'string' ? name.slice(0, 100) : null;
+}
+
+/** Whom a delivery names, in the ledgers' form: a contact's timeline finds its deliveries by these. */
+function personKeysOf(fact: SourceFact | { kind: string }, funnelId: string | null): string[] | undefined {
+  if (fact.kind !== 'contact' && fact.kind !== 'purchase') return undefined;
+  const f = fact as Extract<SourceFact, { kind: 'contact' | 'purchase' }>;
+  return buyerKeys({ funnelId, contactId: f.contactId ?? null, email: f.email ?? null, phone: f.phone ?? null });
 }
