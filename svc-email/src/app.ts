@@ -62,7 +62,7 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
   const publisher = new EventPublisher(outbox);
   const replays = new ReplayGuard(conn, 'webhook_deliveries');
   const webhook = new WebhookService(events, contacts, cache, publisher, replays);
-  const attribution = await buildAttribution({ conn, outbox, logger, logs, integrations: cache });
+  const attribution = await buildAttribution({ conn, outbox, logger, logs, integrations: cache, simulated: !config.sending.liveSending });
 
   await Promise.all([integrations.ensureDefault(await settings.getReminderDelay()), replays.init()]);
   await integrations.ensureKeys();
@@ -76,6 +76,7 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
   return {
     routers: [
       webhookRouter(webhook),
+      attribution.contactsRouter,
       contactsRouter(contacts, publisher, cache),
       emailLogsRouter(logs),
       webhookEventsRouter(events),

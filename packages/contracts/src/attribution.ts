@@ -27,6 +27,12 @@ export interface Touch {
   templateId: number | null;
   step: number | null;
   sentAt: Date;
+  /**
+   * Only logged (live sending off): no shopper received it. Kept apart: never credited as recovered, never counted as
+   * reminded; the summary shows what it would have been credited. Present only when true, so a real touch compares
+   * equal to the ones recorded before the field existed.
+   */
+  simulated?: true;
 }
 
 export interface Buyer {
@@ -75,6 +81,7 @@ export function makeTouch(t: Touch): Touch {
     templateId: t.templateId ?? null,
     step: t.step ?? null,
     sentAt: new Date(t.sentAt),
+    ...(t.simulated ? { simulated: true as const } : {}),
   };
 }
 

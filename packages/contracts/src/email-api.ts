@@ -50,6 +50,11 @@ export interface Contact {
   integration_id: number | null;
   /** The cart the sender told us about (packages/contracts cart.ts); null when it sent none. */
   cart: Cart | null;
+  /**
+   * Its reminder was only logged (`would_send`, live sending off), never received: screens write "Sent (simulated)".
+   * Present on every contact the contacts routes answer.
+   */
+  simulated?: boolean;
 }
 
 export interface EmailLog {

@@ -89,4 +89,6 @@ export interface SendEvent extends EventEnvelope {
   /** The send's own id on its side (the log's key): the same on a republished event, so ledgers count it once. */
   sendId?: string | null;
   sentAt: string;
+  /** Only logged (`would_send`, live sending off): the ledgers keep it apart from what shoppers received. */
+  simulated?: boolean;
 }

@@ -116,14 +116,24 @@ export interface RevenueCreditRow {
   revenue: { currency: string | null; amount: number }[];
 }
 
+/**
+ * The side's own contacts that came in during the range, and of them: those its channel really reminded (a
+ * simulated, held, skipped or suppressed reminder is not one), those who clicked, and those who purchased after
+ * that reminder. Each figure is a part of the one before (clicked aside), so the funnel never widens.
+ */
 export interface RevenueFunnel {
-  /** This service's contacts that came in during the range. */
   contacts: number;
-  /** Contacts reminded in the range, on either channel. */
   reminded: number;
   /** Null where the provider does not report clicks (SMS). */
   clicked: number | null;
   purchased: number;
+}
+
+/** Purchases that only a simulated reminder (live sending off) preceded: what would have been credited, kept apart. */
+export interface RevenueSimulated {
+  recovered: number;
+  by_channel: Record<Channel, number>;
+  revenue: { currency: string | null; amount: number }[];
 }
 
 /** GET/PUT …/revenue/settings: the attribution window of one side. */
@@ -152,6 +162,12 @@ export interface RevenueSummary {
   /** Best first: the best-performing template/step is templates[0]. */
   templates: RevenueCreditRow[];
   funnel: RevenueFunnel;
+  /** Never part of the figures above: purchases a simulated reminder would have been credited with. */
+  simulated: RevenueSimulated;
+  /** This side's reminders are only logged now (live sending off): the page says its reminders are simulated. */
+  sending_simulated: boolean;
+  /** The one channel the figures are limited to (SMS Statistics: `sms`); null: both channels. */
+  channel: Channel | null;
 }
 
 function cell(v: unknown): string {

@@ -116,23 +116,33 @@ describe('recovered revenue (email side)', () => {
     ]);
   });
 
-  it('credits its own would-send reminder, and counts a purchase heard on its webhook and from the SMS side once', async () => {
+  it('never credits its own would-send reminder: the purchase is organic, shown apart as what it would have been credited', async () => {
     const created = await email.api('POST', '/api/webhook-integrations', { body: { name: 'Own', funnel_id: 'own', reminder_delay: 1 } });
     expect(created.status).toBeLessThan(300);
     const integrationId = (created.body as { id: number }).id;
     await email.api('POST', '/api/webhook', { body: contactCreated('own-1', 'own1@example.com', 'own'), user: null });
-    // The reminder (1 "minute" = 1 s here) is logged as would_send, published, and comes back into the ledger.
-    await waitFor(async () => (await summary(`&integration_id=${integrationId}`)).funnel.reminded === 1, { timeoutMs: 20_000, what: 'own reminder in the ledger' });
+    // The reminder (1 "minute" = 1 s here) is logged as would_send: live sending is off in this service.
+    await waitFor(async () => {
+      const logs = (await email.api('GET', '/api/email-logs')).body as { contact_id: string; status: string }[];
+      return logs.some((l) => l.contact_id === 'own-1' && l.status === 'would_send');
+    }, { timeoutMs: 20_000, what: 'own reminder logged would_send' });
     const body = { event: 'purchase_created', funnel_id: 'own', contact: { id: 'own-1', email: 'own1@example.com' }, purchase: { amount: 49, currency: 'USD' } };
     expect((await email.api('POST', '/api/webhook', { body, user: null })).status).toBe(200);
     // The funnel also posted it to the SMS side, which relays it.
     await purchase('own', 'own-1', new Date().toISOString(), { email: 'own1@example.com', amount: 49 });
-    const s = await settled('own', 1, 1, `&integration_id=${integrationId}`);
-    expect(s.totals).toMatchObject({ purchases: 1, recovered: 1, by_channel: { email: 1, sms: 0 }, revenue: [{ currency: 'USD', recovered: 49, organic: 0 }] });
-    expect(s.integrations).toEqual([expect.objectContaining({ integration_id: integrationId, name: 'Own', reminded: 1, recovered: 1 })]);
-    expect(s.funnel).toMatchObject({ contacts: 1, reminded: 1, clicked: 0, purchased: 1 });
+    const s = await waitFor(async () => {
+      const got = await summary(`&integration_id=${integrationId}`);
+      return got.simulated.recovered === 1 ? got : null;
+    }, { timeoutMs: 20_000, what: 'the simulated reminder linked to the purchase' });
+    expect(s.sending_simulated).toBe(true);
+    expect(s.totals).toMatchObject({ purchases: 1, recovered: 0, organic: 1, by_channel: { email: 0, sms: 0 }, revenue: [{ currency: 'USD', recovered: 0, organic: 49 }] });
+    expect(s.simulated).toEqual({ recovered: 1, by_channel: { email: 1, sms: 0 }, revenue: [{ currency: 'USD', amount: 49 }] });
+    // Nobody received an email: not reminded, so neither the funnel nor the integration row counts a reminder.
+    expect(s.integrations).toEqual([expect.objectContaining({ integration_id: integrationId, name: 'Own', reminded: 0, recovered: 0, purchases: 1 })]);
+    expect(s.funnel).toEqual({ contacts: 1, reminded: 0, clicked: 0, purchased: 0 });
+    expect(s.templates).toEqual([]);
     const today = s.series.at(-1)!;
-    expect(today).toMatchObject({ recovered: 1, email: 1, organic: 0, revenue: [{ currency: 'USD', email: 49, sms: 0, organic: 0 }] });
+    expect(today).toMatchObject({ recovered: 0, email: 0, organic: 1, revenue: [{ currency: 'USD', email: 0, sms: 0, organic: 49 }] });
     // Two seconds on, still one (a late duplicate must not add a second row).
     await new Promise((r) => setTimeout(r, 2000));
     expect((await summary(`&integration_id=${integrationId}`)).totals.purchases).toBe(1);

@@ -5,7 +5,7 @@ import type { ContactDoc } from '../contacts/model';
 import type { EmailLogObserver } from '../email-logs/service';
 import type { IntegrationCache } from '../integrations/cache';
 
-/** A reminder that reached (or, without live sending, would have reached) the contact: attribution's touch. */
+/** A reminder that reached the contact, or (live sending off) would have: attribution's touch, the latter marked simulated. */
 const TOUCH_STATUSES = new Set(['sent', 'would_send']);
 
 /**
@@ -44,6 +44,7 @@ export function emailTouchPublisher({ outbox, contacts, integrations, logger }: 
           messageId: e.message_id ?? null,
           sendId: e.key ?? (e.message_id ? `resend:${e.message_id}` : null),
           sentAt: (e.timestamp ?? at).toISOString(),
+          simulated: e.status === 'would_send',
         };
         bodies.push(body);
       }

@@ -43,18 +43,34 @@ describe('recovered revenue (SMS side)', () => {
     expect(s.funnel).toMatchObject({ contacts: 1, reminded: 1, clicked: null, purchased: 1 });
   });
 
-  it('credits an email the other side sent, by the buyer\'s email address', async () => {
-    const sentAt = new Date(Date.now() - 3_600_000).toISOString();
-    await fromEmail('send.email.sent', { channel: 'email', funnelId: 'mail', contactId: 'm-1', email: 'M1@example.com', phone: null, integrationId: 4, campaignId: 40, templateId: 400, step: 2, messageId: 'resend-1', sendId: 'k-1', sentAt });
-    await fromEmail('funnel.purchase.created', { funnelId: 'other-funnel', contactId: null, email: 'm1@EXAMPLE.com', phone: null, amount: 10, currency: 'USD', purchasedAt: new Date().toISOString() });
-    const s = await waitFor(async () => {
-      const got = await summary();
-      return got.totals.by_channel.email === 1 ? got : null;
+  it('counts SMS data only: a purchase an email recovered is not credited here, and no email-only funnel is listed', async () => {
+    const { integration } = await createFunnel(sms.svc.url, 'both', [{ message: 'Hello' }]);
+    const text = new Date(Date.now() - 2 * 3_600_000).toISOString();
+    const mail = new Date(Date.now() - 3_600_000).toISOString();
+    // An email-only funnel's organic purchase and its email recovery: nothing of it belongs on the SMS page.
+    await fromEmail('send.email.sent', { channel: 'email', funnelId: 'mail-only', contactId: 'm-1', email: 'm1@example.com', phone: null, integrationId: 5, campaignId: 41, templateId: 410, step: 1, messageId: 'resend-m1', sendId: 'k-m1', sentAt: mail });
+    await fromEmail('funnel.purchase.created', { funnelId: 'mail-only', contactId: 'm-1', email: null, phone: null, amount: 30, currency: 'USD', purchasedAt: new Date().toISOString() });
+    await fromEmail('funnel.purchase.created', { funnelId: 'mail-only', contactId: 'm-2', email: null, phone: null, amount: 5, currency: 'USD', purchasedAt: new Date().toISOString() });
+    await fromEmail('send.sms.sent', { channel: 'sms', funnelId: 'both', contactId: 'b-1', email: null, phone: '+15552040101', integrationId: integration.id, campaignId: 50, templateId: 500, step: 1, messageId: 'SM-both-1', sentAt: text });
+    await fromEmail('send.email.sent', { channel: 'email', funnelId: 'both', contactId: 'b-1', email: 'b1@example.com', phone: null, integrationId: 4, campaignId: 40, templateId: 400, step: 1, messageId: 'resend-b1', sendId: 'k-b1', sentAt: mail });
+    await fromEmail('funnel.purchase.created', { funnelId: 'both', contactId: 'b-1', email: null, phone: null, amount: 10, currency: 'USD', purchasedAt: new Date().toISOString() });
+    // First touch: the text is credited, so the ledger holds the purchase with both its touches.
+    const first = await waitFor(async () => {
+      const got = await summary(`&model=first&integration_id=${integration.id}`);
+      return got.totals.recovered === 1 && got.templates.length === 1 ? got : null;
     }, 15_000);
-    expect(s.templates.find((t) => t.channel === 'email')).toMatchObject({ campaign_id: 40, template_id: 400, step: 2, recovered: 1, revenue: [{ currency: 'USD', amount: 10 }] });
+    expect(first.totals).toMatchObject({ purchases: 1, recovered: 1, by_channel: { email: 0, sms: 1 } });
+    // Last touch: the email recovered it; the SMS page neither credits it nor calls it organic.
+    const last = await summary(`&integration_id=${integration.id}`);
+    expect(last.channel).toBe('sms');
+    expect(last.totals).toMatchObject({ purchases: 0, recovered: 0, organic: 0, by_channel: { email: 0, sms: 0 } });
+    expect(last.templates).toEqual([]);
+    const all = await summary();
+    expect(all.integrations.map((i) => i.funnel_id)).not.toContain('mail-only');
+    expect(all.campaigns.every((c) => c.channel === 'sms') && all.templates.every((t) => t.channel === 'sms')).toBe(true);
     const csv = await call(sms.svc.url, 'GET', '/api/sms/revenue/summary?days=7&format=csv&table=templates');
     expect(csv.status).toBe(200);
-    expect(csv.text.split('\r\n')).toContain('email,40,400,2,1,USD,10');
+    expect(csv.text).not.toContain('email,');
   });
 
   it('counts the contacts each campaign reminded, once each however many texts, and its recovery rate', async () => {
@@ -78,9 +94,9 @@ describe('recovered revenue (SMS side)', () => {
     await fromEmail('send.test-data.cleared', {});
     await waitFor(async () => {
       const s = await summary();
-      return s.totals.purchases === 0 && s.funnel.reminded === 0 && s.templates.length === 0;
+      return s.totals.purchases === 0 && s.campaigns.length === 0 && s.templates.length === 0;
     }, 15_000);
-    await fromEmail('funnel.purchase.created', { funnelId: 'after', contactId: 'a-1', email: null, phone: null, amount: 3, currency: 'USD', purchasedAt: new Date().toISOString() });
+    await fromEmail('funnel.purchase.created', { funnelId: 'rev', contactId: 'a-1', email: null, phone: null, amount: 3, currency: 'USD', purchasedAt: new Date().toISOString() });
     await waitFor(async () => (await summary()).totals.purchases === 1, 15_000);
   });
 

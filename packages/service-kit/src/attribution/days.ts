@@ -62,9 +62,12 @@ export interface DayPurchase {
 }
 export const purchaseEntry = (p: DayPurchase) => JSON.stringify([p.id, p.funnelId, p.amount, p.currency, new Date(p.purchasedAt).getTime()]);
 
-/** Only what the rule and the credit rows read of a touch: the time, the key (ties), and what it is credited as. */
+/**
+ * Only what the rule and the credit rows read of a touch: the time, the key (ties), and what it is credited as; a
+ * simulated touch carries a trailing 1 (a real one's entry stays as it always was).
+ */
 export const linkEntry = (purchaseId: string, t: Touch) =>
-  JSON.stringify([purchaseId, new Date(t.sentAt).getTime(), t.key, t.channel, t.campaignId, t.templateId, t.step]);
+  JSON.stringify([purchaseId, new Date(t.sentAt).getTime(), t.key, t.channel, t.campaignId, t.templateId, t.step, ...(t.simulated ? [1] : [])]);
 
 /** The purchases of some `p|` day documents with their touches, as `summarize` takes them. */
 export function purchasesOf(docs: DayDoc[], funnelId?: string | null): SummaryPurchase[] {
@@ -77,9 +80,9 @@ export function purchasesOf(docs: DayDoc[], funnelId?: string | null): SummaryPu
     }
   for (const doc of docs)
     for (const e of doc.l ?? []) {
-      const [id, sentAt, key, channel, campaignId, templateId, step] = JSON.parse(e) as [string, number, string, Channel, number | null, number | null, number | null];
+      const [id, sentAt, key, channel, campaignId, templateId, step, simulated] = JSON.parse(e) as [string, number, string, Channel, number | null, number | null, number | null, 1?];
       // funnelId/integrationId of the touch are not kept here: nothing in the summary reads them.
-      byId.get(id)?.touches.push({ key, channel, funnelId: null, integrationId: null, campaignId, templateId, step, sentAt: new Date(sentAt) });
+      byId.get(id)?.touches.push({ key, channel, funnelId: null, integrationId: null, campaignId, templateId, step, sentAt: new Date(sentAt), ...(simulated ? { simulated: true as const } : {}) });
     }
   return [...byId.values()];
 }
@@ -111,4 +114,20 @@ export function campaignRemindedOf(docs: DayDoc[], funnels: Set<number>): Map<st
       for (const n of ns as number[]) set.add(n);
     }
   return new Map([...seen].map(([k, set]) => [k, set.size]));
+}
+
+/** Distinct contacts reminded by one channel over some `c|` day documents, per funnel (`funnels`: number → funnel id). */
+export function channelRemindedOf(docs: DayDoc[], funnels: Map<number, string | null>, channel: Channel): Map<string | null, number> {
+  const seen = new Map<number, Set<number>>();
+  for (const doc of docs)
+    for (const [field, ns] of Object.entries(doc)) {
+      const parts = field.split('|');
+      if (field === '_id' || parts.length !== 3 || parts[1] !== channel || !Array.isArray(ns)) continue;
+      const k = Number(parts[0]);
+      if (!funnels.has(k)) continue;
+      let set = seen.get(k);
+      if (!set) seen.set(k, (set = new Set()));
+      for (const n of ns as number[]) set.add(n);
+    }
+  return new Map([...seen].map(([k, set]) => [funnels.get(k)!, set.size]));
 }

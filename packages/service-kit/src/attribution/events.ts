@@ -59,6 +59,7 @@ export async function handleRevenueEvent(ledger: AttributionLedger, { subject, p
       templateId: int(e.templateId),
       step: int(e.step),
       sentAt,
+      ...(e.simulated === true ? { simulated: true as const } : {}),
       contactId: str(e.contactId),
       email: str(e.email),
       phone: str(e.phone),

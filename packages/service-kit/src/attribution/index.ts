@@ -3,3 +3,4 @@ export { RevenueService, type RevenueSide } from './service';
 export { revenueRouter } from './routes';
 export { handleRevenueEvent, startRevenueConsumer } from './events';
 export { summarize } from './summary';
+export { cohortFunnel, type CohortContact } from './cohort';

@@ -8,6 +8,7 @@ import {
   purchaseFingerprint,
   SAME_PURCHASE_MS,
   type Buyer,
+  type Channel,
   type Touch,
 } from '@act/contracts/src/attribution';
 import { randomUUID } from 'node:crypto';
@@ -19,6 +20,7 @@ import {
   campaignDayId,
   campaignField,
   campaignRemindedOf,
+  channelRemindedOf,
   dayOf,
   daysIn,
   funnelField,
@@ -326,7 +328,8 @@ export class AttributionLedger {
     this.touchBatches.touches += items.length;
     // Reminded first, before the record a purchase finds the touch by: a summary read meanwhile never shows a
     // purchase recovered by a contact it does not yet count as reminded (a recovery rate over 100%).
-    await this.addReminded(items);
+    // A simulated touch (only logged) reminded nobody: it is recorded and linked, never counted as reminded.
+    await this.addReminded(items.filter((i) => !i.touch.simulated));
     try {
       await this.touches.bulkWrite(
         items.map(({ touch, keys, who }) => ({ updateOne: { filter: { _id: touch.key }, update: { $setOnInsert: { ...touch, keys, who } }, upsert: true } })),
@@ -502,6 +505,17 @@ export class AttributionLedger {
     return campaignRemindedOf(docs, new Set(funnels.keys()));
   }
 
+  /**
+   * Distinct contacts reminded in the range by one channel, per funnel: the union of that channel's per-campaign sets
+   * (a side that shows its own channel only).
+   */
+  async channelRemindedIn(from: Date, until: Date, channel: Channel, funnelId?: string | null): Promise<Map<string | null, number>> {
+    const funnels = await this.funnelNumbers(funnelId);
+    if (funnels.size === 0) return new Map();
+    const docs = await this.days.find({ _id: { $in: daysIn(from, until).map(campaignDayId) } }).toArray();
+    return channelRemindedOf(docs, funnels, channel);
+  }
+
   /** Funnel numbers → funnel ids (one funnel's, with `funnelId`). */
   private async funnelNumbers(funnelId?: string | null): Promise<Map<number, string | null>> {
     const all = (await this.funnels.find({ _id: { $ne: EPOCH } }).toArray()).map((f) => [f.n, f.funnelId] as const);
@@ -515,7 +529,7 @@ export class AttributionLedger {
   async rebuildDays(): Promise<void> {
     let batch: { touch: Touch; who: string }[] = [];
     for await (const t of this.touches.find({}, { projection: { keys: 0 } })) {
-      batch.push({ touch: makeTouch(t), who: t.who });
+      if (!t.simulated) batch.push({ touch: makeTouch(t), who: t.who });
       if (batch.length >= 500) {
         await this.addReminded(batch);
         batch = [];

@@ -1,19 +1,22 @@
 import type { Connection } from 'mongoose';
 import type { Collection } from 'mongodb';
-import { DEFAULT_WINDOW_DAYS, MAX_WINDOW_DAYS, type AttributionModel } from '@act/contracts/src/attribution';
-import { revenueRange, type RevenueQueryInput, type RevenueSummary } from '@act/contracts/src/revenue-api';
+import { DEFAULT_WINDOW_DAYS, MAX_WINDOW_DAYS, type AttributionModel, type Channel } from '@act/contracts/src/attribution';
+import { revenueRange, type RevenueFunnel, type RevenueQueryInput, type RevenueSummary } from '@act/contracts/src/revenue-api';
 import { BadRequestError, NotFoundError } from '../errors';
 import type { AttributionLedger } from './ledger';
 import { summarize } from './summary';
 
-/** What only the service itself knows: its integrations, its contacts, and clicks where its provider reports them. */
+/** What only the service itself knows: its integrations, its contacts and what its channel really sent them. */
 export interface RevenueSide {
   /** The funnel id of one of this side's integrations; undefined when there is no such integration. */
   funnelOf(integrationId: number): Promise<string | null | undefined>;
   integrations(): Promise<Map<string, { id: number; name: string }>>;
-  contactsIn(from: Date, until: Date, integrationId?: number): Promise<number>;
-  /** Null: this side's provider does not report clicks. */
-  clickedIn(from: Date, until: Date, integrationId?: number): Promise<number | null>;
+  /** The cohort funnel of the contacts that came in during the range (see RevenueFunnel): monotone by construction. */
+  funnel(from: Date, until: Date, integrationId?: number): Promise<RevenueFunnel>;
+  /** Figures limited to this channel (SMS Statistics counts SMS data only); unset: both channels. */
+  channel?: Channel;
+  /** Whether this side's reminders are only logged now (live sending off). */
+  sendingSimulated?(): Promise<boolean>;
 }
 
 interface SettingDoc {
@@ -53,15 +56,16 @@ export class RevenueService {
       if (funnelId === undefined) throw new NotFoundError('Integration not found');
     }
     const { from, until } = range;
-    const [purchases, reminded, campaignReminded, integrations, contacts, clicked, windowDays] = await Promise.all([
+    const { channel } = this.side;
+    const [purchases, reminded, campaignReminded, integrations, funnel, sendingSimulated, windowDays] = await Promise.all([
       this.ledger.purchasesIn(from, until, funnelId),
-      this.ledger.remindedIn(from, until, funnelId),
+      channel ? this.ledger.channelRemindedIn(from, until, channel, funnelId) : this.ledger.remindedIn(from, until, funnelId),
       this.ledger.campaignRemindedIn(from, until, funnelId),
       this.side.integrations(),
-      this.side.contactsIn(from, until, q.integration_id),
-      this.side.clickedIn(from, until, q.integration_id),
+      this.side.funnel(from, until, q.integration_id),
+      this.side.sendingSimulated?.() ?? Promise.resolve(false),
       q.window_days !== undefined ? Promise.resolve(q.window_days) : this.windowDays(),
     ]);
-    return summarize({ from, until, model: q.model as AttributionModel, windowDays, purchases, integrations, reminded, campaignReminded, funnel: { contacts, clicked } });
+    return summarize({ from, until, model: q.model as AttributionModel, windowDays, purchases, integrations, reminded, campaignReminded, funnel, channel, sendingSimulated });
   }
 }

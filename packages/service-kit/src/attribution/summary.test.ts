@@ -46,7 +46,7 @@ describe('summarize', () => {
       windowDays: 7,
       integrations: new Map([['f', { id: 1, name: 'Shop' }]]),
       reminded: new Map([['f', 4]]),
-      funnel: { contacts: 9, clicked: 1 },
+      funnel: { contacts: 9, reminded: 4, clicked: 1, purchased: 3 },
       purchases: [
         { funnelId: 'f', amount: 10.1, currency: 'USD', purchasedAt: new Date(at), touches: [touch('e', DAY_MS)] },
         { funnelId: 'f', amount: 0.2, currency: 'USD', purchasedAt: new Date(at), touches: [touch('e2', DAY_MS)] },
@@ -76,6 +76,52 @@ describe('summarize', () => {
     ]);
     expect(s.integrations[0]).toMatchObject({ name: 'Shop', purchases: 4, recovered: 3, reminded: 4, recovery_rate: 0.75 });
     expect(s.integrations[1]).toMatchObject({ funnel_id: null, name: 'No funnel', purchases: 1, recovered: 0 });
-    expect(s.funnel).toEqual({ contacts: 9, reminded: 4, clicked: 1, purchased: 5 });
+    expect(s.funnel).toEqual({ contacts: 9, reminded: 4, clicked: 1, purchased: 3 });
+    expect(s.simulated).toEqual({ recovered: 0, by_channel: { email: 0, sms: 0 }, revenue: [] });
+  });
+
+  const base = {
+    from: new Date('2026-03-09T00:00:00Z'),
+    until: new Date('2026-03-11T00:00:00Z'),
+    model: 'last' as const,
+    windowDays: 7,
+    integrations: new Map([['f', { id: 1, name: 'Shop' }]]),
+    reminded: new Map([['f', 1]]),
+    funnel: { contacts: 2, reminded: 1, clicked: null, purchased: 1 },
+  };
+
+  it('never credits a simulated reminder: the purchase stays organic and is shown apart as what would have been credited', () => {
+    const s = summarize({
+      ...base,
+      sendingSimulated: true,
+      purchases: [
+        { funnelId: 'f', amount: 149.5, currency: 'USD', purchasedAt: new Date(at), touches: [touch('sim', DAY_MS, { simulated: true })] },
+        // A real reminder before a later simulated one: the real one is credited, nothing is simulated.
+        { funnelId: 'f', amount: 5, currency: 'USD', purchasedAt: new Date(at), touches: [touch('real', 2 * DAY_MS), touch('sim2', DAY_MS, { simulated: true })] },
+      ],
+    });
+    expect(s.totals).toMatchObject({ purchases: 2, recovered: 1, organic: 1, by_channel: { email: 1, sms: 0 }, revenue: [{ currency: 'USD', recovered: 5, organic: 149.5 }] });
+    expect(s.simulated).toEqual({ recovered: 1, by_channel: { email: 1, sms: 0 }, revenue: [{ currency: 'USD', amount: 149.5 }] });
+    expect(s.templates.map((t) => t.recovered)).toEqual([1]);
+    expect(s.sending_simulated).toBe(true);
+  });
+
+  it('limited to one channel: purchases the other channel recovered and other funnels are left out', () => {
+    const s = summarize({
+      ...base,
+      channel: 'sms',
+      reminded: new Map<string | null, number>([['f', 1], ['email-only', 3], [null, 2]]),
+      campaignReminded: new Map([['sms|5', 1], ['email|1', 3]]),
+      purchases: [
+        { funnelId: 'f', amount: 10, currency: 'USD', purchasedAt: new Date(at), touches: [touch('s', 2 * DAY_MS, { channel: 'sms', campaignId: 5 })] },
+        { funnelId: 'f', amount: 20, currency: 'USD', purchasedAt: new Date(at), touches: [touch('s2', 2 * DAY_MS, { channel: 'sms', campaignId: 5 }), touch('e', DAY_MS)] },
+        { funnelId: 'email-only', amount: 30, currency: 'USD', purchasedAt: new Date(at), touches: [] },
+        { funnelId: 'f', amount: 1, currency: 'USD', purchasedAt: new Date(at), touches: [] },
+      ],
+    });
+    expect(s.channel).toBe('sms');
+    expect(s.totals).toMatchObject({ purchases: 2, recovered: 1, organic: 1, by_channel: { email: 0, sms: 1 } });
+    expect(s.integrations.map((i) => [i.name, i.purchases, i.recovered, i.reminded])).toEqual([['Shop', 2, 1, 1]]);
+    expect(s.campaigns.map((c) => [c.channel, c.campaign_id])).toEqual([['sms', 5]]);
   });
 });

@@ -15,7 +15,15 @@ export interface SummaryInput {
   reminded: Map<string | null, number>;
   /** Distinct contacts reminded per campaign (campaignKey: channel and campaign id); none given: every campaign 0. */
   campaignReminded?: Map<string, number>;
-  funnel: Omit<RevenueFunnel, 'purchased' | 'reminded'>;
+  /** The side's own cohort funnel (contacts of the range, reminded, purchased after the reminder). */
+  funnel: RevenueFunnel;
+  /**
+   * A side that shows its own channel only (SMS Statistics): purchases on other funnels and purchases credited to
+   * the other channel are left out, as are the other channel's campaigns; `reminded` is then this channel's.
+   */
+  channel?: Channel;
+  /** This side's reminders are only logged now (live sending off). */
+  sendingSimulated?: boolean;
 }
 
 /** Sums money per currency; cents kept exact by rounding each step to 2 decimals (no float drift in a column). */
@@ -71,20 +79,37 @@ export function summarize(input: SummaryInput): RevenueSummary {
     }
   };
 
+  const simulated = { recovered: 0, by_channel: { email: 0, sms: 0 } as Record<Channel, number>, money: new Map<string, { currency: string | null; amount: number }>() };
+  const only = input.channel;
   for (const p of input.purchases) {
-    const touch = creditedTouch(new Date(p.purchasedAt), p.touches ?? [], windowDays, model);
+    const all = p.touches ?? [];
+    // Credit goes to reminders a shopper received; a simulated one is only told apart, as what it would have earned.
+    const touch = creditedTouch(new Date(p.purchasedAt), all.filter((t) => !t.simulated), windowDays, model);
+    const ours = p.funnelId !== null && input.integrations.has(p.funnelId);
+    // One channel only: the other channel's recoveries, and purchases of funnels this side never served, are not its data.
+    if (only && (touch ? touch.channel !== only : !ours)) continue;
+    const would = touch ? null : creditedTouch(new Date(p.purchasedAt), all, windowDays, model);
+    if (would && (!only || would.channel === only)) {
+      simulated.recovered += 1;
+      simulated.by_channel[would.channel] += 1;
+      if (p.amount !== null) {
+        const r = bucket(simulated.money, p.currency ?? '', () => ({ currency: p.currency ?? null, amount: 0 }));
+        r.amount = add(r.amount, p.amount);
+      }
+    }
     const day = days.get(new Date(p.purchasedAt).toISOString().slice(0, 10));
     const currency = p.currency ?? null;
     totals.purchases += 1;
     const m = bucket(money, currency ?? '', () => ({ currency, recovered: 0, organic: 0 }));
-    const row = integrationRow(p.funnelId ?? null);
-    row.purchases += 1;
-    const im = bucket(row.money, currency ?? '', () => ({ currency, recovered: 0, organic: 0 }));
+    // One channel only: no row for a funnel this side has no integration of.
+    const row = only && !ours ? null : integrationRow(p.funnelId ?? null);
+    if (row) row.purchases += 1;
+    const im = row ? bucket(row.money, currency ?? '', () => ({ currency, recovered: 0, organic: 0 })) : { currency, recovered: 0, organic: 0 };
     const dm = day ? bucket(day.money, currency ?? '', () => ({ currency, email: 0, sms: 0, organic: 0 })) : null;
     if (touch) {
       totals.recovered += 1;
       totals.by_channel[touch.channel] += 1;
-      row.recovered += 1;
+      if (row) row.recovered += 1;
       m.recovered = add(m.recovered, p.amount);
       im.recovered = add(im.recovered, p.amount);
       if (day && dm) {
@@ -105,10 +130,11 @@ export function summarize(input: SummaryInput): RevenueSummary {
     }
   }
   // Integrations with reminders and no purchase yet still show (a 0% recovery rate is a finding).
-  for (const funnelId of input.reminded.keys()) if (funnelId === null || input.integrations.has(funnelId)) integrationRow(funnelId);
+  for (const funnelId of input.reminded.keys()) if (funnelId === null ? !only : input.integrations.has(funnelId)) integrationRow(funnelId);
   // So do campaigns (a campaign page shows its 0%).
   for (const key of input.campaignReminded?.keys() ?? []) {
     const cut = key.indexOf('|');
+    if (only && key.slice(0, cut) !== only) continue;
     const id = key.slice(cut + 1);
     creditRow(campaigns, { channel: key.slice(0, cut) as Channel, campaignId: id === 'null' ? null : Number(id), templateId: null, step: null }, false);
   }
@@ -117,8 +143,6 @@ export function summarize(input: SummaryInput): RevenueSummary {
     [...m.values()]
       .map(({ money: mm, ...r }) => ({ ...r, recovery_rate: r.reminded ? Math.round((r.recovered / r.reminded) * 10_000) / 10_000 : null, revenue: byCurrency(mm.values()) }))
       .sort((a, b) => b.recovered - a.recovered || (b.revenue[0]?.amount ?? 0) - (a.revenue[0]?.amount ?? 0) || a.channel.localeCompare(b.channel) || (a.campaign_id ?? 0) - (b.campaign_id ?? 0) || (a.step ?? 0) - (b.step ?? 0));
-  let reminded = 0;
-  for (const n of input.reminded.values()) reminded += n;
   return {
     from: from.toISOString().slice(0, 10),
     to: new Date(until.getTime() - DAY_MS).toISOString().slice(0, 10),
@@ -131,6 +155,9 @@ export function summarize(input: SummaryInput): RevenueSummary {
       .sort((a, b) => b.recovered - a.recovered || b.purchases - a.purchases || a.name.localeCompare(b.name)),
     campaigns: creditRows(campaigns),
     templates: creditRows(credits),
-    funnel: { ...input.funnel, reminded, purchased: totals.purchases },
+    funnel: input.funnel,
+    simulated: { recovered: simulated.recovered, by_channel: simulated.by_channel, revenue: byCurrency(simulated.money.values()) },
+    sending_simulated: input.sendingSimulated ?? false,
+    channel: only ?? null,
   };
 }

@@ -24,6 +24,9 @@ const summary: RevenueSummary = {
   campaigns: [],
   templates: [{ channel: 'sms', campaign_id: 2, template_id: 21, step: 2, recovered: 1, reminded: null, recovery_rate: null, revenue: [{ currency: 'EUR', amount: 80 }] }],
   funnel: { contacts: 10, reminded: 4, clicked: null, purchased: 3 },
+  simulated: { recovered: 0, by_channel: { email: 0, sms: 0 }, revenue: [] },
+  sending_simulated: false,
+  channel: null,
 };
 
 describe('RevenuePanel', () => {
