@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { testDeliveryEmail } from '@act/contracts/src/test-delivery';
 import { adapterFor } from './adapters';
 import type { SourceId } from './types';
 
@@ -25,7 +26,7 @@ export async function sendTestDelivery(opts: {
   const nonce = randomBytes(8).toString('hex');
   const adapter = adapterFor(opts.source);
   const { body, headers } = adapter.sample({
-    email: `test-delivery+${nonce}@example.com`,
+    email: testDeliveryEmail(nonce),
     phone: '+14155550100',
     firstName: 'Test',
     funnelId: opts.funnelId,

@@ -1,0 +1,19 @@
+/**
+ * "Send test delivery" posts a sample whose shopper is `test-delivery+<nonce>@example.com` (example.com is reserved,
+ * RFC 2606: no shopper has it). Both sides know such a contact by that address, on every path (its own webhook or the
+ * other side's relayed event), so it is marked a test everywhere: a "Test" badge, no reminder, in no count.
+ */
+export const TEST_DELIVERY_LOCAL = 'test-delivery+';
+export const TEST_DELIVERY_DOMAIN = '@example.com';
+
+export const testDeliveryEmail = (nonce: string): string => `${TEST_DELIVERY_LOCAL}${nonce}${TEST_DELIVERY_DOMAIN}`;
+
+/** Whether an address is a test delivery's sample shopper (any case). */
+export function isTestDeliveryEmail(email: string | null | undefined): boolean {
+  if (typeof email !== 'string' || email.length > 254) return false;
+  const e = email.trim().toLowerCase();
+  return e.startsWith(TEST_DELIVERY_LOCAL) && e.endsWith(TEST_DELIVERY_DOMAIN) && e.length > TEST_DELIVERY_LOCAL.length + TEST_DELIVERY_DOMAIN.length;
+}
+
+/** A MongoDB filter value matching a lower-cased test address by its prefix (an index on the field serves it). */
+export const TEST_DELIVERY_EMAIL_PATTERN = /^test-delivery\+[^@]*@example\.com$/;
