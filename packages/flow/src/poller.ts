@@ -43,6 +43,14 @@ export class DuePoller {
     this.timer = null;
   }
 
+  /** Look as soon as possible: now when idle, else right after the look under way releases (new steps are due now). */
+  wake(): void {
+    if (this.looking) this.again = true;
+    else this.plan(0);
+  }
+
+  private again = false;
+
   private plan(ms: number): void {
     if (this.stopped) return;
     if (this.timer) clearTimeout(this.timer);
@@ -65,7 +73,9 @@ export class DuePoller {
       if (done) return;
       done = true;
       this.looking = false;
-      this.plan(full ? 0 : this.opts.everyMs);
+      const soon = full || this.again;
+      this.again = false;
+      this.plan(soon ? 0 : this.opts.everyMs);
     };
     try {
       const refs = await this.runner.due(burst * bursts);

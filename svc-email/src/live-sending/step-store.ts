@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AnyBulkWriteOperation, Collection, Filter, UpdateFilter } from 'mongodb';
+import type { StepStore as FlowStepStore } from '@act/flow';
 import type { SequenceStepDoc } from './model';
 
 /** What a step's lease ends with: the row's new fields, and one more accepted email when it sent. */
@@ -10,12 +11,31 @@ export interface StepRelease {
 }
 
 /**
- * The sequence rows' leases, many at a time: one read and one compare-and-set write take a burst of due steps, one
- * write gives them back. No transaction and no pipeline update (the MongoDB stand-in has neither); every filter is
- * exactly the keys of a unique index (model.ts), so the stand-in serves each row from an index, not a scan.
+ * The sequence rows as the flow runner's step store: the due ones found by an indexed range on due_at, leases taken
+ * many at a time by one compare-and-set write, given back by one write. No transaction and no pipeline update (the
+ * MongoDB stand-in has neither).
  */
-export class StepStore {
+export class StepStore implements FlowStepStore<SequenceStepDoc> {
   constructor(private readonly steps: Collection<SequenceStepDoc>) {}
+
+  ref(row: SequenceStepDoc): number {
+    return row.contact_ref;
+  }
+
+  /** Waiting rows due by now, oldest first: served by the (state, due_at) index. */
+  async due(now: Date, limit: number): Promise<number[]> {
+    const rows = await this.steps
+      .find({ state: 'waiting', due_at: { $lte: now } }, { projection: { _id: 0, contact_ref: 1 } })
+      .sort({ due_at: 1 })
+      .limit(limit)
+      .toArray();
+    return rows.map((r) => r.contact_ref);
+  }
+
+  async readDue(refs: number[], now: Date): Promise<SequenceStepDoc[]> {
+    const rows = await this.read(refs);
+    return rows.filter((r) => r.state === 'waiting' && r.due_at && r.due_at.getTime() <= now.getTime());
+  }
 
   /** The rows of these contacts ($in on the unique contact_ref: an index lookup on the stand-in too). */
   read(refs: number[]): Promise<SequenceStepDoc[]> {
@@ -24,17 +44,17 @@ export class StepStore {
   }
 
   /**
-   * Takes the lease of each row still as read (waiting, same due_at and lease_id), moving due_at to `leaseUntil`:
+   * Takes the lease of each row still as read (waiting, same due_at and lease_id), moving due_at to `until`:
    * another instance that read the same rows changes none of them. Returns the lease id and the rows taken (read back
    * only when some were not).
    */
-  async take(rows: SequenceStepDoc[], leaseUntil: Date): Promise<{ leaseId: string; taken: SequenceStepDoc[] }> {
+  async take(rows: SequenceStepDoc[], until: Date): Promise<{ leaseId: string; taken: SequenceStepDoc[] }> {
     const leaseId = randomUUID();
     if (rows.length === 0) return { leaseId, taken: [] };
     const ops: AnyBulkWriteOperation<SequenceStepDoc>[] = rows.map((r) => ({
       updateOne: {
         filter: { contact_ref: r.contact_ref, state: 'waiting', due_at: r.due_at, lease_id: r.lease_id } as Filter<SequenceStepDoc>,
-        update: { $set: { due_at: leaseUntil, lease_id: leaseId } },
+        update: { $set: { due_at: until, lease_id: leaseId } },
       },
     }));
     const res = await this.steps.bulkWrite(ops, { ordered: false });
