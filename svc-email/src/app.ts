@@ -56,7 +56,8 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
   // The sender reports suppressed reminders to the contacts service, built just below (it needs the reminders).
   const onUnsubscribed = (ids: number[]): Promise<void> => contacts.markUnsubscribed(ids);
   const reminders = new ReminderService(contactsColl, sender ? sender(logs) : sending.sender(logs, onUnsubscribed), logger, { dueScanMs: config.dueScanMs });
-  const contacts = new ContactsService(conn, reminders, createIdAllocator(conn, 'contacts', 1_000), config.delayUnitMs);
+  const contacts = new ContactsService(conn, reminders, createIdAllocator(conn, 'contacts', 1_000), config.delayUnitMs, sending.unsubscribes);
+  sending.unsubscribes.observe((emails, listed) => contacts.unsubscribedChanged(emails, listed));
   const integrations = new IntegrationsService(conn, cache, contacts, { publicUrl, box, testBaseUrl: config.webhookTestBaseUrl, logger });
   const settings = new SettingsService(conn, integrations, cache);
   const publisher = new EventPublisher(outbox);
@@ -92,6 +93,7 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
       jobs = await startJobs(reminders);
       reminders.attachJobs(jobs);
       await reminders.start();
+      void contacts.flagAllListed().catch((err) => logger.warn({ err: (err as Error).message }, 'flagging unsubscribed contacts failed'));
       consumers = startEventConsumers({ conn, bus, logger, deps: { contacts, integrations: cache, events } });
       privacy = startPrivacyResponder({
         conn,

@@ -51,6 +51,12 @@ export interface Contact {
   /** The cart the sender told us about (packages/contracts cart.ts); null when it sent none. */
   cart: Cart | null;
   /**
+   * The address is on the unsubscribe list, whenever it got there (before the contact came in, before or after its
+   * reminder). `status` keeps its lifecycle value; screens show "Unsubscribed" for such a contact unless it purchased
+   * (docs/decisions.md, "Unsubscribed contacts").
+   */
+  unsubscribed: boolean;
+  /**
    * Its reminder was only logged (`would_send`, live sending off), never received: screens write "Sent (simulated)".
    * Present on every contact the contacts routes answer.
    */
@@ -132,6 +138,10 @@ export interface ListQuery {
   sort?: string;
 }
 export interface ContactListQuery extends ListQuery {
+  /**
+   * The status a screen shows: `purchased`; `unsubscribed` (on the list, not purchased: see `Contact.unsubscribed`);
+   * `pending` or `sent` (that status, address not on the list).
+   */
   status?: ContactStatus;
   /** A number, or `none` for contacts without integration. */
   integration_id?: number | 'none';

@@ -29,6 +29,8 @@ export interface ContactDoc {
   claim_token?: string;
   /** The sender's cart; replaced only by a cart with a newer `updated_at` (svc-email/src/webhook/cart-store.ts). */
   cart?: Cart | null;
+  /** Set while the address is on the unsubscribe list (absent otherwise); see ContactsService.unsubscribedChanged. */
+  unsubscribed?: true;
 }
 
 const schema = new mongoose.Schema<ContactDoc>(
@@ -48,6 +50,7 @@ const schema = new mongoose.Schema<ContactDoc>(
     send_pending: { type: Boolean },
     claim_token: { type: String },
     cart: { type: mongoose.Schema.Types.Mixed, default: undefined },
+    unsubscribed: { type: Boolean },
   },
   { versionKey: false, collection: 'contacts' },
 );
@@ -76,14 +79,16 @@ schema.index({ remind_at: 1, _id: 1 });
 schema.index({ purchased_at: 1, _id: 1 });
 schema.index({ status: 1, _id: 1 });
 schema.index({ integration_id: 1, _id: 1 });
+// The Unsubscribed filter and its count: only the few contacts whose address is on the list are in it.
+schema.index({ unsubscribed: 1, created_at: -1, _id: -1 }, { partialFilterExpression: { unsubscribed: true } });
 
 export function contactModel(conn: Connection) {
   return (conn.models.Contact as mongoose.Model<ContactDoc>) ?? conn.model<ContactDoc>('Contact', schema);
 }
 
-export const CONTACT_PROJECTION = { _id: 0, id: 1, contact_id: 1, email: 1, created_at: 1, remind_at: 1, purchased_at: 1, status: 1, integration_id: 1, cart: 1 } as const;
+export const CONTACT_PROJECTION = { _id: 0, id: 1, contact_id: 1, email: 1, created_at: 1, remind_at: 1, purchased_at: 1, status: 1, integration_id: 1, cart: 1, unsubscribed: 1 } as const;
 
-export function toContact(d: Pick<ContactDoc, 'id' | 'contact_id' | 'email' | 'created_at' | 'remind_at' | 'purchased_at' | 'status' | 'integration_id' | 'cart'>): Contact {
+export function toContact(d: Pick<ContactDoc, 'id' | 'contact_id' | 'email' | 'created_at' | 'remind_at' | 'purchased_at' | 'status' | 'integration_id' | 'cart' | 'unsubscribed'>): Contact {
   return {
     id: d.id,
     contact_id: d.contact_id,
@@ -94,5 +99,6 @@ export function toContact(d: Pick<ContactDoc, 'id' | 'contact_id' | 'email' | 'c
     status: d.status,
     integration_id: d.integration_id ?? null,
     cart: d.cart ?? null,
+    unsubscribed: d.unsubscribed === true,
   };
 }

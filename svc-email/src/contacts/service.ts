@@ -13,6 +13,14 @@ export interface ReminderHooks {
   clearedAll(): void;
 }
 
+/** The unsubscribe list as contacts read it (implemented by unsubscribe/service.ts; a port, so neither imports the other). */
+export interface UnsubscribeLookup {
+  /** Of these addresses, the ones on the list (lower-cased). */
+  unsubscribedAmong(emails: string[]): Promise<Set<string>>;
+  /** Every address on the list in clear (lower-cased). */
+  addresses(): AsyncIterable<string>;
+}
+
 export interface FunnelContactInput {
   integration: { id: number; reminder_delay: number };
   contactId: string;
@@ -68,6 +76,7 @@ export class ContactsService {
     private readonly hooks: ReminderHooks,
     private readonly allocateId: () => Promise<number>,
     private readonly delayUnitMs: number,
+    private readonly unsubscribes: UnsubscribeLookup | null = null,
   ) {
     this.coll = contactModel(conn).collection as unknown as Collection<ContactDoc>;
   }
@@ -93,11 +102,53 @@ export class ContactsService {
 
   private readonly insertContact = createBatcher((items: NewContactItem[]) => this.insertContacts(items));
 
-  private insertContacts(items: NewContactItem[]): Promise<boolean[]> {
+  private async insertContacts(items: NewContactItem[]): Promise<boolean[]> {
     // A contact repeated within the batch, or racing one in another write or instance, is inserted once; the others
     // find it there (the unique index on integration and funnel contact id decides).
     const docs = items.map((it) => ({ ...it.insert, ...it.key }) as ContactDoc & { _id?: ObjectId });
-    return insertNew(this.coll, docs, FUNNEL_KEY_INDEX);
+    const created = await insertNew(this.coll, docs, FUNNEL_KEY_INDEX);
+    await this.flagListed(docs.filter((_, i) => created[i]));
+    return created;
+  }
+
+  /**
+   * New or readdressed contacts whose address is already on the unsubscribe list are flagged. Read after the
+   * contact's write, as the list's writer updates contacts after its own: of a contact and an unsubscribe arriving
+   * together, one of the two sees the other.
+   */
+  private async flagListed(docs: Pick<ContactDoc, 'id' | 'email'>[]): Promise<void> {
+    if (!this.unsubscribes || docs.length === 0) return;
+    const listed = await this.unsubscribes.unsubscribedAmong(docs.map((d) => d.email));
+    const ids = docs.filter((d) => listed.has(d.email.toLowerCase())).map((d) => d.id);
+    if (ids.length) await this.coll.updateMany({ id: { $in: ids } }, { $set: { unsubscribed: true } });
+  }
+
+  /**
+   * The addresses were added to (`listed`) or removed from the unsubscribe list: their contacts show it. A contact
+   * whose reminder was withheld for it (status `unsubscribed`) stays flagged, as its status says why.
+   */
+  async unsubscribedChanged(emails: string[], listed: boolean): Promise<void> {
+    const addresses = [...new Set(emails.map((e) => e.toLowerCase()))];
+    if (addresses.length === 0) return;
+    if (listed) await this.coll.updateMany({ email_lower: { $in: addresses } }, { $set: { unsubscribed: true } });
+    else await this.coll.updateMany({ email_lower: { $in: addresses }, status: { $ne: 'unsubscribed' } }, { $unset: { unsubscribed: '' } });
+  }
+
+  /**
+   * At start: every contact of an address on the list is flagged, so contacts stored before the flag existed (or
+   * whose flag a crash between the two writes left out) show it. 500 addresses per update.
+   */
+  async flagAllListed(): Promise<void> {
+    if (!this.unsubscribes) return;
+    let chunk: string[] = [];
+    for await (const address of this.unsubscribes.addresses()) {
+      chunk.push(address);
+      if (chunk.length >= 500) {
+        await this.unsubscribedChanged(chunk, true);
+        chunk = [];
+      }
+    }
+    await this.unsubscribedChanged(chunk, true);
   }
 
   /** contact_updated: new email/phone for a known contact; an unknown one is created as contact_created would. */
@@ -113,6 +164,9 @@ export class ContactsService {
     for (let attempt = 0; ; attempt++) {
       try {
         const doc = await this.coll.findOneAndUpdate({ integration_id: input.integration.id, contact_id: input.contactId }, { $set: set, $setOnInsert: onInsert }, { upsert: true, returnDocument: 'after' });
+        // A new address may be on the list, or may not be where the old one was.
+        if (doc!.unsubscribed && doc!.status !== 'unsubscribed') await this.coll.updateOne({ id: doc!.id, email_lower: set.email_lower! }, { $unset: { unsubscribed: '' } });
+        await this.flagListed([doc!]);
         const created = doc!.id === id;
         if (created) this.hooks.scheduled([{ id, remind_at }]);
         return { created, contact: doc! };
@@ -134,7 +188,7 @@ export class ContactsService {
    */
   async markUnsubscribed(ids: number[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.coll.updateMany({ id: { $in: ids }, status: 'sent' }, { $set: { status: 'unsubscribed' } });
+    await this.coll.updateMany({ id: { $in: ids }, status: 'sent' }, { $set: { status: 'unsubscribed', unsubscribed: true } });
   }
 
   async markPurchased(input: PurchaseInput): Promise<{ matched: number; changed: ContactDoc[] }> {
@@ -194,7 +248,11 @@ export class ContactsService {
    */
   async list(q: ListQueryParsed, filters: { status?: ContactStatus; integrationId?: number | 'none' }): Promise<Contact[] | Paged<Contact>> {
     const filter: Filter<ContactDoc> = {};
-    if (filters.status) filter.status = filters.status;
+    // The status a screen shows (docs/decisions.md, "Unsubscribed contacts"): purchased first, then the address on
+    // the unsubscribe list, then the lifecycle status.
+    if (filters.status === 'unsubscribed') Object.assign(filter, { unsubscribed: true, status: { $ne: 'purchased' } });
+    else if (filters.status === 'purchased') filter.status = 'purchased';
+    else if (filters.status) Object.assign(filter, { status: filters.status, unsubscribed: { $ne: true } });
     if (filters.integrationId !== undefined) filter.integration_id = filters.integrationId === 'none' ? null : filters.integrationId;
     const knownTotal = q.page !== null && Object.keys(filter).length === 0 ? this.coll.estimatedDocumentCount() : undefined;
     return readList(this.coll, filter, CONTACT_PROJECTION, q, CONTACT_LIST_OPTIONS, toContact, knownTotal);

@@ -34,9 +34,13 @@ export const UNSUBSCRIBE_MESSAGES = {
  * comparison is case-insensitive and a race of two requests leaves one entry. Changes are published through
  * the outbox (`unsubscribe.email.added|removed`).
  */
+/** Told of addresses put on (`listed`) or taken off the list, after the list's write (the contacts' flag follows it). */
+export type UnsubscribeObserver = (emails: string[], listed: boolean) => Promise<void>;
+
 export class UnsubscribeService {
   readonly coll: Collection<UnsubscribeDoc>;
   private readonly allocateId: () => Promise<number>;
+  private readonly observers: UnsubscribeObserver[] = [];
 
   constructor(
     conn: Connection,
@@ -44,6 +48,21 @@ export class UnsubscribeService {
   ) {
     this.coll = unsubscribeModel(conn).collection as unknown as Collection<UnsubscribeDoc>;
     this.allocateId = createIdAllocator(conn, 'email_unsubscribes', 20);
+  }
+
+  observe(fn: UnsubscribeObserver): void {
+    this.observers.push(fn);
+  }
+
+  private async tell(emails: string[], listed: boolean): Promise<void> {
+    for (const fn of this.observers) await fn(emails, listed);
+  }
+
+  /** Every address on the list in clear (an erased person's hash left out), in the order they were stored. */
+  async *addresses(): AsyncIterable<string> {
+    for await (const d of this.coll.find({}, { projection: { _id: 0, email: 1 } }).sort({ _id: 1 })) {
+      if (!isErasedEmail(d.email)) yield d.email;
+    }
   }
 
   /** On the list as written, or erased (issue 18: the list then holds the address's salted hash, see docs/privacy.md). */
@@ -104,7 +123,11 @@ export class UnsubscribeService {
   ): Promise<{ status: UnsubscribeResultStatus; entry: UnsubscribeEntry }> {
     const address = normaliseEmail(email);
     const existing = await this.coll.findOne({ email: address }, { projection: { _id: 0 } });
-    if (existing) return { status: 'already-unsubscribed', entry: toUnsubscribeEntry(existing) };
+    // Told again for an address already there: a retry after a failed first telling completes it.
+    if (existing) {
+      await this.tell([address], true);
+      return { status: 'already-unsubscribed', entry: toUnsubscribeEntry(existing) };
+    }
     const doc: UnsubscribeDoc = {
       id: await this.allocateId(),
       email: address,
@@ -118,8 +141,10 @@ export class UnsubscribeService {
       if (!isDuplicateKeyError(err)) throw err;
       const winner = await this.coll.findOne({ email: address }, { projection: { _id: 0 } });
       if (!winner) throw err;
+      await this.tell([address], true);
       return { status: 'already-unsubscribed', entry: toUnsubscribeEntry(winner) };
     }
+    await this.tell([address], true);
     await this.publish(Subjects.unsubscribeAdded, { email: address, reason });
     return { status: 'unsubscribed', entry: toUnsubscribeEntry(doc) };
   }
@@ -141,6 +166,7 @@ export class UnsubscribeService {
         throw new ConflictError('This entry stands for an erased person and cannot be removed');
       throw new NotFoundError('Unsubscribe entry not found');
     }
+    await this.tell([doc.email], false);
     await this.publish(Subjects.unsubscribeRemoved, { email: doc.email, reason: null });
     return toUnsubscribeEntry(doc as UnsubscribeDoc);
   }
