@@ -24,7 +24,7 @@ void runService({
           processEveryMs: config.agendaProcessEveryMs,
           sweepIntervalMs: config.sweepIntervalMs,
           // Long: under a burst the due ticker may run late, and jobs coming due meanwhile made Agenda lock them one
-          // by one, each lock a scan of every job on the stand-in, slowing the ticker further.
+          // by one, slowing the ticker further.
           graceMs: envInt('REMINDER_JOB_GRACE_MS', 10 * 60_000),
         }),
     }),

@@ -68,9 +68,9 @@ export function consume({ conn, bus, durable, subjects, ignoreSource, handler, l
     return eventIds.map(() => undefined);
   });
 
-  // The processed-id check of every message handled together is one `$in` read by the unique eventId index (also
-  // an index lookup on the stand-in) instead of one round trip each: under a webhook burst the check alone was the
-  // consumer's most frequent command (one per event).
+  // The processed-id check of every message handled together is one `$in` read by the unique eventId index instead
+  // of one round trip each: under a webhook burst the check alone was the consumer's most frequent command (one per
+  // event).
   const processedAmong = createBatcher(async (eventIds: string[]) => {
     const found = await Processed.collection
       .find({ eventId: { $in: [...new Set(eventIds)] } }, { projection: { _id: 0, eventId: 1 } })

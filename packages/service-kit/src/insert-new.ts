@@ -8,8 +8,8 @@ function duplicateOn(we: WriteError, index: string): boolean {
 /**
  * Writes documents that may be there already, as told by the unique index `uniqueIndex`: one unordered insertMany,
  * in which a duplicate on that index means "exists, leave it". That is what an upsert with only `$setOnInsert` on
- * the index's keys does, without the server evaluating an update per document: on the MongoDB stand-in an insert
- * costs about a third of such an upsert's CPU, on the hot path of every webhook. Returns, per document, whether this
+ * the index's keys does, without the server evaluating an update per document (an insert is the cheaper write, on
+ * the hot path of every webhook). Returns, per document, whether this
  * call inserted it (a document repeated within `docs` is inserted once). Any other error fails the call.
  */
 export async function insertNew<T extends Document>(

@@ -27,8 +27,8 @@ export interface PersonalData {
    */
   filter: (subject: PrivacySubject, found: Record<string, Document[]>) => Document | null;
   /**
-   * How one found record is erased: a plain update ($set / $unset, values computed here in Node: the MongoDB stand-in
-   * has no pipeline updates), several such updates (one field cannot take two operators in one update), 'delete',
+   * How one found record is erased: a plain update ($set / $unset, values computed here in Node from the found
+   * record), several such updates (one field cannot take two operators in one update), 'delete',
    * or null (nothing to change). Absent: nothing of this kind is erased. `found`: every kind found for the person.
    */
   erase?: (doc: Document, person: ErasePerson, found: Record<string, Document[]>) => Document | Document[] | 'delete' | null;

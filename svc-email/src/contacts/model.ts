@@ -58,9 +58,6 @@ schema.index({ id: 1 }, { unique: true });
 // Idempotent creation: a repeated delivery's insert is refused by this index (named as MongoDB names it by default).
 export const FUNNEL_KEY_INDEX = 'integration_id_1_contact_id_1';
 schema.index({ integration_id: 1, contact_id: 1 }, { unique: true, name: FUNNEL_KEY_INDEX });
-// The pending → sent claim filters on exactly { id, status }. Unique because id is; the MongoDB stand-in only
-// uses an index whose keys are exactly the query's, so this keeps the claim O(1) there too.
-schema.index({ id: 1, status: 1 }, { unique: true });
 schema.index({ status: 1, remind_at: 1 });
 // Claims whose reminder was not written yet (a crash between the two): few, looked up at start and by the sweep.
 schema.index({ send_pending: 1 }, { sparse: true });

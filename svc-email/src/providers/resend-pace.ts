@@ -8,8 +8,7 @@ const STORE_RETRY_MS = 100;
 /**
  * Paces every call to Resend under `maxPerSecond` for the whole deployment: Resend's limit is per team, not per
  * process, so the instances count in one MongoDB document per second (rate-limiter-flexible's Mongo store: an
- * upsert with $inc, nothing the stand-in lacks). A call over the budget waits for the next second instead of
- * earning a 429.
+ * upsert with $inc). A call over the budget waits for the next second instead of earning a 429.
  */
 export class ResendPacer {
   private readonly limiter: RateLimiterMongo;
@@ -28,8 +27,8 @@ export class ResendPacer {
 
   /**
    * Resolves when this call may go out; waits as long as the window says (`deadline`: give up after). A failed
-   * count in MongoDB (the stand-in answered "Unknown error: null" to the first concurrent upserts) is tried again
-   * shortly, not passed on: it would fail every email waiting for the call.
+   * count in MongoDB (concurrent first upserts of one document may fail with a duplicate key, as MongoDB documents)
+   * is tried again shortly, not passed on: it would fail every email waiting for the call.
    */
   async take(deadline: number): Promise<boolean> {
     for (;;) {

@@ -70,9 +70,6 @@ const schema = new mongoose.Schema<ContactDoc>(
 export const FUNNEL_KEY_INDEX = 'integration_id_1_contact_id_1';
 schema.index({ integration_id: 1, contact_id: 1 }, { unique: true, name: FUNNEL_KEY_INDEX });
 schema.index({ next_at: 1 });
-// Unique because `id` is; it exists so that a compare-and-set filter of exactly these keys is an index lookup on the
-// MongoDB stand-in too (a bulk write of such updates, one per due step, instead of a findOneAndUpdate each).
-schema.index({ id: 1, step: 1, next_at: 1 }, { unique: true, name: 'step_cas' });
 schema.index({ funnel_id: 1, contact_id: 1 });
 // 'Mark Purchased' by the sender's contact id finds it in every integration.
 schema.index({ contact_id: 1 });

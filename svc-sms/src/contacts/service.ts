@@ -205,8 +205,7 @@ export class ContactService {
     );
     if (res.modifiedCount === 0) return 0;
     // Job clean-up is not waited for: the update above already stops every step (a job finds the contact closed),
-    // and on the stand-in finding the ids and each cancel scan whole collections, which held up the event
-    // consumer's next purchase.
+    // and the event consumer's next purchase need not wait for the ids to be read and each job cancelled.
     void this.Contact.find({ ...filter, status: 'purchased', purchased_at: now }, { id: 1 })
       .lean<{ id: number }[]>()
       .then((rows) => this.deps.scheduler.cancel(rows.map((t) => t.id)))

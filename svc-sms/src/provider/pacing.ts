@@ -58,8 +58,8 @@ export const MAX_CREDIT_MS = 1_000;
 
 /**
  * Send slots per sender, shared by every instance through one MongoDB document per sender: a reservation moves
- * the sender's `next_at` forward by one interval per message with a compare-and-set (no transaction, no pipeline
- * update: the stand-in has neither), so two instances never hand out the same second.
+ * the sender's `next_at` forward by one interval per message with a compare-and-set (one conditional update of one
+ * document, atomic in MongoDB), so two instances never hand out the same second.
  *
  * Twilio's rate counts the messages it takes, not the calls: a refused attempt used none of it. Its interval is
  * handed back as credit (`refund`) while the sender has a backlog. A retry spends a whole interval of it to leave as

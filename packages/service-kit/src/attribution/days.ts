@@ -11,7 +11,7 @@ export interface SummaryPurchase {
 
 /**
  * The ledger's day documents (`revenue_days`): what the summary reads, one document per UTC day and kind, found by
- * `_id` alone (the stand-in uses no index but `_id`'s; a range over 200,000 touches there is a 1-4 s scan).
+ * `_id` alone: a summary reads a few documents per day, not a range over every touch.
  *
  *   `r|YYYY-MM-DD`  `f<k>`: the contacts reminded that day on funnel number k, by contact number
  *   `c|YYYY-MM-DD`  `<k>|<channel>|<campaign id>`: the contacts reminded that day on funnel number k by that campaign
