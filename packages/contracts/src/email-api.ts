@@ -61,6 +61,8 @@ export interface Contact {
    * Present on every contact the contacts routes answer.
    */
   simulated?: boolean;
+  /** A "Send test delivery" sample (contracts test-delivery.ts): a "Test" badge, no reminder, in no count. */
+  test?: boolean;
 }
 
 export interface EmailLog {

@@ -6,6 +6,9 @@
 export const TEST_DELIVERY_LOCAL = 'test-delivery+';
 export const TEST_DELIVERY_DOMAIN = '@example.com';
 
+/** The sample's phone: 555-0100 is reserved for fiction (NANPA), so no shopper has it either. */
+export const TEST_DELIVERY_PHONE = '+14155550100';
+
 export const testDeliveryEmail = (nonce: string): string => `${TEST_DELIVERY_LOCAL}${nonce}${TEST_DELIVERY_DOMAIN}`;
 
 /** Whether an address is a test delivery's sample shopper (any case). */

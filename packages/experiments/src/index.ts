@@ -1,1 +1,4 @@
 export * from './assignment';
+export * from './intervals';
+export * from './incremental';
+export * from './winner';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { testDeliveryEmail } from '@act/contracts/src/test-delivery';
+import { TEST_DELIVERY_PHONE, testDeliveryEmail } from '@act/contracts/src/test-delivery';
 import { adapterFor } from './adapters';
 import type { SourceId } from './types';
 
@@ -27,7 +27,7 @@ export async function sendTestDelivery(opts: {
   const adapter = adapterFor(opts.source);
   const { body, headers } = adapter.sample({
     email: testDeliveryEmail(nonce),
-    phone: '+14155550100',
+    phone: TEST_DELIVERY_PHONE,
     firstName: 'Test',
     funnelId: opts.funnelId,
     nonce,

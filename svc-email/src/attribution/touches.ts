@@ -1,6 +1,7 @@
 import type { Collection } from 'mongodb';
 import type { Logger, Outbox } from '@act/service-kit';
 import { Subjects, type EventEnvelope, type SendEvent } from '@act/contracts';
+import { isTestDeliveryEmail } from '@act/contracts/src/test-delivery';
 import type { ContactDoc } from '../contacts/model';
 import type { EmailLogObserver } from '../email-logs/service';
 import type { IntegrationCache } from '../integrations/cache';
@@ -14,7 +15,8 @@ const TOUCH_STATUSES = new Set(['sent', 'would_send']);
  */
 export function emailTouchPublisher({ outbox, contacts, integrations, logger }: { outbox: Outbox; contacts: Collection<ContactDoc>; integrations: IntegrationCache; logger: Logger }): EmailLogObserver {
   return async (entries, at) => {
-    const touched = entries.filter((e) => TOUCH_STATUSES.has(e.status));
+    // A test delivery's contact is in no figure.
+    const touched = entries.filter((e) => TOUCH_STATUSES.has(e.status) && !isTestDeliveryEmail(e.email));
     if (touched.length === 0) return;
     // Not awaited: two more round trips per send held each send slot longer, and fewer emails then fell due
     // together into one Resend batch call. The outbox row follows the log within milliseconds.

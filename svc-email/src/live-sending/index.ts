@@ -96,7 +96,7 @@ export async function buildSendingFeatures({
     routers: [
       campaignsRouter(campaigns),
       templatesRouter(templates, resend),
-      resendRouter(resend, provider),
+      resendRouter(resend, provider, conn),
       resendEventsRouter(
         new ResendEventsService({
           logs: emailLogModel(conn).collection as unknown as Collection<EmailLogDoc>,

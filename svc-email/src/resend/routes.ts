@@ -1,11 +1,17 @@
 import Router from '@koa/router';
 import { auditChange, auditSkip, requireAdmin, requireUser, validateBody } from '@act/service-kit';
 import { resendConfigRequestSchema } from '@act/contracts/src/email-api';
+import type { Connection } from 'mongoose';
 import type { ResendProvider } from '../providers/resend';
 import type { ResendService } from './service';
+import { resendStatus } from './status';
 
-export function resendRouter(resend: ResendService, provider: ResendProvider): Router {
+export function resendRouter(resend: ResendService, provider: ResendProvider, conn: Connection): Router {
   const router = new Router();
+  // Every page whose work needs Resend asks this: configured, and how many steps wait (ProviderStatusResponse).
+  router.get('/api/resend/status', requireUser(), async (ctx) => {
+    ctx.body = await resendStatus(conn, provider, resend.liveSending);
+  });
   // Status only: whether a key is set and where it comes from, the from-address; never the key.
   router.get('/api/resend/config', requireUser(), async (ctx) => {
     ctx.body = await resend.config();

@@ -22,7 +22,7 @@ export class ResendService implements TestSender {
     private readonly unsubscribes: UnsubscribeService,
     private readonly recoveryUrls: RecoveryUrls,
     private readonly links: UnsubscribeLinkSettings,
-    private readonly liveSending: boolean,
+    readonly liveSending: boolean,
   ) {}
 
   async config(): Promise<ResendConfigStatus> {

@@ -1,11 +1,12 @@
 import Router from '@koa/router';
-import { auditChange, requireAdminInProduction, requireCommandBody, type AttributionLedger, type Outbox } from '@act/service-kit';
+import { auditChange, requireAdminInProduction, requireCommandBody, requireUser, type AttributionLedger, type Outbox } from '@act/service-kit';
 import { Subjects } from '@act/contracts';
 import type { CheckAbandonedCartsResponse, SuccessResponse } from '@act/contracts/src/email-api';
 import type { ContactsService } from '../contacts/service';
 import type { EmailLogsService } from '../email-logs/service';
 import type { WebhookEventsService } from '../webhook-events/service';
 import type { ReminderService } from '../reminders/service';
+import { clearTestDeliveries } from './test-deliveries';
 
 /**
  * The dashboard's Admin Tools. The spec shows the card to every user and leaves server enforcement open: any
@@ -28,6 +29,19 @@ export function testToolsRouter(deps: { contacts: ContactsService; logs: EmailLo
     ctx.body = body;
     // What was there before and that nothing is left; clearing empty tables changed nothing and is not recorded.
     auditChange(ctx, body.cleared, { contacts: 0, email_logs: 0, webhook_events: 0 }, { target_kind: 'test-data', target_id: null });
+  });
+
+  // The test deliveries' contacts only, for any signed-in user (they are the user's own samples), audited.
+  router.post('/clear-test-deliveries', requireUser(), async (ctx) => {
+    await requireCommandBody(ctx);
+    const cleared = await clearTestDeliveries(deps.contacts.coll, deps.logs.coll);
+    const body: SuccessResponse & { cleared: { contacts: number; email_logs: number } } = {
+      success: true,
+      message: `Removed ${cleared.contacts} test delivery contact(s) and ${cleared.logs} email log(s)`,
+      cleared: { contacts: cleared.contacts, email_logs: cleared.logs },
+    };
+    ctx.body = body;
+    auditChange(ctx, body.cleared, { contacts: 0, email_logs: 0 }, { target_kind: 'test-deliveries', target_id: null });
   });
 
   router.post('/check-abandoned-carts', requireAdminInProduction('process missed emails'), async (ctx) => {

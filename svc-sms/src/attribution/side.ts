@@ -1,5 +1,6 @@
 import type { Collection } from 'mongodb';
 import { cohortFunnel, type RevenueSide } from '@act/service-kit';
+import { TEST_DELIVERY_PHONE } from '@act/contracts/src/test-delivery';
 import type { ContactDoc } from '../contacts/model';
 import type { IntegrationDoc } from '../integrations/model';
 
@@ -19,7 +20,8 @@ export function smsRevenueSide({ contacts, integrations }: { contacts: Collectio
       return new Map(all.map((i) => [i.funnel_id, { id: i.id, name: i.name }]));
     },
     async funnel(from, until, integrationId) {
-      const range = { created_at: { $gte: from, $lt: until }, ...(integrationId !== undefined ? { integration_id: integrationId } : {}) };
+      // A test delivery's contact is in no count.
+      const range = { created_at: { $gte: from, $lt: until }, phone: { $ne: TEST_DELIVERY_PHONE }, ...(integrationId !== undefined ? { integration_id: integrationId } : {}) };
       const [count, reached] = await Promise.all([
         contacts.countDocuments(range),
         // sent_count counts the messages Twilio took (held, skipped and blocked steps are not sends).

@@ -1,12 +1,13 @@
 import type { Collection } from 'mongodb';
 import type { Logger, Outbox } from '@act/service-kit';
 import { Subjects, type EventEnvelope, type SendEvent } from '@act/contracts';
+import { TEST_DELIVERY_PHONE } from '@act/contracts/src/test-delivery';
 import type { ContactDoc } from '../contacts/model';
 import type { IntegrationDoc } from '../integrations/model';
 import type { LogDoc } from '../logs/model';
 
-/** Twilio took the message (a SID) and has not refused it: attribution's touch. */
-const isTouch = (l: Omit<LogDoc, 'id'>) => !!l.message_sid && l.contact_ref !== null && l.status !== 'failed' && l.status !== 'undelivered';
+/** Twilio took the message (a SID) and has not refused it: attribution's touch (a test delivery's is in no figure). */
+const isTouch = (l: Omit<LogDoc, 'id'>) => !!l.message_sid && l.contact_ref !== null && l.status !== 'failed' && l.status !== 'undelivered' && l.phone !== TEST_DELIVERY_PHONE;
 
 /**
  * Publishes `send.sms.sent` for each message a step handed to Twilio, through the outbox (both ledgers, this one

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { auditChange, currentUser, parseId, readSigningPatch, requireUser, validateOptionalBody } from '@act/service-kit';
+import { auditChange, currentUser, parseId, readSigningPatch, requireCommandBody, requireUser, validateOptionalBody } from '@act/service-kit';
 import { testDeliveryRequestSchema } from '@act/contracts/src/webhook-signing';
 import type { SmsIntegration } from '@act/contracts/src/sms-api';
 import type { IntegrationService } from './service';
@@ -36,6 +36,13 @@ export function integrationRouter(service: IntegrationService): Router {
         ? { webhook_secret: { before: before.signing.has_secret, after: after.signing.has_secret } }
         : undefined;
     auditChange(ctx, auditState(before), auditState(after), { secrets });
+  });
+  // Before the `:id` routes. Any signed-in user (their own samples), audited when something went.
+  router.post('/api/sms-webhook-integrations/clear-test-deliveries', async (ctx) => {
+    await requireCommandBody(ctx);
+    const cleared = await service.clearTestDeliveries();
+    ctx.body = { success: true, message: `Removed ${cleared.contacts} test delivery contact(s) and ${cleared.logs} SMS log(s)`, cleared: { contacts: cleared.contacts, sms_logs: cleared.logs } };
+    auditChange(ctx, { contacts: cleared.contacts, sms_logs: cleared.logs }, { contacts: 0, sms_logs: 0 }, { target_kind: 'test-deliveries', target_id: null });
   });
   router.post('/api/sms-webhook-integrations/:id/test-delivery', async (ctx) => {
     const id = parseId(ctx.params.id);

@@ -1,4 +1,5 @@
 import type { Connection } from 'mongoose';
+import { clearTestDeliveries } from './test-deliveries';
 import {
   BadGatewayError,
   BadRequestError,
@@ -158,6 +159,11 @@ export class IntegrationService {
       this.signing.logger.warn({ err: (err as Error).message, url }, 'test delivery failed');
       throw new BadGatewayError(`The test delivery could not reach ${url}`);
     }
+  }
+
+  /** Removes every test delivery's contact and its log rows on this side (test-deliveries.ts). */
+  clearTestDeliveries(): Promise<{ contacts: number; logs: number }> {
+    return clearTestDeliveries(this.conn);
   }
 
   /** Integrations stored before per-integration URLs existed get their key (each its own, once). */

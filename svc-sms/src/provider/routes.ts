@@ -6,6 +6,10 @@ import type { ProviderService } from './service';
 export function providerRouter(service: ProviderService): Router {
   const router = new Router();
   router.use(requireUser());
+  // Every page whose work needs Twilio asks this: configured, and how many steps wait (ProviderStatusResponse).
+  router.get('/api/sms/provider-status', async (ctx) => {
+    ctx.body = await service.status();
+  });
   router.get('/api/twilio/config', async (ctx) => {
     ctx.body = await service.getConfig();
   });

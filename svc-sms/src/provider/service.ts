@@ -1,4 +1,6 @@
 import type { Connection } from 'mongoose';
+import type { ProviderStatusResponse } from '@act/contracts/src/provider-status';
+import { twilioStatus } from './status';
 import { BadRequestError, createIdAllocator, HttpError, type Logger } from '@act/service-kit';
 import {
   smsMessages,
@@ -30,7 +32,7 @@ export class ProviderService {
   private readonly Log;
   private readonly allocLogId;
   constructor(
-    conn: Connection,
+    private readonly conn: Connection,
     private readonly deps: {
       provider: SmsProvider;
       config: ProviderConfigService;
@@ -49,6 +51,11 @@ export class ProviderService {
     const e = err as ProviderError;
     if (e?.detail) this.deps.logger?.warn({ err: e.detail, code: e.code }, `Twilio unreachable while ${doing}`);
     return (err as Error).message;
+  }
+
+  /** Whether Twilio is configured and how many steps wait for it (status.ts). */
+  status(): Promise<ProviderStatusResponse> {
+    return twilioStatus(this.conn, this.deps.provider.configured, this.deps.now());
   }
 
   async getConfig(): Promise<TwilioConfigResponse> {

@@ -1,6 +1,7 @@
 import type { Connection } from 'mongoose';
 import { BadRequestError, validate } from '@act/service-kit';
 import { smsStatsQuerySchema, type SmsDateRange, type SmsStatsResponse } from '@act/contracts/src/sms-api';
+import { TEST_DELIVERY_PHONE } from '@act/contracts/src/test-delivery';
 import { logModel } from '../logs/model';
 import { contactModel } from '../contacts/model';
 import { integrationModel } from '../integrations/model';
@@ -37,11 +38,12 @@ export class StatsService {
     const ids = selected.map((i) => i.id);
     const [logs, purchases] = await Promise.all([
       this.Log.find(
-        { integration_id: { $in: ids }, timestamp: { $gte: range.from, $lt: range.to } },
+        // A test delivery's messages are in no figure.
+        { integration_id: { $in: ids }, timestamp: { $gte: range.from, $lt: range.to }, phone: { $ne: TEST_DELIVERY_PHONE } },
         { phone: 1, contact_id: 1, integration_id: 1, status: 1, timestamp: 1 },
       ).lean<StatsLog[]>(),
       this.Contact.find(
-        { integration_id: { $in: ids }, purchased_at: { $gte: range.from, $lt: range.to } },
+        { integration_id: { $in: ids }, purchased_at: { $gte: range.from, $lt: range.to }, phone: { $ne: TEST_DELIVERY_PHONE } },
         { integration_id: 1 },
       ).lean<{ integration_id: number }[]>(),
     ]);

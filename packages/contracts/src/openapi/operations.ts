@@ -440,6 +440,7 @@ const email: Operation[] = [
     responses: { 200: ok('TestEmailResponse'), 502: ok('TestEmailResponse', 'The provider refused the send.'), 503: ok('TestEmailResponse', 'Resend is not configured.') },
   },
   { service: 'svc-email', method: 'get', path: '/api/resend/config', summary: 'Whether Resend is configured (never the key).', tag: 'Resend', access: 'user', responses: { 200: ok('ResendConfigStatus') } },
+  { service: 'svc-email', method: 'get', path: '/api/resend/status', summary: 'Whether Resend is configured, how many email steps wait for it, and what a page says at the top (Dashboard, Email Campaigns).', tag: 'Resend', access: 'user', responses: { 200: ok('ProviderStatusResponse') } },
   {
     service: 'svc-email',
     method: 'post',
@@ -452,6 +453,7 @@ const email: Operation[] = [
   },
   { service: 'svc-email', method: 'post', path: '/api/resend/test-connection', summary: 'Check the Resend key.', tag: 'Resend', access: 'user', responses: { 200: ok('ResendConnectionResult') } },
   { service: 'svc-email', method: 'post', path: '/api/test/clear-data', summary: 'Delete every contact, email log and webhook event (test tools).', tag: 'Test tools', access: 'user', responses: { 200: ok('ClearDataResponse'), 400: 'The body is neither empty nor a JSON object (nothing is deleted).', 403: 'With NODE_ENV=production, a plain user (only admins may).' } },
+  { service: 'svc-email', method: 'post', path: '/api/test/clear-test-deliveries', summary: "Delete every contact \"Send test delivery\" made on the email side (its sample address) and their email logs; real contacts are never touched. Audited.", tag: 'Test tools', access: 'user', responses: { 200: ok('ClearTestDeliveriesResponse'), 400: 'The body is neither empty nor a JSON object (nothing is deleted).' } },
   { service: 'svc-email', method: 'post', path: '/api/test/check-abandoned-carts', summary: 'Process every due reminder now (test tools).', tag: 'Test tools', access: 'user', responses: { 200: ok('CheckAbandonedCartsResponse'), 400: 'The body is neither empty nor a JSON object (nothing is processed).', 403: 'With NODE_ENV=production, a plain user (only admins may).' } },
 ];
 
@@ -520,6 +522,7 @@ const sms: Operation[] = [
     body: { schema: testDeliveryRequestSchema, required: false },
     responses: { 200: ok('TestDeliveryResponse') },
   },
+  { service: 'svc-sms', method: 'post', path: '/api/sms-webhook-integrations/clear-test-deliveries', summary: "Delete every contact \"Send test delivery\" made on the SMS side (its sample phone) and their SMS logs; real contacts are never touched. Audited.", tag: 'SMS integrations', access: 'user', responses: { 200: ok('SmsClearTestDeliveriesResponse'), 400: 'The body is neither empty nor a JSON object (nothing is deleted).' } },
   { service: 'svc-sms', method: 'delete', path: '/api/sms-webhook-integrations/{id}', summary: 'Delete an SMS webhook integration.', tag: 'SMS integrations', access: 'user', responses: { 200: ok('SmsActionResponse') } },
   { service: 'svc-sms', method: 'get', path: '/api/sms-campaigns', summary: 'SMS campaigns.', tag: 'SMS campaigns', access: 'user', responses: { 200: ok('SmsCampaignList') } },
   { service: 'svc-sms', method: 'post', path: '/api/sms-campaigns', summary: 'Create an SMS campaign.', tag: 'SMS campaigns', access: 'user', body: { schema: smsCampaignSchema }, responses: { 201: ok('SmsCampaign', 'Created') } },
@@ -572,6 +575,7 @@ const sms: Operation[] = [
     responses: { 200: ok('SmsWebhookEventListOrPage') },
   },
   { service: 'svc-sms', method: 'get', path: '/api/sms-stats-simple', summary: 'Figures per integration over a date range.', tag: 'SMS stats', access: 'user', query: smsStatsQuerySchema, responses: { 200: ok('SmsStatsResponse') } },
+  { service: 'svc-sms', method: 'get', path: '/api/sms/provider-status', summary: 'Whether Twilio is configured, how many SMS steps are due and wait for it, and what a page says at the top (SMS Contacts, SMS Logs, SMS Campaigns).', tag: 'Twilio', access: 'user', responses: { 200: ok('ProviderStatusResponse') } },
   { service: 'svc-sms', method: 'get', path: '/api/twilio/config', summary: 'The Twilio sender and blackout settings.', tag: 'Twilio', access: 'user', responses: { 200: ok('TwilioConfigResponse') } },
   { service: 'svc-sms', method: 'post', path: '/api/twilio/config', summary: 'Save the Twilio sender and blackout settings (fields left out keep their value).', tag: 'Twilio', access: 'admin', body: { schema: twilioConfigSchema }, responses: { 200: ok('TwilioConfigSaved') } },
   { service: 'svc-sms', method: 'get', path: '/api/twilio/messaging-services', summary: "The account's messaging services.", tag: 'Twilio', access: 'user', responses: { 200: ok('MessagingServicesResponse') } },

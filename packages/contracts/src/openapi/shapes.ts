@@ -61,6 +61,15 @@ import type {
 } from './webhook-bodies';
 
 export type { AuditPage, PrivacyExport, PrivacyRequestView, RevenueSettings, RevenueSummary };
+export type { ProviderStatusResponse } from '../provider-status';
+/** POST /api/test/clear-test-deliveries: what went. */
+export interface ClearTestDeliveriesResponse extends SuccessResponse {
+  cleared: { contacts: number; email_logs: number };
+}
+/** POST /api/sms-webhook-integrations/clear-test-deliveries: what went. */
+export interface SmsClearTestDeliveriesResponse extends SmsActionResponse {
+  cleared: { contacts: number; sms_logs: number };
+}
 /** Query shapes of the audit log and the revenue summary (their yup rules are the handlers' checks). */
 export interface AuditQueryParams {
   /** Part of the username, any case. */
