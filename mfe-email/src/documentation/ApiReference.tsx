@@ -12,9 +12,21 @@ export const API_DOCUMENT_URL = '/api/openapi.json';
  */
 export default function ApiReference() {
   return (
-    <Box sx={{ mx: { xs: -2, md: -4 }, '& .swagger-ui .info': { my: 2 }, '& .swagger-ui .scheme-container': { boxShadow: 'none', p: 0 } }}>
+    <Box
+      sx={{
+        mx: { xs: -2, md: -4 },
+        '& .swagger-ui .info': { my: 2 },
+        '& .swagger-ui .scheme-container': { boxShadow: 'none', p: 0 },
+      }}
+    >
       <style>{swaggerCss}</style>
-      <SwaggerUI url={API_DOCUMENT_URL} docExpansion="list" defaultModelsExpandDepth={0} deepLinking={false} tryItOutEnabled={false} />
+      <SwaggerUI
+        url={API_DOCUMENT_URL}
+        docExpansion="list"
+        defaultModelsExpandDepth={0}
+        deepLinking={false}
+        tryItOutEnabled={false}
+      />
     </Box>
   );
 }

@@ -1,21 +1,106 @@
 import { lazy, Suspense, useState, type ReactNode } from 'react';
-import { Alert, Box, Card, CardContent, Chip, CircularProgress, Stack, Tab, Tabs, Typography } from '@mui/material';
+import { useSearchParams } from 'react-router';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Chip,
+  CircularProgress,
+  Stack,
+  Tab,
+  Tabs,
+  Typography,
+} from '@mui/material';
 import { PageHeader } from '@act/ui-kit';
+import type { WebhookIntegration } from '@act/contracts/src/email-api';
+import type { SmsIntegration } from '@act/contracts/src/sms-api';
+import { WEBHOOK_SOURCE_LABELS, WEBHOOK_SOURCES, type WebhookSource } from '@act/contracts/src/webhook-signing';
+import { INTEGRATIONS, useApi } from '../shared';
 import { CodeBlock } from './CodeBlock';
 import { REQUIRED_EVENTS, TEST_EXAMPLES, webhookEndpoint } from './content';
-import { ClickFunnels2Tab, ClickFunnelsClassicTab, ShopifyTab, SignedGenericTab } from './SourceTabs';
+import { SENDER_TABS, SenderGuide, type ConnectTarget } from './SourceTabs';
 
 // Swagger UI is large: fetched when its tab is first opened, never with the page (issue 15).
 const ApiReference = lazy(() => import('./ApiReference'));
 
+/** The SMS side's integrations, for a "How to connect" opened from an SMS card (its own API, through the gateway). */
+const SMS_INTEGRATIONS = '/api/sms-webhook-integrations';
+
+type TabKey = 'setup' | 'testing' | 'phase2' | WebhookSource | 'api';
+
+const isSource = (v: string | null): v is WebhookSource =>
+  v !== null && (WEBHOOK_SOURCES as readonly string[]).includes(v);
+
+/** The sender most of the integrations were set up for (their signing sender); null when none names one. */
+function commonSender(integrations: readonly { signing: { source: WebhookSource | null } }[]): WebhookSource | null {
+  const counts = new Map<WebhookSource, number>();
+  for (const i of integrations)
+    if (i.signing.source) counts.set(i.signing.source, (counts.get(i.signing.source) ?? 0) + 1);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
+}
+
 /**
- * /documentation (spec §2): three tabs, ClickFunnels Setup / Testing / Phase 2, then one tab per sender (issue 13:
- * ClickFunnels 2.0, ClickFunnels Classic, Shopify, and signing the spec's own formats) with a test delivery each.
- * The spec's tabs need no server: their endpoint URL is this site's origin plus /api/webhook.
+ * The tab the page opens on: the sender asked for; else the sender of the integration the page was opened for
+ * (the first real sender when it has none yet: the reader came to connect one); else the sender the user's
+ * integrations use; else the specification's first tab.
+ */
+export function openingTab(
+  sender: string | null,
+  target: { signing: { source: WebhookSource | null } } | null,
+  integrations: readonly { signing: { source: WebhookSource | null } }[] | undefined,
+): TabKey {
+  if (isSource(sender)) return sender;
+  if (target) return target.signing.source ?? SENDER_TABS[0]!.source;
+  return (integrations && commonSender(integrations)) ?? 'setup';
+}
+
+/**
+ * /documentation (spec §2): the spec's three tabs, ClickFunnels Setup / Testing / Phase 2, then one tab per sender
+ * of the contracts' list (issue 13) with a test delivery each, and the API reference. "How to connect" on an
+ * integration's card opens it as `?integration=<id>` (with `&side=sms` from an SMS card, `&sender=` when the
+ * integration names its sender): that sender's tab, with the integration's own URL written into the steps.
  */
 export default function DocumentationPage() {
-  const [tab, setTab] = useState(0);
+  const [params] = useSearchParams();
+  const side = params.get('side') === 'sms' ? 'sms' : 'email';
+  const targetId = Number(params.get('integration')) || null;
+  const emailIntegrations = useApi<WebhookIntegration[]>(INTEGRATIONS);
+  const smsIntegrations = useApi<SmsIntegration[]>(side === 'sms' && targetId ? SMS_INTEGRATIONS : null);
+  const found =
+    targetId === null
+      ? null
+      : ((side === 'sms' ? smsIntegrations.data : emailIntegrations.data)?.find((i) => i.id === targetId) ?? null);
+  const target: ConnectTarget | null = found && {
+    id: found.id,
+    name: found.name,
+    webhook_url: found.webhook_url,
+    side,
+  };
+  const [chosen, setChosen] = useState<TabKey | null>(null);
+  const tab = chosen ?? openingTab(params.get('sender'), found, emailIntegrations.data);
   const endpoint = webhookEndpoint();
+
+  const tabs: { key: TabKey; label: string; panel: ReactNode }[] = [
+    { key: 'setup', label: 'ClickFunnels Setup', panel: <SetupTab endpoint={endpoint} onOpen={setChosen} /> },
+    { key: 'testing', label: 'Testing', panel: <TestingTab endpoint={endpoint} /> },
+    { key: 'phase2', label: 'Phase 2', panel: <PhaseTwoTab /> },
+    ...SENDER_TABS.map(({ source, label }) => ({
+      key: source,
+      label,
+      panel: <SenderGuide source={source} target={target} />,
+    })),
+    {
+      key: 'api',
+      label: 'API reference',
+      panel: (
+        <Suspense fallback={<CircularProgress aria-label="Loading the API reference" />}>
+          <ApiReference />
+        </Suspense>
+      ),
+    },
+  ];
 
   return (
     <>
@@ -23,62 +108,54 @@ export default function DocumentationPage() {
         title="Documentation"
         subtitle="How to connect a ClickFunnels funnel to the Abandoned Cart Tracker and check that it works."
       />
+      {targetId !== null && (
+        <Alert severity="info" sx={{ mb: 2 }} data-testid="connect-target">
+          {target ? (
+            <>
+              How to connect <strong>{target.name}</strong>: its Webhook URL is written into the steps. Another sender?
+              Choose its tab.
+            </>
+          ) : (
+            'Loading the integration…'
+          )}
+        </Alert>
+      )}
       <Card>
         <Box sx={{ borderBottom: 1, borderColor: 'divider', px: 2 }}>
           <Tabs
             value={tab}
-            onChange={(_e, value: number) => setTab(value)}
+            onChange={(_e, value: TabKey) => setChosen(value)}
             aria-label="Documentation sections"
             variant="scrollable"
             allowScrollButtonsMobile
           >
-            <Tab label="ClickFunnels Setup" id="doc-tab-0" aria-controls="doc-panel-0" />
-            <Tab label="Testing" id="doc-tab-1" aria-controls="doc-panel-1" />
-            <Tab label="Phase 2" id="doc-tab-2" aria-controls="doc-panel-2" />
-            <Tab label="ClickFunnels 2.0" id="doc-tab-3" aria-controls="doc-panel-3" />
-            <Tab label="ClickFunnels Classic" id="doc-tab-4" aria-controls="doc-panel-4" />
-            <Tab label="Shopify" id="doc-tab-5" aria-controls="doc-panel-5" />
-            <Tab label="Signed deliveries" id="doc-tab-6" aria-controls="doc-panel-6" />
-            <Tab label="API reference" id="doc-tab-7" aria-controls="doc-panel-7" />
+            {tabs.map((t) => (
+              <Tab
+                key={t.key}
+                value={t.key}
+                label={t.label}
+                id={`doc-tab-${t.key}`}
+                aria-controls={`doc-panel-${t.key}`}
+              />
+            ))}
           </Tabs>
         </Box>
         <CardContent sx={{ p: { xs: 2, md: 4 } }}>
-          <TabPanel index={0} value={tab}>
-            <SetupTab endpoint={endpoint} />
-          </TabPanel>
-          <TabPanel index={1} value={tab}>
-            <TestingTab endpoint={endpoint} />
-          </TabPanel>
-          <TabPanel index={2} value={tab}>
-            <PhaseTwoTab />
-          </TabPanel>
-          <TabPanel index={3} value={tab}>
-            <ClickFunnels2Tab />
-          </TabPanel>
-          <TabPanel index={4} value={tab}>
-            <ClickFunnelsClassicTab />
-          </TabPanel>
-          <TabPanel index={5} value={tab}>
-            <ShopifyTab />
-          </TabPanel>
-          <TabPanel index={6} value={tab}>
-            <SignedGenericTab />
-          </TabPanel>
-          <TabPanel index={7} value={tab}>
-            <Suspense fallback={<CircularProgress aria-label="Loading the API reference" />}>
-              <ApiReference />
-            </Suspense>
-          </TabPanel>
+          {tabs.map((t) => (
+            <TabPanel key={t.key} name={t.key} value={tab}>
+              {t.panel}
+            </TabPanel>
+          ))}
         </CardContent>
       </Card>
     </>
   );
 }
 
-function TabPanel({ index, value, children }: { index: number; value: number; children: ReactNode }) {
+function TabPanel({ name, value, children }: { name: TabKey; value: TabKey; children: ReactNode }) {
   return (
-    <div role="tabpanel" hidden={value !== index} id={`doc-panel-${index}`} aria-labelledby={`doc-tab-${index}`}>
-      {value === index && children}
+    <div role="tabpanel" hidden={value !== name} id={`doc-panel-${name}`} aria-labelledby={`doc-tab-${name}`}>
+      {value === name && children}
     </div>
   );
 }
@@ -112,7 +189,7 @@ function Step({ number, title, children }: { number: number; title: string; chil
   );
 }
 
-function SetupTab({ endpoint }: { endpoint: string }) {
+function SetupTab({ endpoint, onOpen }: { endpoint: string; onOpen: (tab: TabKey) => void }) {
   return (
     <Stack spacing={4}>
       <Typography color="textSecondary">
@@ -131,24 +208,39 @@ function SetupTab({ endpoint }: { endpoint: string }) {
               integration by this id, character for character. Events without a funnel id go to the integration with
               funnel id <code>default</code>.
             </li>
-            <li>Choose the reminder delay in minutes (1 to 720) and the email template, keep it Active, and save.</li>
+            <li>
+              Choose the reminder delay in minutes (1 to 720) and the email campaign (or one email template), keep it
+              Active, and save.
+            </li>
           </ol>
         </Typography>
       </Step>
       <Step number={2} title="Configure the webhook in ClickFunnels">
-        <Typography sx={{ mb: 1.5 }}>In the funnel&apos;s settings, add a webhook with this endpoint URL:</Typography>
-        <CodeBlock label="Webhook endpoint URL" code={endpoint} />
-        <Typography sx={{ mt: 2, mb: 1 }}>Select these events (all three are required):</Typography>
+        {/* ClickFunnels itself has none of the event names below: its own steps come first, before any list. */}
+        <Alert severity="info" sx={{ mb: 2 }} data-testid="setup-own-senders">
+          <Typography variant="body2" sx={{ mb: 1 }}>
+            ClickFunnels 2.0, ClickFunnels Classic and Shopify post their own events, not the names below: follow their
+            steps, with each integration&apos;s own URL and signing secret.
+          </Typography>
+          <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1 }}>
+            {SENDER_TABS.filter((t) => t.source !== 'generic').map((t) => (
+              <Button key={t.source} size="small" variant="outlined" onClick={() => onOpen(t.source)}>
+                {WEBHOOK_SOURCE_LABELS[t.source]} steps
+              </Button>
+            ))}
+          </Stack>
+        </Alert>
+        <Typography sx={{ mb: 1.5 }}>
+          A funnel or relay posting this tracker&apos;s own format (the Testing tab&apos;s bodies) sends them to this
+          endpoint URL:
+        </Typography>
+        <CodeBlock label="Webhook endpoint URL" code={endpoint} wrap />
+        <Typography sx={{ mt: 2, mb: 1 }}>with these events (all three are required):</Typography>
         <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
           {REQUIRED_EVENTS.map((event) => (
             <Chip key={event} label={event} color="primary" variant="outlined" sx={{ fontFamily: 'monospace' }} />
           ))}
         </Stack>
-        <Alert severity="info" sx={{ mt: 2 }}>
-          These are the tracker&apos;s own event names, for a relay that reshapes deliveries. ClickFunnels 2.0,
-          ClickFunnels Classic and Shopify post their own events: see their tabs for the names to tick, each
-          integration&apos;s own URL and its signing secret.
-        </Alert>
       </Step>
       <Step number={3} title="Test the connection">
         <Typography component="div">

@@ -1,13 +1,27 @@
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { Alert, Chip, Divider, Stack, Typography } from '@mui/material';
 import {
   CLICKFUNNELS2_CONTACT_EVENTS,
   CLICKFUNNELS2_PAID_EVENTS,
   SHOPIFY_TOPICS,
+  WEBHOOK_SOURCE_LABELS,
+  WEBHOOK_SOURCES,
   type WebhookSource,
 } from '@act/contracts/src/webhook-signing';
 import { CodeBlock } from './CodeBlock';
 import { TestDeliveryPanel } from './TestDeliveryPanel';
+
+/** The integration a "How to connect" link opened the page for: its own URL goes into the steps. */
+export interface ConnectTarget {
+  id: number;
+  name: string;
+  webhook_url: string;
+  side: 'email' | 'sms';
+}
+
+export interface SenderGuideProps {
+  target?: ConnectTarget | null;
+}
 
 /**
  * One tab per sender (docs/webhooks.md): where our URL goes in that product, which events to tick by their real
@@ -43,19 +57,35 @@ function Steps({ children }: { children: ReactNode }) {
   );
 }
 
-const URL_NOTE = (
-  <li>
-    In <strong>Webhook Integrations</strong>, copy the integration&apos;s own <strong>Webhook URL</strong> (it ends in{' '}
-    <code>/api/webhook/i/…</code>). A delivery to it belongs to that integration whatever funnel it names.
-  </li>
-);
+/** The first step of every sender: the integration's own URL, written out when the page knows which integration. */
+function UrlStep({ target }: SenderGuideProps) {
+  if (!target)
+    return (
+      <li>
+        In <strong>Webhook Integrations</strong>, copy the integration&apos;s own <strong>Webhook URL</strong> (it ends
+        in <code>/api/webhook/i/…</code>). A delivery to it belongs to that integration whatever funnel it names.
+      </li>
+    );
+  return (
+    <li>
+      Copy the Webhook URL of <strong>{target.name}</strong>: a delivery to it belongs to that integration whatever
+      funnel it names.
+      <CodeBlock label={`Webhook URL of ${target.name}`} code={target.webhook_url} wrap />
+    </li>
+  );
+}
 
-export function ClickFunnels2Tab() {
+/** The test delivery is the email side's (its integrations); an SMS integration's page still offers it. */
+function TestDelivery({ source, target }: { source: WebhookSource } & SenderGuideProps) {
+  return <TestDeliveryPanel source={source} initialIntegrationId={target?.side === 'email' ? target.id : undefined} />;
+}
+
+export function ClickFunnels2Tab({ target }: SenderGuideProps) {
   return (
     <Stack spacing={3}>
       <Section title="Connect ClickFunnels 2.0">
         <Steps>
-          {URL_NOTE}
+          <UrlStep target={target} />
           <li>
             In ClickFunnels open <strong>Workspace Settings → Webhooks</strong> and add a{' '}
             <strong>Webhook Endpoint</strong> with that URL (API version 2).
@@ -78,17 +108,17 @@ export function ClickFunnels2Tab() {
         </Typography>
       </Section>
       <Divider />
-      <TestDeliveryPanel source="clickfunnels2" />
+      <TestDelivery source="clickfunnels2" target={target} />
     </Stack>
   );
 }
 
-export function ClickFunnelsClassicTab() {
+export function ClickFunnelsClassicTab({ target }: SenderGuideProps) {
   return (
     <Stack spacing={3}>
       <Section title="Connect ClickFunnels Classic">
         <Steps>
-          {URL_NOTE}
+          <UrlStep target={target} />
           <li>
             In the funnel open <strong>Settings → Webhooks</strong>, add a new webhook with that URL for the opt-in
             (contact) and order (purchase) steps, and keep the funnel id on the integration for the plain URL.
@@ -104,17 +134,17 @@ export function ClickFunnelsClassicTab() {
         integration with a secret refuses Classic deliveries).
       </Alert>
       <Divider />
-      <TestDeliveryPanel source="clickfunnels_classic" />
+      <TestDelivery source="clickfunnels_classic" target={target} />
     </Stack>
   );
 }
 
-export function ShopifyTab() {
+export function ShopifyTab({ target }: SenderGuideProps) {
   return (
     <Stack spacing={3}>
       <Section title="Connect Shopify">
         <Steps>
-          {URL_NOTE}
+          <UrlStep target={target} />
           <li>
             In the Shopify admin open <strong>Settings → Notifications → Webhooks</strong> and create a webhook (JSON)
             with that URL for each of these topics:
@@ -135,12 +165,12 @@ export function ShopifyTab() {
         </Typography>
       </Section>
       <Divider />
-      <TestDeliveryPanel source="shopify" />
+      <TestDelivery source="shopify" target={target} />
     </Stack>
   );
 }
 
-export function SignedGenericTab() {
+export function SignedGenericTab({ target }: SenderGuideProps) {
   return (
     <Stack spacing={3}>
       <Section title="Signing your own deliveries">
@@ -148,6 +178,7 @@ export function SignedGenericTab() {
           A relay of your own (Zapier, a script) posting the formats of the Testing tab can sign them too: generate a
           secret on the integration&apos;s card, then send
         </Typography>
+        {target && <CodeBlock label={`Webhook URL of ${target.name}`} code={target.webhook_url} wrap />}
         <CodeBlock
           label="Signature headers"
           code={[
@@ -163,7 +194,57 @@ export function SignedGenericTab() {
         </Typography>
       </Section>
       <Divider />
-      <TestDeliveryPanel source={'generic' satisfies WebhookSource} />
+      <TestDelivery source="generic" target={target} />
     </Stack>
   );
 }
+
+/**
+ * A sender the tracker reads but this page has no written steps for yet: where its URL goes and its secret, in the
+ * terms every sender shares, and its test delivery.
+ */
+function OtherSenderGuide({ source, target }: { source: WebhookSource } & SenderGuideProps) {
+  const label = WEBHOOK_SOURCE_LABELS[source];
+  return (
+    <Stack spacing={3}>
+      <Section title={`Connect ${label}`}>
+        <Steps>
+          <UrlStep target={target} />
+          <li>In {label}, add a webhook endpoint with that URL for its checkout (cart) and order (paid) events.</li>
+          <li>
+            Paste the signing secret {label} shows for the endpoint with <strong>Set secret</strong> on the
+            integration&apos;s card, choosing {label} as the sender: every delivery is then checked against its
+            signature.
+          </li>
+        </Steps>
+        <Typography color="textSecondary">
+          Events the tracker does not use are answered 200 and recorded as ignored, so {label} never retries them.
+        </Typography>
+      </Section>
+      <Divider />
+      <TestDelivery source={source} target={target} />
+    </Stack>
+  );
+}
+
+/** The written steps of each sender; a sender added to the list later gets the shared steps until it has its own. */
+const GUIDES: Partial<Record<WebhookSource, ComponentType<SenderGuideProps>>> = {
+  clickfunnels2: ClickFunnels2Tab,
+  clickfunnels_classic: ClickFunnelsClassicTab,
+  shopify: ShopifyTab,
+  generic: SignedGenericTab,
+};
+
+export function SenderGuide({ source, target }: { source: WebhookSource } & SenderGuideProps) {
+  const Guide = GUIDES[source];
+  return Guide ? <Guide target={target} /> : <OtherSenderGuide source={source} target={target} />;
+}
+
+/**
+ * One tab per sender of the contracts' list (the adapters of packages/sources), the real senders first and the
+ * spec's own formats, signed, last.
+ */
+export const SENDER_TABS: { source: WebhookSource; label: string }[] = [
+  ...WEBHOOK_SOURCES.filter((s) => s !== 'generic').map((source) => ({ source, label: WEBHOOK_SOURCE_LABELS[source] })),
+  { source: 'generic', label: 'Signed deliveries' },
+];

@@ -15,10 +15,16 @@ import { INTEGRATIONS, useApi, useRefetch } from '../shared';
  * "Send test delivery" for one sender: the server signs a realistic sample with the chosen integration's secret
  * (the secret never reaches this page), posts it to the integration's public URL and this panel shows the answer.
  */
-export function TestDeliveryPanel({ source }: { source: WebhookSource }) {
+export function TestDeliveryPanel({
+  source,
+  initialIntegrationId,
+}: {
+  source: WebhookSource;
+  initialIntegrationId?: number;
+}) {
   const { data: integrations } = useApi<WebhookIntegration[]>(INTEGRATIONS);
   const refetch = useRefetch();
-  const [chosen, setChosen] = useState<number | ''>('');
+  const [chosen, setChosen] = useState<number | ''>(initialIntegrationId ?? '');
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<TestDeliveryResponse | null>(null);
   const [error, setError] = useState<string | null>(null);

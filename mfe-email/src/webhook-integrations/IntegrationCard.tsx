@@ -18,6 +18,7 @@ import PauseIcon from '@mui/icons-material/PauseCircleOutlined';
 import PlayIcon from '@mui/icons-material/PlayCircleOutlined';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import ClearIcon from '@mui/icons-material/PersonRemoveOutlined';
+import HelpIcon from '@mui/icons-material/HelpOutlineOutlined';
 import type { WebhookIntegration } from '@act/contracts/src/email-api';
 import { WebhookEndpoint } from '@act/ui-kit/src/WebhookSigning';
 import { RevenueFigure, type RevenueFigures } from '@act/ui-kit/src/Revenue/RevenueFigure';
@@ -179,6 +180,15 @@ export function IntegrationCard({
             Delete
           </Button>
         </Explained>
+        <Button
+          size="small"
+          startIcon={<HelpIcon />}
+          component={RouterLink}
+          to={`/documentation?integration=${integration.id}`}
+          aria-label={`How to connect ${integration.name}`}
+        >
+          How to connect
+        </Button>
         <Box sx={{ flexBasis: '100%', height: 0 }} />
         <Explained title={isDefault && 'The default integration’s contacts cannot be cleared'}>
           <Button

@@ -165,7 +165,13 @@ describe('/webhook-integrations (spec §2, §4, §5, §8)', () => {
     await screen.findByRole('article', { name: 'Summer Shop' });
     const link = await within(card('Summer Shop')).findByRole('link', { name: 'Two-step nudge' });
     expect(link.getAttribute('href')).toBe('/email-templates/3');
-    expect(within(card('Default Integration')).queryByRole('link')).toBeNull();
+    const hrefs = within(card('Default Integration'))
+      .queryAllByRole('link')
+      .map((l) => l.getAttribute('href'));
+    expect(hrefs).toEqual(['/documentation?integration=1']);
+    expect(
+      within(card('Summer Shop')).getByRole('link', { name: 'How to connect Summer Shop' }).getAttribute('href'),
+    ).toBe('/documentation?integration=2');
     expect(card('Default Integration').textContent).toContain('Email CampaignNone');
   });
 

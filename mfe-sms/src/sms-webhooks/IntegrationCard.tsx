@@ -1,4 +1,6 @@
+import { Link as RouterLink } from 'react-router';
 import { Box, Button, Card, CardActions, CardContent, Divider, Stack, Typography } from '@mui/material';
+import HelpIcon from '@mui/icons-material/HelpOutlineOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import SendIcon from '@mui/icons-material/SendOutlined';
@@ -70,6 +72,15 @@ export function IntegrationCard({
       </CardContent>
       <Divider />
       <CardActions sx={{ px: 2, py: 1.25, justifyContent: 'flex-end', flexWrap: 'wrap', gap: 1 }}>
+        <Button
+          size="small"
+          startIcon={<HelpIcon />}
+          component={RouterLink}
+          to={`/documentation?integration=${i.id}&side=sms`}
+          aria-label={`How to connect ${i.name}`}
+        >
+          How to connect
+        </Button>
         <Button size="small" startIcon={<SendIcon />} onClick={onTestDelivery}>
           Send test delivery
         </Button>

@@ -43,6 +43,10 @@ describe('/sms-webhooks (spec sections 2, 5, 8)', () => {
     const webinar = within(screen.getByRole('article', { name: 'Webinar' }));
     expect(webinar.getByText('Inactive')).toBeTruthy();
     expect(webinar.getByText('No Campaign')).toBeTruthy();
+    // "How to connect" opens the documentation's steps for this SMS integration (its own URL filled in there).
+    expect(webinar.getByRole('link', { name: 'How to connect Webinar' }).getAttribute('href')).toBe(
+      '/documentation?integration=2&side=sms',
+    );
   });
 
   it('validates with the spec messages, then creates with delay 30 for a non-numeric entry and active true', async () => {
