@@ -20,6 +20,7 @@ export function contact(over: Partial<Contact> & Pick<Contact, 'id'>): Contact {
     status: 'pending',
     integration_id: null,
     cart: null,
+    reminders_held: null,
     unsubscribed: false,
     ...over,
   };

@@ -37,6 +37,7 @@ export function contact(i: number, over: Partial<SmsContact> = {}): SmsContact {
     opted_out: false,
     held_until: null,
     cart: null,
+    reminders_held: null,
     ...over,
   };
 }

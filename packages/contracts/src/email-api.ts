@@ -50,6 +50,8 @@ export interface Contact {
   integration_id: number | null;
   /** The cart the sender told us about (packages/contracts cart.ts); null when it sent none. */
   cart: Cart | null;
+  /** Why no reminder goes to this contact (the shopper declined the sender's promotional messages); null: none. */
+  reminders_held: string | null;
   /**
    * The address is on the unsubscribe list, whenever it got there (before the contact came in, before or after its
    * reminder). `status` keeps its lifecycle value; screens show "Unsubscribed" for such a contact unless it purchased

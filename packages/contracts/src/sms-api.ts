@@ -247,6 +247,8 @@ export interface SmsContact {
   held_until: string | null;
   /** The cart the sender told us about (packages/contracts cart.ts); null when it sent none. */
   cart: Cart | null;
+  /** Why no message goes to this contact (the shopper declined the sender's promotional messages); null: none. */
+  reminders_held: string | null;
 }
 
 export interface SmsLog {

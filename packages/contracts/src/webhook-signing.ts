@@ -5,13 +5,22 @@
  */
 import * as yup from 'yup';
 
-export const WEBHOOK_SOURCES = ['generic', 'clickfunnels2', 'clickfunnels_classic', 'shopify'] as const;
+export const WEBHOOK_SOURCES = [
+  'generic',
+  'clickfunnels2',
+  'clickfunnels_classic',
+  'shopify',
+  'stripe',
+  'woocommerce',
+] as const;
 export type WebhookSource = (typeof WEBHOOK_SOURCES)[number];
 export const WEBHOOK_SOURCE_LABELS: Record<WebhookSource, string> = {
   generic: 'Generic',
   clickfunnels2: 'ClickFunnels 2.0',
   clickfunnels_classic: 'ClickFunnels Classic',
   shopify: 'Shopify',
+  stripe: 'Stripe Checkout',
+  woocommerce: 'WooCommerce',
 };
 
 /** `verified`: signature checked; `unsigned`: accepted without one (no secret set); `rejected`: refused with 401. */
@@ -59,6 +68,13 @@ export interface IntegrationSigning {
     has_secret: boolean;
     /** The sender the integration is pinned to; null = recognised per delivery. */
     source: WebhookSource | null;
+    /**
+     * It holds the sender's API key (a Stripe restricted key), sealed like the secret. Both services always answer
+     * it and the next field; optional so that a screen's older fixtures still type.
+     */
+    has_api_key?: boolean;
+    /** Reminders go to shoppers who declined the sender's promotional messages (the shop has another basis). */
+    send_without_consent?: boolean;
   };
 }
 
@@ -70,7 +86,16 @@ export interface IntegrationSigning {
 export interface IntegrationSigningPatch {
   webhook_secret?: string | null;
   webhook_source?: WebhookSource | null;
+  /**
+   * The sender's API key, write-only and sealed: a Stripe restricted key with read access to Checkout Sessions
+   * (`rk_…`), used to fetch a session's line items once; null removes it.
+   */
+  sender_api_key?: string | null;
+  /** Off by default: a shopper who declined promotions (Stripe `consent.promotions: opt_out`) gets no reminder. */
+  send_without_consent?: boolean;
 }
+
+export const SENDER_API_KEY_MESSAGE = 'The API key must be 8 to 500 printable characters without spaces';
 
 export const WEBHOOK_SECRET_MIN = 16;
 export const WEBHOOK_SECRET_MAX = 500;
@@ -90,6 +115,18 @@ export const integrationSigningPatchSchema = yup.object({
     .typeError('webhook_source must be one of ' + WEBHOOK_SOURCES.join(', '))
     .nullable()
     .oneOf([...WEBHOOK_SOURCES, null], 'webhook_source must be one of ' + WEBHOOK_SOURCES.join(', ')),
+  sender_api_key: yup
+    .string()
+    .transform((v: unknown) => (typeof v === 'string' ? v.trim() : v))
+    .typeError(SENDER_API_KEY_MESSAGE)
+    .nullable()
+    .min(8, SENDER_API_KEY_MESSAGE)
+    .max(500, SENDER_API_KEY_MESSAGE)
+    .matches(/^[\x21-\x7e]+$/, SENDER_API_KEY_MESSAGE),
+  send_without_consent: yup
+    .boolean()
+    .transform((v: unknown, original: unknown) => (typeof original === 'boolean' ? original : 'not a boolean'))
+    .typeError('send_without_consent must be true or false'),
 });
 
 /** GET / PUT /api/webhook-signing (email side) and /api/sms/webhook-signing (SMS side); PUT is admin only. */
@@ -140,5 +177,16 @@ export const CLICKFUNNELS2_PAID_EVENTS = [
   'subscription/invoice.paid',
   'subscription.first_payment_received',
 ] as const;
+/** Stripe events that mean "the shopper left the checkout" (the Checkout Session in `data.object`). */
+export const STRIPE_CONTACT_EVENTS = ['checkout.session.expired'] as const;
+/** Stripe events that mean "paid". */
+export const STRIPE_PAID_EVENTS = ['checkout.session.completed', 'checkout.session.async_payment_succeeded'] as const;
+/** WooCommerce topics the product acts on (the order's status decides unpaid / paid). */
+export const WOOCOMMERCE_TOPICS = ['order.created', 'order.updated'] as const;
+/** Order statuses that mean "not paid yet": the contact and its reminders (settable per deployment). */
+export const WOOCOMMERCE_UNPAID_STATUSES = ['pending', 'failed', 'checkout-draft'] as const;
+/** Order statuses that mean "paid": the purchase. */
+export const WOOCOMMERCE_PAID_STATUSES = ['processing', 'completed'] as const;
+
 /** Shopify topics the product acts on. */
 export const SHOPIFY_TOPICS = ['checkouts/create', 'checkouts/update', 'orders/create'] as const;

@@ -12,7 +12,7 @@ import { currentUser } from './identity';
 import { validate } from './validate';
 import type { SecretBox } from './secret-box';
 
-const SIGNING_KEYS = ['webhook_secret', 'webhook_source'] as const;
+const SIGNING_KEYS = ['webhook_secret', 'webhook_source', 'sender_api_key', 'send_without_consent'] as const;
 
 /**
  * The signing part of an integration PATCH (both sides): present only when the body names `webhook_secret` or
@@ -28,15 +28,23 @@ export async function readSigningPatch(ctx: Context): Promise<IntegrationSigning
   return (await validate(integrationSigningPatchSchema, picked)) as IntegrationSigningPatch;
 }
 
-/** Stored fields for a signing patch: the secret sealed (or null to remove it), the pinned source. */
-export function signingFields(
-  patch: IntegrationSigningPatch,
-  box: SecretBox,
-): { webhook_secret?: string | null; webhook_source?: WebhookSource | null } {
-  const set: { webhook_secret?: string | null; webhook_source?: WebhookSource | null } = {};
+/** The stored form of a signing patch. */
+export interface SigningFields {
+  webhook_secret?: string | null;
+  webhook_source?: WebhookSource | null;
+  sender_api_key?: string | null;
+  send_without_consent?: boolean;
+}
+
+/** Stored fields for a signing patch: the secret and the sender's API key sealed (or null to remove them), the pinned source. */
+export function signingFields(patch: IntegrationSigningPatch, box: SecretBox): SigningFields {
+  const set: SigningFields = {};
   if (patch.webhook_secret !== undefined)
     set.webhook_secret = patch.webhook_secret === null ? null : box.seal(patch.webhook_secret);
   if (patch.webhook_source !== undefined) set.webhook_source = patch.webhook_source;
+  if (patch.sender_api_key !== undefined)
+    set.sender_api_key = patch.sender_api_key === null ? null : box.seal(patch.sender_api_key);
+  if (patch.send_without_consent !== undefined) set.send_without_consent = patch.send_without_consent;
   return set;
 }
 

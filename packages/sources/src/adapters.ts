@@ -2,6 +2,8 @@ import { generic } from './generic';
 import { clickfunnels2 } from './clickfunnels2';
 import { clickfunnelsClassic } from './clickfunnels-classic';
 import { shopify } from './shopify';
+import { stripe } from './stripe';
+import { woocommerce } from './woocommerce';
 import type { SourceAdapter, SourceId } from './types';
 
 export const ADAPTERS: Record<SourceId, SourceAdapter> = {
@@ -9,6 +11,8 @@ export const ADAPTERS: Record<SourceId, SourceAdapter> = {
   clickfunnels2,
   clickfunnels_classic: clickfunnelsClassic,
   shopify,
+  stripe,
+  woocommerce,
 };
 
 export function adapterFor(id: SourceId): SourceAdapter {

@@ -10,10 +10,15 @@ const GENERIC_EVENTS = ['contact_created', 'contact_updated', 'purchase_created'
  */
 export function detectSource(body: unknown, headers: Headers): SourceId {
   if (header(headers, 'x-shopify-topic') || header(headers, 'x-shopify-hmac-sha256')) return 'shopify';
+  if (header(headers, 'stripe-signature')) return 'stripe';
+  if (header(headers, 'x-wc-webhook-topic') || header(headers, 'x-wc-webhook-signature')) return 'woocommerce';
   if (header(headers, 'x-webhook-clickfunnels-signature') || header(headers, 'x-webhook-clickfunnels-timestamp'))
     return 'clickfunnels2';
   const b = obj(body);
   if (!b) return 'generic';
+  // A Stripe Event: `object: 'event'` and a dotted `type` (checkout.session.expired).
+  if (b.object === 'event' && typeof b.type === 'string' && typeof b.id === 'string' && b.id.startsWith('evt_'))
+    return 'stripe';
   const type = b.event ?? b.event_type;
   if (typeof type === 'string') {
     if (GENERIC_EVENTS.includes(type)) return 'generic';

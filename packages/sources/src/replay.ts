@@ -19,7 +19,7 @@ export interface ReplayedDelivery {
  * A header the signature does not cover (our `X-Webhook-Id`, Shopify's `X-Shopify-Webhook-Id`) cannot on its own
  * decide that a verified delivery is new: anyone who captured one could post it again under another id. So a
  * verified delivery is also known by what was signed: for our scheme the HMAC's input (`"{timestamp}.{raw body}"`),
- * for Shopify's (no timestamp) the raw body, for ClickFunnels 2.0 the `event_id` inside its signed body. The sender's
+ * for Shopify's and WooCommerce's (no timestamp) the raw body, for ClickFunnels 2.0 the `event_id` inside its signed body. The sender's
  * own id still follows, so a sender's retry that was signed again (a new timestamp) is recognised as before.
  * Unsigned deliveries keep the sender's id alone: nothing signed exists to bind it to.
  */
@@ -34,7 +34,7 @@ export function replayIds(opts: ReplayedDelivery): string[] {
       // The spec's body may name itself (`delivery_id`): signed, so it holds even when the header differs.
       const bodyId = text(obj(body)?.delivery_id);
       if (bodyId) ids.push(bodyId);
-    } else if (source === 'shopify') {
+    } else if (source === 'shopify' || source === 'woocommerce') {
       ids.push(digest('', raw));
     }
   }

@@ -7,14 +7,23 @@
 import type { CartInput } from '@act/contracts/src/cart';
 
 /** Who sent a delivery. `generic` = the spec's own formats (docs/webhooks.md). */
-export type SourceId = 'generic' | 'clickfunnels2' | 'clickfunnels_classic' | 'shopify';
-export const SOURCE_IDS: readonly SourceId[] = ['generic', 'clickfunnels2', 'clickfunnels_classic', 'shopify'];
+export type SourceId = 'generic' | 'clickfunnels2' | 'clickfunnels_classic' | 'shopify' | 'stripe' | 'woocommerce';
+export const SOURCE_IDS: readonly SourceId[] = [
+  'generic',
+  'clickfunnels2',
+  'clickfunnels_classic',
+  'shopify',
+  'stripe',
+  'woocommerce',
+];
 
 export const SOURCE_LABELS: Record<SourceId, string> = {
   generic: 'Generic',
   clickfunnels2: 'ClickFunnels 2.0',
   clickfunnels_classic: 'ClickFunnels Classic',
   shopify: 'Shopify',
+  stripe: 'Stripe Checkout',
+  woocommerce: 'WooCommerce',
 };
 
 /** Request headers as Node gives them: lower-case names. */
@@ -35,6 +44,16 @@ export interface ContactFact {
   funnelId: string | null;
   /** The cart as the sender describes it, before the limits (`normalizeCart` in contracts' cart.ts); null: none. */
   cart: CartInput | null;
+  /**
+   * The shopper's answer to promotional messages where the sender asks for it (Stripe Checkout's
+   * `consent.promotions`): `denied` holds the reminders unless the integration allows them on another basis.
+   */
+  promotions?: 'granted' | 'denied' | null;
+  /**
+   * The sender's own line items can be fetched for this contact (Stripe: a Checkout Session's `listLineItems`),
+   * with the integration's API key; the cart then holds its total only until they are.
+   */
+  lineItemsRef?: { sender: 'stripe'; sessionId: string } | null;
 }
 
 export interface PurchaseFact {
@@ -47,6 +66,8 @@ export interface PurchaseFact {
   /** ISO 4217, upper case. */
   currency: string | null;
   funnelId: string | null;
+  /** The sender's id of the checkout it recovered (Stripe's `recovered_from`), for the revenue row. */
+  recoveredFrom?: string | null;
 }
 
 /** A delivery the product does not act on: answered 200 and recorded, since senders retry a 4xx. */

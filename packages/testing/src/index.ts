@@ -2,4 +2,5 @@
 export * from './chaos';
 export * from './fake-resend';
 export * from './fake-twilio';
+export * from './fake-stripe';
 export * from './metrics-scrape';

@@ -29,6 +29,8 @@ export interface ContactDoc {
   claim_token?: string;
   /** The sender's cart; replaced only by a cart with a newer `updated_at` (svc-email/src/webhook/cart-store.ts). */
   cart?: Cart | null;
+  /** Why no reminder may go (the shopper declined the sender's promotional messages); set by the webhook intake. */
+  reminders_held?: string | null;
   /** Set while the address is on the unsubscribe list (absent otherwise); see ContactsService.unsubscribedChanged. */
   unsubscribed?: true;
 }
@@ -50,6 +52,7 @@ const schema = new mongoose.Schema<ContactDoc>(
     send_pending: { type: Boolean },
     claim_token: { type: String },
     cart: { type: mongoose.Schema.Types.Mixed, default: undefined },
+    reminders_held: { type: String },
     unsubscribed: { type: Boolean },
   },
   { versionKey: false, collection: 'contacts' },
@@ -83,9 +86,9 @@ export function contactModel(conn: Connection) {
   return (conn.models.Contact as mongoose.Model<ContactDoc>) ?? conn.model<ContactDoc>('Contact', schema);
 }
 
-export const CONTACT_PROJECTION = { _id: 0, id: 1, contact_id: 1, email: 1, created_at: 1, remind_at: 1, purchased_at: 1, status: 1, integration_id: 1, cart: 1, unsubscribed: 1 } as const;
+export const CONTACT_PROJECTION = { _id: 0, id: 1, contact_id: 1, email: 1, created_at: 1, remind_at: 1, purchased_at: 1, status: 1, integration_id: 1, cart: 1, reminders_held: 1, unsubscribed: 1 } as const;
 
-export function toContact(d: Pick<ContactDoc, 'id' | 'contact_id' | 'email' | 'created_at' | 'remind_at' | 'purchased_at' | 'status' | 'integration_id' | 'cart' | 'unsubscribed'>): Contact {
+export function toContact(d: Pick<ContactDoc, 'id' | 'contact_id' | 'email' | 'created_at' | 'remind_at' | 'purchased_at' | 'status' | 'integration_id' | 'cart' | 'reminders_held' | 'unsubscribed'>): Contact {
   return {
     id: d.id,
     contact_id: d.contact_id,
@@ -96,6 +99,7 @@ export function toContact(d: Pick<ContactDoc, 'id' | 'contact_id' | 'email' | 'c
     status: d.status,
     integration_id: d.integration_id ?? null,
     cart: d.cart ?? null,
+    reminders_held: d.reminders_held ?? null,
     unsubscribed: d.unsubscribed === true,
   };
 }

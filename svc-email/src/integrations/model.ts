@@ -27,6 +27,10 @@ export interface IntegrationDoc {
   webhook_secret: string | null;
   /** The sender the integration is pinned to; null = recognised per delivery. */
   webhook_source: WebhookSource | null;
+  /** The sender's API key (Stripe restricted key), sealed like the secret; null = none. */
+  sender_api_key?: string | null;
+  /** Remind shoppers who declined the sender's promotional messages; off unless an admin turns it on. */
+  send_without_consent?: boolean;
   created_at: Date;
   updated_at: Date;
 }
@@ -45,6 +49,8 @@ const schema = new mongoose.Schema<IntegrationDoc>(
     webhook_key: { type: String },
     webhook_secret: { type: String, default: null },
     webhook_source: { type: String, default: null },
+    sender_api_key: { type: String, default: null },
+    send_without_consent: { type: Boolean, default: false },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },
@@ -75,6 +81,11 @@ export function toIntegration(d: IntegrationDoc, publicUrl: string): WebhookInte
     checkout_fallback_url: d.checkout_fallback_url ?? null,
     created_at: iso(d.created_at)!,
     webhook_url: d.webhook_key ? integrationWebhookUrl(publicUrl, '/api/webhook', d.webhook_key) : '',
-    signing: { has_secret: Boolean(d.webhook_secret), source: d.webhook_source ?? null },
+    signing: {
+      has_secret: Boolean(d.webhook_secret),
+      source: d.webhook_source ?? null,
+      has_api_key: Boolean(d.sender_api_key),
+      send_without_consent: d.send_without_consent === true,
+    },
   };
 }

@@ -3,7 +3,7 @@ import type { Cart } from '@act/contracts/src/cart';
 import { olderCartCondition } from '@act/sources';
 import type { ContactDoc } from '../contacts/model';
 
-/** Keeps a sender's cart on its contact, newest by the sender's time (packages/sources cart.ts). */
+/** Keeps what a sender said of a contact's checkout on it: its cart, newest by the sender's time, and a hold. */
 export class CartStore {
   constructor(private readonly coll: Collection<ContactDoc>) {}
 
@@ -12,5 +12,10 @@ export class CartStore {
     const filter = { integration_id: integrationId, contact_id: contactId, ...olderCartCondition(cart) };
     const r = await this.coll.updateOne(filter as Filter<ContactDoc>, { $set: { cart } });
     return r.modifiedCount > 0;
+  }
+
+  /** Records why no reminder may go to the contact (the shopper's consent); the reminder flow reads it. */
+  async hold(integrationId: number, contactId: string, reason: string): Promise<void> {
+    await this.coll.updateOne({ integration_id: integrationId, contact_id: contactId }, { $set: { reminders_held: reason } });
   }
 }

@@ -1,15 +1,17 @@
-import { BadRequestError, NotFoundError, UnauthorizedError, type ReplayGuard } from '@act/service-kit';
+import { BadRequestError, NotFoundError, UnauthorizedError, createSecretBox, type ReplayGuard, type SecretBox } from '@act/service-kit';
 import { DEFAULT_FUNNEL_ID, type WebhookEventType, type WebhookOkResponse } from '@act/contracts/src/email-api';
 import type { DeliveryInfo } from '@act/contracts/src/webhook-signing';
 import type { FactOrigin } from '@act/contracts';
 import {
   adapterFor,
   claimDelivery,
+  contactCart,
   decideVerification,
   genericCart,
   isTrusted,
-  keptCart,
+  isWooCommercePing,
   looksLikeWebhookKey,
+  reminderHold,
   sourceOf,
   webhookOrigin,
   withCartNotes,
@@ -56,6 +58,8 @@ type Read = { ok: true; fact: Fact; eventName: string | null } | { ok: false; er
  */
 export class WebhookService {
   private readonly carts: CartStore;
+  /** Opens the integrations' sealed sender API keys (SECRETS_KEY, as for their signing secrets). */
+  private readonly box: SecretBox = createSecretBox();
 
   constructor(
     private readonly events: WebhookEventsService,
@@ -74,6 +78,8 @@ export class WebhookService {
       // Nothing is recorded for an unknown URL: it belongs to no integration, and recording would let anyone fill the table.
       if (!pinned) throw new NotFoundError('Unknown webhook URL');
     }
+    if (isWooCommercePing(d.raw) && (!pinned?.webhook_source || pinned.webhook_source === 'woocommerce'))
+      return this.ping(d, pinned);
     const source = sourceOf(pinned?.webhook_source, d.body, d.headers);
     const read = this.read(source, d);
     const info = (over: Partial<DeliveryInfo>): DeliveryInfo => ({
@@ -147,6 +153,22 @@ export class WebhookService {
       await claim.release();
       throw err;
     }
+  }
+
+  /**
+   * WooCommerce's creation ping (`webhook_id=<id>`, unsigned): answered 200 or WooCommerce will not save the webhook.
+   * It creates nothing, so it needs no signature; it is recorded like a handshake.
+   */
+  private async ping(d: Delivery, pinned: IntegrationDoc | null): Promise<WebhookAnswer> {
+    await this.events.record('handshake', d.raw, {
+      source: 'woocommerce',
+      verification: 'unsigned',
+      verification_reason: null,
+      outcome: 'handshake',
+      integration_id: pinned?.id ?? null,
+      event_name: 'ping',
+    });
+    return { body: { status: 'ok', message: 'WooCommerce webhook ping received' } };
   }
 
   /** The delivery as a fact, or why it cannot be read. */
@@ -231,11 +253,15 @@ export class WebhookService {
 
     if (fact.kind === 'contact') {
       const email = fact.email!;
-      const { cart, notes } = keptCart(fact.cart, now);
-      const reason = withCartNotes(null, notes) ?? undefined;
-      // After the contact's own write (the cart lives on it), conditional on the sender's time.
-      const keepCart = async () => {
+      // After the contact's own write (the cart lives on it): the cart, conditional on the sender's time, and why no
+      // reminder may go. The line items a sender must be asked for are fetched for a new contact only.
+      const keepExtras = async (created: boolean): Promise<string | undefined> => {
+        const apiKey = integration.sender_api_key ? this.box.open(integration.sender_api_key) : null;
+        const { cart, notes } = await contactCart(fact, { created, apiKey, receivedAt: now });
         if (cart) await this.carts.keep(integration.id, fact.contactId, cart);
+        const hold = reminderHold(fact, integration.send_without_consent === true);
+        if (hold) await this.carts.hold(integration.id, fact.contactId, hold);
+        return withCartNotes(hold, notes) ?? undefined;
       };
       const input = {
         integration,
@@ -250,7 +276,7 @@ export class WebhookService {
         : undefined;
       if (fact.op === 'created') {
         const { created } = await this.contacts.createFromFunnel(input);
-        await keepCart();
+        const reason = await keepExtras(created);
         // Published for a repeat too: it may be the retry of a delivery whose first attempt wrote the contact and
         // died before its outbox row (an instance killed in between, the gateway sending it again to another); the
         // SMS side's upsert makes a second event harmless.
@@ -278,7 +304,7 @@ export class WebhookService {
         };
       }
       const { created, contact } = await this.contacts.updateFromFunnel(input);
-      await keepCart();
+      const reason = await keepExtras(created);
       await this.publisher.contactUpdated({
         funnelId,
         contactId: fact.contactId,

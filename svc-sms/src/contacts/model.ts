@@ -38,6 +38,8 @@ export interface ContactDoc {
   updated_at: Date;
   /** The sender's cart; replaced only by a cart with a newer `updated_at` (svc-sms/src/webhook/cart-store.ts). */
   cart?: Cart | null;
+  /** Why no message may go (the shopper declined the sender's promotional messages); set by the webhook intake. */
+  reminders_held?: string | null;
 }
 
 const schema = new mongoose.Schema<ContactDoc>(
@@ -62,6 +64,7 @@ const schema = new mongoose.Schema<ContactDoc>(
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
     cart: { type: mongoose.Schema.Types.Mixed, default: undefined },
+    reminders_held: { type: String },
   },
   { versionKey: false },
 );

@@ -353,5 +353,6 @@ export function toApiContact(d: ContactDoc, optedOut: boolean, integrationName: 
         ? new Date(held_until).toISOString()
         : null,
     cart: rest.cart ?? null,
+    reminders_held: rest.reminders_held ?? null,
   };
 }

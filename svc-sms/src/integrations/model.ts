@@ -19,6 +19,10 @@ export interface IntegrationDoc {
   webhook_secret?: string | null;
   /** The sender the integration is pinned to; null = recognised per delivery. */
   webhook_source?: WebhookSource | null;
+  /** The sender's API key (Stripe restricted key), sealed like the secret; null = none. */
+  sender_api_key?: string | null;
+  /** Remind shoppers who declined the sender's promotional messages; off unless an admin turns it on. */
+  send_without_consent?: boolean;
   created_at: Date;
   updated_at: Date;
 }
@@ -36,6 +40,8 @@ const schema = new mongoose.Schema<IntegrationDoc>(
     webhook_key: { type: String, unique: true, sparse: true },
     webhook_secret: { type: String, default: null },
     webhook_source: { type: String, default: null },
+    sender_api_key: { type: String, default: null },
+    send_without_consent: { type: Boolean, default: false },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },

@@ -238,6 +238,11 @@ export function toApiIntegration(d: IntegrationDoc, campaignName: string | null,
     campaign_name: campaignName,
     checkout_fallback_url: d.checkout_fallback_url ?? null,
     webhook_url: d.webhook_key ? integrationWebhookUrl(publicUrl, '/api/sms/webhook', d.webhook_key) : '',
-    signing: { has_secret: Boolean(d.webhook_secret), source: d.webhook_source ?? null },
+    signing: {
+      has_secret: Boolean(d.webhook_secret),
+      source: d.webhook_source ?? null,
+      has_api_key: Boolean(d.sender_api_key),
+      send_without_consent: d.send_without_consent === true,
+    },
   };
 }

@@ -4,7 +4,7 @@ import type { Cart } from '@act/contracts/src/cart';
 import { olderCartCondition } from '@act/sources';
 import { contactModel, type ContactDoc } from '../contacts/model';
 
-/** Keeps a sender's cart on its SMS contact, newest by the sender's time (packages/sources cart.ts). */
+/** Keeps what a sender said of an SMS contact's checkout on it: its cart, newest by the sender's time, and a hold. */
 export class CartStore {
   private readonly coll: Collection<ContactDoc>;
 
@@ -17,5 +17,10 @@ export class CartStore {
     const filter = { integration_id: integrationId, contact_id: contactId, ...olderCartCondition(cart) };
     const r = await this.coll.updateOne(filter as Filter<ContactDoc>, { $set: { cart } });
     return r.modifiedCount > 0;
+  }
+
+  /** Records why no message may go to the contact (the shopper's consent); the sequence reads it. */
+  async hold(integrationId: number, contactId: string, reason: string): Promise<void> {
+    await this.coll.updateOne({ integration_id: integrationId, contact_id: contactId }, { $set: { reminders_held: reason } });
   }
 }

@@ -1,14 +1,24 @@
-import { BadRequestError, NotFoundError, UnauthorizedError, type Logger, type ReplayGuard } from '@act/service-kit';
+import {
+  BadRequestError,
+  NotFoundError,
+  UnauthorizedError,
+  createSecretBox,
+  type Logger,
+  type ReplayGuard,
+  type SecretBox,
+} from '@act/service-kit';
 import { smsMessages, type SmsWebhookEventType } from '@act/contracts/src/sms-api';
 import type { DeliveryInfo, DeliveryOutcome } from '@act/contracts/src/webhook-signing';
 import type { FactOrigin } from '@act/contracts';
 import {
   adapterFor,
   claimDelivery,
+  contactCart,
   decideVerification,
   genericCart,
-  keptCart,
+  isWooCommercePing,
   looksLikeWebhookKey,
+  reminderHold,
   sourceOf,
   webhookOrigin,
   withCartNotes,
@@ -68,6 +78,9 @@ const NO_INTEGRATION = 0;
  * side through the outbox, records and answers.
  */
 export class FunnelWebhookService {
+  /** Opens the integrations' sealed sender API keys (SECRETS_KEY, as for their signing secrets). */
+  private readonly box: SecretBox = createSecretBox();
+
   constructor(private readonly deps: FunnelWebhookDeps) {}
 
   async handle(d: Delivery): Promise<WebhookResult> {
@@ -77,6 +90,8 @@ export class FunnelWebhookService {
       pinned = looksLikeWebhookKey(d.key) ? await integrations.byKey(d.key) : null;
       if (!pinned) throw new NotFoundError('Unknown webhook URL');
     }
+    if (isWooCommercePing(d.raw) && (!pinned?.webhook_source || pinned.webhook_source === 'woocommerce'))
+      return this.ping(d, pinned);
     const source = sourceOf(pinned?.webhook_source, d.body, d.headers);
     const read = this.read(source, d);
     const info = (over: Partial<DeliveryInfo>): DeliveryInfo => ({
@@ -153,6 +168,22 @@ export class FunnelWebhookService {
       await claim.release();
       throw err;
     }
+  }
+
+  /**
+   * WooCommerce's creation ping (`webhook_id=<id>`, unsigned): answered 200 or WooCommerce will not save the webhook.
+   * It creates nothing, so it needs no signature; it is recorded like a handshake.
+   */
+  private async ping(d: Delivery, pinned: IntegrationDoc | null): Promise<WebhookResult> {
+    await this.deps.events.record('handshake', d.raw, {
+      source: 'woocommerce',
+      verification: 'unsigned',
+      verification_reason: null,
+      outcome: 'handshake',
+      integration_id: pinned?.id ?? null,
+      event_name: 'ping',
+    });
+    return { status: 200, body: { status: 'ok', message: 'WooCommerce webhook ping received' } };
   }
 
   private read(source: SourceId, d: Delivery): Read {
@@ -266,7 +297,6 @@ export class FunnelWebhookService {
     }
 
     if (fact.kind === 'contact') {
-      const { cart, notes } = keptCart(fact.cart, this.deps.now());
       const { contact, created } = await this.deps.contacts.upsertFromFunnel({
         integration,
         funnelId: integration.funnel_id,
@@ -274,10 +304,15 @@ export class FunnelWebhookService {
         phone: phone!,
         email: fact.email,
         firstName: fact.firstName,
-        checkoutUrl: fact.checkoutUrl ?? cart?.recovery_url ?? null,
+        checkoutUrl: fact.checkoutUrl,
       });
-      // After the contact's own write (the cart lives on it), conditional on the sender's time.
+      // After the contact's own write (the cart lives on it): the cart, conditional on the sender's time, and why no
+      // message may go. The line items a sender must be asked for are fetched for a new contact only.
+      const apiKey = integration.sender_api_key ? this.box.open(integration.sender_api_key) : null;
+      const { cart, notes } = await contactCart(fact, { created, apiKey, receivedAt: this.deps.now() });
       if (cart) await this.deps.carts.keep(integration.id, contact.contact_id, cart);
+      const hold = reminderHold(fact, integration.send_without_consent === true);
+      if (hold) await this.deps.carts.hold(integration.id, contact.contact_id, hold);
       return {
         result: {
           status: 200,
@@ -289,7 +324,7 @@ export class FunnelWebhookService {
           },
         },
         outcome: created ? 'created' : 'updated',
-        reason: withCartNotes(null, notes) ?? undefined,
+        reason: withCartNotes(hold, notes) ?? undefined,
       };
     }
     const updated = await this.deps.contacts.markPurchased({
