@@ -391,9 +391,13 @@ export interface ResendConfigStatus {
   configured: boolean;
   /** Whether a key is set at all (apiKeySource says where from). */
   apiKeyConfigured: boolean;
+  /** Which value is in force: the environment's wins over a stored one (spec); null: none. */
   apiKeySource: 'env' | 'stored' | null;
+  /** The environment's from-address; a stored one is write-only (null here, see `stored`). */
   from: string | null;
   fromSource: 'env' | 'stored' | null;
+  /** What is stored in the app (sealed): when each value was set and its last four characters, never the value. */
+  stored: { apiKey: { set_at: string | null; last4: string | null } | null; from: { set_at: string | null; last4: string | null } | null };
   /** Whether Resend's signed delivery events (POST /api/resend/webhooks) can be verified. */
   webhookSecretConfigured: boolean;
   /** EMAIL_LIVE_SENDING: campaign emails go out through Resend instead of `would_send` logs. */

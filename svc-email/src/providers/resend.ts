@@ -2,7 +2,7 @@ import { Resend } from 'resend';
 import type { Connection } from 'mongoose';
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { observeRateLimitWait, providerCalls, providerRetries } from '@act/service-kit';
+import { createSecretBox, observeRateLimitWait, providerCalls, providerRetries, type SecretBox } from '@act/service-kit';
 import { resendConfigModel } from './config-model';
 import { ResendPacer } from './resend-pace';
 import { isRetryable, waitBeforeRetry, type BackoffPolicy, type ResendFailure } from './resend-retry';
@@ -59,6 +59,15 @@ export function resolveCredentials(
   };
 }
 
+/** What the page may show of a stored value. */
+export interface StoredValueInfo {
+  set_at: string | null;
+  last4: string | null;
+}
+
+/** The last four characters of a value (all that is ever shown of it); null for none. */
+const lastFour = (v: string | null): string | null => (v === null ? null : v.slice(-4));
+
 /** Reads the stored document at most once per `ttlMs` (every send asks), and at once after a change. */
 const STORED_TTL_MS = 2_000;
 
@@ -90,6 +99,9 @@ export class ResendProvider implements EmailProvider {
   /** A call's slot of the budget is being waited for (dispatch). */
   private dispatching = false;
 
+  /** Stored credentials are sealed under SECRETS_KEY, as the webhook signing secrets are. */
+  private readonly box: SecretBox = createSecretBox();
+
   constructor(
     private readonly conn: Connection,
     private readonly settings: ResendSettings,
@@ -97,14 +109,30 @@ export class ResendProvider implements EmailProvider {
     this.pacer = settings.maxPerSecond > 0 ? new ResendPacer(conn, settings.maxPerSecond) : null;
   }
 
-  /** Stores a key, from-address and/or webhook secret (null clears; undefined keeps). */
+  /** Stores a key, from-address and/or webhook secret, sealed (null clears; undefined keeps). */
   async saveStored(input: { apiKey?: string | null; from?: string | null; webhookSecret?: string | null }): Promise<void> {
-    const set: Record<string, unknown> = { updated_at: new Date() };
-    if (input.apiKey !== undefined) set.api_key = input.apiKey;
-    if (input.from !== undefined) set.from = input.from;
-    if (input.webhookSecret !== undefined) set.webhook_secret = input.webhookSecret;
+    const now = new Date();
+    const set: Record<string, unknown> = { updated_at: now };
+    const seal = (v: string | null) => (v === null ? null : this.box.seal(v));
+    if (input.apiKey !== undefined) Object.assign(set, { api_key: seal(input.apiKey), api_key_set_at: input.apiKey === null ? null : now, api_key_last4: lastFour(input.apiKey) });
+    if (input.from !== undefined) Object.assign(set, { from: seal(input.from), from_set_at: input.from === null ? null : now, from_last4: lastFour(input.from) });
+    if (input.webhookSecret !== undefined) set.webhook_secret = seal(input.webhookSecret);
     await resendConfigModel(this.conn).updateOne({ _id: 'default' }, { $set: set }, { upsert: true });
     this.stored = null;
+  }
+
+  /** What may be shown of the stored values: when each was set and its last four characters, never the value. */
+  async storedInfo(): Promise<{ apiKey: StoredValueInfo | null; from: StoredValueInfo | null }> {
+    const doc = await resendConfigModel(this.conn).findById('default').lean();
+    const info = (value: string | null | undefined, at: Date | null | undefined, last4: string | null | undefined) =>
+      value ? { set_at: at ? new Date(at).toISOString() : null, last4: last4 ?? null } : null;
+    return { apiKey: info(doc?.api_key, doc?.api_key_set_at, doc?.api_key_last4), from: info(doc?.from, doc?.from_set_at, doc?.from_last4) };
+  }
+
+  /** A sealed value opened; one stored before sealing is taken as it is (sealed at its next save). */
+  private unseal(v: string | null | undefined): string | null {
+    if (!v) return null;
+    return v.startsWith('v1:') ? this.box.open(v) : v;
   }
 
   private async storedValues() {
@@ -112,7 +140,7 @@ export class ResendProvider implements EmailProvider {
       const doc = await resendConfigModel(this.conn).findById('default').lean();
       this.stored = {
         at: Date.now(),
-        value: doc ? { api_key: doc.api_key ?? null, from: doc.from ?? null, webhook_secret: doc.webhook_secret ?? null } : null,
+        value: doc ? { api_key: this.unseal(doc.api_key), from: this.unseal(doc.from), webhook_secret: this.unseal(doc.webhook_secret) } : null,
       };
     }
     return this.stored.value;

@@ -1,7 +1,8 @@
 import { testUser } from '@act/service-kit/testing';
 import { resolveCredentials } from '../providers/resend';
 import { startFakeResend, type FakeResend } from '@act/testing';
-import { dropDb, startEmail, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
+import { MongoClient } from 'mongodb';
+import { collectAuditRecords, dropDb, MONGODB_URI, startEmail, waitFor, type AuditCollector, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
 import { verifyUnsubscribeToken } from '../unsubscribe/token';
 import { oneClickWarning } from './service';
 
@@ -70,6 +71,7 @@ describe('Resend config, connection test and test sends (stored config, fake Res
       apiKeySource: null,
       from: null,
       fromSource: null,
+      stored: { apiKey: null, from: null },
       webhookSecretConfigured: false,
       liveSending: false,
       message: NOT_CONFIGURED,
@@ -99,17 +101,19 @@ describe('Resend config, connection test and test sends (stored config, fake Res
       body: { apiKey: 're_stored_key', from: 'Shop <shop@example.com>' },
     });
     expect(r.status).toBe(200);
+    // Write-only: where each value comes from, when it was set and its last four characters; never the value.
     expect(r.body).toMatchObject({
       configured: true,
       apiKeyConfigured: true,
       apiKeySource: 'stored',
-      from: 'Shop <shop@example.com>',
+      from: null,
       fromSource: 'stored',
+      stored: { apiKey: { set_at: expect.any(String), last4: '_key' }, from: { set_at: expect.any(String), last4: 'com>' } },
       liveSending: false,
     });
-    expect(JSON.stringify((await email.api('GET', '/api/resend/config', { user: testUser })).body)).not.toContain(
-      're_stored_key',
-    );
+    const shown = JSON.stringify((await email.api('GET', '/api/resend/config', { user: testUser })).body);
+    expect(shown).not.toContain('re_stored_key');
+    expect(shown).not.toContain('shop@example.com');
   });
 
   it('connection test lists domains through the SDK', async () => {
@@ -243,6 +247,8 @@ describe('Resend from the environment', () => {
       apiKeySource: 'env',
       from: 'env@example.com',
       fromSource: 'env',
+      // Stored too, but the environment's are in force (the page says so).
+      stored: { apiKey: { set_at: expect.any(String), last4: 'ored' }, from: { set_at: expect.any(String), last4: '.com' } },
       webhookSecretConfigured: false,
       liveSending: true,
       message: 'Resend is configured; live sending is on: campaign emails are sent through Resend',
@@ -254,5 +260,55 @@ describe('Resend from the environment', () => {
     expect(r.status).toBe(200);
     expect(fake.requests.at(-1)?.headers.authorization).toBe('Bearer re_env_key');
     expect(fake.emails.at(-1)?.from).toBe('"Cart Reminders" <env@example.com>');
+  });
+});
+
+describe('stored Resend credentials are sealed and never leave the service', () => {
+  const KEY = 're_SealedSecretKey_9f3b2c7d';
+  const FROM = 'Sealed Shop <sealed-sender-7731@shop.example>';
+  let fake: FakeResend;
+  let email: EmailUnderTest;
+  let audit: AuditCollector;
+  beforeAll(async () => {
+    fake = await startFakeResend();
+    email = await startEmail('resend_sealed', { RESEND_BASE_URL: fake.url, RESEND_API_KEY: '', RESEND_FROM: '' });
+    audit = await collectAuditRecords(email.prefix);
+  }, HOOK_TIMEOUT_MS);
+  afterAll(async () => {
+    await audit?.stop();
+    await email?.svc.stop();
+    if (email) await dropDb(email.db);
+    await fake?.close();
+  });
+
+  it('stores them sealed, uses them for Test Connection and Send Test, and shows only the date and last four', async () => {
+    const saved = await email.api('POST', '/api/resend/config', { body: { apiKey: KEY, from: FROM } });
+    expect(saved.status).toBe(200);
+    const answers = [saved, await email.api('GET', '/api/resend/config'), await email.api('GET', '/api/resend/status')];
+    const connection = await email.api('POST', '/api/resend/test-connection');
+    expect(connection.body).toMatchObject({ success: true });
+    expect(fake.requests.at(-1)?.headers.authorization).toBe(`Bearer ${KEY}`);
+    const t = (await email.api('POST', '/api/resend/templates', { body: { name: 'n', html_content: '<p>x</p>' } })).body as { id: number };
+    const sent = await email.api('POST', `/api/resend/templates/${t.id}/test`, { body: { testEmail: 'me@example.com' } });
+    expect(sent.status).toBe(200);
+    expect(fake.emails.at(-1)?.from).toContain('sealed-sender-7731@shop.example');
+    answers.push(connection, sent);
+    expect(saved.body).toMatchObject({ apiKeySource: 'stored', fromSource: 'stored', stored: { apiKey: { last4: KEY.slice(-4) }, from: { last4: FROM.slice(-4) } } });
+    // In the database: sealed, neither value in clear.
+    const client = await MongoClient.connect(MONGODB_URI);
+    try {
+      const doc = JSON.stringify(await client.db(email.db).collection('resend_config').findOne({ _id: 'default' as never }));
+      expect(doc).toMatch(/"api_key":"v1:/);
+      expect(doc).not.toContain('SealedSecretKey');
+      expect(doc).not.toContain('sealed-sender-7731');
+    } finally {
+      await client.close();
+    }
+    const record = await waitFor(async () => audit.seen.find((a) => a.route === 'POST /api/resend/config'), { what: 'the audit record' });
+    for (const text of [...answers.map((a) => JSON.stringify(a.body)), JSON.stringify(audit.seen), email.svc.output()]) {
+      expect(text).not.toContain('SealedSecretKey');
+      expect(text).not.toContain('sealed-sender-7731');
+    }
+    expect(record.change).toBeDefined();
   });
 });

@@ -26,6 +26,7 @@ export function resendRouter(resend: ResendService, provider: ResendProvider, co
     // The key is write-only: the answers say only whether one is set; sending one is a change (set or rotated).
     const secrets: Record<string, { before: boolean; after: boolean }> = {};
     if (input.apiKey !== undefined) secrets.apiKey = { before: before.apiKeyConfigured, after: after.apiKeyConfigured };
+    if (input.from !== undefined) secrets.from = { before: before.stored.from !== null, after: after.stored.from !== null };
     if (input.webhookSecret !== undefined)
       secrets.webhookSecret = { before: before.webhookSecretConfigured, after: after.webhookSecretConfigured };
     auditChange(ctx, before, after, {

@@ -26,7 +26,7 @@ export class ResendService implements TestSender {
   ) {}
 
   async config(): Promise<ResendConfigStatus> {
-    const s = await this.provider.status();
+    const [s, stored] = await Promise.all([this.provider.status(), this.provider.storedInfo()]);
     const message = !s.configured
       ? NOT_CONFIGURED_MESSAGE
       : this.liveSending
@@ -34,6 +34,9 @@ export class ResendService implements TestSender {
         : 'Resend is configured; live sending is off (EMAIL_LIVE_SENDING): reminders are logged as would_send, test emails are sent';
     return {
       ...s,
+      // A stored from-address is write-only like the key; the environment's is the operator's own setting, shown.
+      from: s.fromSource === 'env' ? s.from : null,
+      stored,
       apiKeyConfigured: s.apiKeySource !== null,
       liveSending: this.liveSending,
       message,
