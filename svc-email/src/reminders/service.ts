@@ -1,16 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { Collection } from 'mongodb';
+import { DuePoller, FlowRunner, step, type StepStore, type Work } from '@act/flow';
 import { reminderLateness, type Logger } from '@act/service-kit';
 import type { ContactDoc } from '../contacts/model';
 import type { ReminderHooks } from '../contacts/service';
-import { DueHeap } from './heap';
 import type { ClaimedContact, ReminderSender } from './sender';
 
 const CLAIMED = { _id: 0, id: 1, contact_id: 1, email: 1, integration_id: 1, remind_at: 1 } as const;
+/** Outcome of a contact whose reminder this instance claimed and handed to the sender. */
+const REMINDED = 'reminded';
 
-function withoutToken(r: Partial<ContactDoc>): ClaimedContact {
+type Claimed = ClaimedContact & { remind_at?: Date };
+
+function withoutToken(r: Partial<ContactDoc>): Claimed {
   const { claim_token: _token, ...rest } = r;
-  return rest as unknown as ClaimedContact;
+  return rest as unknown as Claimed;
 }
 
 /** Persistent per-contact jobs (Agenda in production); absent in unit tests. */
@@ -21,35 +25,79 @@ export interface ReminderJobs {
 }
 
 export interface ReminderOptions {
+  /** How long the due poller waits after a look that found less than a full round (REMINDER_DUE_SCAN_MS). */
   dueScanMs: number;
-  /** Contacts claimed per batch (one sender call, one log insertMany). */
+  /** Contacts claimed per burst (one claim write, one sender call, one log insertMany). */
   batchSize?: number;
-  /** Most contacts held in the due heap (memory bound); beyond it Agenda's jobs and the sweep send them. */
-  maxHeld?: number;
 }
 
 /**
- * Moves due contacts pending → sent and hands the winners to the sender. Three ways in, one way through:
- * - the due ticker: contacts this instance knows of, held in memory by due time, claimed within `dueScanMs`
- *   (the benchmark's 10,000 due per minute at ≤ 2 s lateness; Agenda polls every few seconds);
- * - Agenda's `send-reminder` job per contact (persistent: survives restarts, covers other instances);
+ * The pending contacts as a flow's step store: due by `{ status: 'pending', remind_at: { $lte: now } }` sorted by
+ * remind_at (the (status, remind_at) index), taken by the claim itself. The claim is one conditional update per
+ * contact on { id, status: 'pending' } to 'sent', carrying this write's token (one read tells which ones are ours when
+ * some were not), so whichever path or instance comes first sends, and nobody sends twice; a purchased contact is no
+ * longer pending, so it never gets one. It also sets `send_pending`, removed once the sender has written the
+ * reminder: a process killed between the two leaves it, and the next start (or any instance's sweep) sends those
+ * again.
+ */
+class PendingContacts implements StepStore<ContactDoc> {
+  constructor(private readonly contacts: Collection<ContactDoc>) {}
+
+  ref(c: ContactDoc): number {
+    return c.id;
+  }
+
+  async due(now: Date, limit: number): Promise<number[]> {
+    const rows = await this.contacts
+      .find({ status: 'pending', remind_at: { $lte: now } }, { projection: { _id: 0, id: 1 } })
+      .sort({ remind_at: 1 })
+      .limit(limit)
+      .toArray();
+    return rows.map((r) => r.id);
+  }
+
+  /** The rows as the claim needs them: by id, whatever their state (the claim's own filter decides). */
+  async readDue(refs: number[]): Promise<ContactDoc[]> {
+    return refs.map((id) => ({ id }) as ContactDoc);
+  }
+
+  async take(rows: ContactDoc[]): Promise<{ leaseId: string; taken: ContactDoc[] }> {
+    const now = new Date();
+    const token = randomUUID();
+    const res = await this.contacts.bulkWrite(
+      rows.map(({ id }) => ({
+        updateOne: {
+          filter: { id, status: 'pending' as const },
+          update: { $set: { status: 'sent' as const, sent_at: now, send_pending: true as const, claim_token: token } },
+        },
+      })),
+      { ordered: false },
+    );
+    if (res.modifiedCount === 0) return { leaseId: token, taken: [] };
+    const read = await this.contacts
+      .find({ id: { $in: rows.map((r) => r.id) } }, { projection: { ...CLAIMED, claim_token: 1 } })
+      .toArray();
+    return { leaseId: token, taken: read.filter((r) => r.claim_token === token).map((r) => withoutToken(r) as unknown as ContactDoc) };
+  }
+}
+
+/**
+ * The reminder: a due pending contact is claimed (pending → sent) and handed to the sender (part 1's `would_send`
+ * log, or, with live sending, the unsubscribe list and its campaign's sequence), by the flow runner (@act/flow) with
+ * the pending contacts as its step store. Three ways in, one way through:
+ * - the due poller: every instance asks MongoDB for what came due, every `dueScanMs` (at once again after a full
+ *   round);
+ * - Agenda's `send-reminder` job per contact (persistent: survives restarts), a burst of one;
  * - the sweep (Agenda every minute, and "Process Missed Emails") for anything pending and due.
- * The claim is one conditional update on { id, status: 'pending' }, so whichever path or instance comes
- * first sends, and nobody sends twice; a purchased contact is no longer pending, so it never gets one.
- * The claim also sets `send_pending`, removed once the sender has written the reminder: a process killed
- * between the two leaves it, and the next start (or any instance's sweep) sends those again. The sender is
- * idempotent per contact (the reminder log is keyed by contact, a sequence starts once), so that repeat is safe
- * even while the original instance is still at it.
+ * The sender is idempotent per contact (the reminder log is keyed by contact, a sequence starts once), so the repeat
+ * of an interrupted send is safe even while the original instance is still at it.
  */
 export class ReminderService implements ReminderHooks {
-  private readonly heap = new DueHeap();
   private jobs: ReminderJobs | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  private ticking = false;
   private readonly batchSize: number;
-  private readonly maxHeld: number;
-  private warnedFull = false;
   private readonly claimListeners: ((ids: number[], sentAt: Date) => Promise<void>)[] = [];
+  private readonly runner: FlowRunner<ContactDoc, Work<ContactDoc>>;
+  private readonly poller: DuePoller;
 
   constructor(
     private readonly contacts: Collection<ContactDoc>,
@@ -58,13 +106,39 @@ export class ReminderService implements ReminderHooks {
     private readonly opts: ReminderOptions,
   ) {
     this.batchSize = opts.batchSize ?? 500;
-    this.maxHeld = opts.maxHeld ?? 1_000_000;
-  }
-
-  private hold(dueAt: number, id: number): void {
-    if (this.heap.size < this.maxHeld) return this.heap.push(dueAt, id);
-    if (!this.warnedFull) this.logger.warn({ held: this.heap.size }, 'due heap full; further reminders rely on Agenda jobs and the sweep');
-    this.warnedFull = true;
+    this.runner = new FlowRunner<ContactDoc, Work<ContactDoc>>(
+      {
+        name: 'reminder',
+        store: new PendingContacts(contacts),
+        gate: async () => ({ settings: undefined }),
+        work: (c) => ({ ref: c.id, row: c }),
+        steps: [
+          step('announce', async (open) => {
+            // The contacts list shows 'sent' from here on, on every instance (a failure only delays it).
+            await Promise.all(this.claimListeners.map((l) => l(open.map((w) => w.ref), new Date()))).catch((err) =>
+              this.logger.warn({ err: (err as Error).message }, 'announcing reminder claims failed'),
+            );
+          }),
+          step('remind', async (open) => {
+            await this.deliver(open.map((w) => w.row as unknown as Claimed));
+            for (const w of open) w.outcome = REMINDED;
+          }),
+        ],
+        recorder: {
+          finish: async (works) => {
+            const handedAt = Date.now();
+            for (const w of works) {
+              const c = w.row as unknown as Claimed;
+              if (c.remind_at) reminderLateness.observe({ channel: 'email' }, Math.max(0, handedAt - new Date(c.remind_at).getTime()) / 1000);
+            }
+            this.jobs?.cancel(works.map((w) => w.ref)).catch(() => undefined);
+          },
+        },
+      },
+      // The claim is final (never given back): a crash after it leaves `send_pending`, which resumeInterrupted sends.
+      { leaseMs: 0, logger },
+    );
+    this.poller = new DuePoller(this.runner, { everyMs: opts.dueScanMs, burst: this.batchSize, bursts: 1, logger });
   }
 
   attachJobs(jobs: ReminderJobs): void {
@@ -73,12 +147,10 @@ export class ReminderService implements ReminderHooks {
 
   // ReminderHooks: contacts tell us about creations, purchases and deletions.
   scheduled(items: { id: number; remind_at: Date }[]): void {
-    for (const it of items) this.hold(it.remind_at.getTime(), it.id);
     this.jobs?.schedule(items);
   }
 
   closed(ids: number[]): void {
-    // Heap entries stay: their claim finds the contact no longer pending and does nothing.
     this.jobs?.cancel(ids).catch((err) => this.logger.warn({ err: (err as Error).message }, 'cancelling reminder jobs failed'));
   }
 
@@ -87,65 +159,33 @@ export class ReminderService implements ReminderHooks {
   }
 
   clearedAll(): void {
-    this.heap.clear();
     this.jobs?.cancelAll().catch((err) => this.logger.warn({ err: (err as Error).message }, 'cancelling all reminder jobs failed'));
   }
 
-  /**
-   * Claims each contact (pending → sent) and sends for the ones this call won. Returns how many it won. One write claims
-   * them all: each row changes only while still pending (its filter is exactly the unique (id, status) index's keys,
-   * an index hit on the stand-in too) and takes this call's token; when some did not change (another path or instance
-   * won them), one read says which are ours. A claim per contact (findOneAndUpdate) was one round trip per reminder.
-   */
+  /** Claims these contacts' reminders (those still pending and due) and sends them; returns how many this call won. */
   async sendDue(ids: number[]): Promise<number> {
-    if (ids.length === 0) return 0;
-    const now = new Date();
+    let won = 0;
     const unique = [...new Set(ids)];
-    const token = randomUUID();
-    const won: ClaimedContact[] = [];
-    for (let i = 0; i < unique.length; i += this.batchSize) {
-      const chunk = unique.slice(i, i + this.batchSize);
-      const res = await this.contacts.bulkWrite(
-        chunk.map((id) => ({
-          updateOne: {
-            filter: { id, status: 'pending' as const },
-            update: { $set: { status: 'sent' as const, sent_at: now, send_pending: true as const, claim_token: token } },
-          },
-        })),
-        { ordered: false },
-      );
-      if (res.modifiedCount === 0) continue;
-      const rows = await this.contacts
-        .find({ id: { $in: chunk } }, { projection: { ...CLAIMED, claim_token: 1 } })
-        .toArray();
-      for (const r of rows) if (r.claim_token === token) won.push(withoutToken(r));
-    }
-    if (won.length === 0) return 0;
-    // The contacts list shows 'sent' from here on, on every instance (a failure only delays it, see contacts/view.ts).
-    await Promise.all(this.claimListeners.map((l) => l(won.map((c) => c.id), now))).catch((err) => this.logger.warn({ err: (err as Error).message }, 'announcing reminder claims failed'));
-    if (await this.deliver(won)) {
-      const handedAt = Date.now();
-      for (const c of won as (ClaimedContact & { remind_at?: Date })[])
-        if (c.remind_at) reminderLateness.observe({ channel: 'email' }, Math.max(0, handedAt - new Date(c.remind_at).getTime()) / 1000);
-    }
-    this.jobs?.cancel(won.map((c) => c.id)).catch(() => undefined);
-    return won.length;
+    for (let i = 0; i < unique.length; i += this.batchSize)
+      for (const o of (await this.runner.processBurst(unique.slice(i, i + this.batchSize))).values()) if (o === REMINDED) won++;
+    return won;
   }
 
-  /** Hands claimed contacts to the sender, then clears their `send_pending` (kept when the sender failed). */
-  private async deliver(won: ClaimedContact[]): Promise<boolean> {
+  /**
+   * Hands claimed contacts to the sender, then clears their `send_pending`. A failing sender leaves it (the claim
+   * stands: the contact is never claimed again), and the sweep tries again.
+   */
+  private async deliver(claimed: ClaimedContact[]): Promise<void> {
     try {
-      await this.sender.send(won);
+      await this.sender.send(claimed);
     } catch (err) {
-      // The claim stands: the contact is never claimed again; `send_pending` stays, so the sweep tries again.
-      this.logger.error({ err: (err as Error).message, contacts: won.map((c) => c.id) }, 'reminder send failed after claim');
-      return false;
+      this.logger.error({ err: (err as Error).message, contacts: claimed.map((c) => c.id) }, 'reminder send failed after claim');
+      throw err;
     }
-    // By exactly the `id` index's key, one update each: an index hit also on the stand-in ($in would scan).
+    // One update each by the `id` index.
     await this.contacts
-      .bulkWrite(won.map((c) => ({ updateOne: { filter: { id: c.id }, update: { $unset: { send_pending: '' } } } })), { ordered: false })
+      .bulkWrite(claimed.map((c) => ({ updateOne: { filter: { id: c.id }, update: { $unset: { send_pending: '' } } } })), { ordered: false })
       .catch((err) => this.logger.warn({ err: (err as Error).message }, 'clearing send_pending failed; the sweep repeats the (idempotent) send'));
-    return true;
   }
 
   /** Claimed contacts whose reminder was never written (the process died in between): sends them now. */
@@ -158,7 +198,7 @@ export class ReminderService implements ReminderHooks {
         .toArray()) as unknown as ClaimedContact[];
       if (claimed.length === 0) break;
       // A failing sender leaves them pending: stop here rather than read the same batch again.
-      if (!(await this.deliver(claimed))) break;
+      if (!(await this.deliver(claimed).then(() => true, () => false))) break;
       total += claimed.length;
       if (claimed.length < this.batchSize) break;
     }
@@ -170,45 +210,21 @@ export class ReminderService implements ReminderHooks {
   async sweep(): Promise<number> {
     let total = await this.resumeInterrupted();
     for (;;) {
-      const due = await this.contacts
-        .find({ status: 'pending', remind_at: { $lte: new Date() } }, { projection: { _id: 0, id: 1 } })
-        .sort({ remind_at: 1 })
-        .limit(this.batchSize)
-        .toArray();
+      const due = await this.runner.due(this.batchSize);
       if (due.length === 0) break;
-      total += await this.sendDue(due.map((d) => d.id));
+      total += await this.sendDue(due);
       if (due.length < this.batchSize) break;
     }
     return total;
   }
 
-  async tick(): Promise<void> {
-    if (this.ticking) return;
-    this.ticking = true;
-    try {
-      for (;;) {
-        const ids = this.heap.popDue(Date.now(), this.batchSize);
-        if (ids.length === 0) break;
-        await this.sendDue(ids);
-      }
-    } catch (err) {
-      this.logger.error({ err: (err as Error).message }, 'reminder tick failed; the sweep will catch up');
-    } finally {
-      this.ticking = false;
-    }
-  }
-
-  /** Loads pending contacts into the due heap (after a restart) and starts the ticker. */
+  /** Resumes interrupted sends (after a restart) and starts the due poller. */
   async start(): Promise<void> {
     await this.resumeInterrupted().catch((err) => this.logger.error({ err: (err as Error).message }, 'resuming interrupted reminders failed; the sweep retries'));
-    const cursor = this.contacts.find({ status: 'pending' }, { projection: { _id: 0, id: 1, remind_at: 1 } });
-    for await (const c of cursor) this.hold(new Date(c.remind_at).getTime(), c.id);
-    this.timer = setInterval(() => void this.tick(), this.opts.dueScanMs);
-    this.timer.unref();
+    this.poller.start();
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.poller.stop();
   }
 }

@@ -1,2 +1,0 @@
-// The due heap moved to service-kit (svc-sms's due ticker uses it too).
-export { DueHeap } from '@act/service-kit';
