@@ -14,7 +14,6 @@ export * from './app';
 export * from './rate-limit';
 export * from './batcher';
 export * from './insert-new';
-export * from './heap';
 export * from './service';
 export * from './list';
 export * from './secret-box';
