@@ -45,8 +45,8 @@ describe('SMS campaigns and templates', () => {
     expect(await counter.textContent()).toBe('0/160');
     expect(await dialog.getByRole('spinbutton', { name: 'Sequence Order' }).inputValue()).toBe('1');
     expect(await dialog.getByRole('spinbutton', { name: 'Delay' }).inputValue()).toBe('0');
-    await dialog.getByTestId('placeholder-hint').getByText('{first_name}').waitFor();
-    await dialog.getByTestId('placeholder-hint').getByText('{checkout_url}').waitFor();
+    await dialog.getByTestId('placeholder-hint').getByText('{{firstName}}').waitFor();
+    await dialog.getByTestId('placeholder-hint').getByText('{{checkoutUrl}}').waitFor();
 
     await dialog.getByRole('spinbutton', { name: 'Sequence Order' }).fill('0');
     await dialog.getByRole('spinbutton', { name: 'Delay' }).fill('-5');
@@ -68,11 +68,11 @@ describe('SMS campaigns and templates', () => {
     await message.fill(text);
     // Clicking a placeholder inserts it at the caret.
     await message.evaluate((el: HTMLTextAreaElement) => el.setSelectionRange(3, 3));
-    await dialog.getByRole('button', { name: 'Insert {first_name}' }).click();
+    await dialog.getByRole('button', { name: 'Insert {{firstName}}' }).click();
     await message.press('End');
-    await dialog.getByRole('button', { name: 'Insert {checkout_url}' }).click();
-    expect(await message.inputValue()).toBe('Hi {first_name}, you left something behind: {checkout_url}');
-    expect(await counter.textContent()).toBe('58/160');
+    await dialog.getByRole('button', { name: 'Insert {{checkoutUrl}}' }).click();
+    expect(await message.inputValue()).toBe('Hi {{firstName}}, you left something behind: {{checkoutUrl}}');
+    expect(await counter.textContent()).toBe('60/160');
     await dialog.getByText('Hi Jane, you left something behind: https://example.com/checkout').waitFor();
 
     await dialog.getByRole('textbox', { name: 'Template Name' }).fill('First nudge');

@@ -1,17 +1,18 @@
 import { useMemo } from 'react';
 import { Box, type SxProps, type Theme } from '@mui/material';
+import { renderTemplateVariables, type TemplateVariable } from '@act/contracts/src/email-api';
 
-/** Values the previews put in place of the template variables (spec §3). */
-export const SAMPLE_VARIABLES: Record<string, string> = {
+/** Values the previews put in place of the template variables (spec §3), in any spelling the sender accepts. */
+export const SAMPLE_VARIABLES: Record<TemplateVariable, string> = {
   contactEmail: 'customer@example.com',
+  firstName: 'Jane',
   recoveryUrl: 'https://example.com/cart/recover',
-  checkout_url: 'https://example.com/cart/recover',
   unsubscribeUrl: 'https://example.com/unsubscribe',
-  unsubscribe_url: 'https://example.com/unsubscribe',
 };
 
-export function fillVariables(html: string, values: Record<string, string> = SAMPLE_VARIABLES): string {
-  return html.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => values[name] ?? whole);
+/** The contracts' rendering, the one the sender uses, with sample values. */
+export function fillVariables(html: string, values: Record<TemplateVariable, string> = SAMPLE_VARIABLES): string {
+  return renderTemplateVariables(html, values);
 }
 
 /**
@@ -34,7 +35,7 @@ export interface HtmlPreviewProps {
   /** Accessible name of the frame. */
   title: string;
   height?: number | string;
-  /** Fill {{contactEmail}} and {{recoveryUrl}} with sample values (default true). */
+  /** Fill the variables ({{contactEmail}}, {{firstName}}, ...) with sample values (default true). */
   sample?: boolean;
   sx?: SxProps<Theme>;
 }

@@ -28,30 +28,49 @@ export const FALLBACK_IMAGE =
 export interface InsertImageDialogProps {
   open: boolean;
   onClose: () => void;
-  /** Receives an allowed URL (http, https or a data: image). */
-  onInsert: (src: string) => void;
+  /** Receives an allowed URL (http, https or a data: image) and the image's alt text. */
+  onInsert: (src: string, alt: string) => void;
 }
 
-/** 'Insert Image': a URL (or a file, embedded as a data URL), a live preview, then Insert. */
+export const ALT_TEXT_REQUIRED = 'Alt text is required';
+export const ALT_TEXT_HINT =
+  'What the image shows, for readers whose email app hides images and for screen readers, e.g. "Blue running shoes".';
+
+/**
+ * 'Insert Image': a URL (or a file, embedded as a data URL), its alt text (required: many email apps block images
+ * until asked, and then the alt text is all the shopper sees), a live preview, then Insert.
+ */
 export function InsertImageDialog({ open, onClose, onInsert }: InsertImageDialogProps) {
   const [url, setUrl] = useState('');
+  const [alt, setAlt] = useState('');
+  const [altTouched, setAltTouched] = useState(false);
   const [failed, setFailed] = useState(false);
   const { pickImages, fileInput } = useImageFiles((images) => {
     if (images[0]) setUrl(images[0].src);
   });
 
   useEffect(() => {
-    if (open) setUrl('');
+    if (open) {
+      setUrl('');
+      setAlt('');
+      setAltTouched(false);
+    }
   }, [open]);
   useEffect(() => setFailed(false), [url]);
 
   const trimmed = url.trim();
   const allowed = isAllowedImageUrl(trimmed);
   const showError = trimmed !== '' && !allowed;
+  const altText = alt.trim();
+  const altError = altTouched && altText === '';
 
   function insert() {
     if (!allowed) return;
-    onInsert(trimmed);
+    if (altText === '') {
+      setAltTouched(true);
+      return;
+    }
+    onInsert(trimmed, altText);
     onClose();
   }
 
@@ -95,6 +114,23 @@ export function InsertImageDialog({ open, onClose, onInsert }: InsertImageDialog
             </Button>
           </Stack>
           {fileInput}
+          <TextField
+            label="Alt text"
+            required
+            value={alt}
+            onChange={(e) => setAlt(e.target.value)}
+            onBlur={() => setAltTouched(true)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') {
+                e.preventDefault();
+                insert();
+              }
+            }}
+            fullWidth
+            error={altError}
+            helperText={altError ? ALT_TEXT_REQUIRED : ALT_TEXT_HINT}
+            slotProps={{ htmlInput: { maxLength: 300 } }}
+          />
           <Box
             sx={{
               minHeight: 160,
@@ -111,7 +147,7 @@ export function InsertImageDialog({ open, onClose, onInsert }: InsertImageDialog
               <Box
                 component="img"
                 src={failed ? FALLBACK_IMAGE : trimmed}
-                alt="Preview"
+                alt={altText || 'Preview'}
                 data-testid="insert-image-preview"
                 data-fallback={failed ? 'true' : undefined}
                 onError={() => setFailed(true)}
@@ -130,7 +166,7 @@ export function InsertImageDialog({ open, onClose, onInsert }: InsertImageDialog
         <Button color="inherit" onClick={onClose}>
           Cancel
         </Button>
-        <Button variant="contained" onClick={insert} disabled={!allowed}>
+        <Button variant="contained" onClick={insert} disabled={!allowed || altText === ''}>
           Insert
         </Button>
       </DialogActions>

@@ -54,10 +54,10 @@ export function RichEditor({ value, onChange, label, error, helperText, minHeigh
   const latest = useRef({ value, onChange });
   latest.current = { value, onChange };
 
-  function insertAtEnd(src: string) {
+  function insertAtEnd(src: string, alt: string) {
     // Spec §2: appended to the HTML content itself, after everything else. The editor shows the result
     // without reporting it back as an edit, so HTML it cannot represent stays as written.
-    const next = appendImage(latest.current.value, src);
+    const next = appendImage(latest.current.value, src, alt);
     latest.current.onChange(next);
     editorHandle.current?.commands.setContent(next, { emitUpdate: false });
   }

@@ -4,6 +4,7 @@ import { TEMPLATE_VARIABLES, type TemplateVariable } from '@act/contracts/src/em
 /** What each variable becomes when an email is sent. */
 const MEANING: Record<TemplateVariable, string> = {
   contactEmail: 'the recipient',
+  firstName: 'their first name ("there" when the sender gave none)',
   recoveryUrl: 'the link back to their cart',
   unsubscribeUrl: 'their one-click unsubscribe link',
 };

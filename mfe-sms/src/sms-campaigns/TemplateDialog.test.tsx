@@ -85,17 +85,18 @@ describe('template dialog: the 160 rule and its live counter (spec sections 5, 9
     expect(api.callsTo('POST', '/api/sms-templates')).toHaveLength(0);
   });
 
-  it('hints both placeholders and inserts one on click', async () => {
+  it('hints both placeholders in the one spelling the email editor shows too, and inserts one on click', async () => {
     mockApi(signedIn);
     open();
     const hint = screen.getByTestId('placeholder-hint');
     expect(hint.textContent).toContain('First name');
-    expect(hint.textContent).toContain('{first_name}');
+    expect(hint.textContent).toContain('{{firstName}}');
     expect(hint.textContent).toContain('Checkout URL');
-    expect(hint.textContent).toContain('{checkout_url}');
+    expect(hint.textContent).toContain('{{checkoutUrl}}');
+    expect(hint.textContent).not.toContain('{first_name}');
     await change(message(), 'Hi ');
-    await click(screen.getByRole('button', { name: 'Insert {first_name}' }));
-    expect((message() as HTMLTextAreaElement).value).toBe('Hi {first_name}');
+    await click(screen.getByRole('button', { name: 'Insert {{firstName}}' }));
+    expect((message() as HTMLTextAreaElement).value).toBe('Hi {{firstName}}');
   });
 
   it('proposes highest order + 1 and delay 0, and posts the whole body', async () => {

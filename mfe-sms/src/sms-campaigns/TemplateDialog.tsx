@@ -25,6 +25,7 @@ import {
   smsTemplateSchema,
   type SmsTemplate,
 } from '@act/contracts/src/sms-api';
+import { usesPlaceholder } from '@act/contracts/src/placeholders';
 import { SMS_KEYS } from '../shared/keys';
 import { smsCounter } from '../shared/format';
 import { useNotify } from '../shared/notify';
@@ -87,7 +88,7 @@ const TYPICAL = {
  * it will be with a typical link, so a template that fits 160 as written but not once sent is noticed here.
  */
 export function FilledInLength({ message }: { message: string }) {
-  if (!/\{\{?\s*(checkout_url|first_name)\s*\}\}?/.test(message)) return null;
+  if (!usesPlaceholder(message, ['checkout_url', 'recovery_url', 'first_name'])) return null;
   const length = renderSmsTemplate(message, TYPICAL).length;
   return (
     <Typography

@@ -139,7 +139,7 @@ export function IntegrationDialog({ open, integration, campaigns, onClose }: Int
           {...formikField(
             form,
             'checkout_fallback_url',
-            'Used for {checkout_url} when the funnel sends none. Without it such a message is skipped, never sent with an empty link.',
+            'Used for {{checkoutUrl}} when the funnel sends none. Without it such a message is skipped, never sent with an empty link.',
           )}
           placeholder="https://shop.example.com/cart"
         />

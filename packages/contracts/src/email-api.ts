@@ -11,6 +11,7 @@ import { checkoutFallbackUrlField } from './checkout-link';
 import { EMAIL_MAX_LENGTH, EMAIL_PATTERN, isEmailAddress } from './email-address';
 import type { DeliveryInfo, IntegrationSigning } from './webhook-signing';
 import type { Cart } from './cart';
+import { replacePlaceholders, usesPlaceholder } from './placeholders';
 
 // ---------------------------------------------------------------------------------------------------------
 // Constants of section 9
@@ -288,19 +289,23 @@ export const FIRST_TEMPLATE_DELAY_HOURS = 0;
 export const LATER_TEMPLATE_DELAY_HOURS = 24;
 export const MAX_DELAY_HOURS = 8760;
 /**
- * The spec's two, and the unsubscribe link (issue 14: the same signed token as the List-Unsubscribe header; it opens
- * the confirm page). `{{unsubscribe_url}}` and `{{checkout_url}}` are accepted as other names of the last two, as
+ * The spec's two, the contact's first name (when the sender gave one), and the unsubscribe link (issue 14: the same
+ * signed token as the List-Unsubscribe header; it opens the confirm page). Every spelling of placeholders.ts is
+ * accepted (`{first_name}`, `{{unsubscribe_url}}`), and `checkout_url` as another name of the recovery link, as
  * users of other tools write them.
  */
-export const TEMPLATE_VARIABLES = ['contactEmail', 'recoveryUrl', 'unsubscribeUrl'] as const;
+export const TEMPLATE_VARIABLES = ['contactEmail', 'firstName', 'recoveryUrl', 'unsubscribeUrl'] as const;
 export type TemplateVariable = (typeof TEMPLATE_VARIABLES)[number];
+/** By canonical name (placeholders.ts). */
 const VARIABLE_ALIASES: Record<string, TemplateVariable> = {
-  contactEmail: 'contactEmail',
-  recoveryUrl: 'recoveryUrl',
-  unsubscribeUrl: 'unsubscribeUrl',
-  unsubscribe_url: 'unsubscribeUrl',
+  contact_email: 'contactEmail',
+  first_name: 'firstName',
+  recovery_url: 'recoveryUrl',
   checkout_url: 'recoveryUrl',
+  unsubscribe_url: 'unsubscribeUrl',
 };
+/** What a variable without a value becomes when an email is written: a greeting reads "Hi there," without a name. */
+const VARIABLE_FALLBACKS: Partial<Record<TemplateVariable, string>> = { firstName: 'there' };
 /** A placeholder that may stand for a whole link (an href): every variable but the contact's email. */
 export const LINK_VARIABLE_PATTERN = /^\{\{\s*(recoveryUrl|unsubscribeUrl|unsubscribe_url|checkout_url)\s*\}\}$/;
 
@@ -323,20 +328,29 @@ export function escapeHtml(s: string): string {
 }
 
 /**
- * Replaces {{contactEmail}} and {{recoveryUrl}} (spaces inside the braces allowed). Values are HTML-escaped
- * unless `escape` is false (plain-text fields such as the subject). Unknown placeholders stay as written.
+ * Replaces the variables, in any spelling of placeholders.ts ({{contactEmail}}, {first_name}, spaces inside the
+ * braces allowed). Values are HTML-escaped unless `escape` is false (plain-text fields such as the subject). A first
+ * name that is missing or empty becomes "there"; any other variable without a value, and unknown placeholders, stay
+ * as written.
  */
-export function renderTemplateVariables(content: string, values: Partial<Record<TemplateVariable, string>>, { escape = true } = {}): string {
-  return content.replace(/\{\{\s*(contactEmail|recoveryUrl|unsubscribeUrl|unsubscribe_url|checkout_url)\s*\}\}/g, (whole, name: string) => {
-    const v = values[VARIABLE_ALIASES[name]!];
-    if (v === undefined) return whole;
+export function renderTemplateVariables(
+  content: string,
+  values: Partial<Record<TemplateVariable, string | null>>,
+  { escape = true } = {},
+): string {
+  return replacePlaceholders(content, (canonical) => {
+    const variable = VARIABLE_ALIASES[canonical];
+    if (!variable) return undefined;
+    const given = values[variable];
+    const v = given === undefined || given === null || given === '' ? VARIABLE_FALLBACKS[variable] : given;
+    if (v === undefined) return undefined;
     return escape ? escapeHtml(v) : v;
   });
 }
 
-/** Whether content links to the contact's checkout ({{recoveryUrl}} or its alias {{checkout_url}}). */
+/** Whether content links to the contact's checkout ({{recoveryUrl}} or its alias {{checkout_url}}, any spelling). */
 export function usesCheckoutLink(content: string): boolean {
-  return /\{\{\s*(recoveryUrl|checkout_url)\s*\}\}/.test(content);
+  return usesPlaceholder(content, ['recovery_url', 'checkout_url']);
 }
 
 export interface EmailCampaign {

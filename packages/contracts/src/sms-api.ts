@@ -10,6 +10,7 @@ import { checkoutFallbackUrlField } from './checkout-link';
 import type { Paged } from './email-api';
 import type { DeliveryInfo, IntegrationSigning } from './webhook-signing';
 import type { Cart } from './cart';
+import { placeholderToken, replacePlaceholders, usesPlaceholder } from './placeholders';
 
 // ---------------------------------------------------------------------------------------------------------
 // Constants of section 9
@@ -63,37 +64,36 @@ export function isTollFree(e164: string): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Template placeholders. Both `{first_name}` and `{{first_name}}` are accepted (funnel tools write either);
-// the UI hints the single-brace form.
+// Template placeholders, in every spelling of placeholders.ts (`{first_name}`, `{{firstName}}`: funnel tools and
+// the email side write either); the editor shows the email side's, `{{firstName}}`, so both editors show one.
 
 export const SMS_PLACEHOLDERS = [
-  { key: 'first_name', token: '{first_name}', label: 'First name', fallback: 'there' },
-  { key: 'checkout_url', token: '{checkout_url}', label: 'Checkout URL', fallback: '' },
+  { key: 'first_name', token: placeholderToken('first_name'), label: 'First name', fallback: 'there' },
+  { key: 'checkout_url', token: placeholderToken('checkout_url'), label: 'Checkout URL', fallback: '' },
 ] as const;
 export type SmsPlaceholderKey = (typeof SMS_PLACEHOLDERS)[number]['key'];
 /** Text for the form's hint line. */
-export const SMS_PLACEHOLDER_HINT = 'Placeholders: {first_name}, {checkout_url}';
+export const SMS_PLACEHOLDER_HINT = `Placeholders: ${SMS_PLACEHOLDERS.map((p) => p.token).join(', ')}`;
+/** The email side's name of the checkout link, accepted here too (by canonical name). */
+const SMS_ALIASES: Record<string, SmsPlaceholderKey> = { recovery_url: 'checkout_url' };
 
-/** Whether a template needs the contact's checkout link ({checkout_url} or {{checkout_url}}). */
+/** Whether a template needs the contact's checkout link ({checkout_url}, {{checkoutUrl}}, {{recoveryUrl}}, ...). */
 export function usesCheckoutLink(message: string): boolean {
-  return /\{\{?\s*checkout_url\s*\}\}?/.test(message);
+  return usesPlaceholder(message, ['checkout_url', 'recovery_url']);
 }
 
-/** Replaces known placeholders; an unknown `{word}` is left as written so a typo shows in the test SMS. */
+/** Replaces known placeholders in any spelling; an unknown `{word}` is left as written so a typo shows in the test SMS. */
 export function renderSmsTemplate(
   message: string,
   values: Partial<Record<SmsPlaceholderKey, string | null | undefined>>,
 ): string {
-  return message.replace(
-    /\{\{\s*([a-z_]+)\s*\}\}|\{\s*([a-z_]+)\s*\}/g,
-    (whole, a: string | undefined, b: string | undefined) => {
-      const key = (a ?? b) as SmsPlaceholderKey;
-      const ph = SMS_PLACEHOLDERS.find((p) => p.key === key);
-      if (!ph) return whole;
-      const v = values[key];
-      return v === undefined || v === null || v === '' ? ph.fallback : v;
-    },
-  );
+  return replacePlaceholders(message, (canonical) => {
+    const key = SMS_ALIASES[canonical] ?? canonical;
+    const ph = SMS_PLACEHOLDERS.find((p) => p.key === key);
+    if (!ph) return undefined;
+    const v = values[ph.key];
+    return v === undefined || v === null || v === '' ? ph.fallback : v;
+  });
 }
 
 /** Sample values for template test sends and previews. */
