@@ -1,10 +1,11 @@
-import { bool, env, envInt, int, secretsKeySetting, serviceSettings, str, urls } from '@act/service-kit';
+import { bool, env, envInt, int, secretsKeySetting, senderSettings, serviceSettings, str, urls } from '@act/service-kit';
 import { loadSendingConfig, type SendingConfig } from './live-sending/config';
 
 /** svc-email's settings: the services' shared ones and its own (validated once at start by its entry). */
 export const emailSettings = {
   ...serviceSettings,
   ...secretsKeySetting,
+  ...senderSettings,
   EMAIL_PORT: int({ default: 4002, desc: 'port when PORT is unset' }),
   EMAIL_METRICS_PORT: int({ default: 0 }),
   REMINDER_DELAY_UNIT_MS: int({ default: 60_000, min: 1, desc: 'test-only' }),

@@ -1,9 +1,10 @@
-import { int, secretsKeySetting, serviceSettings, str, urls } from '@act/service-kit';
+import { int, secretsKeySetting, senderSettings, serviceSettings, str, urls } from '@act/service-kit';
 
 /** svc-sms's settings: the services' shared ones and its own (read into SmsSettings by settings.ts). */
 export const smsSettings = {
   ...serviceSettings,
   ...secretsKeySetting,
+  ...senderSettings,
   SMS_PORT: int({ default: 4003, desc: 'port when PORT is unset' }),
   SMS_METRICS_PORT: int({ default: 0 }),
   SMS_DELAY_UNIT_MS: int({ default: 60_000, min: 1, desc: 'test-only' }),

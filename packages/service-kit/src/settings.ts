@@ -45,6 +45,14 @@ export const secretsKeySetting = {
   SECRETS_KEY: str({ devDefault: 'dev-only-secrets-key-change-me', desc: 'seals stored secrets; required in production' }),
 };
 
+/** svc-email's and svc-sms's: what the webhook senders' adapters read (packages/sources, docs/webhooks.md). */
+export const senderSettings = {
+  STRIPE_WEBHOOK_TOLERANCE_SECONDS: int({ default: 300, desc: 'oldest accepted Stripe-Signature timestamp, in seconds; 0 = no age check' }),
+  STRIPE_API_BASE: urls(['http', 'https'], { default: undefined, desc: "where the Stripe API is (line items); default Stripe's own" }),
+  WOOCOMMERCE_UNPAID_STATUSES: str({ default: 'pending,failed,checkout-draft', desc: 'order statuses that make a contact' }),
+  WOOCOMMERCE_PAID_STATUSES: str({ default: 'processing,completed', desc: 'order statuses that make a purchase' }),
+};
+
 /** Settings every back-end process reads (the services through runService, the gateway for its share). */
 export const sharedSettings = {
   NODE_ENV: str({ choices: ['development', 'test', 'production'], default: 'development', desc: 'production refuses development secrets and test switches' }),

@@ -93,11 +93,17 @@ export const WEBHOOK_HEADERS: HeaderParam[] = [
   { name: 'X-Shopify-Shop-Domain', description: 'Shopify: the store (informational).' },
   { name: 'X-Shopify-Api-Version', description: 'Shopify: the API version of the payload (informational).' },
   { name: 'X-Shopify-Triggered-At', description: 'Shopify: when the event happened (informational).' },
+  { name: 'Stripe-Signature', description: 'Stripe: `t=<unix>,v1=<hex>[,v1=…]`, HMAC-SHA256 of `{t}.{raw body}` with the endpoint secret; refused when older than 300 s (settable).' },
+  { name: 'X-WC-Webhook-Signature', description: "WooCommerce: base64 HMAC-SHA256 of the raw body with the webhook's secret." },
+  { name: 'X-WC-Webhook-Topic', description: 'WooCommerce: `order.created` or `order.updated` (others are ignored).' },
+  { name: 'X-WC-Webhook-Resource', description: 'WooCommerce: `order` (informational).' },
+  { name: 'X-WC-Webhook-Event', description: 'WooCommerce: `created` or `updated` (informational).' },
+  { name: 'X-WC-Webhook-Delivery-ID', description: 'WooCommerce: the delivery id; a repeat is answered as a duplicate with no effect.' },
 ];
 
 const FUNNEL_BODY: Body = {
   schema: 'FunnelWebhookBody',
-  examples: ['fixtures:clickfunnels2', 'fixtures:clickfunnels-classic', 'fixtures:shopify'],
+  examples: ['fixtures:clickfunnels2', 'fixtures:clickfunnels-classic', 'fixtures:shopify', 'fixtures:stripe', 'fixtures:woocommerce'],
 };
 const KEY = 'The integration\'s own endpoint key (its `webhook_url`): the delivery belongs to that integration, whatever its body says.';
 

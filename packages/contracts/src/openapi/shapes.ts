@@ -58,6 +58,8 @@ import type {
   GenericLegacyWebhookBody,
   GenericWebhookBody,
   ShopifyWebhookBody,
+  StripeWebhookBody,
+  WooCommerceWebhookBody,
 } from './webhook-bodies';
 
 export type { AuditPage, PrivacyExport, PrivacyRequestView, RevenueSettings, RevenueSummary };
@@ -238,4 +240,6 @@ export type FunnelWebhookBody =
   | GenericLegacyWebhookBody
   | ClickFunnels2WebhookBody
   | ClickFunnelsClassicWebhookBody
-  | ShopifyWebhookBody;
+  | ShopifyWebhookBody
+  | StripeWebhookBody
+  | WooCommerceWebhookBody;

@@ -80,6 +80,49 @@ export interface ShopifyWebhookBody {
 }
 
 /**
+ * A Stripe Event (`Stripe-Signature` header): `checkout.session.expired` (a contact), `checkout.session.completed` /
+ * `checkout.session.async_payment_succeeded` (a purchase); `data.object` is the Checkout Session.
+ */
+export interface StripeWebhookBody {
+  id: string;
+  object: 'event';
+  type: string;
+  created: number;
+  data: {
+    object: {
+      id: string;
+      object: 'checkout.session';
+      customer_email?: string | null;
+      customer_details?: { email?: string | null; phone?: string | null; name?: string | null } | null;
+      amount_total?: number | null;
+      amount_subtotal?: number | null;
+      currency?: string | null;
+      total_details?: { amount_discount?: number } | null;
+      after_expiration?: { recovery?: { url?: string | null; expires_at?: number | null } | null } | null;
+      consent?: { promotions?: 'opt_in' | 'opt_out' | null } | null;
+      payment_status?: 'paid' | 'unpaid' | 'no_payment_required';
+      recovered_from?: string | null;
+    };
+  };
+}
+
+/**
+ * A WooCommerce order (REST API v3 shape; topic in `X-WC-Webhook-Topic`: `order.created` / `order.updated`). Its
+ * creation ping is the form-encoded body `webhook_id=<id>`, answered 200.
+ */
+export interface WooCommerceWebhookBody {
+  id: number;
+  status: string;
+  currency?: string;
+  total?: string;
+  discount_total?: string;
+  date_modified_gmt?: string;
+  payment_url?: string;
+  billing?: { email?: string; phone?: string; first_name?: string };
+  line_items?: { name: string; quantity: number; price?: number; total?: string; sku?: string; image?: { src?: string } }[];
+}
+
+/**
  * Twilio's status and incoming-message callbacks (form-encoded): a delivery report carries MessageSid and
  * MessageStatus, a reply From and Body.
  */
