@@ -17,6 +17,7 @@ export interface PageEntry {
 export const EMAIL_PAGES: PageEntry[] = [
   { path: '', title: 'Dashboard', Component: lazy(() => import('./dashboard/DashboardPage')) },
   { path: 'contacts', title: 'Contacts', Component: lazy(() => import('./contacts/ContactsPage')) },
+  { path: 'contacts/:id', title: 'Contact', Component: lazy(() => import('./contact-page/ContactPage')) },
   { path: 'email-logs', title: 'Email Logs', Component: lazy(() => import('./email-logs/EmailLogsPage')) },
   { path: 'webhooks', title: 'Webhook Events', Component: lazy(() => import('./webhooks/WebhookEventsPage')) },
   {

@@ -7,7 +7,7 @@ import { BrowserRouter } from 'react-router';
 import { AppProviders, StandaloneFrame } from '@act/ui-kit';
 import SmsRoutes, { SMS_PAGES } from './routes';
 
-const links = SMS_PAGES.map((p) => ({ to: `/${p.path}`, label: p.title }));
+const links = SMS_PAGES.filter((p) => !p.path.includes(':')).map((p) => ({ to: `/${p.path}`, label: p.title }));
 
 createRoot(document.getElementById('root')!).render(
   <BrowserRouter>

@@ -21,6 +21,7 @@ export const SMS_PAGES: PageEntry[] = [
   { path: 'sms-webhooks', title: 'SMS Webhooks', Component: lazy(() => import('./sms-webhooks/SmsWebhooksPage')) },
   { path: 'sms-campaigns', title: 'SMS Campaigns', Component: lazy(() => import('./sms-campaigns/SmsCampaignsPage')) },
   { path: 'sms-contacts', title: 'SMS Contacts', Component: lazy(() => import('./sms-contacts/SmsContactsPage')) },
+  { path: 'sms-contacts/:id', title: 'SMS Contact', Component: lazy(() => import('./contact-page/SmsContactPage')) },
   { path: 'sms-stats', title: 'SMS Statistics', Component: lazy(() => import('./sms-stats/SmsStatsPage')) },
   { path: 'sms-logs', title: 'SMS Logs', Component: lazy(() => import('./sms-logs/SmsLogsPage')) },
   {

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Box, Button, CircularProgress, LinearProgress, MenuItem, Stack, TextField, Typography } from '@mui/material';
+import { Box, Button, CircularProgress, LinearProgress, Link, MenuItem, Stack, TextField, Typography } from '@mui/material';
+import { Link as RouterLink } from 'react-router';
 import PeopleIcon from '@mui/icons-material/PeopleAltOutlined';
 import {
   DataTable,
@@ -126,9 +127,9 @@ export default function ContactsPage() {
       cellSx: NOWRAP,
       render: (c) => (
         <>
-          <Typography variant="body2" sx={{ fontWeight: 500 }}>
+          <Link component={RouterLink} to={`/contacts/${c.id}`} variant="body2" sx={{ fontWeight: 500 }} data-testid="contact-link">
             {c.email}
-          </Typography>
+          </Link>
           <Typography variant="caption" color="textSecondary" sx={{ display: 'block' }}>
             {c.integration_id === null
               ? 'No Integration'
@@ -140,7 +141,7 @@ export default function ContactsPage() {
     dateColumn('created_at', 'Created At'),
     dateColumn('remind_at', 'Remind At'),
     dateColumn('purchased_at', 'Purchased At'),
-    { key: 'status', label: 'Status', sortable: true, headSx: NOWRAP, render: (c) => <StatusChip status={c.status} /> },
+    { key: 'status', label: 'Status', sortable: true, headSx: NOWRAP, render: (c) => <StatusChip status={c.status} simulated={c.simulated} test={c.test} /> },
     {
       key: 'actions',
       label: 'Actions',

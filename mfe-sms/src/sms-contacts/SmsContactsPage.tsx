@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import useSWR from 'swr';
-import { Box, Button, CircularProgress, Stack, Tooltip, Typography } from '@mui/material';
+import { Box, Button, CircularProgress, Link, Stack, Tooltip, Typography } from '@mui/material';
+import { Link as RouterLink } from 'react-router';
 import PeopleIcon from '@mui/icons-material/PeopleAltOutlined';
 import HourglassIcon from '@mui/icons-material/HourglassTopOutlined';
 import CartIcon from '@mui/icons-material/ShoppingCartCheckoutOutlined';
@@ -122,9 +123,9 @@ export default function SmsContactsPage() {
       render: (c) => (
         <>
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-            <Box component="span" sx={MONO}>
+            <Link component={RouterLink} to={`/sms-contacts/${c.id}`} sx={MONO} data-testid="contact-link">
               {c.phone}
-            </Box>
+            </Link>
             {c.opted_out && (
               <Tooltip title="This phone replied STOP: no more SMS are sent to it.">
                 <span>

@@ -10,6 +10,7 @@ export const REMOTE_ROUTES = {
     paths: [
       '/',
       '/contacts',
+      '/contacts/:id',
       '/email-logs',
       '/webhooks',
       '/webhook-integrations',
@@ -27,6 +28,7 @@ export const REMOTE_ROUTES = {
       '/sms-webhooks',
       '/sms-campaigns',
       '/sms-contacts',
+      '/sms-contacts/:id',
       '/sms-stats',
       '/sms-logs',
       '/sms-webhook-events',

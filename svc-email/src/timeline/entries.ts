@@ -66,7 +66,7 @@ export function deliveryEntry(e: WebhookEventDoc): TimelineEntry {
     kind: 'delivery',
     title: deliveryTitle(e.outcome, 'email'),
     status: e.type,
-    detail: e.verification_reason ?? e.event_name ?? null,
+    detail: e.verification_reason ?? (e.event_name ? `Event ${e.event_name}` : null),
     source: e.source ?? 'generic',
     verification: e.verification ?? 'unsigned',
     ref: { collection: 'webhook_events', id: e.id },

@@ -67,7 +67,7 @@ export function deliveryEntry(e: WebhookEventDoc): TimelineEntry {
     kind: 'delivery',
     title: deliveryTitle(e.outcome, 'sms'),
     status: e.type,
-    detail: e.verification_reason ?? e.event_name ?? null,
+    detail: e.verification_reason ?? (e.event_name ? `Event ${e.event_name}` : null),
     source: e.source ?? 'generic',
     verification: e.verification ?? 'unsigned',
     ref: { collection: 'sms_webhook_events', id: e.id },

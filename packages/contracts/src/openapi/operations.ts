@@ -333,6 +333,17 @@ const email: Operation[] = [
   },
   {
     service: 'svc-email',
+    method: 'get',
+    path: '/api/contacts/{id}/timeline',
+    summary:
+      "An email contact's page: the contact, the same person's contacts on both sides, and one timeline of everything about them on both channels, newest first. Answered by the gateway, which asks svc-email for the contact's part and svc-sms for the same person's (each over its internal route) and merges them.",
+    tag: 'Email contacts',
+    access: 'user',
+    query: 'TimelineQueryParams',
+    responses: { 200: ok('TimelinePage', '`next` is the cursor of the next page, null on the last; `unavailable` names a side that did not answer.'), 400: 'A `limit` or `before` this API did not write.', 404: 'No such contact.', 503: 'svc-email did not answer.' },
+  },
+  {
+    service: 'svc-email',
     method: 'post',
     path: '/api/contacts/mark-purchased',
     summary: 'Mark a contact purchased (by numeric `id` or funnel `contact_id`).',
@@ -557,6 +568,17 @@ const sms: Operation[] = [
     access: 'user',
     query: 'SmsContactListQueryParams',
     responses: { 200: ok('SmsContactListOrPage') },
+  },
+  {
+    service: 'svc-sms',
+    method: 'get',
+    path: '/api/sms-contacts/{id}/timeline',
+    summary:
+      "An SMS contact's page: the contact, the same person's contacts on both sides, and one timeline of everything about them on both channels, newest first. Answered by the gateway, which asks svc-sms for the contact's part and svc-email for the same person's (each over its internal route) and merges them.",
+    tag: 'SMS contacts',
+    access: 'user',
+    query: 'TimelineQueryParams',
+    responses: { 200: ok('TimelinePage', '`next` is the cursor of the next page, null on the last; `unavailable` names a side that did not answer.'), 400: 'A `limit` or `before` this API did not write.', 404: 'No such SMS contact.', 503: 'svc-sms did not answer.' },
   },
   {
     service: 'svc-sms',

@@ -63,6 +63,14 @@ import type {
 } from './webhook-bodies';
 
 export type { AuditPage, PrivacyExport, PrivacyRequestView, RevenueSettings, RevenueSummary };
+export type { TimelinePage } from '../timeline';
+/** Query of a contact page's timeline (answered by the gateway from both services' parts). */
+export interface TimelineQueryParams {
+  /** The `next` of the previous page: entries older than its last one. */
+  before?: string;
+  /** 1 to 200; default 50. */
+  limit?: number;
+}
 export type { ProviderStatusResponse } from '../provider-status';
 /** POST /api/test/clear-test-deliveries: what went. */
 export interface ClearTestDeliveriesResponse extends SuccessResponse {
