@@ -25,6 +25,7 @@ export * from './privacy';
 export * from './privacy-hash';
 export * from './privacy-ledger';
 export * from './retention';
+export * from './transactions';
 export * from './openapi';
 export * from './attribution';
 export * from './timeline';

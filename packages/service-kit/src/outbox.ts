@@ -5,6 +5,7 @@ import type { Bus } from './nats';
 import type { Logger } from './logger';
 import { createBatcher } from './batcher';
 import { probeOutboxOldestAge, probeOutboxWaiting } from './metrics';
+import type { Tx } from './transactions';
 
 export interface OutboxEntry {
   eventId: string;
@@ -29,8 +30,11 @@ const outboxSchema = new mongoose.Schema<OutboxEntry>(
 outboxSchema.index({ publishedAt: 1, createdAt: 1 });
 
 export interface Outbox {
-  /** Records an event after the domain write; the relay publishes it as soon as NATS answers. */
-  add(subject: string, payload: Record<string, unknown>, eventId?: string): Promise<string>;
+  /**
+   * Records an event after the domain write; the relay publishes it as soon as NATS answers. Given a transaction
+   * (`inTransaction`), the row is written in it and published once it commits.
+   */
+  add(subject: string, payload: Record<string, unknown>, eventId?: string, tx?: Tx): Promise<string>;
   /** Publishes everything pending now; returns how many were published. */
   flush(): Promise<number>;
   pending(): Promise<number>;
@@ -38,9 +42,10 @@ export interface Outbox {
 }
 
 /**
- * Transactional-outbox without transactions (the stand-in has none): the event row is written right after the
- * domain write, published with `msgID = eventId` so JetStream drops a re-publish after a crash, then deleted
- * (`publishedAt` stays null on every row that exists: a row is either waiting or gone).
+ * Transactional outbox: the event row is written in the domain write's transaction where the server has them (a
+ * replica set, see `inTransaction`), else right after the domain write; published with `msgID = eventId` so
+ * JetStream drops a re-publish after a crash, then deleted (`publishedAt` stays null on every row that exists: a row
+ * is either waiting or gone).
  */
 export function createOutbox({ conn, bus, source, logger, intervalMs = 500 }: { conn: Connection; bus: Bus; source: string; logger: Logger; intervalMs?: number }): Outbox {
   const Model = conn.models.OutboxEntry ?? conn.model<OutboxEntry>('OutboxEntry', outboxSchema, 'outbox');
@@ -63,8 +68,8 @@ export function createOutbox({ conn, bus, source, logger, intervalMs = 500 }: { 
     );
   }
 
-  // Published rows are removed (a bulk write of deletes by _id, each an index hit): kept, they made every pending
-  // query read all events ever published (the stand-in uses no index for it), slower without bound. Nobody waits
+  // Published rows are removed (a bulk write of deletes by _id, each an index hit): kept, they would make every
+  // pending query walk the index entries of all events ever published, slower without bound. Nobody waits
   // for them: the deletes of 100 ms share one write (a row still there after a crash is published again under its
   // msgID, which JetStream drops within its duplicate window, and consumers skip by event id after it).
   const removePublished = createBatcher(
@@ -95,8 +100,8 @@ export function createOutbox({ conn, bus, source, logger, intervalMs = 500 }: { 
   }
 
   /**
-   * Rows just inserted are published from memory at once: reading them back first cost a query (a full scan on the
-   * stand-in) per insert batch in front of every event's publish. A failure leaves them to the poll; a row the
+   * Rows just inserted are published from memory at once: reading them back first would cost a query per insert
+   * batch in front of every event's publish. A failure leaves them to the poll; a row the
    * poll also picked up meanwhile is published twice with one msgID, which JetStream drops.
    */
   function publishInserted(rows: Row[]): void {
@@ -171,9 +176,15 @@ export function createOutbox({ conn, bus, source, logger, intervalMs = 500 }: { 
   }
 
   return {
-    async add(subject, payload, eventId = randomUUID()) {
+    async add(subject, payload, eventId = randomUUID(), tx) {
       // The _id is ours, so the row can be deleted by it once published without reading it back.
       const doc = { _id: new mongoose.Types.ObjectId(), eventId, subject, payload: { ...payload, eventId, source, occurredAt: new Date().toISOString() }, createdAt: new Date(), publishedAt: null };
+      if (tx?.session) {
+        // In the caller's transaction: not grouped with other requests' rows, and published only once committed.
+        await Model.collection.insertOne(doc, { session: tx.session });
+        tx.afterCommit(() => publishInserted([doc]));
+        return eventId;
+      }
       await new Promise<void>((resolve, reject) => {
         queued.push({ doc, resolve, reject });
         if (!writing) setImmediate(writeQueued);

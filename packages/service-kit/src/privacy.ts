@@ -10,11 +10,11 @@ import {
   type PrivacySubject,
 } from '@act/contracts/src/privacy';
 import { consume } from './consumer';
-import { isDuplicateKeyError } from './errors';
 import { isErasedEmail, isErasedPhone } from './privacy-hash';
 import { escapeRegex } from './list';
 import type { Bus } from './nats';
 import type { Outbox } from './outbox';
+import { inTransaction, type Tx } from './transactions';
 import type { Logger } from './logger';
 
 /** One kind of record a service holds about people: where it lives and how to find one person's. */
@@ -110,7 +110,8 @@ const ERASE_BATCH = 500;
  * person on the service's suppression list in hashed form (so a crash half-way still leaves them unreachable).
  * Safe to run again, and after a crash at any point: what is already erased is no longer found (a second run counts
  * 0), and the kinds are erased in reverse order, so the records found through the contacts (logs, steps) go before
- * the contacts that lead to them. No transaction (the stand-in has none); see docs/privacy.md.
+ * the contacts that lead to them. Given a transaction (`tx`, on a replica set), the records are read and erased in
+ * it, so the erase lands across collections at once; see docs/privacy.md.
  */
 export async function erasePerson(
   conn: Connection,
@@ -118,11 +119,13 @@ export async function erasePerson(
   subject: PrivacySubject,
   requestId: number,
   suppress: (person: ErasePerson) => Promise<number>,
+  tx?: Tx,
 ): Promise<{ counts: Record<string, number>; erased: Record<string, Document[]>; person: ErasePerson }> {
+  const session = tx?.session;
   const found: Record<string, Document[]> = {};
   for (const h of holdings) {
     const filter = h.filter(subject, found);
-    found[h.kind] = filter ? await conn.db!.collection(h.collection).find(filter).toArray() : [];
+    found[h.kind] = filter ? await conn.db!.collection(h.collection).find(filter, { session }).toArray() : [];
   }
   const person = personOf(subject, found, requestId);
   const counts: Record<string, number> = { suppression_entries: await suppress(person) };
@@ -135,14 +138,11 @@ export async function erasePerson(
         const next = h.replace(doc, person);
         if (!next) continue;
         if (next._id === doc._id) {
-          await coll.replaceOne({ _id: doc._id }, next);
+          await coll.replaceOne({ _id: doc._id }, next, { session });
         } else {
-          try {
-            await coll.insertOne(next);
-          } catch (err) {
-            if (!isDuplicateKeyError(err)) throw err;
-          }
-          await coll.deleteOne({ _id: doc._id });
+          // An upsert, not an insert that may meet a duplicate key: a write error would abort a transaction.
+          await coll.replaceOne({ _id: next._id }, next, { upsert: true, session });
+          await coll.deleteOne({ _id: doc._id }, { session });
         }
         n++;
       }
@@ -154,7 +154,7 @@ export async function erasePerson(
         else if (op) for (const update of [op].flat()) ops.push({ updateOne: { filter: { _id: doc._id }, update } });
       }
       for (let i = 0; i < ops.length; i += ERASE_BATCH) {
-        const r = await coll.bulkWrite(ops.slice(i, i + ERASE_BATCH), { ordered: false });
+        const r = await coll.bulkWrite(ops.slice(i, i + ERASE_BATCH), { ordered: false, session });
         n += r.modifiedCount + r.deletedCount;
       }
     } else continue;
@@ -201,12 +201,18 @@ export function startPrivacyResponder({
       let answer: PrivacyCompleted;
       if (req.kind === 'erase') {
         // A failure is thrown: the message is not acknowledged and comes again (the erase is safe to run twice), so
-        // the request stays pending rather than half-done and reported.
-        const { counts, erased } = await erasePerson(conn, holdings, subject, req.requestId, suppress);
-        await onErased?.(erased);
+        // the request stays pending rather than half-done and reported. On a replica set the erase of every
+        // collection and its answer land in one transaction (what `onErased` changes is told before the answer,
+        // outside it: safe to repeat).
+        const eraseAndAnswer = async (tx: Tx) => {
+          const done = await erasePerson(conn, holdings, subject, req.requestId, suppress, tx);
+          await onErased?.(done.erased);
+          const reply: PrivacyCompleted = { requestId: req.requestId, service, records: {}, result: { status: 'done', finished_at: new Date().toISOString(), counts: done.counts, truncated: [], error: null } };
+          await outbox.add(PRIVACY_COMPLETED, reply as unknown as Record<string, unknown>, `privacy-${req.requestId}-${service}`, tx);
+          return done;
+        };
+        const { counts } = await inTransaction(conn, eraseAndAnswer);
         logger.info({ requestId: req.requestId, counts }, 'privacy erase done');
-        answer = { requestId: req.requestId, service, records: {}, result: { status: 'done', finished_at: new Date().toISOString(), counts, truncated: [], error: null } };
-        await outbox.add(PRIVACY_COMPLETED, answer as unknown as Record<string, unknown>, `privacy-${req.requestId}-${service}`);
         return;
       }
       try {

@@ -1,7 +1,7 @@
 import type { Connection } from 'mongoose';
 import type { Document } from 'mongodb';
 import { mentionKeys, personKeys } from '../audit/mentions';
-import { isDuplicateKeyError, nextId, NotFoundError, phoneDigitsPattern, privacyHash, scrubText, type Logger, type Outbox } from '@act/service-kit';
+import { inTransaction, isDuplicateKeyError, nextId, NotFoundError, phoneDigitsPattern, privacyHash, scrubText, type Logger, type Outbox } from '@act/service-kit';
 import {
   PRIVACY_REQUESTED,
   type PrivacyKind,
@@ -117,9 +117,12 @@ export function createPrivacyRequests(conn: Connection, outbox: Outbox, logger?:
         created_at: new Date(),
         services: Object.fromEntries(PRIVACY_SERVICES.map((s) => [s, pending()])) as RequestDoc['services'],
       };
-      await requests.insertOne({ ...doc });
-      // Durable over JetStream: a service that is down now answers when it returns.
-      await outbox.add(PRIVACY_REQUESTED, { requestId: doc.id, kind: doc.kind, email, phone }, `privacy-request-${doc.id}`);
+      // The request and its event land together (one transaction on a replica set). Durable over JetStream: a
+      // service that is down now answers when it returns.
+      await inTransaction(conn, async (tx) => {
+        await requests.insertOne({ ...doc }, { session: tx.session });
+        await outbox.add(PRIVACY_REQUESTED, { requestId: doc.id, kind: doc.kind, email, phone }, `privacy-request-${doc.id}`, tx);
+      });
       return view(doc);
     },
 

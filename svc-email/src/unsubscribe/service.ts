@@ -8,7 +8,9 @@ import {
   erasedEmail,
   isDuplicateKeyError,
   isErasedEmail,
+  inTransaction,
   type Outbox,
+  type Tx,
 } from '@act/service-kit';
 import { Subjects, type UnsubscribeEvent } from '@act/contracts';
 import type { UnsubscribeCheckResponse, UnsubscribeEntry, UnsubscribeResultStatus } from '@act/contracts/src/email-api';
@@ -43,7 +45,7 @@ export class UnsubscribeService {
   private readonly observers: UnsubscribeObserver[] = [];
 
   constructor(
-    conn: Connection,
+    private readonly conn: Connection,
     private readonly outbox: Outbox,
   ) {
     this.coll = unsubscribeModel(conn).collection as unknown as Collection<UnsubscribeDoc>;
@@ -136,7 +138,11 @@ export class UnsubscribeService {
       source,
     };
     try {
-      await this.coll.insertOne({ ...doc });
+      // The entry and its event land together (one transaction on a replica set).
+      await inTransaction(this.conn, async (tx) => {
+        await this.coll.insertOne({ ...doc }, { session: tx.session });
+        await this.publish(Subjects.unsubscribeAdded, { email: address, reason }, tx);
+      });
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;
       const winner = await this.coll.findOne({ email: address }, { projection: { _id: 0 } });
@@ -145,7 +151,6 @@ export class UnsubscribeService {
       return { status: 'already-unsubscribed', entry: toUnsubscribeEntry(winner) };
     }
     await this.tell([address], true);
-    await this.publish(Subjects.unsubscribeAdded, { email: address, reason });
     return { status: 'unsubscribed', entry: toUnsubscribeEntry(doc) };
   }
 
@@ -158,8 +163,13 @@ export class UnsubscribeService {
   }
 
   async remove(id: number): Promise<UnsubscribeEntry> {
-    // An erased person's entry is what keeps them from being emailed: it stays (docs/privacy.md).
-    const doc = await this.coll.findOneAndDelete({ id, source: { $ne: 'erased' } }, { projection: { _id: 0 } });
+    // An erased person's entry is what keeps them from being emailed: it stays (docs/privacy.md). The removal and its
+    // event land together (one transaction on a replica set).
+    const doc = await inTransaction(this.conn, async (tx) => {
+      const removed = await this.coll.findOneAndDelete({ id, source: { $ne: 'erased' } }, { projection: { _id: 0 }, session: tx.session });
+      if (removed) await this.publish(Subjects.unsubscribeRemoved, { email: removed.email, reason: null }, tx);
+      return removed;
+    });
     if (!doc) {
       const kept = await this.coll.findOne({ id }, { projection: { _id: 0, email: 1 } });
       if (kept && isErasedEmail(kept.email))
@@ -167,14 +177,14 @@ export class UnsubscribeService {
       throw new NotFoundError('Unsubscribe entry not found');
     }
     await this.tell([doc.email], false);
-    await this.publish(Subjects.unsubscribeRemoved, { email: doc.email, reason: null });
     return toUnsubscribeEntry(doc as UnsubscribeDoc);
   }
 
   private async publish(
     subject: string,
     body: Omit<UnsubscribeEvent, 'eventId' | 'source' | 'occurredAt'>,
+    tx?: Tx,
   ): Promise<void> {
-    await this.outbox.add(subject, { ...body });
+    await this.outbox.add(subject, { ...body }, undefined, tx);
   }
 }
