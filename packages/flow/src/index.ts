@@ -14,3 +14,4 @@ export {
   type StepStore,
 } from './runner';
 export { nextStepAt, pendingSteps } from './schedule';
+export * from './timing';
