@@ -271,8 +271,18 @@ export function TwilioConfigForm({ config }: { config: TwilioConfigResponse }) {
           </Alert>
         )}
 
-        <Paper variant="outlined" sx={{ p: 2, position: 'sticky', bottom: 16, zIndex: 1 }}>
-          <Stack direction="row" spacing={1.5} sx={{ justifyContent: 'flex-end' }}>
+        {/* Sticky where the screen is tall enough to spare it; on a phone the bar would cover the Blackout fields
+            above it, so it stays at the end of the form. */}
+        <Paper
+          variant="outlined"
+          data-testid="twilio-actions"
+          sx={{ p: 2, position: { xs: 'static', sm: 'sticky' }, bottom: 16, zIndex: 1 }}
+        >
+          <Stack
+            direction={{ xs: 'column-reverse', sm: 'row' }}
+            spacing={1.5}
+            sx={{ justifyContent: 'flex-end', alignItems: { xs: 'stretch', sm: 'center' } }}
+          >
             <Button
               variant="outlined"
               onClick={testConnection}

@@ -203,7 +203,14 @@ function UserManagement({ selfId }: { selfId: number }) {
       />
       {content}
 
-      <Menu anchorEl={menu?.anchor} open={Boolean(menu)} onClose={closeMenu}>
+      {/* Opens leftwards from the row's button, which sits at the right edge: never past the screen's edge. */}
+      <Menu
+        anchorEl={menu?.anchor}
+        open={Boolean(menu)}
+        onClose={closeMenu}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+      >
         <MenuItem
           onClick={() => {
             setForm({ user: menu!.user });

@@ -16,6 +16,25 @@ const loadingTable = (props: Pick<DataTableProps<Row>, 'loading' | 'loadingRows'
 );
 
 describe('<DataTable>', () => {
+  it('captions each cell with its column for the phone cards; a column of no text label gives its cardLabel or none', () => {
+    const cols: DataColumn<Row>[] = [
+      ...columns,
+      { key: 'icon', label: <span>⚑</span>, cardLabel: 'Flag', render: () => 'on' },
+      { key: 'bare', label: <span />, render: () => 'x' },
+    ];
+    render(
+      <DataTable
+        ariaLabel="Things"
+        columns={cols}
+        rows={[{ id: 1, name: 'a' }]}
+        rowKey={(r) => r.id}
+        empty="Nothing."
+      />,
+    );
+    const cells = within(screen.getAllByRole('row')[1]!).getAllByRole('cell');
+    expect(cells.map((c) => c.getAttribute('data-label'))).toEqual(['ID', 'Name', 'Flag', null]);
+  });
+
   it('renders the head, one row per item in order, and the footer, in a keyboard-reachable region', () => {
     render(
       <DataTable

@@ -103,6 +103,8 @@ export interface DataColumn<T> {
   sortable?: boolean;
   /** The `data-testid` of the column's cells (tests read a row's cell by it). */
   testId?: string;
+  /** The cell's caption on a phone, where each row is a card; default: the label when it is text. */
+  cardLabel?: string;
 }
 
 /** The order a table is shown in; the page sorts (or asks the server to), the table only shows and reports clicks. */
@@ -145,10 +147,55 @@ export interface DataTableProps<T> {
   footer?: ReactNode;
 }
 
+const cardLabelOf = <T,>(c: DataColumn<T>) => c.cardLabel ?? (typeof c.label === 'string' ? c.label : undefined);
+
+/**
+ * Below the `sm` breakpoint (a phone) each row is a card: every cell on its own line under its column's caption,
+ * so Status and the row's actions are on screen without scrolling sideways; the head keeps only its sort buttons.
+ * Written as CSS on the same table (roles kept explicit), so the rows, cells and their test ids are the same
+ * elements at every width.
+ */
+const PHONE_CARDS = (theme: Theme) => ({
+  [theme.breakpoints.down('sm')]: {
+    minWidth: 0,
+    '& thead, & tbody': { display: 'block' },
+    '& thead tr': { display: 'flex', flexWrap: 'wrap', alignItems: 'center', columnGap: 2, px: 2, py: 0.5 },
+    '& thead tr::before': { content: '"Sort by"', ...theme.typography.caption, color: theme.palette.text.secondary },
+    '& thead tr:not(:has(.DataTable-sortable))': { display: 'none' },
+    '& thead th': { display: 'none', border: 0, p: 0, whiteSpace: 'nowrap' },
+    '& thead th.DataTable-sortable': { display: 'block' },
+    '& tbody tr': { display: 'block', px: 2, py: 1, borderBottom: `1px solid ${theme.palette.divider}` },
+    '& tbody td': {
+      display: 'grid',
+      gridTemplateColumns: 'minmax(84px, 34%) minmax(0, 1fr)',
+      columnGap: 1.5,
+      alignItems: 'baseline',
+      border: 0,
+      px: 0,
+      py: 0.5,
+      textAlign: 'left',
+      whiteSpace: 'normal',
+      overflowWrap: 'anywhere',
+      minWidth: 0,
+      width: 'auto',
+      maxWidth: 'none',
+    },
+    '& tbody td::before': {
+      content: 'attr(data-label)',
+      ...theme.typography.caption,
+      color: theme.palette.text.secondary,
+      fontWeight: 600,
+    },
+    '& tbody td:not([data-label]), & tbody td[colspan]': { display: 'block' },
+    '& tbody td:not([data-label])::before, & tbody td[colspan]::before': { content: 'none' },
+  },
+});
+
 /**
  * A list screen's table in its card: a scrolling region reachable by keyboard, the head (sortable where a column
  * says so), one row per item, the empty or loading text kept in view at any width, and an optional header and
- * footer. The list pages build on it instead of repeating the same Table / TableContainer / empty-row code.
+ * footer; on a phone the rows are cards. The list pages build on it instead of repeating the same Table /
+ * TableContainer / empty-row code.
  */
 export function DataTable<T>({
   columns,
@@ -192,9 +239,16 @@ export function DataTable<T>({
     );
   } else {
     body = rows.map((row) => (
-      <TableRow key={rowKey(row)} {...rowProps?.(row)}>
+      <TableRow key={rowKey(row)} role="row" {...rowProps?.(row)}>
         {columns.map((c) => (
-          <TableCell key={c.key} align={c.align} sx={c.cellSx} data-testid={c.testId}>
+          <TableCell
+            key={c.key}
+            role="cell"
+            align={c.align}
+            sx={c.cellSx}
+            data-testid={c.testId}
+            data-label={cardLabelOf(c)}
+          >
             {c.render(row)}
           </TableCell>
         ))}
@@ -209,11 +263,12 @@ export function DataTable<T>({
           <TableContainer tabIndex={0} aria-label={ariaLabel}>
             <Table
               size={size}
+              role="table"
               aria-label={ariaLabel}
-              sx={[{ minWidth }, ...(Array.isArray(tableSx) ? tableSx : [tableSx])]}
+              sx={[{ minWidth }, ...(Array.isArray(tableSx) ? tableSx : [tableSx]), PHONE_CARDS]}
             >
               <TableHead>
-                <TableRow>
+                <TableRow role="row">
                   {columns.map((c) => (
                     <HeadCell key={c.key} column={c} sort={sort} />
                   ))}
@@ -234,14 +289,20 @@ export function DataTable<T>({
 function HeadCell<T>({ column: c, sort }: { column: DataColumn<T>; sort?: DataTableSort }) {
   if (!c.sortable || !sort) {
     return (
-      <TableCell align={c.align} sx={c.headSx}>
+      <TableCell role="columnheader" align={c.align} sx={c.headSx}>
         {c.label}
       </TableCell>
     );
   }
   const active = sort.key === c.key;
   return (
-    <TableCell align={c.align} sx={c.headSx} sortDirection={active ? sort.dir : false}>
+    <TableCell
+      role="columnheader"
+      className="DataTable-sortable"
+      align={c.align}
+      sx={c.headSx}
+      sortDirection={active ? sort.dir : false}
+    >
       <TableSortLabel active={active} direction={active ? sort.dir : 'asc'} onClick={() => sort.onSort(c.key)}>
         {c.label}
       </TableSortLabel>
