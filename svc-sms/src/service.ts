@@ -34,6 +34,7 @@ import { AgendaScheduler, POLLED } from './sequences/scheduler';
 import { DuePoller } from '@act/flow';
 import { FunnelEventPublisher } from './events/publisher';
 import { startFunnelConsumers } from './events/consumers';
+import { initEarlierContacts, pickUpEarlierContacts } from './integrations/earlier-contacts';
 import { WebhookSigningSettings } from './webhook-signing/settings';
 import { webhookSigningRouter } from './webhook-signing/routes';
 import { buildAttribution } from './attribution';
@@ -79,6 +80,8 @@ export async function buildSmsService(
     logger,
     listLimit: settings.listLimit,
   });
+  integrationService.pickUpEarlier = (integration) =>
+    pickUpEarlierContacts({ conn, logger, upsert: (input) => contacts.upsertFromFunnel(input), requiresSigning: (i) => integrations.requiresSigning(i) }, integration);
   const events = new WebhookEventService(conn, { now, listLimit: settings.listLimit });
   const providerService = new ProviderService(conn, { provider, config, publicUrl, now, logger });
   const attribution = await buildAttribution({ conn, outbox, logger });
@@ -126,7 +129,7 @@ export async function buildSmsService(
     );
 
   // Unique indexes carry the idempotency rules (contact per funnel contact, one send per step): build them first.
-  await Promise.all([...Object.values(conn.models).map((m) => m.init()), replays.init()]);
+  await Promise.all([...Object.values(conn.models).map((m) => m.init()), replays.init(), initEarlierContacts(conn)]);
   await integrationService.ensureKeys();
 
   const poller = polling

@@ -20,14 +20,13 @@ export async function simulatedRefs(logs: Collection<EmailLogDoc>, ids: number[]
 const isContact = (v: unknown): v is Contact => typeof v === 'object' && v !== null && typeof (v as Contact).id === 'number' && typeof (v as Contact).status === 'string';
 
 /**
- * Adds `simulated` and `test` to the contacts the contacts routes answer (the list and one contact), after they
- * answered: a contact shown "Sent" whose email nobody received reads "Sent (simulated)" on every screen, and a test
- * delivery's contact carries a "Test" badge. Mounted before the contacts router; it only adds fields to what that
- * router wrote.
+ * Adds `simulated` and `test` to the contacts the contacts list answers, after it answered: a contact shown "Sent"
+ * whose email nobody received reads "Sent (simulated)" on every screen, and a test delivery's contact carries a
+ * "Test" badge. Mounted before the contacts router; it only adds fields to what that router wrote.
  */
 export function simulatedContactsRouter(logs: Collection<EmailLogDoc>): Router {
   const router = new Router();
-  router.get(['/api/contacts', '/api/contacts/:id'], async (ctx, next) => {
+  router.get('/api/contacts', async (ctx, next) => {
     await next();
     if (ctx.status !== 200) return;
     const body = ctx.body as Contact[] | Paged<Contact> | Contact | undefined;

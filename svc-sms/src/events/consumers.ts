@@ -4,6 +4,7 @@ import { Subjects, type FactOrigin, type FunnelContactEvent, type FunnelPurchase
 import { isTrusted, readOrigin, refusedFact } from '@act/sources';
 import type { ContactService } from '../contacts/service';
 import type { IntegrationCache } from '../integrations/cache';
+import { keepEarlierContact } from '../integrations/earlier-contacts';
 import { toE164 } from '../contacts/phone';
 import type { IntegrationDoc } from '../integrations/model';
 import type { WebhookEventService } from '../webhook-events/service';
@@ -54,7 +55,17 @@ export function createFunnelEventHandler(deps: FunnelEventDeps) {
       const phone = toE164(e.phone);
       if (!phone || typeof e.funnelId !== 'string' || !e.funnelId || e.contactId == null) return;
       const integration = await deps.integrations.activeForFunnel(e.funnelId);
-      if (!integration) return;
+      // Kept for an SMS integration of this funnel created later (integrations/earlier-contacts.ts).
+      if (!integration)
+        return keepEarlierContact(deps.conn, {
+          funnel_id: e.funnelId,
+          contact_id: String(e.contactId),
+          phone,
+          email: typeof e.email === 'string' ? e.email : null,
+          first_name: typeof e.firstName === 'string' ? e.firstName : null,
+          checkout_url: typeof (e as { checkoutUrl?: unknown }).checkoutUrl === 'string' ? (e as { checkoutUrl?: string }).checkoutUrl! : null,
+          trusted,
+        });
       if (!trusted && (await deps.integrations.requiresSigning(integration)))
         return refuse(deps, Subjects.contactCreated, payload, integration, origin);
       await deps.contacts.upsertFromFunnel({

@@ -77,8 +77,13 @@ export class IntegrationService {
       return id;
     });
     this.onChange();
+    // Contacts of this funnel that came in before it existed (earlier-contacts.ts: PICKUP_WINDOW_DAYS back).
+    if (this.pickUpEarlier) await this.pickUpEarlier({ id, ...fields } as IntegrationDoc);
     return this.get(id);
   }
+
+  /** Set once the contacts service exists (service.ts): takes a new integration's earlier contacts. */
+  pickUpEarlier: ((integration: IntegrationDoc) => Promise<number>) | null = null;
 
   /** The form sends the whole body; a field left out keeps its value. */
   async update(

@@ -1,0 +1,56 @@
+/**
+ * A contact that came in with a phone (through the email side) before an SMS integration existed for its funnel is
+ * picked up when one is created, within PICKUP_WINDOW_DAYS; older ones and ones without a phone are not.
+ */
+import { randomUUID } from 'node:crypto';
+import { connect, type NatsConnection } from 'nats';
+import { MongoClient } from 'mongodb';
+import type { SmsContact } from '@act/contracts/src/sms-api';
+import { Subjects } from '@act/contracts';
+import { call, waitUntilConsumersDrained } from '@act/service-kit/testing';
+import { useSmsWithTwilio } from '../test/sms-with-twilio';
+import { createFunnel, publishEvent, waitFor } from '../test/helpers';
+import { PICKUP_WINDOW_DAYS } from './earlier-contacts';
+
+jest.setTimeout(120_000);
+
+const sms = useSmsWithTwilio('earlier');
+let nc: NatsConnection;
+beforeAll(async () => {
+  nc = await connect({ servers: process.env.NATS_URL ?? 'nats://127.0.0.1:4222' });
+});
+afterAll(async () => {
+  await nc?.close();
+});
+
+const contactEvent = (contactId: string, phone: string | null) => ({
+  eventId: randomUUID(),
+  source: 'svc-email',
+  occurredAt: new Date().toISOString(),
+  funnelId: 'later',
+  contactId,
+  email: `${contactId}@example.com`,
+  phone,
+  firstName: 'Early',
+  createdAt: new Date().toISOString(),
+});
+const contacts = async () => ((await call(sms.svc.url, 'GET', '/api/sms-contacts')).body as SmsContact[]).filter((c) => c.funnel_id === 'later');
+
+it('picks up the earlier contacts of its funnel when the SMS integration is created, and texts them', async () => {
+  await publishEvent(sms.t.natsPrefix, Subjects.contactCreated, contactEvent('early-1', '+15552080001'));
+  await publishEvent(sms.t.natsPrefix, Subjects.contactCreated, contactEvent('early-2', null));
+  await waitUntilConsumersDrained(await nc.jetstreamManager(), `${sms.t.natsPrefix}FUNNEL`);
+  expect(await contacts()).toEqual([]);
+  // One kept longer ago than the window: not picked up.
+  const client = await MongoClient.connect(process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017');
+  try {
+    await client.db(sms.t.db).collection('sms_earlier_contacts').insertOne({ funnel_id: 'later', contact_id: 'too-old', phone: '+15552080009', email: null, first_name: null, checkout_url: null, trusted: true, received_at: new Date(Date.now() - (PICKUP_WINDOW_DAYS + 1) * 86_400_000) });
+  } finally {
+    await client.close();
+  }
+  await createFunnel(sms.svc.url, 'later', [{ message: 'Hi {first_name}' }]);
+  const picked = await contacts();
+  expect(picked.map((c) => c.contact_id)).toEqual(['early-1']);
+  await waitFor(async () => sms.twilio.messages.some((m) => m.to === '+15552080001'), 15_000);
+  expect(sms.twilio.messages.find((m) => m.to === '+15552080001')?.body).toBe('Hi Early');
+});
