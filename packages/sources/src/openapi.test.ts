@@ -33,7 +33,7 @@ describe.each(WEBHOOKS)('the API document of POST %s', (p, doc) => {
     expect(requestBodyErrors(doc, 'post', p, adapter.sample(SAMPLE).body)).toEqual([]);
   });
 
-  const fixtures = ['clickfunnels2', 'clickfunnels-classic', 'shopify'].flatMap((sender) =>
+  const fixtures = ['clickfunnels2', 'clickfunnels-classic', 'shopify', 'stripe', 'woocommerce'].flatMap((sender) =>
     readdirSync(path.join(__dirname, sender, 'fixtures'))
       .filter((f) => f.endsWith('.json') && !f.startsWith('malformed'))
       .map((f) => [`${sender}/${f}`, path.join(__dirname, sender, 'fixtures', f)] as const),

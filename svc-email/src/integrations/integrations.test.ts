@@ -19,7 +19,7 @@ describe('webhook integrations', () => {
     const r = await api('GET', '/api/webhook-integrations');
     expect(r.status).toBe(200);
     expect(r.body).toEqual([
-      { id: expect.any(Number), name: 'Default Integration', funnel_id: 'default', active: true, reminder_delay: 30, resend_template_id: null, campaign_id: null, email_template: null, checkout_fallback_url: null, created_at: expect.any(String), webhook_url: expect.stringMatching(/^http:\/\/127.0.0.1:8080\/api\/webhook\/i\/[A-Za-z0-9_-]{24}$/), signing: { has_secret: false, source: null } },
+      { id: expect.any(Number), name: 'Default Integration', funnel_id: 'default', active: true, reminder_delay: 30, resend_template_id: null, campaign_id: null, email_template: null, checkout_fallback_url: null, created_at: expect.any(String), webhook_url: expect.stringMatching(/^http:\/\/127.0.0.1:8080\/api\/webhook\/i\/[A-Za-z0-9_-]{24}$/), signing: { has_secret: false, source: null, has_api_key: false, send_without_consent: false } },
     ]);
   });
 

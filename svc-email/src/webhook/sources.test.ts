@@ -134,7 +134,7 @@ describe('per-integration URLs and the senders', () => {
     );
     const set = await admin('PATCH', `/api/webhook-integrations/${shop.id}`, { webhook_secret: secret });
     expect(set.status).toBe(200);
-    expect(set.body.signing).toEqual({ has_secret: true, source: null });
+    expect(set.body.signing).toEqual({ has_secret: true, source: null, has_api_key: false, send_without_consent: false });
     const list = await admin('GET', '/api/webhook-integrations');
     expect(list.text).not.toContain(secret);
     expect(set.text).not.toContain(secret);
@@ -208,7 +208,7 @@ describe('per-integration URLs and the senders', () => {
     // Removing the secret accepts unsigned deliveries again.
     expect(
       (await admin('PATCH', `/api/webhook-integrations/${shop.id}`, { webhook_secret: null })).body.signing,
-    ).toEqual({ has_secret: false, source: null });
+    ).toEqual({ has_secret: false, source: null, has_api_key: false, send_without_consent: false });
   });
 
   it('events that mean neither contact nor payment are 200 and recorded as ignored; malformed ones are 400 naming the field', async () => {
@@ -277,7 +277,7 @@ describe('per-integration URLs and the senders', () => {
       event_name: 'orders/create',
     });
     expect((await admin('GET', '/api/webhook-events?source=nope')).body).toEqual({
-      error: 'source must be one of generic, clickfunnels2, clickfunnels_classic, shopify',
+      error: 'source must be one of generic, clickfunnels2, clickfunnels_classic, shopify, stripe, woocommerce',
     });
   });
 
@@ -437,5 +437,24 @@ describe('per-integration URLs and the senders', () => {
         .status,
     ).toBe(400);
     expect((await email.api('POST', '/api/webhook-integrations/999999/test-delivery', { body: {} })).status).toBe(404);
+  });
+
+  it.each([
+    ['stripe', 'whsec_td_0123456789abcdefghij', 'checkout.session.expired'],
+    ['woocommerce', 'wc-td-secret-0123456789', 'order.created'],
+  ] as const)('Send test delivery for %s signs its documented sample as the sender does, and the sample is taken', async (source, secret, eventName) => {
+    const shop = await newIntegration(`test-delivery-${source}`);
+    await admin('PATCH', `/api/webhook-integrations/${shop.id}`, { webhook_secret: secret });
+    recorder.requests.length = 0;
+    const r = await email.api('POST', `/api/webhook-integrations/${shop.id}/test-delivery`, { body: { source }, user: testUser });
+    expect(r).toMatchObject({ status: 200, body: { source, signed: true, url: shop.url, status: 200 } });
+    const [posted] = recorder.requests;
+    const headers = Object.fromEntries(Object.entries(posted!.headers).map(([k, v]) => [k, String(v)]));
+    expect(ADAPTERS[source].verify(Buffer.from(posted!.body), headers, secret)).toEqual({ ok: true });
+    // What the recorder got, handed to the service as the gateway would: a verified contact with its cart.
+    const forward = Object.fromEntries(Object.entries(headers).filter(([k]) => /^(stripe-|x-wc-)/.test(k)));
+    const taken = await deliver(shop.path, posted!.body, forward);
+    expect(taken).toMatchObject({ status: 200, body: { status: 'ok', message: 'Contact created' } });
+    expect(await lastEvent()).toMatchObject({ source, verification: 'verified', event_name: eventName });
   });
 });

@@ -86,7 +86,7 @@ describe('integrations', () => {
       campaign_name: null,
       checkout_fallback_url: null,
       webhook_url: expect.stringMatching(/^http:\/\/sms\.test\.local\/api\/sms\/webhook\/i\/[A-Za-z0-9_-]{24}$/),
-      signing: { has_secret: false, source: null },
+      signing: { has_secret: false, source: null, has_api_key: false, send_without_consent: false },
     });
     const list = await call(svc.url, 'GET', '/api/sms-webhook-integrations');
     expect(Array.isArray(list.body)).toBe(true);

@@ -84,7 +84,7 @@ describe('SMS side: senders, per-integration URLs and signatures', () => {
     expect(forbidden.status).toBe(403);
     const set = await api('PATCH', `/api/sms-webhook-integrations/${shop.id}`, { webhook_secret: secret });
     expect(set.status).toBe(200);
-    expect(set.body.signing).toEqual({ has_secret: true, source: null });
+    expect(set.body.signing).toEqual({ has_secret: true, source: null, has_api_key: false, send_without_consent: false });
     expect(set.text).not.toContain(secret);
     expect((await api('GET', '/api/sms-webhook-integrations')).text).not.toContain(secret);
 

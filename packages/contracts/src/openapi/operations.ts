@@ -99,6 +99,9 @@ export const WEBHOOK_HEADERS: HeaderParam[] = [
   { name: 'X-WC-Webhook-Resource', description: 'WooCommerce: `order` (informational).' },
   { name: 'X-WC-Webhook-Event', description: 'WooCommerce: `created` or `updated` (informational).' },
   { name: 'X-WC-Webhook-Delivery-ID', description: 'WooCommerce: the delivery id; a repeat is answered as a duplicate with no effect.' },
+  { name: 'X-WC-Webhook-ID', description: 'WooCommerce: the webhook (informational).' },
+  { name: 'X-WC-Webhook-Source', description: "WooCommerce: the shop's home URL (informational)." },
+  { name: 'User-Agent', description: 'The sender (`Stripe/1.0 …`, `WooCommerce/<version> Hookshot …`); informational.' },
 ];
 
 const FUNNEL_BODY: Body = {
