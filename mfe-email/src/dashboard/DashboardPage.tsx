@@ -1,5 +1,6 @@
 import { Grid, Stack } from '@mui/material';
 import { PageHeader } from '@act/ui-kit';
+import { ProviderBanner } from '@act/ui-kit/src/ProviderBanner';
 import { RevenuePanel } from '@act/ui-kit/src/Revenue';
 import type { Paged, WebhookIntegration } from '@act/contracts/src/email-api';
 import { contactsCountKey, INTEGRATIONS, LoadError, useApi, useTestDataCounts, RefreshButton } from '../shared';
@@ -31,6 +32,7 @@ export default function DashboardPage() {
         subtitle="Abandoned cart activity at a glance"
         actions={<RefreshButton lists={['contacts', 'emailLogs', 'reminderDelay']} />}
       />
+      <ProviderBanner provider="resend" />
       <Stack spacing={3}>
         <StatCards
           stats={{ total: contacts.data?.total, purchased: purchased.data?.total, abandoned: abandoned.data?.total }}

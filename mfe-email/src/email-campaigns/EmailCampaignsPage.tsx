@@ -15,6 +15,7 @@ import {
   useToast,
   type DataColumn,
 } from '@act/ui-kit';
+import { ProviderBanner } from '@act/ui-kit/src/ProviderBanner';
 import { useApi, useDeleteConfirm } from '../shared';
 import { CAMPAIGNS, isCampaignKey, useReload, type CampaignRequest, type EmailCampaign } from './api';
 import { statusCreatedActionsColumns } from './columns';
@@ -74,15 +75,18 @@ export default function EmailCampaignsPage() {
   }
 
   const header = (
-    <PageHeader
-      title="Email Campaigns"
-      subtitle="Sequences of reminder emails; each campaign holds its templates in order"
-      actions={
-        <Button variant="contained" startIcon={<AddIcon />} onClick={() => openDialog(null)}>
-          Create Campaign
-        </Button>
-      }
-    />
+    <>
+      <PageHeader
+        title="Email Campaigns"
+        subtitle="Sequences of reminder emails; each campaign holds its templates in order"
+        actions={
+          <Button variant="contained" startIcon={<AddIcon />} onClick={() => openDialog(null)}>
+            Create Campaign
+          </Button>
+        }
+      />
+      <ProviderBanner provider="resend" />
+    </>
   );
 
   if (error) {

@@ -19,6 +19,7 @@ import KeyIcon from '@mui/icons-material/VpnKeyOutlined';
 import { ApiError, PageHeader, apiRequest, errorMessage, useToast } from '@act/ui-kit';
 import { SectionHeader, useApi } from '../shared';
 import { configRows, readTestResult, RESEND_CONFIG, RESEND_TEST_CONNECTION, type ResendConfigStatus } from './config';
+import { StoredCredentialsCard } from './StoredCredentialsCard';
 
 type TestState =
   | { state: 'idle' }
@@ -100,6 +101,8 @@ export default function ResendConfigPage() {
             </CardContent>
           </Card>
 
+          <StoredCredentialsCard status={config.data} onSaved={() => void config.mutate()} />
+
           <Card sx={{ mt: 3 }}>
             <SectionHeader title="Test Connection" subheader="Asks Resend whether the API key is accepted" />
             <Divider />
@@ -139,14 +142,14 @@ export default function ResendConfigPage() {
                 <Stack direction="row" spacing={1.5}>
                   <KeyIcon color="action" />
                   <Typography variant="body2">
-                    The Resend API key and the from-address are read from the email service&apos;s environment settings
-                    (<code>RESEND_API_KEY</code>, <code>RESEND_FROM</code>). Environment settings take precedence over
-                    stored values.
+                    The Resend API key and the from-address come from the email service&apos;s environment settings
+                    (<code>RESEND_API_KEY</code>, <code>RESEND_FROM</code>) or from the values an admin stores here.
+                    Environment settings take precedence over stored values.
                   </Typography>
                 </Stack>
                 <Typography variant="body2" color="textSecondary">
-                  To change them, set the variables on the email service and restart it. Keys are never shown here or
-                  sent to the browser.
+                  Stored values are sealed by the email service and write-only: only when each was set and its last four
+                  characters are shown. Keys are never shown here or sent to the browser.
                 </Typography>
                 <Typography variant="body2" color="textSecondary">
                   Without a key and a from-address nothing is sent, and test emails fail with a configuration error.

@@ -4,6 +4,7 @@ import { Box, Button, Card, CardContent, Skeleton, Stack } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import CampaignIcon from '@mui/icons-material/CampaignOutlined';
 import { apiRequest, ConfirmDialog, ErrorCard, errorMessage, PageHeader } from '@act/ui-kit';
+import { ProviderBanner } from '@act/ui-kit/src/ProviderBanner';
 import type { SmsCampaign, SmsIntegration, SmsTemplate } from '@act/contracts/src/sms-api';
 import { SMS_KEYS } from '../shared/keys';
 import { EmptyState } from '../shared/ui';
@@ -174,6 +175,7 @@ export default function SmsCampaignsPage() {
           </Button>
         }
       />
+      <ProviderBanner provider="twilio" />
       {body}
       <CampaignDialog
         key={`c${campaignDialog.key}`}

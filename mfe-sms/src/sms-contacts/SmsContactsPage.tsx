@@ -10,6 +10,7 @@ import CheckIcon from '@mui/icons-material/CheckCircleOutlineOutlined';
 import ClearIcon from '@mui/icons-material/DeleteSweepOutlined';
 import BlockIcon from '@mui/icons-material/DoNotDisturbOnOutlined';
 import { apiRequest, ConfirmDialog, DateTime, errorMessage, formatTime, PageHeader, type DataColumn } from '@act/ui-kit';
+import { ProviderBanner, useProviderStatus } from '@act/ui-kit/src/ProviderBanner';
 import { AdminOnlyNote, adminOnlyReason } from '@act/ui-kit/src/AdminOnlyNote';
 import {
   SMS_CONTACT_STATUSES,
@@ -41,6 +42,8 @@ export default function SmsContactsPage() {
   const refetch = useRefetch();
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState('all');
+  // Why a contact past its time is still pending, when the cause is Twilio's missing configuration.
+  const twilio = useProviderStatus('twilio');
   const [integration, setIntegration] = useState('all');
   const [toMark, setToMark] = useState<SmsContact | null>(null);
   const [marking, setMarking] = useState(false);
@@ -165,6 +168,16 @@ export default function SmsContactsPage() {
       render: (c) => (
         <>
           <ContactStatusBadge status={c.status} />
+          {c.status === 'pending' && twilio?.row_reason && Date.parse(c.remind_at) <= Date.now() && (
+            <Typography
+              variant="caption"
+              color="warning.main"
+              data-testid="waiting-reason"
+              sx={{ display: 'block', mt: 0.5, whiteSpace: 'nowrap' }}
+            >
+              {twilio.row_reason}
+            </Typography>
+          )}
           {c.held_until && (
             <Typography
               variant="caption"
@@ -217,6 +230,7 @@ export default function SmsContactsPage() {
           </Button>
         }
       />
+      <ProviderBanner provider="twilio" />
       <AdminOnlyNote reason={clearRefused} sx={{ mb: 2 }} />
       <ConfirmDialog
         open={confirmingClear}

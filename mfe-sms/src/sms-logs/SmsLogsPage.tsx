@@ -6,6 +6,7 @@ import DoneAllIcon from '@mui/icons-material/DoneAll';
 import ErrorIcon from '@mui/icons-material/ErrorOutlineOutlined';
 import HourglassIcon from '@mui/icons-material/HourglassTopOutlined';
 import { DateTime, PageHeader, formatTime, type DataColumn } from '@act/ui-kit';
+import { ProviderBanner } from '@act/ui-kit/src/ProviderBanner';
 import type { SmsLog, SmsLogPage } from '@act/contracts/src/sms-api';
 import { listPageKey, SMS_KEYS } from '../shared/keys';
 import { LOG_ERROR_PREVIEW, LOG_MESSAGE_PREVIEW, truncate } from '../shared/format';
@@ -125,6 +126,7 @@ export default function SmsLogsPage() {
   return (
     <Box>
       <PageHeader title="SMS Logs" subtitle="Every text message sent, delivered, failed or held back." />
+      <ProviderBanner provider="twilio" />
       <SummaryRow columns={5}>
         <SummaryCard label="Total" value={summary.total} icon={<SmsIcon />} tone="primary" />
         <SummaryCard label="Sent" value={summary.sent} icon={<SendIcon />} tone="info" hint="Accepted by Twilio" />

@@ -1,4 +1,5 @@
 import { useFormik } from 'formik';
+import { PICKUP_WINDOW_DAYS } from '@act/contracts/src/sms-pickup';
 import { FormControlLabel, InputAdornment, MenuItem, Stack, Switch, TextField } from '@mui/material';
 import { apiRequest, serverMessage } from '@act/ui-kit';
 import { FormDialog, formikField } from '@act/ui-kit/src/FormDialog';
@@ -100,7 +101,13 @@ export function IntegrationDialog({ open, integration, campaigns, onClose }: Int
         <TextField
           label="Funnel ID"
           required
-          {...formikField(form, 'funnel_id', 'The funnel whose webhooks start this SMS sequence.')}
+          {...formikField(
+            form,
+            'funnel_id',
+            editing
+              ? 'The funnel whose webhooks start this SMS sequence.'
+              : `The funnel whose webhooks start this SMS sequence. Its contacts with a phone from the last ${PICKUP_WINDOW_DAYS} days, received before this integration existed, are picked up when you create it.`,
+          )}
           slotProps={{ htmlInput: { style: { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace' } } }}
         />
         <TextField

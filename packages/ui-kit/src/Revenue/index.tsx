@@ -133,6 +133,18 @@ function RevenueChart({ s, view }: { s: RevenueSummary; view: 'purchases' | 'rev
  * Recovered revenue (issue 17): the figures, a chart per day and the conversion funnel over 7 / 30 / 90 days, for
  * either side; every table can be downloaded as CSV.
  */
+/**
+ * The one line that says reminders were only simulated (live sending off) and what they would have been credited,
+ * kept apart from the figures, which count only reminders a shopper received.
+ */
+export function simulatedLine(s: Pick<RevenueSummary, 'sending_simulated' | 'simulated'>): string {
+  const would = s.simulated.recovered;
+  const paid = s.simulated.revenue.filter((r) => r.amount > 0);
+  const head = s.sending_simulated ? 'Emails are simulated: live sending is off, so no reminder reached a shopper and none is credited.' : 'Some reminders were only simulated and are not credited.';
+  if (would === 0) return `${head} No purchase followed a simulated reminder.`;
+  return `${head} Would have been credited: ${would} purchase${would === 1 ? '' : 's'}${paid.length ? `, ${formatMoneyList(paid)}` : ''} (not counted above).`;
+}
+
 export function RevenuePanel({ basePath, integrations, integrationId }: RevenuePanelProps) {
   const [days, setDays] = useState<number>(30);
   const [own, setOwn] = useState<number | null>(null);
@@ -145,7 +157,8 @@ export function RevenuePanel({ basePath, integrations, integrationId }: RevenueP
 
   const recovered = data ? data.totals.revenue.filter((r) => r.recovered > 0).map((r) => ({ currency: r.currency, amount: r.recovered })) : [];
   const organic = data ? data.totals.revenue.filter((r) => r.organic > 0).map((r) => ({ currency: r.currency, amount: r.organic })) : [];
-  const rate = data && data.funnel.reminded > 0 ? data.totals.recovered / data.funnel.reminded : null;
+  // Within the funnel's cohort, so it never passes 100% (purchases in the range may follow reminders before it).
+  const rate = data && data.funnel.reminded > 0 ? data.funnel.purchased / data.funnel.reminded : null;
   const best = data?.templates[0];
 
   return (
@@ -201,6 +214,11 @@ export function RevenuePanel({ basePath, integrations, integrationId }: RevenueP
           <Skeleton variant="rounded" height={320} />
         ) : (
           <Stack spacing={3}>
+            {(data.sending_simulated || data.simulated.recovered > 0) && (
+              <Alert severity="info" data-testid="revenue-simulated">
+                {simulatedLine(data)}
+              </Alert>
+            )}
             <Grid container spacing={2}>
               <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
                 <Figure label="Recovered revenue" testId="revenue-recovered" value={formatMoneyList(recovered)} hint={`${data.totals.by_channel.email} by email · ${data.totals.by_channel.sms} by SMS`} />
@@ -209,7 +227,7 @@ export function RevenuePanel({ basePath, integrations, integrationId }: RevenueP
                 <Figure label="Recovered purchases" testId="revenue-recovered-count" value={`${data.totals.recovered} of ${data.totals.purchases}`} hint={`${data.totals.organic} organic`} />
               </Grid>
               <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
-                <Figure label="Recovery rate" testId="revenue-rate" value={pct(rate)} hint="Recovered purchases per reminded contact" />
+                <Figure label="Recovery rate" testId="revenue-rate" value={pct(rate)} hint="Contacts who bought after their reminder, per contact reminded" />
               </Grid>
               <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
                 <Figure label="Organic revenue" testId="revenue-organic" value={formatMoneyList(organic)} hint={best ? `Best: ${best.channel === 'email' ? 'email' : 'SMS'} template ${best.template_id ?? '—'}, step ${best.step ?? '—'}` : 'No recovered purchase yet'} />
