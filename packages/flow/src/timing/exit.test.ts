@@ -7,14 +7,20 @@ const state: ContactFlowState = { campaignId: 1, enteredAt, stepsSent: 2 };
 describe('exit conditions', () => {
   it('cart changed: the campaign says restart or continue (continue by default)', () => {
     expect(exitDecision(state, EXIT_SETTINGS_DEFAULT, { kind: 'cart_changed', at: later }).action).toBe('continue');
-    expect(exitDecision(state, { ...EXIT_SETTINGS_DEFAULT, onCartChange: 'restart' }, { kind: 'cart_changed', at: later })).toEqual({
+    expect(
+      exitDecision(state, { ...EXIT_SETTINGS_DEFAULT, onCartChange: 'restart' }, { kind: 'cart_changed', at: later }),
+    ).toEqual({
       action: 'restart',
       reason: 'the cart changed: the sequence starts again from its first step',
     });
     // Nothing sent yet: the first step already describes the new cart.
-    expect(exitDecision({ ...state, stepsSent: 0 }, { ...EXIT_SETTINGS_DEFAULT, onCartChange: 'restart' }, { kind: 'cart_changed', at: later }).action).toBe(
-      'continue',
-    );
+    expect(
+      exitDecision(
+        { ...state, stepsSent: 0 },
+        { ...EXIT_SETTINGS_DEFAULT, onCartChange: 'restart' },
+        { kind: 'cart_changed', at: later },
+      ).action,
+    ).toBe('continue');
   });
 
   it('entered another campaign: leaves only for one of higher priority', () => {
@@ -24,12 +30,18 @@ describe('exit conditions', () => {
       code: 'higher_priority_campaign',
       reason: 'entered campaign 2, of higher priority (9 > 5)',
     });
-    expect(exitDecision(state, settings, { kind: 'entered_campaign', at: later, campaignId: 2, priority: 5 }).action).toBe('continue');
-    expect(exitDecision(state, settings, { kind: 'entered_campaign', at: later, campaignId: 1, priority: 9 }).action).toBe('continue');
+    expect(
+      exitDecision(state, settings, { kind: 'entered_campaign', at: later, campaignId: 2, priority: 5 }).action,
+    ).toBe('continue');
+    expect(
+      exitDecision(state, settings, { kind: 'entered_campaign', at: later, campaignId: 1, priority: 9 }).action,
+    ).toBe('continue');
   });
 
   it('checkout completed elsewhere: leaves, naming the sender', () => {
-    expect(exitDecision(state, EXIT_SETTINGS_DEFAULT, { kind: 'completed_elsewhere', at: later, source: 'shopify' })).toEqual({
+    expect(
+      exitDecision(state, EXIT_SETTINGS_DEFAULT, { kind: 'completed_elsewhere', at: later, source: 'shopify' }),
+    ).toEqual({
       action: 'exit',
       code: 'completed_elsewhere',
       reason: 'the sender says the checkout was completed elsewhere (shopify)',
@@ -38,7 +50,11 @@ describe('exit conditions', () => {
 
   it('an event from before the contact entered the sequence changes nothing', () => {
     const before = new Date('2026-05-01T09:00:00Z');
-    expect(exitDecision(state, EXIT_SETTINGS_DEFAULT, { kind: 'completed_elsewhere', at: before }).action).toBe('continue');
-    expect(exitDecision(state, { onCartChange: 'restart', priority: 0 }, { kind: 'cart_changed', at: before }).action).toBe('continue');
+    expect(exitDecision(state, EXIT_SETTINGS_DEFAULT, { kind: 'completed_elsewhere', at: before }).action).toBe(
+      'continue',
+    );
+    expect(
+      exitDecision(state, { onCartChange: 'restart', priority: 0 }, { kind: 'cart_changed', at: before }).action,
+    ).toBe('continue');
   });
 });

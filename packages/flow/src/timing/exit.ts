@@ -35,14 +35,18 @@ export type ExitDecision =
  * contact entered the sequence changes nothing (the sequence already started from it).
  */
 export function exitDecision(state: ContactFlowState, settings: ExitSettings, event: FlowEvent): ExitDecision {
-  if (event.at.getTime() < state.enteredAt.getTime()) return { action: 'continue', reason: `${event.kind} before the sequence began` };
+  if (event.at.getTime() < state.enteredAt.getTime())
+    return { action: 'continue', reason: `${event.kind} before the sequence began` };
   switch (event.kind) {
     case 'cart_changed':
       if (settings.onCartChange === 'restart' && state.stepsSent > 0)
         return { action: 'restart', reason: 'the cart changed: the sequence starts again from its first step' };
       return {
         action: 'continue',
-        reason: settings.onCartChange === 'restart' ? 'the cart changed before the first step: the sequence goes on' : 'the cart changed: the campaign goes on with its next step',
+        reason:
+          settings.onCartChange === 'restart'
+            ? 'the cart changed before the first step: the sequence goes on'
+            : 'the cart changed: the campaign goes on with its next step',
       };
     case 'entered_campaign':
       if (event.campaignId !== state.campaignId && event.priority > settings.priority)

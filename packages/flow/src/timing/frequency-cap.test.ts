@@ -5,7 +5,9 @@ const plus = (min: number) => new Date(t0.getTime() + min * 60_000);
 
 describe('frequency cap across channels and campaigns', () => {
   it('is off by default: nothing is held, no touches are read', () => {
-    expect(frequencyCapDecision(plus(1), FREQUENCY_CAP_DEFAULT, [{ channel: 'email', sentAt: t0 }])).toEqual({ action: 'send' });
+    expect(frequencyCapDecision(plus(1), FREQUENCY_CAP_DEFAULT, [{ channel: 'email', sentAt: t0 }])).toEqual({
+      action: 'send',
+    });
     expect(capLookbackStart(t0, FREQUENCY_CAP_DEFAULT)).toBeNull();
     expect(capLookbackStart(t0, { hours: 0 })).toBeNull();
   });
@@ -22,7 +24,8 @@ describe('frequency cap across channels and campaigns', () => {
       action: 'hold',
       until: plus(240),
       rule: 'frequency_cap',
-      reason: 'frequency cap: an email went out at 2026-05-01T12:00:00.000Z; at most one message per 4 h, held until 2026-05-01T16:00:00.000Z',
+      reason:
+        'frequency cap: an email went out at 2026-05-01T12:00:00.000Z; at most one message per 4 h, held until 2026-05-01T16:00:00.000Z',
     });
     // Due again at the end of the window, it goes.
     expect(frequencyCapDecision(held.action === 'hold' ? held.until : t0, cap, touches)).toEqual({ action: 'send' });
@@ -42,6 +45,9 @@ describe('frequency cap across channels and campaigns', () => {
   });
 
   it('a message another instance sent after the decision time still holds this one', () => {
-    expect(frequencyCapDecision(t0, { hours: 1 }, [{ channel: 'sms', sentAt: plus(1) }])).toMatchObject({ action: 'hold', until: plus(61) });
+    expect(frequencyCapDecision(t0, { hours: 1 }, [{ channel: 'sms', sentAt: plus(1) }])).toMatchObject({
+      action: 'hold',
+      until: plus(61),
+    });
   });
 });

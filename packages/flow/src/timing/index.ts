@@ -1,7 +1,35 @@
-export { laterHold, SEND, type TimingDecision, type TimingRule } from './decision';
-export { EXIT_SETTINGS_DEFAULT, exitDecision, type CartChangeRule, type ContactFlowState, type ExitDecision, type ExitSettings, type FlowEvent } from './exit';
-export { capLookbackStart, FREQUENCY_CAP_DEFAULT, frequencyCapDecision, type FrequencyCap, type RecentTouch } from './frequency-cap';
+export { firstAllowed, laterHold, SEND, type TimingDecision, type TimingRule } from './decision';
+export {
+  EXIT_SETTINGS_DEFAULT,
+  exitDecision,
+  type CartChangeRule,
+  type ContactFlowState,
+  type ExitDecision,
+  type ExitSettings,
+  type FlowEvent,
+} from './exit';
+export {
+  capLookbackStart,
+  FREQUENCY_CAP_DEFAULT,
+  frequencyCapDecision,
+  type FrequencyCap,
+  type RecentTouch,
+} from './frequency-cap';
 export { zonesOfNumber } from './phone-zones';
-export { EMAIL_QUIET_HOURS_DEFAULT, inQuietHours, quietHoursDecision, quietHoursEnd, type QuietHours } from './quiet-hours';
+export {
+  EMAIL_QUIET_HOURS_DEFAULT,
+  inQuietHours,
+  quietHoursDecision,
+  quietHoursEnd,
+  type QuietHours,
+} from './quiet-hours';
 export { HELD, timingStep, type Held, type TimedWork } from './step';
-export { countryZone, describeZone, recipientZone, type AddressHint, type RecipientZone, type ZoneBasis, type ZoneHints } from './zone';
+export {
+  countryZone,
+  describeZone,
+  recipientZone,
+  type AddressHint,
+  type RecipientZone,
+  type ZoneBasis,
+  type ZoneHints,
+} from './zone';

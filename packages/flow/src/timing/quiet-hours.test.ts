@@ -1,4 +1,10 @@
-import { EMAIL_QUIET_HOURS_DEFAULT, inQuietHours, quietHoursDecision, quietHoursEnd, type QuietHours } from './quiet-hours';
+import {
+  EMAIL_QUIET_HOURS_DEFAULT,
+  inQuietHours,
+  quietHoursDecision,
+  quietHoursEnd,
+  type QuietHours,
+} from './quiet-hours';
 import { recipientZone } from './zone';
 
 const night: QuietHours = { enabled: true, startHour: 22, endHour: 8 };
@@ -26,7 +32,10 @@ describe('quiet hours in the recipient zone', () => {
     expect(quietHoursDecision(now, night, ny)).toMatchObject({ action: 'hold', until: at('2026-03-02T13:00:00Z') });
     expect(quietHoursDecision(now, night, sf)).toEqual({ action: 'send' });
     // Three hours later it is night in San Francisco too, held until 08:00 there.
-    expect(quietHoursDecision(at('2026-03-02T07:30:00Z'), night, sf)).toMatchObject({ action: 'hold', until: at('2026-03-02T16:00:00Z') });
+    expect(quietHoursDecision(at('2026-03-02T07:30:00Z'), night, sf)).toMatchObject({
+      action: 'hold',
+      until: at('2026-03-02T16:00:00Z'),
+    });
   });
 
   it('New York spring forward: the night is an hour shorter in UTC; an end hour the day skips is 03:00', () => {

@@ -45,5 +45,10 @@ export function quietHoursDecision(at: Date, w: QuietHours, recipient: Recipient
   const until = quietHoursEnd(at, w, recipient.zone);
   if (!until) return SEND;
   const end = DateTime.fromJSDate(until, { zone: recipient.zone }).toFormat('HH:mm');
-  return { action: 'hold', until, rule: 'quiet_hours', reason: `quiet hours in ${describeZone(recipient)}: held until ${end} local time` };
+  return {
+    action: 'hold',
+    until,
+    rule: 'quiet_hours',
+    reason: `quiet hours in ${describeZone(recipient)}: held until ${end} local time`,
+  };
 }

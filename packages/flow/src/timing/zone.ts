@@ -57,7 +57,10 @@ const countryCode = (c: string | null | undefined): string | null => {
 /** The zones ICU lists for a region (`und-AU`), empty when it knows none. */
 function regionZones(country: string): string[] {
   try {
-    const l = new Intl.Locale(`und-${country}`) as Intl.Locale & { timeZones?: string[]; getTimeZones?: () => string[] };
+    const l = new Intl.Locale(`und-${country}`) as Intl.Locale & {
+      timeZones?: string[];
+      getTimeZones?: () => string[];
+    };
     return l.getTimeZones?.() ?? l.timeZones ?? [];
   } catch {
     return [];
@@ -83,7 +86,8 @@ export function countryZone(country: string): string | null {
 function addressZone(a: AddressHint | null | undefined): string | null {
   const country = countryCode(a?.country_code);
   if (!country) return null;
-  const province = typeof a?.province_code === 'string' ? a.province_code.trim().toUpperCase().replace(`${country}-`, '') : '';
+  const province =
+    typeof a?.province_code === 'string' ? a.province_code.trim().toUpperCase().replace(`${country}-`, '') : '';
   return PROVINCE_ZONES[country]?.[province] ?? countryZone(country);
 }
 
@@ -99,7 +103,8 @@ function localeZone(locale: string | null | undefined): string | null {
 
 /** Whether zones keep the same clock all year (their offsets agree in January and in July). */
 function oneClock(zones: string[]): boolean {
-  const offsets = (month: number) => new Set(zones.map((z) => DateTime.fromObject({ year: 2026, month, day: 1 }, { zone: z }).offset));
+  const offsets = (month: number) =>
+    new Set(zones.map((z) => DateTime.fromObject({ year: 2026, month, day: 1 }, { zone: z }).offset));
   return offsets(1).size === 1 && offsets(7).size === 1;
 }
 
@@ -137,7 +142,9 @@ export function recipientZone(hints: ZoneHints, integrationZone: string): Recipi
   const byLocale = localeZone(hints.locale);
   if (byLocale) return { zone: byLocale, basis: 'locale' };
   const country =
-    countryCode(hints.phoneCountry) ?? countryCode(hints.billingAddress?.country_code) ?? countryCode(hints.shippingAddress?.country_code);
+    countryCode(hints.phoneCountry) ??
+    countryCode(hints.billingAddress?.country_code) ??
+    countryCode(hints.shippingAddress?.country_code);
   const byPhone = phoneZone(hints.phone, country, integrationZone);
   if (byPhone) return { zone: byPhone, basis: 'phone' };
   return { zone: validZone(integrationZone) ?? 'UTC', basis: 'integration' };
