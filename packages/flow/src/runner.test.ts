@@ -143,6 +143,18 @@ describe('FlowRunner', () => {
     expect([...store.rows.values()].every((r) => r.lease === null)).toBe(true);
   });
 
+  it('finds nothing due for a while after the gate said nothing can be sent, so a poller does not spin on those rows', async () => {
+    const store = new MemoryStore();
+    seed(store, 3);
+    const runner = new FlowRunner(
+      channel(store, async () => true, { gate: async (rows) => ({ decided: new Map(rows.map((r) => [r.id, 'not_configured'])), pauseMs: 60_000 }) }),
+      { leaseMs: 60_000, now, logger },
+    );
+    expect(await runner.due(10)).toEqual([1, 2, 3]);
+    expect(Object.fromEntries(await runner.processBurst([1, 2, 3]))).toEqual({ 1: 'not_configured', 2: 'not_configured', 3: 'not_configured' });
+    expect(await runner.due(10)).toEqual([]);
+  });
+
   it('leaves the steps of a failed burst busy and leased, for the lease to bring back', async () => {
     const store = new MemoryStore();
     seed(store, 2);

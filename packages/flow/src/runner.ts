@@ -30,7 +30,16 @@ export interface FlowRecorder<Row, W extends Work<Row>> {
  * What the gate says of a burst's due rows: an outcome for each (nothing can be sent now: no credentials, quiet
  * hours), no lease taken; or go on, with the settings the burst's steps read.
  */
-export type GateAnswer<S> = { decided: Map<number, string> } | { settings: S };
+export type GateAnswer<S> =
+  | {
+      decided: Map<number, string>;
+      /**
+       * Nothing can be sent for this long whatever the row (no credentials): the runner finds no due rows meanwhile,
+       * so a poller does not read the same waiting rows again and again.
+       */
+      pauseMs?: number;
+    }
+  | { settings: S };
 
 export interface FlowChannel<Row, W extends Work<Row>, S = undefined> {
   /** Channel name, for logs. */
@@ -65,6 +74,7 @@ export const BUSY = 'busy';
 export class FlowRunner<Row, W extends Work<Row>, S = undefined> {
   private readonly inFlight = new Set<number>();
   private readonly now: () => Date;
+  private pausedUntil = 0;
 
   constructor(
     private readonly channel: FlowChannel<Row, W, S>,
@@ -73,8 +83,9 @@ export class FlowRunner<Row, W extends Work<Row>, S = undefined> {
     this.now = opts.now ?? (() => new Date());
   }
 
-  /** Keys due now (none of them held by this instance). */
+  /** Keys due now (none of them held by this instance; none while the gate said nothing can be sent). */
   async due(limit: number): Promise<number[]> {
+    if (Date.now() < this.pausedUntil) return [];
     const refs = await this.channel.store.due(this.now(), limit);
     return refs.filter((r) => !this.inFlight.has(r));
   }
@@ -153,6 +164,7 @@ export class FlowRunner<Row, W extends Work<Row>, S = undefined> {
 
     const gated = await this.channel.gate(due, now);
     if ('decided' in gated) {
+      if (gated.pauseMs) this.pausedUntil = Date.now() + gated.pauseMs;
       for (const ref of dueRefs) out.set(ref, gated.decided.get(ref) ?? BUSY);
       return;
     }

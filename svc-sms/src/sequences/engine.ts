@@ -23,6 +23,12 @@ export { NO_CHECKOUT_LINK, type StepOutcome } from './steps';
  */
 export const DEFAULT_LEASE_MS = 5 * 60_000;
 
+/**
+ * Twilio not configured: the due poller finds nothing due for this long (the contacts wait), rather than reading the
+ * same waiting contacts again at once after every full round.
+ */
+const NOT_CONFIGURED_PAUSE_MS = 1_000;
+
 export interface SequenceEngineDeps {
   conn: Connection;
   provider: SmsProvider;
@@ -131,7 +137,7 @@ export class SequenceEngine {
     const cfg = this.deps.provider.configured ? await this.recent.get('config', () => this.deps.config.get()) : null;
     if (!cfg || (!cfg.messaging_service_sid && !cfg.phone_number)) {
       this.warnNotConfigured(due.length);
-      return { decided: new Map(due.map((c) => [c.id, 'not_configured'])) };
+      return { decided: new Map(due.map((c) => [c.id, 'not_configured'])), pauseMs: NOT_CONFIGURED_PAUSE_MS };
     }
     const end = blackoutEnd(now, blackoutWindowOf(cfg));
     if (!end) return { settings: cfg };
