@@ -1,4 +1,5 @@
-import { Box, Chip, Stack } from '@mui/material';
+import { Box, Chip, Link, Stack } from '@mui/material';
+import { Link as RouterLink } from 'react-router';
 import MailIcon from '@mui/icons-material/MailOutlined';
 import { DataTable, DateTime, EMAIL_PAGE_SIZES, PageHeader, Pagination, usePagination, type DataColumn } from '@act/ui-kit';
 import type { EmailLog } from '@act/contracts/src/email-api';
@@ -12,7 +13,14 @@ const COLUMNS: DataColumn<EmailLog>[] = [
     label: 'Contact ID',
     headSx: NOWRAP,
     cellSx: { fontFamily: 'monospace', fontSize: 13 },
-    render: (log) => log.contact_id,
+    render: (log) =>
+      log.contact_ref ? (
+        <Link component={RouterLink} to={`/contacts/${log.contact_ref}`}>
+          {log.contact_id}
+        </Link>
+      ) : (
+        log.contact_id
+      ),
   },
   {
     key: 'email',

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Box, Tooltip, Typography } from '@mui/material';
+import { Box, Link, Tooltip, Typography } from '@mui/material';
+import { Link as RouterLink } from 'react-router';
 import SmsIcon from '@mui/icons-material/SmsOutlined';
 import SendIcon from '@mui/icons-material/SendOutlined';
 import DoneAllIcon from '@mui/icons-material/DoneAll';
@@ -41,7 +42,13 @@ const COLUMNS: DataColumn<SmsLog>[] = [
       <>
         <Box sx={MONO}>{l.phone}</Box>
         <Typography variant="caption" color="textSecondary" sx={{ fontFamily: MONO.fontFamily }}>
-          {l.contact_id ?? 'test message'}
+          {l.contact_ref ? (
+            <Link component={RouterLink} to={`/sms-contacts/${l.contact_ref}`}>
+              {l.contact_id}
+            </Link>
+          ) : (
+            (l.contact_id ?? 'test message')
+          )}
         </Typography>
       </>
     ),

@@ -72,6 +72,8 @@ export interface EmailLog {
   id: number;
   /** The funnel's contact id of the contact the reminder was for. */
   contact_id: string;
+  /** The contact's number on the email side (its contact page, `/contacts/:id`). */
+  contact_ref?: number;
   email: string;
   timestamp: string;
   message: string;

@@ -256,6 +256,8 @@ export interface SmsLog {
   phone: string;
   /** The funnel's contact id; null for provider test messages. */
   contact_id: string | null;
+  /** The SMS contact's number (its contact page, `/sms-contacts/:id`); null for provider test messages. */
+  contact_ref?: number | null;
   integration_id: number | null;
   template_id: number | null;
   message: string;

@@ -1,9 +1,13 @@
 import { useMemo, useState } from 'react';
 import useSWR from 'swr';
-import { Box, Button, Card, MenuItem, Stack, TextField, Typography } from '@mui/material';
+import { Box, Button, Card, Link, MenuItem, Stack, TextField, Typography } from '@mui/material';
+import { Link as RouterLink } from 'react-router';
 import DownloadIcon from '@mui/icons-material/FileDownloadOutlined';
 import { AUDIT_PAGE_SIZES, AUDIT_SERVICES, type AuditPage, type AuditRecord } from '@act/contracts/src/audit';
 import { DataTable, DateTime, ErrorCard, Loading, PageHeader, Pagination, serverMessage, type DataColumn } from '@act/ui-kit';
+
+/** The contact pages of the audit targets that are contacts. */
+const CONTACT_PAGES: Record<string, string> = { contact: '/contacts', 'sms-contact': '/sms-contacts' };
 
 export const AUDIT_KEY = '/api/audit-log';
 
@@ -147,7 +151,18 @@ const AUDIT_COLUMNS: DataColumn<AuditRecord>[] = [
   {
     key: 'target',
     label: 'Target',
-    render: (r) => (r.target_kind ? `${r.target_kind}${r.target_id ? ` #${r.target_id}` : ''}` : ''),
+    render: (r) => {
+      const text = r.target_kind ? `${r.target_kind}${r.target_id ? ` #${r.target_id}` : ''}` : '';
+      // A contact named by its number opens its contact page (a funnel's own contact id names no page).
+      const page = r.target_id && /^\d+$/.test(r.target_id) ? CONTACT_PAGES[r.target_kind ?? ''] : undefined;
+      return page ? (
+        <Link component={RouterLink} to={`${page}/${r.target_id}`}>
+          {text}
+        </Link>
+      ) : (
+        text
+      );
+    },
   },
   { key: 'ip', label: 'Address', render: (r) => r.ip ?? '' },
   { key: 'change', label: 'Change', render: (r) => <ChangeText change={r.change} />, cellSx: { maxWidth: 360 } },

@@ -52,12 +52,13 @@ export function emailLogModel(conn: Connection) {
   return (conn.models.EmailLog as mongoose.Model<EmailLogDoc>) ?? conn.model<EmailLogDoc>('EmailLog', schema);
 }
 
-export const EMAIL_LOG_PROJECTION = { _id: 0, id: 1, contact_id: 1, email: 1, timestamp: 1, message: 1, status: 1, delivery: 1 } as const;
+export const EMAIL_LOG_PROJECTION = { _id: 0, id: 1, contact_id: 1, contact_ref: 1, email: 1, timestamp: 1, message: 1, status: 1, delivery: 1 } as const;
 
-export function toEmailLog(d: Pick<EmailLogDoc, 'id' | 'contact_id' | 'email' | 'timestamp' | 'message' | 'status' | 'delivery'>): EmailLog {
+export function toEmailLog(d: Pick<EmailLogDoc, 'id' | 'contact_id' | 'email' | 'timestamp' | 'message' | 'status' | 'delivery'> & Partial<Pick<EmailLogDoc, 'contact_ref'>>): EmailLog {
   return {
     id: d.id,
     contact_id: d.contact_id,
+    ...(typeof d.contact_ref === 'number' ? { contact_ref: d.contact_ref } : {}),
     email: d.email,
     timestamp: iso(d.timestamp)!,
     message: d.message,

@@ -64,6 +64,9 @@ describe('GET /internal/timeline (the email side of a contact page)', () => {
     expect(bought).toMatchObject({ amount: 149.5, currency: 'USD', attributed: { channel: 'email' } });
     expect(bought!.attributed!.sent_at).toBe(reminder!.at);
     expect(body.more).toBe(false);
+    // The Email Logs row names the contact's number, for its link to this page.
+    const logs = (await email.api('GET', '/api/email-logs')).body as { contact_id: string; contact_ref?: number }[];
+    expect(logs.find((l) => l.contact_id === 'ann-1')?.contact_ref).toBe(id);
 
     // Asked by the person (as the gateway asks the other side): the same story, by any of the names.
     for (const q of ['email=ANN%40example.com', 'contact_key=shop%3Aann-1']) {

@@ -70,6 +70,7 @@ export function toApiLog(d: LogDoc): SmsLog {
     id: d.id,
     phone: d.phone,
     contact_id: d.contact_id ?? null,
+    contact_ref: d.contact_ref ?? null,
     integration_id: d.integration_id ?? null,
     template_id: d.template_id ?? null,
     message: d.message,

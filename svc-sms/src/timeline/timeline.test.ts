@@ -97,6 +97,9 @@ describe('GET /internal/timeline (the SMS side of a contact page)', () => {
       expect([q, byPerson.contact, byPerson.entries.map((e) => e.key)]).toEqual([q, null, body.entries.map((e) => e.key)]);
     }
     expect((await part('phone=%2B15550109999')).entries).toEqual([]);
+    // The SMS Logs rows name the contact's number, for their link to this page.
+    const logs = (await call(svc.url, 'GET', '/api/sms-logs')).body as { id: number; contact_ref: number | null }[];
+    expect(logs.filter((l) => l.id >= 501 && l.id <= 503).map((l) => l.contact_ref)).toEqual([ann.id, ann.id, ann.id]);
   });
 
   it('pages 1,000 entries of one person newest first with a cursor, each page quickly, none twice, none missed', async () => {
