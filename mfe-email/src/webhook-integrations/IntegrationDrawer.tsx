@@ -18,6 +18,7 @@ import { FormDialogFrame, FormDialogSurface, formikField } from '@act/ui-kit/src
 import type { EmailCampaign, EmailTemplateSummary, WebhookIntegration } from '@act/contracts/src/email-api';
 import type { SmsCampaign } from '@act/contracts/src/sms-api';
 import { REMINDER_DELAY_MAX, REMINDER_DELAY_MIN } from '@act/contracts/src/email-api';
+import { PICKUP_WINDOW_DAYS } from '@act/contracts/src/sms-pickup';
 import {
   CHANNEL_CHOICES,
   campaignChoices,
@@ -136,6 +137,8 @@ export function IntegrationDrawer({
                       : form.values.channels === 'sms'
                         ? 'Creates the SMS integration for this funnel ID; it is then edited on SMS Webhooks.'
                         : 'Creates the email integration for this funnel ID.'}
+                    {includesSms(form.values.channels) &&
+                      ` Its contacts with a phone from the last ${PICKUP_WINDOW_DAYS} days, received before the SMS integration existed, are picked up when it is created.`}
                   </Typography>
                 </FormControl>
               )}
