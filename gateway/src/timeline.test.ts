@@ -30,8 +30,10 @@ const SMS: TimelinePart = {
   more: true,
 };
 
+const STAFF = { entries: [entry('email', 'staff:5f0c', 40, 'staff')], more: false };
+
 /** A service answering its timeline part (and 404 for an unknown contact). */
-const serving = (service: string, part: TimelinePart) =>
+const serving = (service: string, part: Pick<TimelinePart, 'entries' | 'more'>) =>
   fakeUpstream(service, (req, res) => {
     if (!req.url!.startsWith('/internal/timeline')) return false;
     const q = new URL(req.url!, 'http://x').searchParams;
@@ -57,7 +59,7 @@ afterEach(async () => {
 async function start(sms: 'up' | 'dead' = 'up') {
   const email = await serving('svc-email', EMAIL);
   const smsUp = sms === 'up' ? await serving('svc-sms', SMS) : null;
-  const auth = await fakeUpstream('svc-auth');
+  const auth = await serving('svc-auth', STAFF);
   upstreams = [email, auth, ...(smsUp ? [smsUp] : [])];
   gw = await startTestGateway(testConfig({ 'svc-auth': auth.url, 'svc-email': email.url, 'svc-sms': smsUp?.url ?? (await deadUrl()) }));
   return { email, sms: smsUp };
@@ -70,9 +72,10 @@ describe('GET /api/contacts/:id/timeline and /api/sms-contacts/:id/timeline (the
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     // The purchase both sides answered appears once; same instant: the larger key first.
-    expect(res.body.entries.map((e: TimelineEntry) => e.key)).toEqual(['purchase:abc', 'sms.log:000000000000009', 'email.log:000000000000002', 'sms.log:000000000000008']);
-    // Five entries in all and the SMS side has more: the next page starts after the fourth.
-    expect(res.body.next).toBe(`${Date.parse(at(20))}~sms.log:000000000000008`);
+    // svc-auth's staff action takes its place in time too.
+    expect(res.body.entries.map((e: TimelineEntry) => e.key)).toEqual(['purchase:abc', 'staff:5f0c', 'sms.log:000000000000009', 'email.log:000000000000002']);
+    // Six entries in all and the SMS side has more: the next page starts after the fourth.
+    expect(res.body.next).toBe(`${Date.parse(at(30))}~email.log:000000000000002`);
     expect(res.body.contact).toEqual(ann);
     expect(res.body.contacts).toEqual([ann, annSms]);
     expect(res.body.person.phones).toEqual(['+1 (555) 010-2000', '+15550102000']);
@@ -86,8 +89,12 @@ describe('GET /api/contacts/:id/timeline and /api/sms-contacts/:id/timeline (the
     expect(other.getAll('phone')).toEqual(['+1 (555) 010-2000']);
     expect(other.getAll('contact_key')).toEqual(['shop:ann-1']);
     expect(other.get('before')).toBe(`${Date.parse(at(59))}~zzz`);
-    // Both calls carry the gateway's signed identity (here nobody's: no session cookie), never a client's header.
-    for (const r of [email.requests[0]!, sms!.requests[0]!]) expect(r.identity).toMatchObject({ user: null });
+    // svc-auth is asked for the staff actions on every contact of the person, by number and by the sender's id.
+    const staff = new URL(upstreams[1]!.requests[0]!.url, 'http://x').searchParams;
+    expect(staff.getAll('target')).toEqual(['contact:7', 'contact:ann-1', 'sms-contact:3', 'sms-contact:ann-1']);
+    expect(staff.get('before')).toBe(`${Date.parse(at(59))}~zzz`);
+    // Every call carries the gateway's signed identity (here nobody's: no session cookie), never a client's header.
+    for (const r of [email.requests[0]!, sms!.requests[0]!, upstreams[1]!.requests[0]!]) expect(r.identity).toMatchObject({ user: null });
 
     const smsPage = await get(`${gw!.url}/api/sms-contacts/3/timeline`);
     expect(smsPage.status).toBe(200);
@@ -99,7 +106,7 @@ describe('GET /api/contacts/:id/timeline and /api/sms-contacts/:id/timeline (the
     await start('dead');
     const res = await get(`${gw!.url}/api/contacts/7/timeline`);
     expect(res.status).toBe(200);
-    expect(res.body.entries.map((e: TimelineEntry) => e.key)).toEqual(['purchase:abc', 'email.log:000000000000002', 'email.log:000000000000001']);
+    expect(res.body.entries.map((e: TimelineEntry) => e.key)).toEqual(['purchase:abc', 'staff:5f0c', 'email.log:000000000000002', 'email.log:000000000000001']);
     expect(res.body.unavailable).toEqual(['sms']);
     expect(res.body.next).toBeNull();
   });

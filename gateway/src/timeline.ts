@@ -20,6 +20,10 @@ import type { Upstreams } from './upstreams/instances';
 const TIMELINE_PATH = /^\/api\/(contacts|sms-contacts)\/(\d{1,15})\/timeline$/i;
 
 const SERVICE_OF: Record<TimelineSide, ServiceName> = { email: 'svc-email', sms: 'svc-sms' };
+/** Holds every service's audit records, so the staff actions on a person's contacts. */
+const STAFF_SERVICE: ServiceName = 'svc-auth';
+/** svc-auth's limit on the targets of one ask. */
+const MAX_TARGETS = 40;
 
 /** The side and contact id of a timeline path, or null for any other path. */
 export function timelineTarget(path: string): { side: TimelineSide; id: number } | null {
@@ -46,11 +50,12 @@ export interface TimelineOptions {
  * One call from the browser, two from here: the contact's own side first (it knows the person: addresses, phones,
  * the sender's contact ids), then the other side asked by that person; each answers for its own data over its
  * internal route, with the caller's signed identity. The parts are merged newest first; `?before=` (a cursor from a
- * previous page) goes to both unchanged, since both order by the same (instant, key). The other side not answering
+ * previous page) goes to every part unchanged, since all order by the same (instant, key). svc-auth adds the staff
+ * actions on the person's contacts (admins only). The other side not answering
  * leaves its entries out and says so (`unavailable`); the contact's own side not answering is a 503.
  */
 export function createTimeline({ upstreams, timeoutMs, logger }: TimelineOptions) {
-  async function part(service: ServiceName, query: URLSearchParams, identity: string, requestId: string): Promise<TimelinePart> {
+  async function part<T = TimelinePart>(service: ServiceName, query: URLSearchParams, identity: string, requestId: string): Promise<T> {
     const { url } = upstreams.pick(service);
     let res: Response;
     try {
@@ -62,8 +67,8 @@ export function createTimeline({ upstreams, timeoutMs, logger }: TimelineOptions
       logger.warn({ service, err: (err as Error).message }, 'timeline part unavailable');
       throw new ServiceUnavailable(service);
     }
-    const body = (await res.json().catch(() => null)) as (TimelinePart & { error?: string }) | null;
-    if (res.status === 200 && body) return body;
+    const body = (await res.json().catch(() => null)) as (T & { error?: string }) | null;
+    if (res.status === 200 && Array.isArray((body as { entries?: unknown } | null)?.entries)) return body!;
     if (res.status >= 500 || !body) throw new ServiceUnavailable(service);
     throw new Relayed(res.status, body.error ?? `${service} answered ${res.status}`);
   }
@@ -86,10 +91,25 @@ export function createTimeline({ upstreams, timeoutMs, logger }: TimelineOptions
       if (!(err instanceof ServiceUnavailable)) throw err;
     }
     const parts = other ? [own, other] : [own];
-    const { entries, next } = mergeParts(parts, limit);
+    const contacts = parts.flatMap((p) => p.contacts);
+    // Staff actions: svc-auth holds the audit records of both sides; admins only, as the Audit Log (for anyone
+    // else, and while svc-auth does not answer, the page shows the rest).
+    const targets = contacts.flatMap((c) => {
+      const kind = c.side === 'email' ? 'contact' : 'sms-contact';
+      return [`${kind}:${c.id}`, `${kind}:${c.contact_id}`];
+    });
+    let staff: Pick<TimelinePart, 'entries' | 'more'> | null = null;
+    if (targets.length) {
+      try {
+        staff = await part(STAFF_SERVICE, new URLSearchParams([...[...new Set(targets)].slice(0, MAX_TARGETS).map((t) => ['target', t]), ...paging]), identity, requestId);
+      } catch (err) {
+        if (!(err instanceof HttpError) || (err.status !== 403 && err.status !== 401)) logger.warn({ err: (err as Error).message }, 'staff actions left out of a timeline');
+      }
+    }
+    const { entries, next } = mergeParts(staff ? [...parts, staff] : parts, limit);
     return {
       contact: own.contact!,
-      contacts: parts.flatMap((p) => p.contacts),
+      contacts,
       person: other ? mergePeople(own.person, other.person) : own.person,
       entries,
       next,

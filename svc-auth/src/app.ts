@@ -1,5 +1,7 @@
 import { envInt, type ServiceDeps, type ServiceParts } from '@act/service-kit';
 import { AUDIT_RETENTION_DAYS_DEFAULT } from '@act/contracts/src/audit';
+import { staffTimeline } from './timeline/service';
+import { staffTimelineRouter } from './timeline/routes';
 import { auditCollection, auditRouter, backfillMentions, createAuditLog, ensureAuditIndexes, startAuditConsumer } from './audit';
 import { authRouter } from './auth/routes';
 import { createPrivacyRequests, privacyRouter, startPrivacyConsumer } from './privacy';
@@ -45,7 +47,7 @@ export async function buildAuthService({ conn, app, logger, bus, outbox }: Servi
 
   app.use(sessionMiddleware(app, store, sessionKeys(logger)));
   return {
-    routers: [authRouter(auth, sessions), profileRouter(profile), usersRouter(users), sessionsRouter(sessions), auditRouter(auditLog), privacyRouter(privacy)],
+    routers: [authRouter(auth, sessions), profileRouter(profile), usersRouter(users), sessionsRouter(sessions), auditRouter(auditLog), privacyRouter(privacy), staffTimelineRouter(staffTimeline(auditColl))],
     start: async () => {
       auditConsumer = startAuditConsumer({ conn, bus, logger, log: auditLog });
       privacyConsumer = startPrivacyConsumer({ conn, bus, logger, privacy });

@@ -194,7 +194,7 @@ export function mergePeople(a: TimelinePerson, b: TimelinePerson): TimelinePerso
  * The parts of both sides as one page: newest first, an entry both sides answered (a purchase in both ledgers) once,
  * at most `limit`. `next` is the last entry's cursor when either side has more than what the page shows.
  */
-export function mergeParts(parts: readonly TimelinePart[], limit: number): { entries: TimelineEntry[]; next: string | null } {
+export function mergeParts(parts: readonly Pick<TimelinePart, 'entries' | 'more'>[], limit: number): { entries: TimelineEntry[]; next: string | null } {
   const seen = new Set<string>();
   const all: TimelineEntry[] = [];
   for (const e of parts.flatMap((p) => p.entries).sort(compareEntries)) {

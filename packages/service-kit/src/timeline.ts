@@ -145,11 +145,8 @@ function names(q: Record<string, unknown>, field: string): string[] {
   });
 }
 
-/**
- * The query of a service's `GET /internal/timeline`: whose (`contact=<id>` of this side, or the person's names the
- * other side found), from where (`before=`, a cursor this API wrote) and how many (`limit`, 1 to the maximum).
- */
-export function parseTimelineQuery(q: Record<string, unknown>): { ask: { contact: number } | { person: TimelinePerson }; cursor: TimelineCursor | null; limit: number } {
+/** `?before=` (a cursor this API wrote) and `?limit=` (1 to the maximum) of a timeline part, or a 400. */
+export function parseTimelinePaging(q: Record<string, unknown>): { cursor: TimelineCursor | null; limit: number } {
   let cursor: TimelineCursor | null = null;
   if (q.before !== undefined && q.before !== '') {
     cursor = typeof q.before === 'string' ? decodeCursor(q.before) : null;
@@ -160,6 +157,15 @@ export function parseTimelineQuery(q: Record<string, unknown>): { ask: { contact
     limit = typeof q.limit === 'string' && /^\d{1,4}$/.test(q.limit) ? Number(q.limit) : NaN;
     if (!(limit >= 1 && limit <= TIMELINE_MAX_PAGE_SIZE)) throw new BadRequestError(`limit must be a whole number from 1 to ${TIMELINE_MAX_PAGE_SIZE}`);
   }
+  return { cursor, limit };
+}
+
+/**
+ * The query of a service's `GET /internal/timeline`: whose (`contact=<id>` of this side, or the person's names the
+ * other side found), from where (`before=`, a cursor this API wrote) and how many (`limit`, 1 to the maximum).
+ */
+export function parseTimelineQuery(q: Record<string, unknown>): { ask: { contact: number } | { person: TimelinePerson }; cursor: TimelineCursor | null; limit: number } {
+  const { cursor, limit } = parseTimelinePaging(q);
   if (q.contact !== undefined) {
     const id = typeof q.contact === 'string' && /^\d{1,15}$/.test(q.contact) ? Number(q.contact) : NaN;
     if (!(id > 0)) throw new BadRequestError('contact must be a positive whole number');

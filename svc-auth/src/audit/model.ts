@@ -26,6 +26,8 @@ export async function ensureAuditIndexes(coll: Collection<AuditDoc>, retentionDa
   // The service's index without the tiebreak, which the one above replaces.
   await coll.dropIndex('service_at').catch(() => undefined);
   await coll.createIndex({ mentions: 1 }, { name: 'mentions' });
+  // A contact's staff actions (the contact page's timeline).
+  await coll.createIndex({ target_kind: 1, target_id: 1, at: -1 }, { name: 'target_at' });
   const ttl = retentionDays * 86_400;
   try {
     await coll.createIndex({ at: -1 }, { name: 'at_retention', expireAfterSeconds: ttl });
