@@ -339,7 +339,7 @@ const email: Operation[] = [
     method: 'get',
     path: '/api/contacts/{id}/timeline',
     summary:
-      "An email contact's page: the contact, the same person's contacts on both sides, and one timeline of everything about them on both channels, newest first. Answered by the gateway, which asks svc-email for the contact's part and svc-sms for the same person's (each over its internal route) and merges them.",
+      "An email contact's page: the contact, the same person's contacts on both sides, and one timeline of everything about them on both channels, newest first. Answered by the gateway, which asks svc-email for the contact's part and svc-sms for the same person's (each over its internal route), and svc-auth for the staff actions on the person's contacts (admins only), and merges them.",
     tag: 'Email contacts',
     access: 'user',
     query: 'TimelineQueryParams',
@@ -577,7 +577,7 @@ const sms: Operation[] = [
     method: 'get',
     path: '/api/sms-contacts/{id}/timeline',
     summary:
-      "An SMS contact's page: the contact, the same person's contacts on both sides, and one timeline of everything about them on both channels, newest first. Answered by the gateway, which asks svc-sms for the contact's part and svc-email for the same person's (each over its internal route) and merges them.",
+      "An SMS contact's page: the contact, the same person's contacts on both sides, and one timeline of everything about them on both channels, newest first. Answered by the gateway, which asks svc-sms for the contact's part and svc-email for the same person's (each over its internal route), and svc-auth for the staff actions on the person's contacts (admins only), and merges them.",
     tag: 'SMS contacts',
     access: 'user',
     query: 'TimelineQueryParams',
