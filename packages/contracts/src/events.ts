@@ -1,4 +1,5 @@
 import type { WebhookSource } from './webhook-signing';
+import type { Cart } from './cart';
 
 /**
  * Facts shared between services over NATS JetStream. Subjects are given without the deployment prefix
@@ -50,6 +51,10 @@ export interface FunnelContactEvent extends EventEnvelope {
   firstName?: string | null;
   createdAt: string;
   origin?: FactOrigin;
+  /** The cart the delivery carried, as the publishing side stored it (cart.ts); the other side keeps it too. */
+  cart?: Cart | null;
+  /** Why no reminder may go to this contact (the shopper declined promotions), as the publishing side decided. */
+  remindersHeld?: string | null;
 }
 
 export interface FunnelPurchaseEvent extends EventEnvelope {

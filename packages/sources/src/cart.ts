@@ -46,3 +46,45 @@ export function withCartNotes(reason: string | null | undefined, notes: readonly
   const all = [reason, ...notes].filter((s): s is string => Boolean(s));
   return all.length ? all.join('; ') : null;
 }
+
+/**
+ * The cart a fact from the other side carries (its `cart` as that side stored it), read defensively: the payload is
+ * JSON from the stream, so it goes through the same limits again. Null when absent or not a cart.
+ */
+export function cartFromEvent(v: unknown, receivedAt: Date): Cart | null {
+  const c = obj(v);
+  if (!c) return null;
+  const items = Array.isArray(c.items) ? c.items : [];
+  return normalizeCart(
+    {
+      currency: c.currency,
+      items: items.map((i) => {
+        const it = obj(i) ?? {};
+        return {
+          name: it.name,
+          variant: it.variant,
+          quantity: it.quantity,
+          unitPrice: { minor: it.unit_price },
+          lineTotal: { minor: it.line_total },
+          productUrl: it.product_url,
+          imageUrl: it.image_url,
+          sku: it.sku,
+        };
+      }),
+      subtotal: { minor: c.subtotal },
+      discounts: { minor: c.discounts },
+      total: { minor: c.total },
+      recoveryUrl: c.recovery_url,
+      recoveryExpiresAt: c.recovery_expires_at,
+      updatedAt: c.updated_at_source === 'sender' ? c.updated_at : undefined,
+    },
+    typeof c.updated_at === 'string' && c.updated_at_source !== 'sender' && !Number.isNaN(Date.parse(c.updated_at))
+      ? new Date(c.updated_at)
+      : receivedAt,
+  ).cart;
+}
+
+/** The other side's reason to hold a contact's reminders, read defensively (text, capped). */
+export function heldFromEvent(v: unknown): string | null {
+  return typeof v === 'string' && v.trim() !== '' ? v.trim().slice(0, 300) : null;
+}

@@ -1,5 +1,6 @@
 import { Subjects, type FactOrigin, type FunnelContactEvent, type FunnelPurchaseEvent } from '@act/contracts';
-import { isTrusted, readOrigin, refusedFact } from '@act/sources';
+import { cartFromEvent, heldFromEvent, isTrusted, readOrigin, refusedFact } from '@act/sources';
+import { CartStore } from '../webhook/cart-store';
 import type { ContactsService } from '../contacts/service';
 import type { IntegrationCache } from '../integrations/cache';
 import type { IntegrationDoc } from '../integrations/model';
@@ -59,6 +60,12 @@ export async function handleFunnelEvent(subject: string, payload: Record<string,
     if (!trusted && (await integrations.requiresSigning(integration)))
       return refuse(deps, Subjects.contactCreated, payload, integration, origin);
     await contacts.createFromFunnel({ integration, contactId, email, phone: str(p.phone), firstName: str(p.firstName), createdAt: date(p.createdAt) });
+    // What the SMS side kept of the checkout: the same cart (newest by the sender's time) and hold here.
+    const carts = new CartStore(contacts.coll);
+    const cart = cartFromEvent(p.cart, new Date());
+    if (cart) await carts.keep(integration.id, contactId, cart);
+    const held = heldFromEvent(p.remindersHeld);
+    if (held) await carts.hold(integration.id, contactId, held);
   }
 }
 

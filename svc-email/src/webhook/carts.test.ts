@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Contact } from '@act/contracts/src/email-api';
-import { dropDb, startEmail, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
+import { randomUUID } from 'node:crypto';
+import { dropDb, natsConnect, startEmail, waitFor, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
 
 /** The documented Shopify checkout of the sources package (three line items). */
 const checkout = (): Record<string, unknown> =>
@@ -148,5 +149,49 @@ describe('the cart kept on the email contact', () => {
     // Without amount or link, no cart.
     await deliver(shop.path, { event: 'contact_created', contact: { id: 'gen-cart-3', email: 'g3@example.com' } });
     expect((await contactOf(shop.id, 'gen-cart-3'))?.cart).toBeNull();
+  });
+
+  it('the cart travels with the fact both ways: published to the SMS side, and kept from the SMS side’s fact', async () => {
+    const shop = await newIntegration('cart-shop-5');
+    const nc = await natsConnect();
+    try {
+      const r = await deliver(shop.path, { ...checkout(), token: 'cart-travel-1' }, shopify('checkouts/create', 'tr-1'));
+      expect(r.status).toBe(200);
+      const jsm = await nc.jetstreamManager();
+      const published = await waitFor(
+        async () => {
+          const m = await jsm.streams
+            .getMessage(`${email.prefix}FUNNEL`, { last_by_subj: `${email.prefix}funnel.contact.created` })
+            .catch(() => null);
+          const body = m ? (JSON.parse(new TextDecoder().decode(m.data)) as { contactId: string; cart?: { total: number } }) : null;
+          return body?.contactId === 'cart-travel-1' ? body : null;
+        },
+        { what: 'the published contact fact' },
+      );
+      expect(published.cart).toMatchObject({ total: 10170, currency: 'CAD', items: [{ name: 'Wool socks' }, {}, {}] });
+
+      // The SMS side's fact of a contact of this funnel, with its cart and a hold.
+      const cart = { ...published.cart, items: [], total: 555, updated_at: '2026-11-22T10:00:00.000Z' };
+      await nc.jetstream().publish(
+        `${email.prefix}funnel.contact.created`,
+        JSON.stringify({
+          eventId: randomUUID(),
+          source: 'svc-sms',
+          occurredAt: new Date().toISOString(),
+          funnelId: 'cart-shop-5',
+          contactId: 'from-sms-1',
+          email: 'from.sms@example.com',
+          phone: '+14155550166',
+          createdAt: new Date().toISOString(),
+          cart,
+          remindersHeld: 'The shopper declined promotional messages at checkout',
+        }),
+      );
+      const c = await waitFor(async () => (await contactOf(shop.id, 'from-sms-1'))?.cart ?? null, { what: 'the cart from the SMS side' });
+      expect(c).toMatchObject({ total: 555, currency: 'CAD', updated_at: '2026-11-22T10:00:00.000Z' });
+      expect((await contactOf(shop.id, 'from-sms-1'))?.reminders_held).toBe('The shopper declined promotional messages at checkout');
+    } finally {
+      await nc.close();
+    }
   });
 });

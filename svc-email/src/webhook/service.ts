@@ -255,13 +255,15 @@ export class WebhookService {
       const email = fact.email!;
       // After the contact's own write (the cart lives on it): the cart, conditional on the sender's time, and why no
       // reminder may go. The line items a sender must be asked for are fetched for a new contact only.
-      const keepExtras = async (created: boolean): Promise<string | undefined> => {
+      // Both go to the SMS side with the fact, which keeps them on its contact too.
+      const keepExtras = async (created: boolean) => {
         const apiKey = integration.sender_api_key ? this.box.open(integration.sender_api_key) : null;
         const { cart, notes } = await contactCart(fact, { created, apiKey, receivedAt: now });
         if (cart) await this.carts.keep(integration.id, fact.contactId, cart);
         const hold = reminderHold(fact, integration.send_without_consent === true);
         if (hold) await this.carts.hold(integration.id, fact.contactId, hold);
-        return withCartNotes(hold, notes) ?? undefined;
+        const shared = { ...(cart ? { cart } : {}), ...(hold ? { remindersHeld: hold } : {}) };
+        return { reason: withCartNotes(hold, notes) ?? undefined, shared };
       };
       const input = {
         integration,
@@ -276,7 +278,7 @@ export class WebhookService {
         : undefined;
       if (fact.op === 'created') {
         const { created } = await this.contacts.createFromFunnel(input);
-        const reason = await keepExtras(created);
+        const { reason, shared } = await keepExtras(created);
         // Published for a repeat too: it may be the retry of a delivery whose first attempt wrote the contact and
         // died before its outbox row (an instance killed in between, the gateway sending it again to another); the
         // SMS side's upsert makes a second event harmless.
@@ -288,6 +290,7 @@ export class WebhookService {
           firstName: fact.firstName,
           createdAt: now.toISOString(),
           origin,
+          ...shared,
         });
         return {
           answer: {
@@ -304,7 +307,7 @@ export class WebhookService {
         };
       }
       const { created, contact } = await this.contacts.updateFromFunnel(input);
-      const reason = await keepExtras(created);
+      const { reason, shared } = await keepExtras(created);
       await this.publisher.contactUpdated({
         funnelId,
         contactId: fact.contactId,
@@ -313,6 +316,7 @@ export class WebhookService {
         firstName: contact.first_name ?? null,
         createdAt: new Date(contact.created_at).toISOString(),
         origin,
+        ...shared,
       });
       return {
         answer: {

@@ -1,7 +1,8 @@
 import type { Connection } from 'mongoose';
 import { consume, type Bus, type ConsumedEvent, type Logger } from '@act/service-kit';
 import { Subjects, type FactOrigin, type FunnelContactEvent, type FunnelPurchaseEvent } from '@act/contracts';
-import { isTrusted, readOrigin, refusedFact } from '@act/sources';
+import { cartFromEvent, heldFromEvent, isTrusted, readOrigin, refusedFact } from '@act/sources';
+import { CartStore } from '../webhook/cart-store';
 import type { ContactService } from '../contacts/service';
 import type { IntegrationCache } from '../integrations/cache';
 import { keepEarlierContact } from '../integrations/earlier-contacts';
@@ -68,7 +69,7 @@ export function createFunnelEventHandler(deps: FunnelEventDeps) {
         });
       if (!trusted && (await deps.integrations.requiresSigning(integration)))
         return refuse(deps, Subjects.contactCreated, payload, integration, origin);
-      await deps.contacts.upsertFromFunnel({
+      const { contact } = await deps.contacts.upsertFromFunnel({
         integration,
         funnelId: e.funnelId,
         contactId: String(e.contactId),
@@ -80,6 +81,12 @@ export function createFunnelEventHandler(deps: FunnelEventDeps) {
             ? (e as { checkoutUrl?: string }).checkoutUrl
             : null,
       });
+      // What the email side kept of the checkout: the same cart (newest by the sender's time) and hold here.
+      const carts = new CartStore(deps.conn);
+      const cart = cartFromEvent(e.cart, new Date());
+      if (cart) await carts.keep(integration.id, contact.contact_id, cart);
+      const held = heldFromEvent(e.remindersHeld);
+      if (held) await carts.hold(integration.id, contact.contact_id, held);
     }
   };
 }

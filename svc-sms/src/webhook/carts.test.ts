@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { call, type ServiceProcess } from '@act/service-kit/testing';
 import type { SmsContact } from '@act/contracts/src/sms-api';
-import { dropDb, dropStream, smsTestEnv, startSms, type SmsTestEnv } from '../test/helpers';
+import { randomUUID } from 'node:crypto';
+import { dropDb, dropStream, publishEvent, smsTestEnv, startSms, waitFor, type SmsTestEnv } from '../test/helpers';
 
 jest.setTimeout(120_000);
 
@@ -103,5 +104,43 @@ describe('the cart kept on the SMS contact', () => {
     });
     expect(r.status).toBe(200);
     expect((await contactOf(shop.id, 'sg-1'))?.cart).toMatchObject({ items: [], total: 1999, currency: 'EUR' });
+  });
+
+  it('a contact fact from the email side keeps its cart and hold here; an older cart from it does not replace a newer one', async () => {
+    const shop = await newIntegration('sms-cart-4');
+    const fact = (contactId: string, cart: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+      eventId: randomUUID(),
+      source: 'svc-email',
+      occurredAt: new Date().toISOString(),
+      funnelId: 'sms-cart-4',
+      contactId,
+      email: 'from.email@example.com',
+      phone: '+14155550199',
+      createdAt: new Date().toISOString(),
+      cart,
+      ...extra,
+    });
+    const cart = {
+      items: [{ name: 'Wool socks', variant: 'Grey / M', quantity: 2, unit_price: 3200, line_total: 6400, product_url: null, image_url: null, sku: 'WS-GR-M' }],
+      more_items: 0,
+      subtotal: 6400,
+      discounts: null,
+      total: 6400,
+      currency: 'CAD',
+      recovery_url: 'https://shop.example.com/recover/e-1',
+      recovery_expires_at: null,
+      updated_at: '2026-11-21T10:00:00.000Z',
+      updated_at_source: 'sender',
+    };
+    await publishEvent(t.natsPrefix, 'funnel.contact.created', fact('from-email-1', cart, { remindersHeld: 'held for a reason' }));
+    const kept = await waitFor(async () => (await contactOf(shop.id, 'from-email-1'))?.cart ?? null, 10_000);
+    expect(kept).toEqual(cart);
+    expect((await contactOf(shop.id, 'from-email-1'))?.reminders_held).toBe('held for a reason');
+    // A hostile cart is read through the same limits: the bad link is dropped, the rest kept.
+    await publishEvent(t.natsPrefix, 'funnel.contact.created', fact('from-email-1', { ...cart, updated_at: '2026-11-21T09:00:00.000Z', total: 1 }));
+    await publishEvent(t.natsPrefix, 'funnel.contact.created', fact('from-email-2', { ...cart, recovery_url: 'javascript:alert(1)' }));
+    const second = await waitFor(async () => (await contactOf(shop.id, 'from-email-2'))?.cart ?? null, 10_000);
+    expect(second).toMatchObject({ recovery_url: null, total: 6400 });
+    expect((await contactOf(shop.id, 'from-email-1'))?.cart?.total).toBe(6400);
   });
 });

@@ -17,11 +17,13 @@ import {
   decideVerification,
   genericCart,
   isWooCommercePing,
+  keptCart,
   looksLikeWebhookKey,
   reminderHold,
   sourceOf,
   webhookOrigin,
   withCartNotes,
+  type ContactFact,
   type Headers,
   type SourceFact,
   type SourceId,
@@ -36,6 +38,7 @@ import { buyerKeys } from '@act/contracts/src/attribution';
 import { parseFunnelWebhook } from './parse';
 import type { Clock } from '../settings';
 import type { CartStore } from './cart-store';
+import type { Cart } from '@act/contracts/src/cart';
 
 export interface WebhookResult {
   status: 200 | 202;
@@ -261,6 +264,9 @@ export class FunnelWebhookService {
             firstName: fact.firstName,
             createdAt: now,
             origin,
+            // The email side keeps these on its contact too (the line items a sender must be asked for are fetched
+            // on the side that holds the key: the cart travels as the delivery gave it).
+            ...sharedExtras(fact, integration),
           })
         : this.deps.publisher.purchase({
             funnelId,
@@ -345,6 +351,13 @@ export class FunnelWebhookService {
       outcome: 'purchase',
     };
   }
+}
+
+/** What a contact fact carries to the email side besides the contact, only when there is something to carry. */
+function sharedExtras(fact: ContactFact, integration: IntegrationDoc | null): { cart?: Cart; remindersHeld?: string } {
+  const cart = keptCart(fact.cart, new Date()).cart;
+  const held = reminderHold(fact, integration?.send_without_consent === true);
+  return { ...(cart ? { cart } : {}), ...(held ? { remindersHeld: held } : {}) };
 }
 
 /** The spec's event types; a contact or purchase that found no integration keeps its type (outcome `ignored`). */
