@@ -36,7 +36,7 @@ describe('RevenuePanel', () => {
     renderWithProviders(<RevenuePanel basePath="/api/sms/revenue" integrations={[{ id: 4, name: 'Shop' }]} />);
     expect((await screen.findByTestId('revenue-recovered')).textContent).toBe('€80.00 · $120.00');
     expect((screen.getByTestId('revenue-recovered-count')).textContent).toBe('2 of 3');
-    expect((screen.getByTestId('revenue-rate')).textContent).toBe('50%');
+    expect((screen.getByTestId('revenue-rate')).textContent).toBe('75%');
     expect((screen.getByTestId('revenue-organic')).textContent).toBe('$30.00');
     screen.getByText('Best: SMS template 21, step 2');
     expect((screen.getByTestId('funnel-clicked')).textContent).toBe('Not reported');
