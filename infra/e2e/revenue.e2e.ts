@@ -53,24 +53,35 @@ async function choose(page: Page, label: string, option: string): Promise<void> 
   await page.getByRole('option', { name: option }).click();
 }
 
-async function expectFigures(page: Page): Promise<void> {
+/**
+ * The Dashboard counts both channels: the email (a) and the text (b) each recovered one, c is organic. SMS Statistics
+ * counts SMS data only: the email-recovered purchase is not its own. The published sends made no log on either side,
+ * so no contact of the cohort was really reminded: the funnel and the rate say so.
+ */
+const FIGURES = {
+  dashboard: { count: '2 of 3', recovered: '€80.00 · $120.00' },
+  sms: { count: '1 of 2', recovered: '€80.00' },
+} as const;
+
+async function expectFigures(page: Page, side: keyof typeof FIGURES = 'dashboard'): Promise<void> {
   const panel = page.getByTestId('revenue-panel');
+  const want = FIGURES[side];
   // The ledgers fill from NATS within a moment; the panel refetches on focus, so reload until they have.
   for (let i = 0; ; i++) {
     const text = await panel.getByTestId('revenue-recovered-count').textContent({ timeout: 10_000 }).catch(() => null);
-    if (text === '2 of 3' || i >= 20) {
-      expect(text).toBe('2 of 3');
+    if (text === want.count || i >= 20) {
+      expect(text).toBe(want.count);
       break;
     }
     await page.waitForTimeout(1_000);
     await page.getByRole('button', { name: '7 days' }).click();
     await page.getByRole('button', { name: '30 days' }).click();
   }
-  expect(await panel.getByTestId('revenue-recovered').textContent()).toBe('€80.00 · $120.00');
+  expect(await panel.getByTestId('revenue-recovered').textContent()).toBe(want.recovered);
   expect(await panel.getByTestId('revenue-organic').textContent()).toBe('$30.00');
-  expect(await panel.getByTestId('revenue-rate').textContent()).toBe('100%');
-  expect(await panel.getByTestId('funnel-reminded').textContent()).toBe('2');
-  expect(await panel.getByTestId('funnel-purchased').textContent()).toBe('3');
+  expect(await panel.getByTestId('revenue-rate').textContent()).toBe('—');
+  expect(await panel.getByTestId('funnel-reminded').textContent()).toBe('0');
+  expect(await panel.getByTestId('funnel-purchased').textContent()).toBe('0');
 }
 
 describe('recovered revenue in the browser', () => {
@@ -109,7 +120,7 @@ describe('recovered revenue in the browser', () => {
     await page.goto(`${stack.url}/sms-stats`);
     await page.getByTestId('revenue-panel').waitFor();
     await choose(page, 'Integration', name);
-    await expectFigures(page);
+    await expectFigures(page, 'sms');
     expect(await page.getByTestId('funnel-clicked').textContent()).toBe('Not reported');
     await page.screenshot({ path: screenshotPath('revenue-sms-stats-1440.png'), fullPage: true });
 

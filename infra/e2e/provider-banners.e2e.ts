@@ -1,0 +1,100 @@
+// Work that waits is told, and figures are true, in Chromium through the gateway: with Twilio not configured (the
+// stack has no account SID) SMS Contacts, SMS Logs and SMS Campaigns say so at the top with the waiting count the API
+// gives and a waiting contact's row says why; with live sending off and no Resend key the Dashboard and Email
+// Campaigns say so, the revenue panel says in one line that emails are simulated, and a contact whose reminder was
+// only logged reads "Sent (simulated)". At 1440x900 and 390x844 (.run/screenshots/banners-*.png).
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, readStack, screenshotPath, signIn } from './browser';
+
+const stack = readStack();
+const tag = `ban-${Date.now().toString(36)}`;
+
+async function post(page: Page, url: string, body: unknown): Promise<unknown> {
+  return page.evaluate(
+    async ([u, b]) => {
+      const r = await fetch(u as string, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b) });
+      const text = await r.text();
+      if (!r.ok) throw new Error(`${u as string} ${r.status} ${text}`);
+      return text ? (JSON.parse(text) as unknown) : null;
+    },
+    [url, body] as const,
+  );
+}
+
+const getJson = (page: Page, url: string) => page.evaluate(async (u) => (await (await fetch(u)).json()) as unknown, url);
+
+describe('provider banners and simulated reminders', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('SMS pages say Twilio waits, the Dashboard says emails are simulated, at 1440x900 and 390x844', async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await signIn(page, 'admin', stack.adminPassword);
+    const funnel = tag;
+    // The shortest delay (one minute): the SMS step then falls due and waits for Twilio, the email is only logged.
+    const campaign = (await post(page, '/api/sms-campaigns', { name: `Banner ${funnel}`, integration_id: null, active: true })) as { id: number };
+    await post(page, '/api/sms-templates', { campaign_id: campaign.id, name: 'Step 1', message: 'Hi {first_name}', sequence_order: 1, delay_minutes: 0, active: true });
+    await post(page, '/api/sms-webhook-integrations', { name: `Banner ${funnel}`, funnel_id: funnel, sms_campaign_id: campaign.id, reminder_delay: 1, active: true });
+    await post(page, '/api/sms/webhook', { event: 'contact_created', funnel_id: funnel, contact: { id: `${funnel}-s`, phone: '+15552090001', first_name: 'Ann' } });
+    await post(page, '/api/webhook-integrations', { name: `Banner ${funnel}`, funnel_id: funnel, reminder_delay: 1 });
+    await post(page, '/api/webhook', { event: 'contact_created', funnel_id: funnel, contact: { id: `${funnel}-e`, email: `${funnel}-e@shop.test` } });
+
+    let twilio = (await getJson(page, '/api/sms/provider-status')) as { waiting: number; message: string };
+    for (let i = 0; i < 100 && twilio.waiting === 0; i++) {
+      await page.waitForTimeout(1_000);
+      twilio = (await getJson(page, '/api/sms/provider-status')) as { waiting: number; message: string };
+    }
+    expect(twilio.waiting).toBeGreaterThan(0);
+    expect(twilio.message).toMatch(/^Twilio is not configured: \d+ SMS steps? (is|are) waiting\. Set TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN and restart svc-sms\.$/);
+
+    for (const [width, height] of [
+      [1440, 900],
+      [390, 844],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await page.goto(`${stack.url}/sms-contacts`);
+      const banner = page.getByTestId('provider-banner-twilio');
+      await banner.waitFor();
+      expect(await banner.textContent()).toMatch(/Twilio is not configured: \d+ SMS steps? (is|are) waiting\. Set TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN and restart svc-sms\./);
+      const reason = page.getByTestId('waiting-reason').first();
+      await reason.waitFor();
+      expect(await reason.textContent()).toBe('Waiting: Twilio is not configured');
+      await page.screenshot({ path: screenshotPath(`banners-sms-contacts-${width}.png`), fullPage: true });
+      for (const path of ['/sms-logs', '/sms-campaigns']) {
+        await page.goto(`${stack.url}${path}`);
+        await page.getByTestId('provider-banner-twilio').waitFor();
+      }
+      await page.screenshot({ path: screenshotPath(`banners-sms-campaigns-${width}.png`), fullPage: true });
+
+      // The email side: live sending off, no Resend key. Once the reminder is logged, the contact reads simulated.
+      await page.goto(`${stack.url}/contacts`);
+      const simulated = page.getByText('Sent (simulated)').first();
+      for (let i = 0; i < 60 && !(await simulated.isVisible().catch(() => false)); i++) {
+        await page.waitForTimeout(1_000);
+        await page.reload();
+      }
+      await simulated.waitFor({ timeout: 5_000 });
+      await page.screenshot({ path: screenshotPath(`banners-contacts-${width}.png`), fullPage: true });
+
+      await page.goto(`${stack.url}/`);
+      const resend = page.getByTestId('provider-banner-resend');
+      await resend.waitFor();
+      expect(await resend.textContent()).toContain('Resend is not configured: reminders are only logged (live sending is off)');
+      const line = page.getByTestId('revenue-simulated');
+      await line.waitFor();
+      expect(await line.textContent()).toMatch(/^Emails are simulated: live sending is off, so no reminder reached a shopper and none is credited\./);
+      await page.screenshot({ path: screenshotPath(`banners-dashboard-${width}.png`), fullPage: true });
+      await page.goto(`${stack.url}/email-campaigns`);
+      await page.getByTestId('provider-banner-resend').waitFor();
+      // Nothing wider than the screen.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    }
+    await context.close();
+  }, 300_000);
+});
