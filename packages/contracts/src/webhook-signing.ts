@@ -51,6 +51,11 @@ export interface DeliveryInfo {
   integration_id: number | null;
   /** The sender's name for the event (`contact.identified`, `checkouts/create`, `contact_created`). */
   event_name: string | null;
+  /**
+   * The sender's own headers describing the delivery (WooCommerce's `x-wc-webhook-topic`, `-resource`, `-event`,
+   * `-delivery-id`; Shopify's topic and webhook id), lower-case names; absent when it sent none.
+   */
+  delivery_headers?: Record<string, string> | null;
 }
 
 /** Filters of the Webhook Events lists (`?source=&verification=&outcome=`). */

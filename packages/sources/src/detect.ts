@@ -32,3 +32,26 @@ export function detectSource(body: unknown, headers: Headers): SourceId {
   if (obj(b.purchase) || obj(b.contact) || 'email' in b || 'funnel_step_id' in b) return 'clickfunnels_classic';
   return 'generic';
 }
+
+/** The sender's own headers that describe a delivery (not its signature), kept on its Webhook Events row. */
+const DESCRIBING_HEADERS: Partial<Record<SourceId, readonly string[]>> = {
+  woocommerce: [
+    'x-wc-webhook-topic',
+    'x-wc-webhook-resource',
+    'x-wc-webhook-event',
+    'x-wc-webhook-delivery-id',
+    'x-wc-webhook-id',
+    'x-wc-webhook-source',
+  ],
+  shopify: ['x-shopify-topic', 'x-shopify-webhook-id', 'x-shopify-shop-domain', 'x-shopify-api-version', 'x-shopify-triggered-at'],
+};
+
+/** Those headers of a delivery (lower-case names, values capped at 200 characters), or null when it has none. */
+export function describingHeaders(source: SourceId, headers: Headers): Record<string, string> | null {
+  const kept: Record<string, string> = {};
+  for (const name of DESCRIBING_HEADERS[source] ?? []) {
+    const v = header(headers, name);
+    if (v) kept[name] = v.slice(0, 200);
+  }
+  return Object.keys(kept).length ? kept : null;
+}

@@ -1,6 +1,6 @@
 export * from './types';
 export { ADAPTERS, adapterFor, isSourceId } from './adapters';
-export { detectSource } from './detect';
+export { describingHeaders, detectSource } from './detect';
 export { GENERIC_SCHEME } from './generic';
 export {
   CLICKFUNNELS2_SCHEME,

@@ -26,6 +26,7 @@ const schema = new mongoose.Schema<WebhookEventDoc>(
     outcome: { type: String },
     integration_id: { type: Number },
     event_name: { type: String },
+    delivery_headers: { type: mongoose.Schema.Types.Mixed, default: undefined },
     person_keys: { type: [String], default: undefined },
   },
   { versionKey: false, collection: 'webhook_events' },
@@ -53,6 +54,7 @@ export const WEBHOOK_EVENT_PROJECTION = {
   outcome: 1,
   integration_id: 1,
   event_name: 1,
+  delivery_headers: 1,
 } as const;
 
 /** What a row stored before sources existed did, from its type. */
@@ -78,5 +80,6 @@ export function toWebhookEvent(d: WebhookEventDoc): WebhookEvent {
     outcome: d.outcome ?? OUTCOME_OF_TYPE[d.type] ?? 'invalid',
     integration_id: d.integration_id ?? null,
     event_name: d.event_name ?? null,
+    ...(d.delivery_headers ? { delivery_headers: d.delivery_headers } : {}),
   };
 }

@@ -7,6 +7,7 @@ import {
   claimDelivery,
   contactCart,
   decideVerification,
+  describingHeaders,
   genericCart,
   isTrusted,
   isWooCommercePing,
@@ -82,6 +83,7 @@ export class WebhookService {
       return this.ping(d, pinned);
     const source = sourceOf(pinned?.webhook_source, d.body, d.headers);
     const read = this.read(source, d);
+    const kept = describingHeaders(source, d.headers);
     const info = (over: Partial<DeliveryInfo>): DeliveryInfo => ({
       source,
       verification: 'unsigned',
@@ -89,6 +91,7 @@ export class WebhookService {
       outcome: 'invalid',
       integration_id: pinned?.id ?? null,
       event_name: read.eventName,
+      ...(kept ? { delivery_headers: kept } : {}),
       ...over,
     });
     if (!read.ok) {

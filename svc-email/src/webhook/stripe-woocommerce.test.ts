@@ -229,7 +229,19 @@ describe('WooCommerce on the email side', () => {
       ['Ceramic pour-over - White', 'Colour: White', 1, 2200],
       ['Paper filters (100)', null, 2, 450],
     ]);
-    expect(await lastEvent()).toMatchObject({ source: 'woocommerce', verification: 'verified', event_name: 'order.created' });
+    expect(await lastEvent()).toMatchObject({
+      source: 'woocommerce',
+      verification: 'verified',
+      event_name: 'order.created',
+      delivery_headers: {
+        'x-wc-webhook-topic': 'order.created',
+        'x-wc-webhook-resource': 'order',
+        'x-wc-webhook-event': 'created',
+        'x-wc-webhook-delivery-id': 'wc-d-1',
+        'x-wc-webhook-id': '7',
+        'x-wc-webhook-source': 'https://kettle-and-co.example.com/',
+      },
+    });
 
     // Replayed as captured: a duplicate.
     expect((await post(shop.path, raw, wc(raw, 'order.created', 'wc-d-1b'))).body).toMatchObject({ duplicate: true });

@@ -25,6 +25,7 @@ const schema = new mongoose.Schema<WebhookEventDoc>(
     outcome: String,
     integration_id: Number,
     event_name: String,
+    delivery_headers: { type: mongoose.Schema.Types.Mixed, default: undefined },
     person_keys: { type: [String], default: undefined },
   },
   { versionKey: false },
@@ -43,7 +44,15 @@ export function webhookEventModel(conn: Connection): Model<WebhookEventDoc> {
   );
 }
 
-const INFO_KEYS = ['source', 'verification', 'verification_reason', 'outcome', 'integration_id', 'event_name'] as const;
+const INFO_KEYS = [
+  'source',
+  'verification',
+  'verification_reason',
+  'outcome',
+  'integration_id',
+  'event_name',
+  'delivery_headers',
+] as const;
 
 /** A stored event as the API returns it (the plain list and the paged one alike). */
 export function toApiEvent(d: WebhookEventDoc): SmsWebhookEvent {

@@ -15,6 +15,7 @@ import {
   claimDelivery,
   contactCart,
   decideVerification,
+  describingHeaders,
   genericCart,
   isWooCommercePing,
   keptCart,
@@ -97,6 +98,7 @@ export class FunnelWebhookService {
       return this.ping(d, pinned);
     const source = sourceOf(pinned?.webhook_source, d.body, d.headers);
     const read = this.read(source, d);
+    const kept = describingHeaders(source, d.headers);
     const info = (over: Partial<DeliveryInfo>): DeliveryInfo => ({
       source,
       verification: 'unsigned',
@@ -104,6 +106,7 @@ export class FunnelWebhookService {
       outcome: 'invalid',
       integration_id: pinned?.id ?? null,
       event_name: read.eventName,
+      ...(kept ? { delivery_headers: kept } : {}),
       ...over,
     });
     const refuse = async (message: string): Promise<never> => {

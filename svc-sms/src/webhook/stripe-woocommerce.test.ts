@@ -122,6 +122,12 @@ describe('WooCommerce on the SMS side', () => {
 
     const raw = JSON.stringify(fixture('woocommerce', 'order-created-pending'));
     expect((await post(shop.path, raw, wc(raw, 'order.created', 's-1'))).status).toBe(200);
+    expect(await lastEvent()).toMatchObject({
+      source: 'woocommerce',
+      verification: 'verified',
+      event_name: 'order.created',
+      delivery_headers: { 'x-wc-webhook-topic': 'order.created', 'x-wc-webhook-resource': 'order', 'x-wc-webhook-event': 'created', 'x-wc-webhook-delivery-id': 's-1' },
+    });
     const c = await contactOf(shop.id, '727');
     expect(c).toMatchObject({ phone: '+447700900456', first_name: 'Oliver' });
     expect(c!.cart).toMatchObject({ currency: 'GBP', total: 4890, items: [{ name: 'Ceramic pour-over - White' }, { quantity: 2 }] });
