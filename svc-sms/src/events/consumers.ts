@@ -6,6 +6,8 @@ import { CartStore } from '../webhook/cart-store';
 import type { ContactService } from '../contacts/service';
 import type { IntegrationCache } from '../integrations/cache';
 import { keepEarlierContact } from '../integrations/earlier-contacts';
+import { holdTestDeliveries } from '../integrations/test-deliveries';
+import { TEST_DELIVERY_PHONE } from '@act/contracts/src/test-delivery';
 import { toE164 } from '../contacts/phone';
 import type { IntegrationDoc } from '../integrations/model';
 import type { WebhookEventService } from '../webhook-events/service';
@@ -81,6 +83,8 @@ export function createFunnelEventHandler(deps: FunnelEventDeps) {
             ? (e as { checkoutUrl?: string }).checkoutUrl
             : null,
       });
+      // A test delivery's contact (the email side's sample) is never texted.
+      if (phone === TEST_DELIVERY_PHONE) await holdTestDeliveries(deps.conn);
       // What the email side kept of the checkout: the same cart (newest by the sender's time) and hold here.
       const carts = new CartStore(deps.conn);
       const cart = cartFromEvent(e.cart, new Date());

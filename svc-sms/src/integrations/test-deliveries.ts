@@ -17,3 +17,12 @@ export async function clearTestDeliveries(conn: Connection): Promise<{ contacts:
   ]);
   return { contacts: gone.deletedCount, logs: logs.deletedCount };
 }
+
+/**
+ * A test delivery's contacts never get a text: their next step is taken away (the sequence engine only works a
+ * contact whose `next_at` is due, and its step's compare-and-set fails on a changed one). Served by the phone index.
+ */
+export async function holdTestDeliveries(conn: Connection): Promise<number> {
+  const r = await contactModel(conn).collection.updateMany({ phone: TEST_DELIVERY_PHONE, next_at: { $ne: null } }, { $set: { next_at: null } });
+  return r.modifiedCount;
+}
