@@ -67,6 +67,8 @@ export interface FunnelPurchaseEvent extends EventEnvelope {
   currency?: string | null;
   purchasedAt: string;
   origin?: FactOrigin;
+  /** The sender's checkout the purchase recovered (Stripe's `recovered_from`: the expired session), for revenue. */
+  recoveredFrom?: string;
 }
 
 export interface UnsubscribeEvent extends EventEnvelope {

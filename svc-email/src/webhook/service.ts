@@ -354,6 +354,7 @@ export class WebhookService {
       currency: fact.currency,
       purchasedAt: now.toISOString(),
       origin,
+      ...(fact.recoveredFrom ? { recoveredFrom: fact.recoveredFrom } : {}),
     });
     return {
       answer: {

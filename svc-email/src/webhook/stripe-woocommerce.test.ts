@@ -4,7 +4,7 @@ import path from 'node:path';
 import Stripe from 'stripe';
 import type { Contact } from '@act/contracts/src/email-api';
 import { startFakeStripe, type FakeStripe } from '@act/testing/fake-stripe';
-import { dropDb, startEmail, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
+import { dropDb, natsConnect, startEmail, waitFor, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
 
 /** Fixtures of the sources package, written from Stripe's and WooCommerce's documented shapes. */
 const fixture = (source: string, name: string): Record<string, unknown> =>
@@ -141,6 +141,20 @@ describe('Stripe Checkout on the email side', () => {
     expect(r.body).toMatchObject({ message: 'Purchase recorded', matched: 1 });
     const sessionId = (exp.data as { object: { id: string } }).object.id;
     expect((await contactOf(shop.id, sessionId))?.status).toBe('purchased');
+    // The purchase fact names the session it recovered, for the revenue row.
+    const nc = await natsConnect();
+    try {
+      const jsm = await nc.jetstreamManager();
+      const fact = await waitFor(async () => {
+        const m = await jsm.streams
+          .getMessage(`${email.prefix}FUNNEL`, { last_by_subj: `${email.prefix}funnel.purchase.created` })
+          .catch(() => null);
+        return m ? (JSON.parse(new TextDecoder().decode(m.data)) as { recoveredFrom?: string; amount?: number }) : null;
+      });
+      expect(fact).toMatchObject({ recoveredFrom: sessionId, amount: 79.2, currency: 'EUR' });
+    } finally {
+      await nc.close();
+    }
     // A completion still waiting for its async payment is no purchase.
     const unpaid = stripeDelivery(fixture('stripe', 'checkout-session-completed-unpaid'));
     expect((await post(shop.path, unpaid.raw, unpaid.headers)).body.message).toMatch(/^Ignored: The session awaits/);

@@ -280,6 +280,7 @@ export class FunnelWebhookService {
             currency: fact.currency,
             purchasedAt: now,
             origin,
+            ...(fact.recoveredFrom ? { recoveredFrom: fact.recoveredFrom } : {}),
           });
     // Settled, not raced: the answer waits for both, so a failure never answers before the fact is in the outbox.
     const [publishedFact, applied] = await Promise.allSettled([
