@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useSWRConfig } from 'swr';
-import { Box, Button, Card, Grid, Skeleton } from '@mui/material';
+import { Box, Button, Card, Grid, Skeleton, Stack } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import HubIcon from '@mui/icons-material/HubOutlined';
 import {
@@ -13,6 +13,7 @@ import {
   useAuth,
   useToast,
 } from '@act/ui-kit';
+import { RemoveTestDeliveriesButton } from '@act/ui-kit/src/TestDeliveries';
 import { RequireSignedSwitch, useSigningActions } from '@act/ui-kit/src/WebhookSigning';
 import type {
   EmailCampaign,
@@ -231,7 +232,12 @@ export default function WebhookIntegrationsPage() {
       <PageHeader
         title="Webhook Integrations"
         subtitle="One integration per funnel: its reminder delay and email template"
-        actions={addButton}
+        actions={
+          <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
+            <RemoveTestDeliveriesButton side="email" />
+            {addButton}
+          </Stack>
+        }
       />
       {!data ? (
         <Grid container spacing={3}>

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import useSWR from 'swr';
-import { Box, Button, CircularProgress, Link, Stack, Tooltip, Typography } from '@mui/material';
+import { Box, Button, Chip, CircularProgress, Link, Stack, Tooltip, Typography } from '@mui/material';
 import { Link as RouterLink } from 'react-router';
 import PeopleIcon from '@mui/icons-material/PeopleAltOutlined';
 import HourglassIcon from '@mui/icons-material/HourglassTopOutlined';
@@ -11,6 +11,7 @@ import ClearIcon from '@mui/icons-material/DeleteSweepOutlined';
 import BlockIcon from '@mui/icons-material/DoNotDisturbOnOutlined';
 import { apiRequest, ConfirmDialog, DateTime, errorMessage, formatTime, PageHeader, type DataColumn } from '@act/ui-kit';
 import { ProviderBanner, useProviderStatus } from '@act/ui-kit/src/ProviderBanner';
+import { TEST_DELIVERY_PHONE } from '@act/contracts/src/test-delivery';
 import { AdminOnlyNote, adminOnlyReason } from '@act/ui-kit/src/AdminOnlyNote';
 import {
   SMS_CONTACT_STATUSES,
@@ -168,6 +169,7 @@ export default function SmsContactsPage() {
       render: (c) => (
         <>
           <ContactStatusBadge status={c.status} />
+          {c.phone === TEST_DELIVERY_PHONE && <Chip size="small" color="secondary" label="Test" sx={{ ml: 0.5 }} data-testid="test-badge" />}
           {c.status === 'pending' && twilio?.row_reason && Date.parse(c.remind_at) <= Date.now() && (
             <Typography
               variant="caption"

@@ -4,6 +4,7 @@ import { Alert, Box, Button, Card, CardContent, Skeleton, Stack, Typography } fr
 import AddIcon from '@mui/icons-material/Add';
 import WebhookIcon from '@mui/icons-material/WebhookOutlined';
 import { apiRequest, ConfirmDialog, ErrorCard, errorMessage, PageHeader, serverMessage, useAuth } from '@act/ui-kit';
+import { RemoveTestDeliveriesButton } from '@act/ui-kit/src/TestDeliveries';
 import { RequireSignedSwitch, useSigningActions } from '@act/ui-kit/src/WebhookSigning';
 import type { SmsCampaign, SmsIntegration } from '@act/contracts/src/sms-api';
 import type { TestDeliveryResponse, WebhookSigningSettings } from '@act/contracts/src/webhook-signing';
@@ -178,6 +179,7 @@ export default function SmsWebhooksPage() {
               isAdmin={isAdmin}
               onChange={(on) => void setRequireSigned(on)}
             />
+            <RemoveTestDeliveriesButton side="sms" onDone={() => void refetch(SMS_KEYS.contacts, SMS_KEYS.logs)} />
             <Button variant="contained" startIcon={<AddIcon />} onClick={openNew}>
               Add Integration
             </Button>
