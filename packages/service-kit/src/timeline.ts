@@ -103,7 +103,7 @@ export function purchaseSource(purchases: Collection<PurchaseDoc>, keys: string[
         kind: 'purchase',
         title: purchaseTitle(credited),
         status: 'purchased',
-        detail: p.heardFrom?.length ? `Reported by ${p.heardFrom.join(' and ')}` : null,
+        detail: p.heardFrom?.length ? `Reported by ${p.heardFrom.map((s) => REPORTERS[s] ?? s).join(' and ')}` : null,
         amount: p.amount,
         currency: p.currency,
         attributed: credited
@@ -121,6 +121,9 @@ export function purchaseSource(purchases: Collection<PurchaseDoc>, keys: string[
     },
   };
 }
+
+/** Who reported a purchase, as a shop owner knows them. */
+const REPORTERS: Record<string, string> = { 'svc-email': 'the email webhook', 'svc-sms': 'the SMS webhook' };
 
 /** Only logged, never received: the ledger marks such a reminder (live sending off). */
 const isSimulated = (t: Touch) => (t as Touch & { simulated?: true }).simulated === true;
