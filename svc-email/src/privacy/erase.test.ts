@@ -83,9 +83,15 @@ it('anonymises everything about the person, keeps the counts, still suppresses t
     timeoutMs: 30_000,
     what: 'both reminders',
   });
-  await waitFor(async () => (await db.collection('revenue_touches').countDocuments({})) === 2, {
+  // Live sending is off here, so those reminders are simulated and remind nobody; a text the SMS side sent the person
+  // makes them a reminded contact of the ledger, whose number the erase must rename.
+  await nc.jetstream().publish(
+    `${email.prefix}send.sms.sent`,
+    JSON.stringify({ eventId: 'erase-text-1', source: 'svc-sms', occurredAt: new Date().toISOString(), channel: 'sms', funnelId: 'fe', contactId: 'c-0', email: person.email, phone: person.phone, integrationId: 1, campaignId: 1, templateId: 1, step: 1, messageId: 'SM-erase-1', sendId: 'twilio:SM-erase-1', sentAt: new Date().toISOString() }),
+  );
+  await waitFor(async () => (await db.collection('revenue_touches').countDocuments({})) === 3, {
     timeoutMs: 30_000,
-    what: 'both touches in the ledger',
+    what: 'the three touches in the ledger',
   });
   expect(
     (await email.api('POST', '/api/email-unsubscribes/quick-add', { body: { email: person.email } })).status,
@@ -109,7 +115,7 @@ it('anonymises everything about the person, keeps the counts, still suppresses t
     contacts: 1,
     email_logs: 1,
     unsubscribes: 1,
-    revenue_touches: 1,
+    revenue_touches: 2,
     revenue_purchases: 1,
   });
   expect(exported.result.counts.webhook_deliveries).toBeGreaterThanOrEqual(2);
@@ -126,7 +132,7 @@ it('anonymises everything about the person, keeps the counts, still suppresses t
     contacts: 1,
     email_logs: 1,
     unsubscribes: 1,
-    revenue_touches: 1,
+    revenue_touches: 2,
     revenue_purchases: 1,
   });
   expect(erased.records).toEqual({});
