@@ -116,7 +116,8 @@ export default function ContactsPage() {
       label: 'ID',
       sortable: true,
       headSx: NOWRAP,
-      cellSx: { fontFamily: 'monospace', fontSize: 13 },
+      // A sender's id can be long: it wraps so the row's Status and action stay on a laptop's screen.
+      cellSx: { fontFamily: 'monospace', fontSize: 13, maxWidth: 160, overflowWrap: 'anywhere' },
       render: (c) => c.contact_id,
     },
     {

@@ -28,6 +28,10 @@ const ApiReference = lazy(() => import('./ApiReference'));
 /** The SMS side's integrations, for a "How to connect" opened from an SMS card (its own API, through the gateway). */
 const SMS_INTEGRATIONS = '/api/sms-webhook-integrations';
 
+/** "A, B and C". */
+const senderList = (labels: string[]) =>
+  labels.length > 1 ? `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}` : (labels[0] ?? '');
+
 type TabKey = 'setup' | 'testing' | 'phase2' | WebhookSource | 'api';
 
 const isSource = (v: string | null): v is WebhookSource =>
@@ -219,8 +223,8 @@ function SetupTab({ endpoint, onOpen }: { endpoint: string; onOpen: (tab: TabKey
         {/* ClickFunnels itself has none of the event names below: its own steps come first, before any list. */}
         <Alert severity="info" sx={{ mb: 2 }} data-testid="setup-own-senders">
           <Typography variant="body2" sx={{ mb: 1 }}>
-            ClickFunnels 2.0, ClickFunnels Classic and Shopify post their own events, not the names below: follow their
-            steps, with each integration&apos;s own URL and signing secret.
+            {senderList(SENDER_TABS.filter((t) => t.source !== 'generic').map((t) => t.label))} post their own events,
+            not the names below: follow their steps, with each integration&apos;s own URL and signing secret.
           </Typography>
           <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1 }}>
             {SENDER_TABS.filter((t) => t.source !== 'generic').map((t) => (

@@ -271,13 +271,9 @@ export function TwilioConfigForm({ config }: { config: TwilioConfigResponse }) {
           </Alert>
         )}
 
-        {/* Sticky where the screen is tall enough to spare it; on a phone the bar would cover the Blackout fields
-            above it, so it stays at the end of the form. */}
-        <Paper
-          variant="outlined"
-          data-testid="twilio-actions"
-          sx={{ p: 2, position: { xs: 'static', sm: 'sticky' }, bottom: 16, zIndex: 1 }}
-        >
+        {/* At the end of the form, not sticky: a bar pinned to the screen's bottom covered the Blackout fields
+            under it (on a phone for good). */}
+        <Paper variant="outlined" data-testid="twilio-actions" sx={{ p: 2 }}>
           <Stack
             direction={{ xs: 'column-reverse', sm: 'row' }}
             spacing={1.5}

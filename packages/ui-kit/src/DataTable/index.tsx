@@ -157,7 +157,10 @@ const cardLabelOf = <T,>(c: DataColumn<T>) => c.cardLabel ?? (typeof c.label ===
  */
 const PHONE_CARDS = (theme: Theme) => ({
   [theme.breakpoints.down('sm')]: {
+    // As a block, the table is as wide as its card: a table box would widen to its widest cell's content.
+    display: 'block',
     minWidth: 0,
+    width: '100%',
     '& thead, & tbody': { display: 'block' },
     '& thead tr': { display: 'flex', flexWrap: 'wrap', alignItems: 'center', columnGap: 2, px: 2, py: 0.5 },
     '& thead tr::before': { content: '"Sort by"', ...theme.typography.caption, color: theme.palette.text.secondary },
@@ -165,6 +168,9 @@ const PHONE_CARDS = (theme: Theme) => ({
     '& thead th': { display: 'none', border: 0, p: 0, whiteSpace: 'nowrap' },
     '& thead th.DataTable-sortable': { display: 'block' },
     '& tbody tr': { display: 'block', px: 2, py: 1, borderBottom: `1px solid ${theme.palette.divider}` },
+    // The empty or loading message is as wide as the visible table already (TableMessageRow).
+    '& tbody tr:has(> td[colspan])': { p: 0, borderBottom: 0 },
+    '& tbody td > .DataTable-value': { display: 'block', minWidth: 0 },
     '& tbody td': {
       display: 'grid',
       gridTemplateColumns: 'minmax(84px, 34%) minmax(0, 1fr)',
@@ -249,7 +255,10 @@ export function DataTable<T>({
             data-testid={c.testId}
             data-label={cardLabelOf(c)}
           >
-            {c.render(row)}
+            {/* One box for the cell's content: on a phone card it is the caption's neighbour, whatever it holds. */}
+            <Box component="span" className="DataTable-value" sx={{ display: 'contents' }}>
+              {c.render(row)}
+            </Box>
           </TableCell>
         ))}
       </TableRow>

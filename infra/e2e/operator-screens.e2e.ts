@@ -1,0 +1,307 @@
+// The operator's screens in Chromium through the gateway, at 1440x900 and at a phone's 390x844: one date and money
+// format in the viewer's zone, list rows as cards on a phone, an email campaign attached and both channels created
+// from one form, "How to connect" with the integration's own URL, the image dialog's alt text and the first-name
+// variable. Screenshots go to .run/screenshots (operator-*-1440.png / -390.png).
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { launchBrowser, openedDialog, readStack, screenshotPath, signIn } from './browser';
+
+const stack = readStack();
+const DESKTOP = { width: 1440, height: 900 };
+const PHONE = { width: 390, height: 844 };
+const tag = `ops-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+/** A signed-in JSON call from the page (same origin, its cookie), as the screens make them. */
+async function api<T>(method: string, url: string, body?: unknown): Promise<T> {
+  return page.evaluate(
+    async ({ method, url, body }) => {
+      const res = await fetch(url, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+      return res.json();
+    },
+    { method, url, body },
+  ) as Promise<T>;
+}
+
+async function shoot(name: string) {
+  await page.screenshot({ path: screenshotPath(`operator-${name}-${page.viewportSize()!.width}.png`), fullPage: true });
+}
+
+async function settled() {
+  await page.waitForLoadState('networkidle');
+  await page.waitForFunction(() => !document.querySelector('.MuiSkeleton-root, [role="progressbar"]'), undefined, {
+    timeout: 15_000,
+  });
+}
+
+/** Inside the viewport as it is now. */
+async function expectOnScreen(what: string, locator: Locator) {
+  const box = (await locator.boundingBox())!;
+  const { width, height } = page.viewportSize()!;
+  const inside = box.x >= 0 && box.y >= 0 && box.x + box.width <= width + 0.5 && box.y + box.height <= height + 0.5;
+  expect([what, box, inside]).toEqual([what, box, true]);
+}
+
+async function expectNoSidewaysScroll() {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+    page.viewportSize()!.width,
+  );
+  // Nor, on a phone, inside a table's card: its rows are cards as wide as the screen.
+  if (page.viewportSize()!.width > PHONE.width) return;
+  const wide = await page.evaluate(
+    () =>
+      [...document.querySelectorAll<HTMLElement>('.MuiTableContainer-root')].filter(
+        (el) => el.scrollWidth > el.clientWidth + 1,
+      ).length,
+  );
+  expect(wide).toBe(0);
+}
+
+const overlap = (a: { x: number; y: number; width: number; height: number }, b: typeof a) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+interface Integration {
+  id: number;
+  name: string;
+  funnel_id: string;
+  campaign_id: number | null;
+  webhook_url: string;
+}
+
+let campaignId: number;
+let smsCampaignId: number;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  // A viewer in New York: the dates must be written in that zone, named where it matters.
+  context = await browser.newContext({ viewport: DESKTOP, timezoneId: 'America/New_York', locale: 'en-US' });
+  page = await context.newPage();
+  await signIn(page, 'admin', stack.adminPassword, stack.url);
+  campaignId = (
+    await api<{ id: number }>('POST', '/api/email/campaigns', {
+      name: `Nudges ${tag}`,
+      type: 'abandoned_cart',
+      active: true,
+    })
+  ).id;
+  for (const [order, subject] of [
+    [1, 'Your cart'],
+    [2, 'Still there?'],
+  ] as const)
+    await api('POST', '/api/resend/templates', {
+      name: `Step ${order} ${tag}`,
+      subject,
+      from_name: 'Shop',
+      html_content: '<p>Hi {{firstName}}, <a href="{{recoveryUrl}}">back to your cart</a></p>',
+      type: 'abandoned_cart',
+      active: true,
+      campaign_id: campaignId,
+      template_order: order,
+      delay_hours: order === 1 ? 0 : 24,
+    });
+  smsCampaignId = (
+    await api<{ id: number }>('POST', '/api/sms-campaigns', {
+      name: `Texts ${tag}`,
+      integration_id: null,
+      active: true,
+    })
+  ).id;
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+it('connect and attach: one form creates the email and SMS integrations of a funnel, with the email campaign', async () => {
+  await page.setViewportSize(DESKTOP);
+  await page.goto(`${stack.url}/webhook-integrations`);
+  await page.getByRole('button', { name: 'Add New Integration' }).click();
+  const sheet = await openedDialog(page, 'New Integration');
+  await sheet.getByRole('radio', { name: 'Email and SMS' }).check();
+  await sheet.getByLabel(/^Name/).fill(`Both ${tag}`);
+  await sheet.getByLabel(/^Funnel ID/).fill(`${tag}-both`);
+  await sheet.getByRole('combobox', { name: 'Email campaign' }).click();
+  await page
+    .getByRole('listbox')
+    .getByRole('option', { name: `Nudges ${tag}` })
+    .click();
+  await page.getByRole('listbox').waitFor({ state: 'detached' });
+  await sheet.getByRole('combobox', { name: 'SMS campaign' }).click();
+  await page
+    .getByRole('listbox')
+    .getByRole('option', { name: `Texts ${tag}` })
+    .click();
+  await page.getByRole('listbox').waitFor({ state: 'detached' });
+  await page.screenshot({ path: screenshotPath('operator-integration-form-1440.png') });
+  await sheet.getByRole('button', { name: 'Create' }).click();
+  await page.getByText(`Both ${tag} (email and SMS)`).waitFor();
+
+  // Two records, one per side, as the specification has them.
+  const email = (await api<Integration[]>('GET', '/api/webhook-integrations')).filter(
+    (i) => i.funnel_id === `${tag}-both`,
+  );
+  const sms = (
+    await api<(Integration & { sms_campaign_id: number | null })[]>('GET', '/api/sms-webhook-integrations')
+  ).filter((i) => i.funnel_id === `${tag}-both`);
+  expect(email.map((i) => [i.name, i.campaign_id])).toEqual([[`Both ${tag}`, campaignId]]);
+  expect(sms.map((i) => [i.name, i.sms_campaign_id])).toEqual([[`Both ${tag}`, smsCampaignId]]);
+
+  // The card names the campaign and links to its templates, in order the sequence.
+  const card = page.getByRole('article', { name: `Both ${tag}` });
+  await card.getByRole('link', { name: `Nudges ${tag}` }).waitFor();
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    await card.scrollIntoViewIfNeeded();
+    await expectOnScreen('How to connect', card.getByRole('link', { name: `How to connect Both ${tag}` }));
+    await expectNoSidewaysScroll();
+    await shoot('integrations');
+  }
+  await page.setViewportSize(DESKTOP);
+  await card.getByRole('link', { name: `Nudges ${tag}` }).click();
+  await page.waitForURL(`**/email-templates/${campaignId}`);
+  await page.getByText(`Step 2 ${tag}`).waitFor();
+});
+
+it('How to connect: the integration’s sender tab with its own URL written in, whole on a phone', async () => {
+  const [integration] = (await api<Integration[]>('GET', '/api/webhook-integrations')).filter(
+    (i) => i.funnel_id === `${tag}-both`,
+  );
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    await page.goto(`${stack.url}/webhook-integrations`);
+    const link = page
+      .getByRole('article', { name: `Both ${tag}` })
+      .getByRole('link', { name: `How to connect Both ${tag}` });
+    await link.scrollIntoViewIfNeeded();
+    await link.click();
+    await page.waitForURL(`**/documentation?integration=${integration!.id}`);
+    await page.getByTestId('connect-target').getByText(`Both ${tag}`).waitFor();
+    // No sender set on it yet: the first real sender's steps, ClickFunnels 2.0.
+    expect(await page.getByRole('tab', { selected: true }).textContent()).toBe('ClickFunnels 2.0');
+    const url = page.getByLabel(`Webhook URL of Both ${tag}`, { exact: true });
+    expect(await url.textContent()).toBe(integration!.webhook_url);
+    // Every character laid out in the block, and the copy button beside none of them.
+    expect(await url.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    const copy = page.getByRole('button', { name: `Copy Webhook URL of Both ${tag}` });
+    expect(overlap((await url.boundingBox())!, (await copy.boundingBox())!)).toBe(false);
+    await expectNoSidewaysScroll();
+    await shoot('how-to-connect');
+  }
+});
+
+it('Documentation: opens on its first tab for a user whose integrations name no sender; ClickFunnels is sent to its own steps first', async () => {
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    await page.goto(`${stack.url}/documentation`);
+    await settled();
+    const tab = await page.getByRole('tab', { selected: true }).textContent();
+    const integrations = await api<{ signing: { source: string | null } }[]>('GET', '/api/webhook-integrations');
+    // The stack is shared with other tests: the tab follows whatever sender its integrations name, else the first tab.
+    if (integrations.every((i) => i.signing.source === null)) expect(tab).toBe('ClickFunnels Setup');
+    else expect(tab).not.toBe('ClickFunnels Setup');
+    await page.getByRole('tab', { name: 'ClickFunnels Setup' }).click();
+    const step2 = page.getByRole('region', { name: /Step 2/ });
+    const note = (await step2.getByTestId('setup-own-senders').boundingBox())!;
+    const firstEvent = (await step2.getByText('contact_created', { exact: true }).boundingBox())!;
+    expect(note.y).toBeLessThan(firstEvent.y);
+    const endpoint = page.getByLabel('Webhook endpoint URL', { exact: true });
+    expect(await endpoint.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    const copy = page.getByRole('button', { name: 'Copy Webhook endpoint URL' });
+    expect(overlap((await endpoint.boundingBox())!, (await copy.boundingBox())!)).toBe(false);
+    await expectNoSidewaysScroll();
+    await shoot('documentation');
+  }
+});
+
+it('Contacts: one date format in the viewer’s zone (named on Remind At), and on a phone each row a card with its Status and action on screen', async () => {
+  const funnel = `${tag}-both`;
+  await api('POST', '/api/webhook', {
+    event: 'contact_created',
+    funnel_id: funnel,
+    contact: { id: `${tag}-c1`, email: `${tag}@example.com`, first_name: 'Nora' },
+  });
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    await page.goto(`${stack.url}/contacts`);
+    const row = page.getByRole('row').filter({ hasText: `${tag}@example.com` });
+    await row.waitFor();
+    const times = await row.locator('time').allTextContents();
+    // Created At, Remind At (with the zone: EST or EDT), Purchased At empty.
+    expect(times[0]).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}\d{1,2}:\d{2} [AP]M$/);
+    expect(times[1]).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}\d{1,2}:\d{2} [AP]M E[SD]T$/);
+    const action = row.getByRole('button', { name: 'Mark as Purchased' });
+    await action.scrollIntoViewIfNeeded();
+    await expectOnScreen('Mark as Purchased', action);
+    await expectOnScreen('Status', row.getByText(/^(Pending|Sent|Sent \(simulated\)|Unsubscribed)$/).first());
+    await expectNoSidewaysScroll();
+    await shoot('contacts');
+  }
+});
+
+it('User Management on a phone: the row menu opens inside the screen', async () => {
+  await page.setViewportSize(PHONE);
+  await page.goto(`${stack.url}/users`);
+  const more = page.getByRole('button', { name: 'Actions for admin' });
+  await more.scrollIntoViewIfNeeded();
+  await expectOnScreen('row menu button', more);
+  await more.click();
+  const menu = page.getByRole('menu');
+  await menu.waitFor();
+  await page.waitForTimeout(400); // the menu's grow transition
+  await expectOnScreen('row menu', menu);
+  await expectNoSidewaysScroll();
+  await shoot('users-menu');
+  await page.keyboard.press('Escape');
+  await menu.waitFor({ state: 'detached' });
+});
+
+it('Twilio settings: the Save / Test bar never covers the Blackout fields', async () => {
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    await page.goto(`${stack.url}/twilio-settings`);
+    const bar = page.getByTestId('twilio-actions');
+    await bar.waitFor();
+    for (const name of ['Start Hour', 'End Hour', 'Timezone']) {
+      const field = page.getByRole('combobox', { name });
+      await field.scrollIntoViewIfNeeded();
+      expect([name, overlap((await field.boundingBox())!, (await bar.boundingBox())!)]).toEqual([name, false]);
+    }
+    await expectNoSidewaysScroll();
+    await shoot('twilio');
+  }
+});
+
+it('Editor: the image dialog asks for alt text, and {{firstName}} is offered', async () => {
+  await page.setViewportSize(DESKTOP);
+  await page.goto(`${stack.url}/email-templates/${campaignId}`);
+  await page.getByRole('button', { name: /Add Template/ }).click();
+  const dialog = page.getByRole('dialog').first();
+  await dialog.getByRole('button', { name: /Insert \{\{firstName\}\}/ }).waitFor();
+  // Filled first: leaving the autofocused name empty shows its error on blur, which moves the toolbar between the
+  // press and the release of the click.
+  await dialog.getByLabel(/^Template Name/).fill(`Picture ${tag}`);
+  await dialog.getByLabel(/^Subject/).fill('Your cart');
+  await dialog.getByRole('button', { name: 'Insert image from URL' }).click();
+  await page.getByRole('heading', { name: 'Insert Image' }).waitFor();
+  const image = page.getByRole('dialog').filter({ has: page.getByRole('heading', { name: 'Insert Image' }) });
+  await image.getByLabel('Image URL').fill('https://cdn.example.com/shoe.png');
+  const insert = image.getByRole('button', { name: 'Insert' });
+  expect(await insert.isDisabled()).toBe(true);
+  await image.getByRole('textbox', { name: /Alt text/ }).fill('Blue running shoes');
+  expect(await insert.isDisabled()).toBe(false);
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    await page.screenshot({ path: screenshotPath(`operator-image-alt-${viewport.width}.png`) });
+  }
+  await page.setViewportSize(DESKTOP);
+  await insert.click();
+  await image.waitFor({ state: 'detached' });
+  expect(await dialog.locator('img[alt="Blue running shoes"]').count()).toBe(1);
+});
