@@ -17,14 +17,20 @@ import type { IntegrationsService } from './service';
 
 /** A signing secret sent is a change (set, rotated or removed) whatever the answers show: they show only whether one is set. */
 function secretsOf(signing: IntegrationSigningPatch | null, before: IntegrationSigning, after: IntegrationSigning) {
-  return signing?.webhook_secret !== undefined
-    ? { webhook_secret: { before: before.signing.has_secret, after: after.signing.has_secret } }
-    : undefined;
+  const secrets = {
+    ...(signing?.webhook_secret !== undefined
+      ? { webhook_secret: { before: before.signing.has_secret, after: after.signing.has_secret } }
+      : {}),
+    ...(signing?.sender_api_key !== undefined
+      ? { sender_api_key: { before: before.signing.has_api_key === true, after: after.signing.has_api_key === true } }
+      : {}),
+  };
+  return Object.keys(secrets).length ? secrets : undefined;
 }
 
 /** An integration as its change summary compares it: the pinned sender as a field; whether a secret is set is `webhook_secret`'s. */
 function auditState({ signing, ...rest }: WebhookIntegration): Record<string, unknown> {
-  return { ...rest, webhook_source: signing.source };
+  return { ...rest, webhook_source: signing.source, send_without_consent: signing.send_without_consent === true };
 }
 
 /** Changes that weaken signing are an admin's (IntegrationsService.guardSigning). */

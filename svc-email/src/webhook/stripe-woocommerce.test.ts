@@ -4,7 +4,8 @@ import path from 'node:path';
 import Stripe from 'stripe';
 import type { Contact } from '@act/contracts/src/email-api';
 import { startFakeStripe, type FakeStripe } from '@act/testing/fake-stripe';
-import { dropDb, natsConnect, startEmail, waitFor, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
+import { testUser } from '@act/service-kit/testing';
+import { collectAuditRecords, dropDb, natsConnect, startEmail, waitFor, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
 
 /** Fixtures of the sources package, written from Stripe's and WooCommerce's documented shapes. */
 const fixture = (source: string, name: string): Record<string, unknown> =>
@@ -100,6 +101,26 @@ describe('Stripe Checkout on the email side', () => {
     const again = stripeDelivery(expired(session), WHSEC, Math.floor(Date.now() / 1000) + 5);
     expect((await post(shop.path, again.raw, again.headers)).body).toMatchObject({ duplicate: true });
     expect(fake.requests.length - before).toBe(1);
+  });
+
+  it('the API key is write-only and its change audited as a secret; the consent switch as a field', async () => {
+    const audit = await collectAuditRecords(email.prefix);
+    try {
+      const shop = await newIntegration('stripe-e-audit');
+      const key = 'rk_test_audited_key_0123456789';
+      const r = await admin('PATCH', `/api/webhook-integrations/${shop.id}`, { sender_api_key: key, send_without_consent: true });
+      expect(r.status).toBe(200);
+      expect(r.body.signing).toMatchObject({ has_api_key: true, send_without_consent: true });
+      expect(r.text).not.toContain(key);
+      const rec = await waitFor(async () => audit.seen.find((x) => x.target_id === String(shop.id) && x.change.after?.sender_api_key));
+      expect(rec.change.after).toMatchObject({ sender_api_key: '[set]', send_without_consent: true });
+      expect(JSON.stringify(rec)).not.toContain(key);
+      // A plain user may not change it (a key decides what is asked of the shop's Stripe account).
+      const plain = await email.api('PATCH', `/api/webhook-integrations/${shop.id}`, { body: { sender_api_key: null }, user: testUser });
+      expect(plain).toMatchObject({ status: 403, body: { error: 'Admin access required to change webhook signing' } });
+    } finally {
+      await audit.stop();
+    }
   });
 
   it('without an API key the total alone is kept; a refused key keeps the total and says why', async () => {

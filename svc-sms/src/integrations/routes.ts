@@ -8,7 +8,7 @@ import { jsonObject } from '../http';
 
 /** An integration as its change summary compares it: the pinned sender as a field; whether a secret is set is `webhook_secret`'s. */
 function auditState({ signing, ...rest }: SmsIntegration): Record<string, unknown> {
-  return { ...rest, webhook_source: signing.source };
+  return { ...rest, webhook_source: signing.source, send_without_consent: signing.send_without_consent === true };
 }
 
 /** Changes that weaken signing are an admin's (IntegrationService.guardSigning). */
@@ -31,11 +31,15 @@ export function integrationRouter(service: IntegrationService): Router {
     const after = await service.update(id, jsonObject(ctx), signing, actorOf(ctx));
     ctx.body = after;
     // The secret is write-only (the answers say only whether one is set): sending one is a change (set, rotated, removed).
-    const secrets =
-      signing?.webhook_secret !== undefined
+    const secrets = {
+      ...(signing?.webhook_secret !== undefined
         ? { webhook_secret: { before: before.signing.has_secret, after: after.signing.has_secret } }
-        : undefined;
-    auditChange(ctx, auditState(before), auditState(after), { secrets });
+        : {}),
+      ...(signing?.sender_api_key !== undefined
+        ? { sender_api_key: { before: before.signing.has_api_key === true, after: after.signing.has_api_key === true } }
+        : {}),
+    };
+    auditChange(ctx, auditState(before), auditState(after), { secrets: Object.keys(secrets).length ? secrets : undefined });
   });
   // Before the `:id` routes. Any signed-in user (their own samples), audited when something went.
   router.post('/api/sms-webhook-integrations/clear-test-deliveries', async (ctx) => {
