@@ -117,7 +117,7 @@ export default function ContactsPage() {
       sortable: true,
       headSx: NOWRAP,
       // A sender's id can be long: it wraps so the row's Status and action stay on a laptop's screen.
-      cellSx: { fontFamily: 'monospace', fontSize: 13, maxWidth: 160, overflowWrap: 'anywhere' },
+      cellSx: { fontFamily: 'monospace', fontSize: 13, minWidth: 120, maxWidth: 160, overflowWrap: 'anywhere' },
       render: (c) => c.contact_id,
     },
     {
