@@ -2,7 +2,7 @@
 // Memory per instance against the number of contacts: seeds email and SMS contacts straight into the services'
 // databases (svc-email's own seedContacts; SMS contacts as the webhook writes them, their sequences closed so no
 // step is due), drives the Contacts and SMS Contacts pages through the gateway (sorts, filters, deep pages), and
-// reads each process's resident memory (VmRSS of /proc/<pid>/status) at every size.
+// reads each process's resident memory (VmRSS of /proc/<pid>/status) at every size, after one warm-up round.
 // Targets: each service's VmRSS at the largest size within 15% of the smallest; at 50,000 contacts every contacts
 // page action (a sort, a filter, a page) answered in <= 300 ms.
 //   node bench/memory.mjs [--sizes=10000,50000,500000] [--rounds=3]
@@ -38,14 +38,17 @@ try {
       console.log(`[bench] ${size} email + ${size} SMS contacts in the databases (${((Date.now() - t0) / 1000).toFixed(0)} s to add ${size - seeded} each)`);
       seeded = size;
       const actions = [];
+      // A first round warms the caches and JIT at this size; the rounds after it are the figures.
+      await drivePages(api, integration.id, size);
       for (let r = 0; r < ROUNDS; r++) actions.push(...(await drivePages(api, integration.id, size)));
       await sleep(3_000);
       const rss = Object.fromEntries(SERVICES.map((s) => [s, vmRssKb(pids[s])]));
       const ms = actions.map((a) => a.ms).sort((a, b) => a - b);
       const slowest = [...actions].sort((a, b) => b.ms - a.ms).slice(0, 3);
-      const row = { contacts: size, rssKb: rss, actions: actions.length, actionMs: { p50: percentile(ms, 50), p95: percentile(ms, 95), max: ms.at(-1) }, slowest, load1: loadAvg() };
+      const failed = actions.filter((a) => a.error).length;
+      const row = { contacts: size, rssKb: rss, actions: actions.length, failed, actionMs: { p50: percentile(ms, 50), p95: percentile(ms, 95), max: ms.at(-1) }, slowest, load1: loadAvg() };
       results.sizes.push(row);
-      console.log(`[bench] ${size}: VmRSS ${JSON.stringify(rss)} kB; page actions p50 ${row.actionMs.p50} ms, p95 ${row.actionMs.p95} ms, max ${row.actionMs.max} ms (load ${row.load1})`);
+      console.log(`[bench] ${size}: VmRSS ${JSON.stringify(rss)} kB; page actions p50 ${row.actionMs.p50} ms, p95 ${row.actionMs.p95} ms, max ${row.actionMs.max} ms, ${failed} failed (load ${row.load1})`);
     }
   } finally {
     await emailConn.close();
@@ -56,7 +59,7 @@ try {
   const at = results.sizes.find((r) => r.contacts === ACTION_SIZE);
   results.met = {
     rss: SERVICES.filter((s) => s !== 'gateway').every((s) => Math.abs(results.rssGrowthPct[s]) <= TARGET.rssGrowthPct),
-    actionsAt50k: at ? at.actionMs.max <= TARGET.actionMs : null,
+    actionsAt50k: at ? at.failed === 0 && at.actionMs.max <= TARGET.actionMs : null,
   };
   console.log(`[bench] VmRSS from ${first.contacts} to ${last.contacts} contacts: ${JSON.stringify(results.rssGrowthPct)} %; met ${JSON.stringify(results.met)}`);
   console.log(`[bench] written ${writeResult('memory', results)}`);
@@ -149,8 +152,12 @@ async function drivePages(api, integrationId, size) {
   const out = [];
   for (const path of [...email, ...sms]) {
     const t = performance.now();
-    await api('GET', path);
-    out.push({ path, ms: Math.round(performance.now() - t) });
+    // A refused or timed-out page is counted as such (with its time), not the end of the run: memory is still read.
+    const error = await api('GET', path).then(
+      () => undefined,
+      (err) => String(err.message).slice(0, 120),
+    );
+    out.push({ path, ms: Math.round(performance.now() - t), ...(error ? { error } : {}) });
   }
   return out;
 }
