@@ -96,6 +96,13 @@ export class RecoveryUrls {
         { projection: { _id: 0, url: 1 } },
       );
       if (doc) return doc.url;
+    }
+    return this.fallbackFor(integrationId);
+  }
+
+  /** The link for a contact whose own one no longer works: its integration's fallback, else the deployment's. */
+  async fallbackFor(integrationId: number | null): Promise<string | null> {
+    if (integrationId !== null) {
       const own = await this.integrationFallback(integrationId);
       if (own) return own;
     }

@@ -1,6 +1,6 @@
 import type { Logger } from '@act/service-kit';
 import type { ClaimedContact, ReminderSender } from '../reminders/sender';
-import { reminderLogKey, wouldSendMessage } from '../reminders/sender';
+import { heldEntry, reminderLogKey, wouldSendMessage } from '../reminders/sender';
 import type { EmailLogsService, NewEmailLog } from '../email-logs/service';
 import type { IntegrationCache } from '../integrations/cache';
 import type { CampaignsService } from '../campaigns/service';
@@ -73,6 +73,10 @@ export class CampaignReminderSender implements ReminderSender {
     await logs.addMany(entries);
     if (suppressed.length) await this.deps.onUnsubscribed?.(suppressed);
     await this.deps.engine.begin(sequences);
+  }
+
+  async held(contacts: ClaimedContact[]): Promise<void> {
+    await this.deps.logs.addMany(contacts.map(heldEntry));
   }
 
   /** The integration's campaign when it can send (exists, active, has an active template); memoised per batch. */

@@ -5,6 +5,7 @@ import { usesCheckoutLink } from '@act/contracts/src/email-api';
 import { NO_CHECKOUT_LINK_MESSAGE } from '@act/contracts/src/checkout-link';
 import type { ContactDoc } from '../contacts/model';
 import type { NewEmailLog } from '../email-logs/service';
+import { heldMessage, heldReason } from '../reminders/sender';
 import type { CampaignsService } from '../campaigns/service';
 import type { TemplatesService } from '../templates/service';
 import type { EmailTemplateDoc } from '../templates/model';
@@ -32,6 +33,14 @@ export function sentMessage(t: Pick<EmailTemplateDoc, 'name' | 'template_order'>
 export function skippedNoLinkMessage(t: Pick<EmailTemplateDoc, 'name' | 'template_order'>, email: string): string {
   return `Not sent "${t.name}" (step ${t.template_order}) to ${email}: ${NO_CHECKOUT_LINK_MESSAGE}`;
 }
+export function skippedExpiredLinkMessage(t: Pick<EmailTemplateDoc, 'name' | 'template_order'>, email: string): string {
+  return `Not sent "${t.name}" (step ${t.template_order}) to ${email}: recovery link expired (and no fallback link)`;
+}
+/** The sender's recovery link (Stripe's `recovery_expires_at`) has expired by `now`. */
+export function recoveryExpired(c: Pick<ContactDoc, 'cart'>, now: Date): boolean {
+  const at = c.cart?.recovery_expires_at;
+  return !!at && Date.parse(at) <= now.getTime();
+}
 export function failedMessage(
   t: Pick<EmailTemplateDoc, 'name' | 'template_order'>,
   email: string,
@@ -43,8 +52,17 @@ export function unsubscribedMessage(email: string): string {
   return `Not sent: ${email} is on the unsubscribe list`;
 }
 
-type StepContact = Pick<ContactDoc, 'id' | 'contact_id' | 'email' | 'status' | 'integration_id'>;
-const CONTACT_FIELDS = { _id: 0, id: 1, contact_id: 1, email: 1, status: 1, integration_id: 1 } as const;
+type StepContact = Pick<ContactDoc, 'id' | 'contact_id' | 'email' | 'status' | 'integration_id' | 'reminders_held' | 'cart'>;
+const CONTACT_FIELDS = {
+  _id: 0,
+  id: 1,
+  contact_id: 1,
+  email: 1,
+  status: 1,
+  integration_id: 1,
+  reminders_held: 1,
+  'cart.recovery_expires_at': 1,
+} as const;
 
 /** What the gate reads once per burst: the provider's sender address (null: Resend not configured). */
 export interface EmailSettings {
@@ -116,7 +134,11 @@ export class EmailSteps {
       const c = byId.get(w.ref);
       if (!c) this.stop(w, 'contact_deleted');
       else if (c.status === 'purchased') this.stop(w, 'purchased');
-      else w.contact = c;
+      else if (heldReason(c)) {
+        // Held at intake (no consent to promotions) or a test delivery: no step, logged, counted as no send.
+        w.log = logOf(c, heldMessage(c.email, heldReason(c)!), 'held');
+        this.stop(w, 'reminders_held');
+      } else w.contact = c;
     }
   }
 
@@ -176,11 +198,17 @@ export class EmailSteps {
   private async link(open: EmailWork[], ctx: BurstContext<EmailSettings>): Promise<void> {
     const needLink = open.filter((w) => usesCheckoutLink(`${w.next!.subject}\n${w.next!.html_content}`));
     await eachAtMost(needLink, LINK_LOOKUPS_AT_ONCE, async (w) => {
-      w.recoveryUrl = await this.deps.recoveryUrls.forContact(w.contact!.integration_id ?? null, w.contact!.contact_id);
+      const c = w.contact!;
+      // Past the sender's recovery deadline the contact's own link no longer works: only a fallback may stand in.
+      w.recoveryUrl = recoveryExpired(c, ctx.now)
+        ? await this.deps.recoveryUrls.fallbackFor(c.integration_id ?? null)
+        : await this.deps.recoveryUrls.forContact(c.integration_id ?? null, c.contact_id);
     });
     for (const w of needLink) {
       if (w.recoveryUrl) continue;
-      w.log = logOf(w.contact!, skippedNoLinkMessage(w.next!, w.contact!.email), 'skipped_no_link');
+      const c = w.contact!;
+      const message = recoveryExpired(c, ctx.now) ? skippedExpiredLinkMessage(w.next!, c.email) : skippedNoLinkMessage(w.next!, c.email);
+      w.log = logOf(c, message, 'skipped_no_link');
       w.outcome = 'skipped';
       w.release = this.advance(w, ctx.now, false);
     }

@@ -4,11 +4,13 @@ import { DuePoller, FlowRunner, step, type StepStore, type Work } from '@act/flo
 import { reminderLateness, type Logger } from '@act/service-kit';
 import type { ContactDoc } from '../contacts/model';
 import type { ReminderHooks } from '../contacts/service';
-import type { ClaimedContact, ReminderSender } from './sender';
+import { heldReason, type ClaimedContact, type ReminderSender } from './sender';
 
-const CLAIMED = { _id: 0, id: 1, contact_id: 1, email: 1, integration_id: 1, remind_at: 1 } as const;
+const CLAIMED = { _id: 0, id: 1, contact_id: 1, email: 1, integration_id: 1, remind_at: 1, reminders_held: 1 } as const;
 /** Outcome of a contact whose reminder this instance claimed and handed to the sender. */
 const REMINDED = 'reminded';
+/** Outcome of a claimed contact whose reminder is held (reminders_held, a test delivery): logged, never sent. */
+const HELD = 'held';
 
 type Claimed = ClaimedContact & { remind_at?: Date };
 
@@ -121,7 +123,7 @@ export class ReminderService implements ReminderHooks {
           }),
           step('remind', async (open) => {
             await this.deliver(open.map((w) => w.row as unknown as Claimed));
-            for (const w of open) w.outcome = REMINDED;
+            for (const w of open) w.outcome = heldReason(w.row as unknown as Claimed) ? HELD : REMINDED;
           }),
         ],
         recorder: {
@@ -176,8 +178,12 @@ export class ReminderService implements ReminderHooks {
    * stands: the contact is never claimed again), and the sweep tries again.
    */
   private async deliver(claimed: ClaimedContact[]): Promise<void> {
+    // A held contact reaches no sender: its log says why, on every path (claim, resumed after a crash).
+    const held = claimed.filter((c) => heldReason(c));
     try {
-      await this.sender.send(claimed);
+      if (held.length) await this.sender.held(held);
+      const rest = claimed.filter((c) => !heldReason(c));
+      if (rest.length) await this.sender.send(rest);
     } catch (err) {
       this.logger.error({ err: (err as Error).message, contacts: claimed.map((c) => c.id) }, 'reminder send failed after claim');
       throw err;

@@ -82,6 +82,7 @@ describe('sequence order and delays', () => {
       id: expect.any(Number),
       phone: '+15552010001',
       contact_id: 'ord-1',
+      contact_ref: expect.any(Number),
       integration_id: expect.any(Number),
       template_id: expect.any(Number),
       message: 'Hi Jane, your cart: https://shop.example/c/1',

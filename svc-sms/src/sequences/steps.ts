@@ -1,6 +1,7 @@
 import type { Connection } from 'mongoose';
 import type { Collection } from 'mongodb';
 import { NO_CHECKOUT_LINK_MESSAGE } from '@act/contracts/src/checkout-link';
+import { TEST_DELIVERY_PHONE } from '@act/contracts/src/test-delivery';
 import {
   isTollFree,
   renderSmsTemplate,
@@ -27,6 +28,8 @@ import type { StepLogs } from './step-logs';
 
 /** Logged instead of a message with an empty link. */
 export const NO_CHECKOUT_LINK = NO_CHECKOUT_LINK_MESSAGE;
+/** Logged instead of a message whose contact's own link (the sender's recovery link) has expired, with no fallback. */
+export const RECOVERY_LINK_EXPIRED = 'Skipped: recovery link expired (and the integration has no fallback link)';
 
 /** Provider calls at once within a burst for an engine without a sender pace. */
 export const DEFAULT_SEND_CONCURRENCY = 32;
@@ -43,6 +46,8 @@ export type StepOutcome =
   | 'skipped_duplicate'
   | 'blocked_toll_free'
   | 'skipped_no_link'
+  /** reminders_held on the contact, or a test delivery's sample phone: the sequence ends, nothing sent. */
+  | 'held'
   | 'stopped'
   | 'finished';
 
@@ -62,6 +67,8 @@ export interface SmsWork extends Work<ContactDoc> {
   message?: string;
   /** The template needs a checkout link and neither the contact nor the integration has one. */
   noLink?: boolean;
+  /** Why there is no link, when not simply none (the recovery link expired). */
+  noLinkReason?: string;
   /** When the sender's pace lets this message leave. */
   slot?: Date;
   /** Written to the contact when the burst ends, with step + 1 (absent: nothing to write; the lease runs out). */
@@ -122,7 +129,7 @@ export class SmsSteps {
       step('audience', (open) => this.audience(open)),
       step('template', (open) => this.template(open)),
       step('settle', (open) => this.settle(open)),
-      step('message', (open) => this.message(open)),
+      step('message', (open, ctx) => this.message(open, ctx)),
       step('phone owner', (open) => this.phoneOwners(open)),
       step('last look', (open, ctx) => this.lastLook(open, ctx)),
       step('pace', (open, ctx) => this.pace(open, ctx)),
@@ -145,11 +152,22 @@ export class SmsSteps {
         ? await this.deps.recent.get(`integration:${id}`, () => this.Integration.findOne({ id }).lean<IntegrationDoc>())
         : null;
       if (!integration || !integration.active) this.end(w, 'stopped');
+      else if (w.c.reminders_held || w.c.phone === TEST_DELIVERY_PHONE) this.hold(w);
       else w.integration = integration;
     }
     const live = open.filter((w) => !w.outcome);
     const optedOut = await this.optedOut(live.map((w) => w.c.phone));
     for (const w of live) if (optedOut.has(w.c.phone)) this.end(w, 'stopped', 'opted_out');
+  }
+
+  /**
+   * No message for a contact whose reminders are held (the shopper declined promotional messages) nor for a test
+   * delivery's sample phone: the sequence ends, nothing is counted as sent, and the service log says why.
+   */
+  private hold(w: SmsWork): void {
+    const reason = w.c.reminders_held || 'test delivery';
+    this.deps.logger.info({ contact: w.c.id, reason }, 'SMS sequence held: no message');
+    this.end(w, 'held');
   }
 
   /** The campaign's active templates, and the contact's claims of earlier steps (one read for the burst). */
@@ -204,7 +222,7 @@ export class SmsSteps {
   }
 
   /** The next template, its text for this contact, and the rules on the number itself (toll-free). */
-  private async message(open: SmsWork[]): Promise<void> {
+  private async message(open: SmsWork[], ctx: BurstContext<TwilioConfig>): Promise<void> {
     for (const w of open) {
       const { current, following } = pendingSteps(w.templates!, (t) => w.claims!.some((s) => s.template_id === t.id));
       if (!current) {
@@ -213,9 +231,12 @@ export class SmsSteps {
       }
       w.tpl = current;
       w.following = following;
-      const link = w.c.checkout_url || w.integration!.checkout_fallback_url || null;
+      // Past the sender's recovery deadline the contact's own link no longer works: only the fallback may stand in.
+      const expired = recoveryExpired(w.c, ctx.now);
+      const link = (expired ? null : w.c.checkout_url) || w.integration!.checkout_fallback_url || null;
       w.message = renderSmsTemplate(current.message, { first_name: w.c.first_name, checkout_url: link });
       w.noLink = !link && usesCheckoutLink(current.message);
+      if (w.noLink && expired) w.noLinkReason = RECOVERY_LINK_EXPIRED;
       if (isTollFree(w.c.phone)) {
         w.log = this.logOf(w, 'blocked_toll_free', { error_message: 'Toll-free numbers cannot receive SMS' });
         this.end(w, 'blocked_toll_free');
@@ -310,7 +331,7 @@ export class SmsSteps {
     const sending = open.filter((w) => !w.noLink);
     for (const w of open.filter((x) => x.noLink)) {
       // Claimed like a send, so the sequence goes on with the next template; nothing with an empty link goes out.
-      w.log = this.logOf(w, 'skipped_no_link', { error_message: NO_CHECKOUT_LINK });
+      w.log = this.logOf(w, 'skipped_no_link', { error_message: w.noLinkReason ?? NO_CHECKOUT_LINK });
       w.outcome = 'skipped_no_link';
       w.nextAt = nextStepAt(this.deps.now(), w.following && { delay: w.following.delay_minutes }, this.deps.delayUnitMs);
       w.set = { next_at: w.nextAt, status: w.nextAt || w.c.step > 0 || w.c.status !== 'pending' ? w.c.status : 'abandoned' };
@@ -463,6 +484,12 @@ export class SmsSteps {
     }
     return this.Campaign.findOne({ integration_id: integration.id, active: true }).sort({ id: 1 }).lean<CampaignDoc>();
   }
+}
+
+/** The sender's recovery link has expired (Stripe's `recovery_expires_at`) by `now`. */
+export function recoveryExpired(c: Pick<ContactDoc, 'cart'>, now: Date): boolean {
+  const at = c.cart?.recovery_expires_at;
+  return !!at && Date.parse(at) <= now.getTime();
 }
 
 /** A step's lateness: from when it was due (after any blackout hold moved it) to its hand-off to Twilio. */
