@@ -86,6 +86,14 @@ export function erasedPayload(requestId: number): string {
   return JSON.stringify({ erased: true, privacy_request: requestId });
 }
 
+/**
+ * What a contact's cart becomes: its items and amounts stay (the figures count them), the recovery link, which
+ * reopens this shopper's own checkout, does not.
+ */
+export function erasedCart(cart: object): object {
+  return { ...cart, recovery_url: null };
+}
+
 /** A text with every mention of the person's addresses and numbers replaced by their erased forms. */
 export function scrubText(text: string, person: { emails: string[]; phones: string[] }): string {
   let out = text;

@@ -1,5 +1,6 @@
 import {
   anyOf,
+  erasedCart,
   erasedContactId,
   erasedEmail,
   erasedPayload,
@@ -43,6 +44,7 @@ export const EMAIL_HOLDINGS: PersonalData[] = [
         email_lower: erasedOr(c.email),
         phone: typeof c.phone === 'string' && c.phone ? erasedPhone(c.phone) : null,
         first_name: null,
+        ...(c.cart ? { cart: erasedCart(c.cart) } : {}),
         contact_id: erasedContactId(String(c.contact_id)),
       },
     }),
@@ -94,7 +96,8 @@ export const EMAIL_HOLDINGS: PersonalData[] = [
     kind: 'webhook_deliveries',
     collection: 'webhook_events',
     filter: (s, found) => mentioning('payload', personOf(s, found)),
-    erase: (_d, person) => ({ $set: { payload: erasedPayload(person.requestId) } }),
+    // Whom the delivery named (the timeline's keys) goes with the body.
+    erase: (_d, person) => ({ $set: { payload: erasedPayload(person.requestId) }, $unset: { person_keys: '' } }),
   },
   {
     kind: 'unsubscribes',

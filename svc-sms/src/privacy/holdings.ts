@@ -1,5 +1,6 @@
 import {
   anyOf,
+  erasedCart,
   erasedContactId,
   erasedEmail,
   erasedPayload,
@@ -41,6 +42,7 @@ export const SMS_HOLDINGS: PersonalData[] = [
         email: typeof c.email === 'string' && c.email ? erasedEmail(c.email) : null,
         first_name: null,
         checkout_url: null,
+        ...(c.cart ? { cart: erasedCart(c.cart) } : {}),
         contact_id: erasedContactId(String(c.contact_id)),
         // Nothing more is sent: the sequence ends here (its status, which the pages count, stays as it was).
         next_at: null,
@@ -77,7 +79,8 @@ export const SMS_HOLDINGS: PersonalData[] = [
     kind: 'webhook_deliveries',
     collection: 'sms_webhook_events',
     filter: (s, found) => mentioning('payload', personOf(s, found)),
-    erase: (_d, person) => ({ $set: { payload: erasedPayload(person.requestId) } }),
+    // Whom the delivery named (the timeline's keys) goes with the body.
+    erase: (_d, person) => ({ $set: { payload: erasedPayload(person.requestId) }, $unset: { person_keys: '' } }),
   },
   {
     kind: 'opt_outs',
