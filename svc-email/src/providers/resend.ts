@@ -85,6 +85,13 @@ const BUDGET_MESSAGE = 'Resend send budget not available before the retry deadli
 export const BATCH_MAX = 100;
 
 /** Resend through its real SDK. One client per key (the key may change in the stored config). */
+/** Which stored values a save changed. */
+export interface StoredChange {
+  apiKey: boolean;
+  from: boolean;
+  webhookSecret: boolean;
+}
+
 export class ResendProvider implements EmailProvider {
   private client: { key: string; resend: Resend } | null = null;
   private stored: {
@@ -110,15 +117,28 @@ export class ResendProvider implements EmailProvider {
   }
 
   /** Stores a key, from-address and/or webhook secret, sealed (null clears; undefined keeps). */
-  async saveStored(input: { apiKey?: string | null; from?: string | null; webhookSecret?: string | null }): Promise<void> {
+  /**
+   * Stores the values given (null clears one) and says which of them changed: a value equal to the one stored is
+   * left as it is (its date too), so saving the same form again is no change.
+   */
+  async saveStored(input: { apiKey?: string | null; from?: string | null; webhookSecret?: string | null }): Promise<StoredChange> {
     const now = new Date();
-    const set: Record<string, unknown> = { updated_at: now };
-    const seal = (v: string | null) => (v === null ? null : this.box.seal(v));
-    if (input.apiKey !== undefined) Object.assign(set, { api_key: seal(input.apiKey), api_key_set_at: input.apiKey === null ? null : now, api_key_last4: lastFour(input.apiKey) });
-    if (input.from !== undefined) Object.assign(set, { from: seal(input.from), from_set_at: input.from === null ? null : now, from_last4: lastFour(input.from) });
-    if (input.webhookSecret !== undefined) set.webhook_secret = seal(input.webhookSecret);
-    await resendConfigModel(this.conn).updateOne({ _id: 'default' }, { $set: set }, { upsert: true });
     this.stored = null;
+    const current = await this.storedValues();
+    const changed: StoredChange = {
+      apiKey: input.apiKey !== undefined && input.apiKey !== (current?.api_key ?? null),
+      from: input.from !== undefined && input.from !== (current?.from ?? null),
+      webhookSecret: input.webhookSecret !== undefined && input.webhookSecret !== (current?.webhook_secret ?? null),
+    };
+    const set: Record<string, unknown> = {};
+    const seal = (v: string | null) => (v === null ? null : this.box.seal(v));
+    if (changed.apiKey) Object.assign(set, { api_key: seal(input.apiKey!), api_key_set_at: input.apiKey === null ? null : now, api_key_last4: lastFour(input.apiKey!) });
+    if (changed.from) Object.assign(set, { from: seal(input.from!), from_set_at: input.from === null ? null : now, from_last4: lastFour(input.from!) });
+    if (changed.webhookSecret) set.webhook_secret = seal(input.webhookSecret!);
+    if (Object.keys(set).length === 0) return changed;
+    await resendConfigModel(this.conn).updateOne({ _id: 'default' }, { $set: { ...set, updated_at: now } }, { upsert: true });
+    this.stored = null;
+    return changed;
   }
 
   /** What may be shown of the stored values: when each was set and its last four characters, never the value. */

@@ -20,15 +20,15 @@ export function resendRouter(resend: ResendService, provider: ResendProvider, co
   router.post('/api/resend/config', requireAdmin(), async (ctx) => {
     const input = await validateBody(ctx, resendConfigRequestSchema);
     const before = await resend.config();
-    await provider.saveStored(input);
+    const changed = await provider.saveStored(input);
     const after = await resend.config();
     ctx.body = after;
-    // The key is write-only: the answers say only whether one is set; sending one is a change (set or rotated).
+    // Stored values are write-only: the record says only that one was set, cleared or replaced, never the value.
     const secrets: Record<string, { before: boolean; after: boolean }> = {};
-    if (input.apiKey !== undefined) secrets.apiKey = { before: before.apiKeyConfigured, after: after.apiKeyConfigured };
-    if (input.from !== undefined) secrets.from = { before: before.stored.from !== null, after: after.stored.from !== null };
-    if (input.webhookSecret !== undefined)
-      secrets.webhookSecret = { before: before.webhookSecretConfigured, after: after.webhookSecretConfigured };
+    if (changed.apiKey) secrets.apiKey = { before: before.apiKeyConfigured, after: after.apiKeyConfigured };
+    if (changed.from) secrets.from = { before: before.stored.from !== null, after: after.stored.from !== null };
+    if (changed.webhookSecret) secrets.webhookSecret = { before: before.webhookSecretConfigured, after: after.webhookSecretConfigured };
+    if (Object.keys(secrets).length === 0) return auditSkip(ctx);
     auditChange(ctx, before, after, {
       secrets,
       ignore: ['message', 'oneClickWarning', 'configured', 'apiKeyConfigured', 'apiKeySource', 'webhookSecretConfigured'],
