@@ -34,7 +34,7 @@ describe('GET /api/contacts', () => {
     const all = (await list()) as Row[];
     expect(all).toHaveLength(12);
     expect(all[0]!.contact_id).toBe('k-12');
-    expect(Object.keys(all[0]!).sort()).toEqual(['cart', 'contact_id', 'created_at', 'email', 'id', 'integration_id', 'purchased_at', 'remind_at', 'simulated', 'status', 'test', 'unsubscribed']);
+    expect(Object.keys(all[0]!).sort()).toEqual(['cart', 'contact_id', 'created_at', 'email', 'id', 'integration_id', 'purchased_at', 'remind_at', 'reminders_held', 'simulated', 'status', 'test', 'unsubscribed']);
   });
 
   it('pages, sorts and filters on request', async () => {
