@@ -22,4 +22,13 @@ describe('composeEmail', () => {
     expect(verifyUnsubscribeToken(token, 'compose-test')).toBe('ann@example.com');
     expect(email.html).not.toContain('{{');
   });
+
+  it("writes the shopper's first name, escaped, in either spelling, and the template's fallback without one", () => {
+    const template = { subject: 'Hi {{firstName}}', from_name: 'Shop', html_content: '<p>Hi {first_name}, {{ firstName }}</p>' };
+    const base = { to: 'ann@example.com', recoveryUrl: 'https://shop.example/c/1', fromAddress: 'shop@example.com', links };
+    const named = composeEmail(template, { ...base, firstName: 'Ann <b>' });
+    expect(named.subject).toBe('Hi Ann <b>');
+    expect(named.html).toBe('<p>Hi Ann &lt;b&gt;, Ann &lt;b&gt;</p>');
+    expect(composeEmail(template, { ...base, firstName: null }).html).toBe('<p>Hi there, there</p>');
+  });
 });

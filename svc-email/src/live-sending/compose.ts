@@ -29,13 +29,22 @@ export function composeEmail(
   template: Pick<EmailTemplateDoc, 'subject' | 'from_name' | 'html_content'>,
   {
     to,
+    firstName,
     recoveryUrl,
     fromAddress,
     links,
     idempotencyKey,
-  }: { to: string; recoveryUrl: string; fromAddress: string; links: UnsubscribeLinkSettings; idempotencyKey?: string },
+  }: {
+    to: string;
+    /** The shopper's first name when the sender gave one; the template's fallback ("there") otherwise. */
+    firstName?: string | null;
+    recoveryUrl: string;
+    fromAddress: string;
+    links: UnsubscribeLinkSettings;
+    idempotencyKey?: string;
+  },
 ): OutgoingEmail {
-  const values = { contactEmail: to, recoveryUrl, unsubscribeUrl: oneClickUrl(to, links) };
+  const values = { contactEmail: to, firstName: firstName ?? null, recoveryUrl, unsubscribeUrl: oneClickUrl(to, links) };
   return {
     from: ResendProvider.fromHeader(template.from_name, fromAddress),
     to,

@@ -52,12 +52,13 @@ export function unsubscribedMessage(email: string): string {
   return `Not sent: ${email} is on the unsubscribe list`;
 }
 
-type StepContact = Pick<ContactDoc, 'id' | 'contact_id' | 'email' | 'status' | 'integration_id' | 'reminders_held' | 'cart'>;
+type StepContact = Pick<ContactDoc, 'id' | 'contact_id' | 'email' | 'first_name' | 'status' | 'integration_id' | 'reminders_held' | 'cart'>;
 const CONTACT_FIELDS = {
   _id: 0,
   id: 1,
   contact_id: 1,
   email: 1,
+  first_name: 1,
   status: 1,
   integration_id: 1,
   reminders_held: 1,
@@ -249,6 +250,7 @@ export class EmailSteps {
       open.map(async (w) => {
         const email = composeEmail(w.next!, {
           to: w.contact!.email,
+          firstName: w.contact!.first_name,
           recoveryUrl: w.recoveryUrl ?? '',
           fromAddress: from,
           links: this.deps.links,
