@@ -145,6 +145,9 @@ describe('campaigns and templates through the gateway', () => {
     expect(await insert.getByRole('button', { name: 'Insert', exact: true }).isDisabled()).toBe(true);
     await insert.getByLabel('Image URL').fill(IMAGE);
     await insert.locator('img[data-fallback="true"]').waitFor(); // the URL does not load: fallback preview
+    // Alt text is required: without it Insert stays disabled.
+    expect(await insert.getByRole('button', { name: 'Insert', exact: true }).isDisabled()).toBe(true);
+    await insert.getByLabel('Alt text').fill('Our shop');
     await insert.getByRole('button', { name: 'Insert', exact: true }).click();
     await insert.waitFor({ state: 'hidden' });
     await editor.locator(`img[src="${IMAGE}"]`).waitFor({ state: 'attached' });

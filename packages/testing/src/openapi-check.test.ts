@@ -22,6 +22,9 @@ const contact = {
   purchased_at: null,
   status: 'pending',
   integration_id: 1,
+  cart: null,
+  reminders_held: null,
+  unsubscribed: false,
 };
 
 describe('checking recorded answers against the API document', () => {
