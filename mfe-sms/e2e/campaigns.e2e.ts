@@ -81,7 +81,7 @@ describe('SMS campaigns and templates', () => {
     await dialog.getByRole('button', { name: 'Create' }).click();
     await expectToast(page, 'Template created successfully');
     await card.getByText('1 template', { exact: true }).waitFor();
-    await card.getByRole('button', { name: 'Edit template First nudge' }).waitFor();
+    await card.getByRole('button', { name: /^Edit template #\d+ First nudge/ }).waitFor();
   });
 
   it('a second template proposes the next order; templates list by order with their delay', async () => {
@@ -120,7 +120,7 @@ describe('SMS campaigns and templates', () => {
   it('clicking a template opens it for editing', async () => {
     const { page } = s;
     const card = page.getByRole('article', { name });
-    await card.getByRole('button', { name: 'Edit template Second nudge' }).click();
+    await card.getByRole('button', { name: /^Edit template #\d+ Second nudge/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit SMS Template' });
     expect(await dialog.getByRole('spinbutton', { name: 'Delay' }).inputValue()).toBe('15');
     await dialog.getByRole('textbox', { name: 'Template Name' }).fill('Second reminder');

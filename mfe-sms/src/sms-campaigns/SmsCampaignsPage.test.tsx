@@ -141,7 +141,7 @@ describe('/sms-campaigns (spec sections 2, 5, 8)', () => {
       ),
     );
     renderWithProviders(<SmsCampaignsPage />);
-    await click(await screen.findByRole('button', { name: 'Edit template First' }));
+    await click(await screen.findByRole('button', { name: /^Edit template #1 First\b/ }));
     let dialog = within(await screen.findByRole('dialog', { name: 'Edit SMS Template' }));
     expect((dialog.getByRole('textbox', { name: /^Template Name/ }) as HTMLInputElement).value).toBe('First');
     await click(dialog.getByRole('button', { name: 'Cancel' }));
