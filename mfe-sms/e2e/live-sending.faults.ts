@@ -257,9 +257,9 @@ describe('SMS screens with live sending (fake Twilio)', () => {
       const ends = new Date(now);
       ends.setUTCHours(endHour, 0, 0, 0);
       if (ends <= now) ends.setUTCDate(ends.getUTCDate() + 1);
-      // HH:MM on the viewer's clock, as the page writes it.
+      // The time on the viewer's clock with its zone named, as the shared formatter writes a scheduled time.
       const hhmm = await page.evaluate(
-        (iso) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false }),
+        (iso) => new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }).format(new Date(iso)),
         ends.toISOString(),
       );
       const text = `Held until ${hhmm} (blackout)`;
