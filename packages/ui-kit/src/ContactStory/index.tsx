@@ -93,7 +93,7 @@ function Identity({ contact, others }: { contact: TimelineContact; others: Timel
         <Field label="First name">{contact.first_name}</Field>
       </Box>
       {others.length > 0 && (
-        <Typography variant="body2" sx={{ mt: 2 }} data-testid="other-contacts">
+        <Typography variant="body2" sx={{ mt: 2, overflowWrap: 'anywhere' }} data-testid="other-contacts">
           Same person:{' '}
           {others.map((o, i) => (
             <span key={`${o.side}-${o.id}`}>

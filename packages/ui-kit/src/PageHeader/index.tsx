@@ -17,7 +17,8 @@ export function PageHeader({
       spacing={2}
       sx={{ mb: 3, alignItems: { xs: 'flex-start', sm: 'center' }, justifyContent: 'space-between' }}
     >
-      <Box>
+      {/* A sender's long unbroken id (a Stripe session's) wraps instead of widening a phone's page. */}
+      <Box sx={{ minWidth: 0, overflowWrap: 'anywhere' }}>
         <Typography variant="h4" component="h1" sx={{ fontWeight: 700 }}>
           {title}
         </Typography>
