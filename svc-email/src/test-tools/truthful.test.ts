@@ -35,7 +35,11 @@ describe('truthful figures on the email side', () => {
       expect((await email.api('POST', '/api/webhook', { body: contactCreated(id, address, 'truth'), user: null })).status).toBe(200);
     const rows = await waitFor(async () => {
       const got = await contacts();
-      return got.filter((c) => c.status === 'sent').length >= 2 ? got : null;
+      // The claim (status sent) comes before the reminder's log, which is what says it was simulated.
+      return got.filter((c) => c.status === 'sent' && c.simulated !== undefined).length >= 2 &&
+        got.find((c) => c.contact_id === 't-1')?.simulated
+        ? got
+        : null;
     }, { timeoutMs: 20_000, what: 'the reminders logged' });
     const byId = new Map(rows.map((c) => [c.contact_id, c]));
     expect(byId.get('t-1')).toMatchObject({ status: 'sent', simulated: true, test: false });
