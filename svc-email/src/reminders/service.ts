@@ -97,7 +97,6 @@ class PendingContacts implements StepStore<ContactDoc> {
 export class ReminderService implements ReminderHooks {
   private jobs: ReminderJobs | null = null;
   private readonly batchSize: number;
-  private readonly claimListeners: ((ids: number[], sentAt: Date) => Promise<void>)[] = [];
   private readonly runner: FlowRunner<ContactDoc, Work<ContactDoc>>;
   private readonly poller: DuePoller;
 
@@ -115,12 +114,6 @@ export class ReminderService implements ReminderHooks {
         gate: async () => ({ settings: undefined }),
         work: (c) => ({ ref: c.id, row: c }),
         steps: [
-          step('announce', async (open) => {
-            // The contacts list shows 'sent' from here on, on every instance (a failure only delays it).
-            await Promise.all(this.claimListeners.map((l) => l(open.map((w) => w.ref), new Date()))).catch((err) =>
-              this.logger.warn({ err: (err as Error).message }, 'announcing reminder claims failed'),
-            );
-          }),
           step('remind', async (open) => {
             await this.deliver(open.map((w) => w.row as unknown as Claimed));
             for (const w of open) w.outcome = heldReason(w.row as unknown as Claimed) ? HELD : REMINDED;
@@ -154,10 +147,6 @@ export class ReminderService implements ReminderHooks {
 
   closed(ids: number[]): void {
     this.jobs?.cancel(ids).catch((err) => this.logger.warn({ err: (err as Error).message }, 'cancelling reminder jobs failed'));
-  }
-
-  onClaimed(listener: (ids: number[], sentAt: Date) => Promise<void>): void {
-    this.claimListeners.push(listener);
   }
 
   clearedAll(): void {
