@@ -11,6 +11,7 @@ import { TemplateService } from './templates/service';
 import { templateRouter } from './templates/routes';
 import { ContactService } from './contacts/service';
 import { contactRouter } from './contacts/routes';
+import { contactModel } from './contacts/model';
 import { LogService } from './logs/service';
 import { logRouter } from './logs/routes';
 import { WebhookEventService } from './webhook-events/service';
@@ -18,7 +19,7 @@ import { webhookEventRouter } from './webhook-events/routes';
 import { webhookEventPageRouter } from './event-pages/routes';
 import { WebhookEventPageService } from './event-pages/service';
 import { FunnelWebhookService } from './webhook/service';
-import { CartStore } from './webhook/cart-store';
+import { CartStore } from '@act/sources';
 import { webhookRouter } from './webhook/routes';
 import { TwilioCallbackService } from './twilio-callbacks/service';
 import { twilioCallbackRouter } from './twilio-callbacks/routes';
@@ -103,7 +104,7 @@ export async function buildSmsService(
   const webhook = new FunnelWebhookService({
     integrations,
     contacts,
-    carts: new CartStore(conn),
+    carts: new CartStore(contactModel(conn).collection),
     events,
     publisher,
     replays,

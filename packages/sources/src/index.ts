@@ -13,6 +13,7 @@ export * from './origin';
 export * from './replay';
 export * from './signing-changes';
 export * from './cart';
+export * from './cart-store';
 export { stripeSecrets, stripeToleranceSeconds, STRIPE_SIGNATURE_HEADER } from './stripe';
 export { fetchStripeLineItems } from './stripe/line-items';
 export { isWooCommercePing, WOOCOMMERCE_SIGNATURE_HEADER } from './woocommerce';

@@ -1,6 +1,5 @@
 import { Subjects, type FactOrigin, type FunnelContactEvent, type FunnelPurchaseEvent } from '@act/contracts';
-import { cartFromEvent, heldFromEvent, isTrusted, readOrigin, refusedFact } from '@act/sources';
-import { CartStore } from '../webhook/cart-store';
+import { CartStore, cartFromEvent, heldFromEvent, isTrusted, readOrigin, refusedFact } from '@act/sources';
 import type { ContactsService } from '../contacts/service';
 import type { IntegrationCache } from '../integrations/cache';
 import type { IntegrationDoc } from '../integrations/model';

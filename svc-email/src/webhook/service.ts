@@ -16,6 +16,7 @@ import {
   sourceOf,
   webhookOrigin,
   withCartNotes,
+  CartStore,
   type Headers,
   type SourceFact,
   type SourceId,
@@ -27,7 +28,6 @@ import type { ContactsService } from '../contacts/service';
 import type { IntegrationCache } from '../integrations/cache';
 import type { IntegrationDoc } from '../integrations/model';
 import type { EventPublisher } from '../events/publisher';
-import { CartStore } from './cart-store';
 
 /** One delivery as the route hands it over. */
 export interface Delivery {

@@ -1,14 +1,14 @@
 import type { Connection } from 'mongoose';
 import { consume, type Bus, type ConsumedEvent, type Logger } from '@act/service-kit';
 import { Subjects, type FactOrigin, type FunnelContactEvent, type FunnelPurchaseEvent } from '@act/contracts';
-import { cartFromEvent, heldFromEvent, isTrusted, readOrigin, refusedFact } from '@act/sources';
-import { CartStore } from '../webhook/cart-store';
+import { CartStore, cartFromEvent, heldFromEvent, isTrusted, readOrigin, refusedFact } from '@act/sources';
 import type { ContactService } from '../contacts/service';
 import type { IntegrationCache } from '../integrations/cache';
 import { keepEarlierContact } from '../integrations/earlier-contacts';
 import { holdTestDeliveries } from '../integrations/test-deliveries';
 import { TEST_DELIVERY_PHONE } from '@act/contracts/src/test-delivery';
 import { toE164 } from '../contacts/phone';
+import { contactModel } from '../contacts/model';
 import type { IntegrationDoc } from '../integrations/model';
 import type { WebhookEventService } from '../webhook-events/service';
 
@@ -86,7 +86,7 @@ export function createFunnelEventHandler(deps: FunnelEventDeps) {
       // A test delivery's contact (the email side's sample) is never texted.
       if (phone === TEST_DELIVERY_PHONE) await holdTestDeliveries(deps.conn);
       // What the email side kept of the checkout: the same cart (newest by the sender's time) and hold here.
-      const carts = new CartStore(deps.conn);
+      const carts = new CartStore(contactModel(deps.conn).collection);
       const cart = cartFromEvent(e.cart, new Date());
       if (cart) await carts.keep(integration.id, contact.contact_id, cart);
       const held = heldFromEvent(e.remindersHeld);

@@ -24,6 +24,7 @@ import {
   sourceOf,
   webhookOrigin,
   withCartNotes,
+  type CartStore,
   type ContactFact,
   type Headers,
   type SourceFact,
@@ -38,7 +39,6 @@ import { toE164 } from '../contacts/phone';
 import { buyerKeys } from '@act/contracts/src/attribution';
 import { parseFunnelWebhook } from './parse';
 import type { Clock } from '../settings';
-import type { CartStore } from './cart-store';
 import type { Cart } from '@act/contracts/src/cart';
 
 export interface WebhookResult {
