@@ -1,5 +1,5 @@
 import type { ServiceDeps, ServiceParts } from '@act/service-kit';
-import { createIdAllocator, createSecretBox, ReplayGuard, startPrivacyResponder, startRetentionPurgeFromEnv } from '@act/service-kit';
+import { createIdAllocator, createSecretBox, ReplayGuard, startPrivacyResponder, startRetentionPurgeFromEnv, timelinePartRouter } from '@act/service-kit';
 import type { EmailConfig } from './config';
 import { contactModel } from './contacts/model';
 import { ContactsService } from './contacts/service';
@@ -29,7 +29,6 @@ import { startEventConsumers } from './events/consumers';
 import { EMAIL_HOLDINGS } from './privacy/holdings';
 import { buildAttribution } from './attribution';
 import { EmailTimelineService } from './timeline/service';
-import { timelineRouter } from './timeline/routes';
 
 export interface EmailServiceOptions {
   config: EmailConfig;
@@ -86,7 +85,7 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
       webhookSigningRouter(settings),
       ...sending.routers,
       attribution.router,
-      timelineRouter(new EmailTimelineService(conn, cache, attribution.ledger)),
+      timelinePartRouter(new EmailTimelineService(conn, cache, attribution.ledger)),
       testToolsRouter({ contacts, logs, events, reminders, ledger: attribution.ledger, outbox }),
     ],
     async start() {

@@ -1,4 +1,4 @@
-import { createSecretBox, env, ReplayGuard, startPrivacyResponder, startRetentionPurgeFromEnv, type ServiceDeps, type ServiceParts } from '@act/service-kit';
+import { createSecretBox, env, ReplayGuard, startPrivacyResponder, startRetentionPurgeFromEnv, timelinePartRouter, type ServiceDeps, type ServiceParts } from '@act/service-kit';
 import { SMS_HOLDINGS } from './privacy/holdings';
 import { optOutErased } from './privacy/suppress';
 import { readSettings, systemClock, type Clock } from './settings';
@@ -40,7 +40,6 @@ import { WebhookSigningSettings } from './webhook-signing/settings';
 import { webhookSigningRouter } from './webhook-signing/routes';
 import { buildAttribution } from './attribution';
 import { SmsTimelineService } from './timeline/service';
-import { timelineRouter } from './timeline/routes';
 
 /** Wires svc-sms from service-kit's dependencies: models, domain services, routers, scheduler, consumers. */
 export async function buildSmsService(
@@ -156,7 +155,7 @@ export async function buildSmsService(
       statsRouter(new StatsService(conn, { config, now })),
       providerRouter(providerService),
       attribution.router,
-      timelineRouter(new SmsTimelineService(conn, attribution.ledger)),
+      timelinePartRouter(new SmsTimelineService(conn, attribution.ledger)),
     ],
     async start() {
       await agendaJobs.start(engine);

@@ -29,3 +29,4 @@ export * from './transactions';
 export * from './openapi';
 export * from './attribution';
 export * from './timeline';
+export * from './timeline-router';
