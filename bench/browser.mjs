@@ -218,7 +218,6 @@ try {
       contacts: CONTACTS,
       purchased,
       seed: SEED,
-      listMemoryMax: process.env.CONTACTS_LIST_MEMORY_MAX ?? 'default',
       chromiumArgs: ARGS,
     },
     load1: load,
