@@ -1,4 +1,4 @@
-import { createSecretBox, env, ReplayGuard, startPrivacyResponder, startRetentionPurgeFromEnv, timelinePartRouter, type ServiceDeps, type ServiceParts } from '@act/service-kit';
+import { createSecretBox, env, ReplayGuard, startPrivacyResponder, startRetentionPurgeFromEnv, timelinePartRouter, dropRetiredIndexes, type ServiceDeps, type ServiceParts } from '@act/service-kit';
 import { SMS_HOLDINGS } from './privacy/holdings';
 import { optOutErased } from './privacy/suppress';
 import { readSettings, systemClock, type Clock } from './settings';
@@ -130,6 +130,8 @@ export async function buildSmsService(
 
   // Unique indexes carry the idempotency rules (contact per funnel contact, one send per step): build them first.
   await Promise.all([...Object.values(conn.models).map((m) => m.init()), replays.init(), initEarlierContacts(conn)]);
+  // The contact's id index serves the step's compare-and-set filter: the exact-key copy of it is no longer declared.
+  await dropRetiredIndexes(contactModel(conn).collection as never, ['step_cas']);
   await integrationService.ensureKeys();
 
   const poller = polling
