@@ -4,3 +4,5 @@ export * from './fake-resend';
 export * from './fake-twilio';
 export * from './fake-stripe';
 export * from './metrics-scrape';
+export * from './fake-shopify-admin';
+export * from './fake-woocommerce';

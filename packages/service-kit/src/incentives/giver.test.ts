@@ -1,0 +1,152 @@
+// The incentive giver against the MongoDB stand-in and the fake shops: a pool's codes handed out once across two
+// givers (two instances), a retry given the same code, an empty pool said so; a Shopify code created once when the
+// first answer is a 5xx, a THROTTLED answer waited out as documented; WooCommerce coupons once per (contact, step).
+import mongoose from 'mongoose';
+import { startFakeShopifyAdmin, startFakeWooCommerce, type FakeShopifyAdmin, type FakeWooCommerce } from '@act/testing';
+import { testDbName } from '../testing';
+import { createSecretBox } from '../secret-box';
+import { createLogger } from '../logger';
+import { incentiveModels, initIncentiveModels } from './model';
+import { IncentivePools, codesFromCsv, LOW_POOL } from './pools';
+import { IncentiveGiver, type IncentiveTarget } from './giver';
+import { ShopCredentials } from './credentials';
+import { IncentiveRedemptions } from './redemptions';
+import { ShopifyCodeCreator, throttleWaitMs } from './shopify/admin-api';
+import { WooCommerceCouponCreator } from './woocommerce/rest-api';
+import { applyCodeToRecoveryUrl } from './recovery-link';
+
+let conn: mongoose.Connection;
+let shopify: FakeShopifyAdmin;
+let woo: FakeWooCommerce;
+const box = createSecretBox('incentive-test-key');
+const logger = createLogger('incentives-test');
+
+beforeAll(async () => {
+  conn = await mongoose.createConnection(process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017', { dbName: testDbName('kit_incentives') }).asPromise();
+  await initIncentiveModels(conn);
+  [shopify, woo] = await Promise.all([startFakeShopifyAdmin(), startFakeWooCommerce()]);
+});
+afterAll(async () => {
+  await conn?.dropDatabase().catch(() => undefined);
+  await conn?.close();
+  await shopify?.close();
+  await woo?.close();
+});
+
+function giver(waits: number[] = []) {
+  const models = incentiveModels(conn);
+  return new IncentiveGiver({
+    models,
+    pools: new IncentivePools(models),
+    box,
+    logger,
+    creatorFor: (c, key, secret) =>
+      c.platform === 'shopify'
+        ? new ShopifyCodeCreator(c.shop, key, { wait: async (ms) => void waits.push(ms) })
+        : new WooCommerceCouponCreator(c.shop, key, secret ?? ''),
+  });
+}
+
+describe('code pools', () => {
+  it('reads a CSV: header left out, blanks and repeats dropped, a bad code refused with its line', () => {
+    expect(codesFromCsv('code\nAAA-1\n\nBBB_2,unused column\nAAA-1\n"CCC3"\n')).toEqual(['AAA-1', 'BBB_2', 'CCC3']);
+    expect(() => codesFromCsv('code\nOK1\nnot ok!\n')).toThrow('Line 3: "not ok!"');
+    expect(() => codesFromCsv('code\n')).toThrow('The CSV holds no codes');
+  });
+
+  it('gives 5 shoppers 5 different codes from a 5-code pool across two instances, a retry the same, a sixth none', async () => {
+    const pools = new IncentivePools(incentiveModels(conn));
+    const pool = await pools.create('Five', 'code\nP-1\nP-2\nP-3\nP-4\nP-5\n');
+    expect(pool).toMatchObject({ total: 5, remaining: 5, low: 5 < LOW_POOL });
+    const target = (ref: number): IncentiveTarget => ({ contact_ref: ref, step_key: 'email-template:1', integration_id: 1, incentive: { kind: 'pool', pool_id: pool.id } });
+    // Two instances at once, each with its own giver.
+    const [a, b] = await Promise.all([giver().give([1, 2, 3].map(target)), giver().give([4, 5].map(target))]);
+    const codes = [...a, ...b].map((r) => r.code);
+    expect(new Set(codes).size).toBe(5);
+    expect(codes.sort()).toEqual(['P-1', 'P-2', 'P-3', 'P-4', 'P-5']);
+    // A retried send of contact 2's step: the same code, nothing more taken.
+    const again = await giver().give([target(2)]);
+    expect(again[0]!.code).toBe(a[1]!.code);
+    const sixth = await giver().give([target(6)]);
+    expect(sixth[0]).toEqual({ code: null, note: 'sent without a code: the code pool is empty' });
+    expect(await pools.remaining(pool.id)).toBe(0);
+    // Another step of the same contact is another claim.
+    expect((await pools.get(pool.id)).remaining).toBe(0);
+  });
+});
+
+describe('codes created in the shop', () => {
+  it('Shopify: a code created once though the first answer was a 5xx after creating it; the input as documented', async () => {
+    const creds = new ShopCredentials(incentiveModels(conn), box);
+    const status = await creds.set(7, { platform: 'shopify', shop: shopify.url, key: shopify.token }, { allowHttp: true });
+    expect(status).toEqual({ platform: 'shopify', shop: shopify.url, has_key: true, has_secret: false });
+    const stored = await incentiveModels(conn).Credentials.findOne({ integration_id: 7 }).lean();
+    expect(stored!.key_sealed).not.toContain(shopify.token);
+
+    const target: IncentiveTarget = { contact_ref: 70, step_key: 'email-template:3', integration_id: 7, incentive: { kind: 'shopify', discount: 'percentage', value: 15, days: 7 } };
+    shopify.failNext(1, 502, { afterCreate: true });
+    const first = await giver().give([target]);
+    expect(first[0]).toMatchObject({ code: null, retry: true });
+    expect(shopify.discounts).toHaveLength(1);
+    const second = await giver().give([target]);
+    expect(second[0]).toMatchObject({ code: shopify.discounts[0]!.code, platform: 'shopify', note: null });
+    expect(shopify.discounts).toHaveLength(1);
+    const third = await giver().give([target]);
+    expect(third[0]!.code).toBe(second[0]!.code);
+    expect(shopify.calls).toHaveLength(2);
+    const d = shopify.discounts[0]!;
+    expect(d).toMatchObject({ usageLimit: 1, appliesOncePerCustomer: true, customerGets: { value: { percentage: 0.15 }, items: { all: true } } });
+    expect(Date.parse(d.endsAt!) - Date.parse(d.startsAt)).toBe(7 * 86_400_000);
+  });
+
+  it('Shopify: a THROTTLED answer is waited out for the documented time (points lacking / restore rate) and retried', async () => {
+    const waits: number[] = [];
+    const target: IncentiveTarget = { contact_ref: 71, step_key: 'email-template:3', integration_id: 7, incentive: { kind: 'shopify', discount: 'amount', value: 5, days: 3 } };
+    shopify.throttleNext(1, { available: 2, restoreRate: 4 });
+    const before = shopify.calls.length;
+    const [r] = await giver(waits).give([target]);
+    expect(r!.code).toMatch(/^CART-[A-Z0-9]{10}$/);
+    // (10 requested - 2 available) / 4 points a second = 2 s.
+    expect(waits).toEqual([2_000]);
+    expect(shopify.calls.slice(before).map((c) => c.throttled)).toEqual([true, false]);
+    expect(shopify.discounts.find((x) => x.code === r!.code)!.customerGets).toMatchObject({ value: { discountAmount: { amount: '5.00', appliesOnEachItem: false } } });
+    expect(throttleWaitMs({})).toBe(1_000);
+  });
+
+  it('WooCommerce: a single-use coupon once per (contact, step), a 5xx retried with the same code; no credentials, no code', async () => {
+    const creds = new ShopCredentials(incentiveModels(conn), box);
+    await creds.set(8, { platform: 'woocommerce', shop: woo.url, key: woo.key, secret: woo.secret }, { allowHttp: true });
+    await expect(creds.set(9, { platform: 'woocommerce', shop: 'http://shop.example.com', key: 'k', secret: 's' })).rejects.toThrow('https://');
+    const target: IncentiveTarget = { contact_ref: 80, step_key: 'sms-template:2', integration_id: 8, incentive: { kind: 'woocommerce', discount: 'percentage', value: 10, days: 5 } };
+    woo.failNext(1, 500);
+    expect((await giver().give([target]))[0]).toMatchObject({ code: null, retry: true });
+    const [r] = await giver().give([target]);
+    expect(woo.coupons).toHaveLength(1);
+    expect(woo.coupons[0]).toMatchObject({ code: r!.code!.toLowerCase(), discount_type: 'percent', amount: '10.00', usage_limit: 1, usage_limit_per_user: 1 });
+    await giver().give([target]);
+    expect(woo.coupons).toHaveLength(1);
+    const none = await giver().give([{ ...target, contact_ref: 81, integration_id: 99 }]);
+    expect(none[0]).toEqual({ code: null, note: 'sent without a code: the integration holds no WooCommerce credentials' });
+  });
+});
+
+describe('redemptions and links', () => {
+  it('a purchase with the code marks it redeemed; revenue per step counts it with its discount', async () => {
+    const target: IncentiveTarget = { contact_ref: 90, step_key: 'email-template:9', integration_id: null, incentive: { kind: 'fixed', code: 'SAVE10' } };
+    await giver().give([target, { ...target, contact_ref: 91 }]);
+    const red = new IncentiveRedemptions(incentiveModels(conn));
+    expect(await red.redeem(90, [{ code: 'save10', discount_minor: 1_250 }], 'EUR', 'order-1')).toBe(1);
+    expect(await red.redeem(92, [{ code: 'SAVE10', discount_minor: 100 }], 'EUR', 'order-2')).toBe(0);
+    const step = (await red.perStep()).find((s) => s.step_key === 'email-template:9');
+    expect(step).toEqual({ step_key: 'email-template:9', given: 2, redeemed: 1, discount: [{ currency: 'EUR', minor: 1_250 }] });
+  });
+
+  it('applies a Shopify code in the recovery link; other shops keep their link', () => {
+    expect(applyCodeToRecoveryUrl('https://shop.myshopify.com/123/checkouts/abc?key=k1', 'CART-X', 'shopify')).toBe(
+      'https://shop.myshopify.com/discount/CART-X?redirect=%2F123%2Fcheckouts%2Fabc%3Fkey%3Dk1',
+    );
+    expect(applyCodeToRecoveryUrl('https://store.example.com/checkout/order-pay/5?key=wc', 'C1', 'woocommerce')).toBe(
+      'https://store.example.com/checkout/order-pay/5?key=wc',
+    );
+  });
+});

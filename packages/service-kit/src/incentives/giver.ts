@@ -1,0 +1,149 @@
+import { randomBytes } from 'node:crypto';
+import type { Logger } from '../logger';
+import type { SecretBox } from '../secret-box';
+import type { Incentive } from './config';
+import type { IncentiveGrantDoc, IncentiveModels, ShopCredentialsDoc } from './model';
+import type { IncentivePools } from './pools';
+import type { ShopCodeCreator } from './shop-code';
+import { ShopifyCodeCreator } from './shopify/admin-api';
+import { WooCommerceCouponCreator } from './woocommerce/rest-api';
+
+/** One (contact, step) about to be sent, and the incentive its step carries. */
+export interface IncentiveTarget {
+  contact_ref: number;
+  step_key: string;
+  integration_id: number | null;
+  incentive: Incentive;
+}
+
+/**
+ * code: the shopper's code (null: none). note: why there is none, for the send's log. retry: the shop could not
+ * create the code just now; the send waits and is tried again (with the same code: the grant holds it).
+ */
+export interface IncentiveResult {
+  code: string | null;
+  note: string | null;
+  retry?: boolean;
+  /** The shop the code was made in: the recovery link applies it there (Shopify). */
+  platform?: 'shopify' | 'woocommerce';
+}
+
+export const NO_CODE: IncentiveResult = { code: null, note: null };
+
+/** The owner of a pool code: one per (contact, step). */
+export const ownerKey = (t: Pick<IncentiveTarget, 'contact_ref' | 'step_key'>) => `${t.contact_ref}:${t.step_key}`;
+
+/** A code nobody guesses: a prefix the shop owner recognises and 10 characters of base32. */
+export function newShopCode(): string {
+  const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+  const bytes = randomBytes(10);
+  return `CART-${[...bytes].map((b) => alphabet[b % alphabet.length]).join('')}`;
+}
+
+export interface IncentiveGiverDeps {
+  models: IncentiveModels;
+  pools: IncentivePools;
+  box: SecretBox;
+  logger: Logger;
+  /** The shop adapters (tests give fakes' fetch through these). */
+  creatorFor?: (c: ShopCredentialsDoc, key: string, secret: string | null) => ShopCodeCreator;
+  now?: () => Date;
+}
+
+function defaultCreator(c: ShopCredentialsDoc, key: string, secret: string | null): ShopCodeCreator {
+  return c.platform === 'shopify' ? new ShopifyCodeCreator(c.shop, key) : new WooCommerceCouponCreator(c.shop, key, secret ?? '');
+}
+
+/**
+ * Gives each (contact, step) its code, once: what was given is kept as a grant, and a retried send gets the same code.
+ * A pool's code is taken by one atomic update; a shop's code is written as a pending grant before the shop is asked,
+ * so an answer lost to a timeout or a 5xx is asked again for the same code (the shop's "already exists" then counts
+ * as created), never a second one.
+ */
+export class IncentiveGiver {
+  private readonly now: () => Date;
+  constructor(private readonly deps: IncentiveGiverDeps) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  async give(targets: IncentiveTarget[]): Promise<IncentiveResult[]> {
+    const withIncentive = targets.filter((t) => t.incentive.kind !== 'none' && t.incentive.kind !== 'fixed');
+    const grants = withIncentive.length
+      ? await this.deps.models.Grant.collection
+          .find({ contact_ref: { $in: [...new Set(withIncentive.map((t) => t.contact_ref))] } }, { projection: { _id: 0 } })
+          .toArray()
+      : [];
+    const grantOf = new Map(grants.map((g) => [ownerKey(g as unknown as IncentiveGrantDoc), g as unknown as IncentiveGrantDoc]));
+    return Promise.all(targets.map((t) => this.giveOne(t, grantOf.get(ownerKey(t)) ?? null)));
+  }
+
+  private async giveOne(t: IncentiveTarget, grant: IncentiveGrantDoc | null): Promise<IncentiveResult> {
+    const inc = t.incentive;
+    if (inc.kind === 'none') return NO_CODE;
+    if (inc.kind === 'fixed') {
+      await this.record(t, inc.code, 'issued', null);
+      return { code: inc.code, note: null };
+    }
+    if (grant?.state === 'issued' && grant.code) return { code: grant.code, note: null, ...(inc.kind !== 'pool' ? { platform: inc.kind } : {}) };
+    if (inc.kind === 'pool') {
+      const code = await this.deps.pools.claim(inc.pool_id, ownerKey(t), this.now());
+      if (code) {
+        await this.record(t, code, 'issued', null);
+        return { code, note: null };
+      }
+      const note = 'sent without a code: the code pool is empty';
+      await this.record(t, null, 'none', note);
+      return { code: null, note };
+    }
+    return this.fromShop(t, inc, grant);
+  }
+
+  private async fromShop(
+    t: IncentiveTarget,
+    inc: Extract<Incentive, { kind: 'shopify' | 'woocommerce' }>,
+    grant: IncentiveGrantDoc | null,
+  ): Promise<IncentiveResult> {
+    const name = inc.kind === 'shopify' ? 'Shopify' : 'WooCommerce';
+    const creds = t.integration_id === null
+      ? null
+      : await this.deps.models.Credentials.findOne({ integration_id: t.integration_id }).lean<ShopCredentialsDoc>();
+    const key = creds && creds.platform === inc.kind ? this.deps.box.open(creds.key_sealed) : null;
+    if (!creds || creds.platform !== inc.kind || !key) {
+      const note = `sent without a code: the integration holds no ${name} credentials`;
+      await this.record(t, null, 'none', note);
+      return { code: null, note };
+    }
+    const secret = creds.secret_sealed ? this.deps.box.open(creds.secret_sealed) : null;
+    // The intent first: whatever happens to the call, a retry asks for this same code.
+    let code = grant?.state === 'pending' ? grant.code : null;
+    if (!code) {
+      code = newShopCode();
+      await this.record(t, code, 'pending', null);
+    }
+    const creator = (this.deps.creatorFor ?? defaultCreator)(creds, key, secret);
+    const result = await creator.create({ code, title: `Cart reminder ${code}`, now: this.now(), discount: inc.discount, value: inc.value, days: inc.days });
+    if (result.ok === 'created') {
+      await this.record(t, code, 'issued', null);
+      return { code, note: null, platform: inc.kind };
+    }
+    if (result.ok === 'retry') {
+      this.deps.logger.warn({ contact: t.contact_ref, step: t.step_key, err: result.message }, 'shop code not created yet: the send waits');
+      return { code: null, note: result.message, retry: true };
+    }
+    const note = `sent without a code: ${result.message}`;
+    await this.record(t, null, 'none', note);
+    return { code: null, note };
+  }
+
+  private async record(t: IncentiveTarget, code: string | null, state: IncentiveGrantDoc['state'], note: string | null): Promise<void> {
+    const at = this.now();
+    await this.deps.models.Grant.collection.updateOne(
+      { contact_ref: t.contact_ref, step_key: t.step_key },
+      {
+        $set: { kind: t.incentive.kind, integration_id: t.integration_id, code, code_key: code?.toUpperCase() ?? null, state, note, ...(state === 'issued' ? { issued_at: at } : {}) },
+        $setOnInsert: { created_at: at, redeemed_at: null, discount_minor: null, currency: null, order_ref: null, ...(state === 'issued' ? {} : { issued_at: null }) },
+      },
+      { upsert: true },
+    );
+  }
+}

@@ -1,0 +1,60 @@
+import type { IncentiveModels } from './model';
+
+/** A step's incentive figures: codes given, codes used in a purchase, and the discount those purchases got. */
+export interface StepRedemptions {
+  step_key: string;
+  given: number;
+  redeemed: number;
+  /** Per currency, minor units. */
+  discount: { currency: string; minor: number }[];
+}
+
+/** A code a purchase used, as its sender reports it (Shopify discount_codes, WooCommerce coupon_lines, Stripe). */
+export interface UsedCode {
+  code: string;
+  /** The discount it gave, minor units (null when the sender does not say). */
+  discount_minor: number | null;
+}
+
+export class IncentiveRedemptions {
+  constructor(private readonly m: IncentiveModels) {}
+
+  /** Marks what this contact was given and used in this purchase as redeemed; the number of codes marked. */
+  async redeem(contactRef: number, used: UsedCode[], currency: string | null, orderRef: string | null, at = new Date()): Promise<number> {
+    let marked = 0;
+    for (const u of used) {
+      const r = await this.m.Grant.collection.updateMany(
+        { contact_ref: contactRef, code_key: u.code.trim().toUpperCase() },
+        { $set: { redeemed_at: at, discount_minor: u.discount_minor, currency, order_ref: orderRef } },
+      );
+      marked += r.modifiedCount;
+    }
+    return marked;
+  }
+
+  /** Per step: codes given and redeemed, and the discount given (the revenue screen's incentive columns). */
+  async perStep(): Promise<StepRedemptions[]> {
+    const rows = await this.m.Grant.collection
+      .aggregate<{ _id: { step: string; currency: string | null }; given: number; redeemed: number; minor: number }>([
+        { $match: { state: 'issued' } },
+        {
+          $group: {
+            _id: { step: '$step_key', currency: '$currency' },
+            given: { $sum: 1 },
+            redeemed: { $sum: { $cond: [{ $ne: ['$redeemed_at', null] }, 1, 0] } },
+            minor: { $sum: { $ifNull: ['$discount_minor', 0] } },
+          },
+        },
+      ])
+      .toArray();
+    const bySteps = new Map<string, StepRedemptions>();
+    for (const r of rows) {
+      const s = bySteps.get(r._id.step) ?? { step_key: r._id.step, given: 0, redeemed: 0, discount: [] };
+      s.given += r.given;
+      s.redeemed += r.redeemed;
+      if (r._id.currency && r.minor) s.discount.push({ currency: r._id.currency, minor: r.minor });
+      bySteps.set(r._id.step, s);
+    }
+    return [...bySteps.values()].sort((a, b) => a.step_key.localeCompare(b.step_key));
+  }
+}
