@@ -31,5 +31,4 @@ export * from './openapi';
 export * from './attribution';
 export * from './timeline';
 export * from './timeline-router';
-export * from './experiments';
 export * from './incentives';
