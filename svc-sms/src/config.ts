@@ -8,6 +8,7 @@ export const smsSettings = {
   SMS_PORT: int({ default: 4003, desc: 'port when PORT is unset' }),
   SMS_METRICS_PORT: int({ default: 0 }),
   SMS_DELAY_UNIT_MS: int({ default: 60_000, min: 1, desc: 'test-only' }),
+  SMS_CLOCK_OFFSET_MS: int({ default: 0, desc: 'test-only' }),
   SMS_DUE_SCAN_MS: int({ default: 15_000 }),
   SMS_DUE_TICK_MS: int({ default: 250, min: 1 }),
   SMS_DUE_BURST: int({ default: 100, min: 1 }),
@@ -27,4 +28,4 @@ export const smsSettings = {
   TWILIO_TIMEOUT_MS: int({ default: undefined, min: 1 }),
   TWILIO_MAX_MPS: int({ default: undefined }),
 };
-export const SMS_TEST_SWITCHES = ['SMS_DELAY_UNIT_MS', 'TWILIO_BASE_URL'] as const;
+export const SMS_TEST_SWITCHES = ['SMS_DELAY_UNIT_MS', 'SMS_CLOCK_OFFSET_MS', 'TWILIO_BASE_URL'] as const;

@@ -1,12 +1,13 @@
 import { createSecretBox, env, ReplayGuard, startPrivacyResponder, startRetentionPurgeFromEnv, timelinePartRouter, dropRetiredIndexes, type ServiceDeps, type ServiceParts } from '@act/service-kit';
 import { SMS_HOLDINGS } from './privacy/holdings';
 import { optOutErased } from './privacy/suppress';
-import { readSettings, systemClock, type Clock } from './settings';
+import { readSettings, serviceClock, type Clock } from './settings';
 import { IntegrationCache } from './integrations/cache';
 import { IntegrationService } from './integrations/service';
 import { integrationRouter } from './integrations/routes';
 import { CampaignService } from './campaigns/service';
 import { campaignRouter } from './campaigns/routes';
+import { smsExperimentsRouter } from './campaigns/experiments';
 import { TemplateService } from './templates/service';
 import { templateRouter } from './templates/routes';
 import { ContactService } from './contacts/service';
@@ -44,7 +45,7 @@ import { SmsTimelineService } from './timeline/service';
 /** Wires svc-sms from service-kit's dependencies: models, domain services, routers, scheduler, consumers. */
 export async function buildSmsService(
   { conn, bus, outbox, logger, publicUrl }: ServiceDeps,
-  now: Clock = systemClock,
+  now: Clock = serviceClock(),
 ): Promise<ServiceParts> {
   const settings = readSettings();
   const provider = createTwilioProvider({ ...settings.twilio, logger });
@@ -88,6 +89,7 @@ export async function buildSmsService(
   const engine = new SequenceEngine({
     conn,
     onLogged: attribution.onLogged,
+    readTouches: (keys, since) => attribution.ledger.touchesSince(keys, since),
     provider,
     config,
     scheduler,
@@ -149,6 +151,7 @@ export async function buildSmsService(
       integrationRouter(integrationService),
       webhookSigningRouter(signingSettings),
       campaignRouter(new CampaignService(conn)),
+      smsExperimentsRouter(conn, attribution.ledger, () => attribution.revenue.windowDays()),
       templateRouter(new TemplateService(conn, providerService)),
       contactRouter(contacts, publisher),
       logRouter(new LogService(conn, { listLimit: settings.listLimit })),

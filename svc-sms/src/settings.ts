@@ -84,3 +84,12 @@ export function readSettings(): SmsSettings {
 /** The service's sense of time; passed into the domain so rules can be tested without waiting for the clock. */
 export type Clock = () => Date;
 export const systemClock: Clock = () => new Date();
+
+/**
+ * The service's clock: the machine's, or (SMS_CLOCK_OFFSET_MS, a test switch) that far ahead or behind, so a test
+ * can run the sequence at a chosen hour of a shopper's day.
+ */
+export function serviceClock(): Clock {
+  const offset = envInt('SMS_CLOCK_OFFSET_MS', 0);
+  return offset ? () => new Date(Date.now() + offset) : systemClock;
+}

@@ -34,6 +34,7 @@ const LOG_LABELS: Record<string, { label: string; tone: Tone }> = {
   blocked_toll_free: { label: 'Toll-free Blocked', tone: 'neutral' },
   skipped_no_link: { label: 'Skipped: no checkout link', tone: 'neutral' },
   held_blackout: { label: 'Held (blackout)', tone: 'warning' },
+  held_frequency_cap: { label: 'Held (frequency cap)', tone: 'warning' },
 };
 
 export function logStatusLabel(status: string): string {

@@ -71,7 +71,7 @@ const COLUMNS: DataColumn<SmsLog>[] = [
         <LogStatusBadge status={l.status} />
         {l.held_until && (
           <Typography variant="caption" color="textSecondary" sx={{ display: 'block', mt: 0.25 }}>
-            Held until {formatTime(l.held_until, { zone: true })} (blackout)
+            Held until {formatTime(l.held_until, { zone: true })} ({l.status === 'held_frequency_cap' ? 'frequency cap' : 'blackout'})
           </Typography>
         )}
         {l.message_sid && (

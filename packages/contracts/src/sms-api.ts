@@ -10,7 +10,15 @@ import { checkoutFallbackUrlField } from './checkout-link';
 import type { Paged } from './email-api';
 import type { DeliveryInfo, IntegrationSigning } from './webhook-signing';
 import type { Cart } from './cart';
-import { placeholderToken, replacePlaceholders, usesPlaceholder } from './placeholders';
+import { placeholderToken, usesPlaceholder } from './placeholders';
+import {
+  fillVariables,
+  messageValues,
+  SAMPLE_MESSAGE_INPUT,
+  type MessageInput,
+  type MessageValues,
+} from './message-variables';
+import { frequencyCapHours } from './timing';
 
 // ---------------------------------------------------------------------------------------------------------
 // Constants of section 9
@@ -70,37 +78,53 @@ export function isTollFree(e164: string): boolean {
 export const SMS_PLACEHOLDERS = [
   { key: 'first_name', token: placeholderToken('first_name'), label: 'First name', fallback: 'there' },
   { key: 'checkout_url', token: placeholderToken('checkout_url'), label: 'Checkout URL', fallback: '' },
+  { key: 'cart_total', token: placeholderToken('cart_total'), label: 'Cart total', fallback: '' },
+  { key: 'item_count', token: placeholderToken('item_count'), label: 'Item count', fallback: '' },
+  { key: 'first_item_name', token: placeholderToken('first_item_name'), label: 'First item', fallback: '' },
+  { key: 'discount_code', token: placeholderToken('discount_code'), label: 'Discount code', fallback: '' },
 ] as const;
 export type SmsPlaceholderKey = (typeof SMS_PLACEHOLDERS)[number]['key'];
 /** Text for the form's hint line. */
 export const SMS_PLACEHOLDER_HINT = `Placeholders: ${SMS_PLACEHOLDERS.map((p) => p.token).join(', ')}`;
-/** The email side's name of the checkout link, accepted here too (by canonical name). */
-const SMS_ALIASES: Record<string, SmsPlaceholderKey> = { recovery_url: 'checkout_url' };
 
 /** Whether a template needs the contact's checkout link ({checkout_url}, {{checkoutUrl}}, {{recoveryUrl}}, ...). */
 export function usesCheckoutLink(message: string): boolean {
   return usesPlaceholder(message, ['checkout_url', 'recovery_url']);
 }
 
-/** Replaces known placeholders in any spelling; an unknown `{word}` is left as written so a typo shows in the test SMS. */
+/** Values by the SMS side's names, as the shared renderer's (message-variables.ts) names them. */
+export function smsMessageValues(values: Partial<Record<SmsPlaceholderKey, string | null | undefined>>): MessageValues {
+  const { checkout_url, ...rest } = values;
+  return { ...rest, recovery_url: checkout_url };
+}
+
+/**
+ * Replaces known placeholders in any spelling, through the renderer of both channels (plain text, nothing escaped);
+ * a variable without a value takes the template's fallback (`{{firstName | "friend"}}`), else "there" for the first
+ * name and nothing for the rest. An unknown `{word}` is left as written so a typo shows in the test SMS.
+ */
 export function renderSmsTemplate(
   message: string,
   values: Partial<Record<SmsPlaceholderKey, string | null | undefined>>,
 ): string {
-  return replacePlaceholders(message, (canonical) => {
-    const key = SMS_ALIASES[canonical] ?? canonical;
-    const ph = SMS_PLACEHOLDERS.find((p) => p.key === key);
-    if (!ph) return undefined;
-    const v = values[ph.key];
-    return v === undefined || v === null || v === '' ? ph.fallback : v;
-  });
+  return fillVariables(message, smsMessageValues(values), { escape: false, keepMissing: false });
+}
+
+/** The SMS side's names of one message's values (message-variables.ts `messageValues`). */
+export function smsValuesOf(input: MessageInput): Record<SmsPlaceholderKey, string | null> {
+  const v = messageValues(input);
+  return {
+    first_name: v.first_name,
+    checkout_url: v.recovery_url,
+    cart_total: v.cart_total,
+    item_count: v.item_count,
+    first_item_name: v.first_item_name,
+    discount_code: v.discount_code,
+  };
 }
 
 /** Sample values for template test sends and previews. */
-export const SAMPLE_PLACEHOLDER_VALUES: Record<SmsPlaceholderKey, string> = {
-  first_name: 'Jane',
-  checkout_url: 'https://example.com/checkout',
-};
+export const SAMPLE_PLACEHOLDER_VALUES = smsValuesOf(SAMPLE_MESSAGE_INPUT) as Record<SmsPlaceholderKey, string>;
 
 // ---------------------------------------------------------------------------------------------------------
 // Statuses (section 4)
@@ -144,6 +168,9 @@ export const SMS_LOG_STATUSES = [
   'skipped_duplicate',
   'blocked_toll_free',
   'held_blackout',
+  'held_frequency_cap',
+  /** The contact is in the campaign's control group: no text, measured against those reminded. */
+  'held_out',
 ] as const;
 export type SmsLogStatus = (typeof SMS_LOG_STATUSES)[number];
 /** Failed and undelivered are shown and counted together, as are pending and queued (section 4). */
@@ -382,6 +409,11 @@ export interface TwilioConfig {
   blackout_end_hour: number;
   blackout_timezone: SmsTimezone;
   blackout_enabled: boolean;
+  /**
+   * At most one message per person per this many hours, across both channels and every campaign (null: off); the
+   * same account setting as the email side's, kept equal on both (docs/delivery.md, "Timing rules").
+   */
+  frequency_cap_hours: number | null;
 }
 /** GET /api/twilio/config: the config plus whether credentials are present in the server's environment. */
 export interface TwilioConfigResponse extends TwilioConfig {
@@ -562,6 +594,7 @@ export const twilioConfigSchema = yup.object({
     .oneOf([...SMS_TIMEZONES], smsMessages.timezoneInvalid)
     .optional(),
   blackout_enabled: yup.boolean().optional(),
+  frequency_cap_hours: frequencyCapHours(),
 });
 export type TwilioConfigInput = yup.InferType<typeof twilioConfigSchema>;
 

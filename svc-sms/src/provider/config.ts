@@ -11,6 +11,7 @@ export const DEFAULT_PROVIDER_CONFIG: TwilioConfig = {
   // reads 0, so they are on unless an admin turns them off.
   delivery_webhooks_enabled: true,
   ...BLACKOUT_DEFAULTS,
+  frequency_cap_hours: null,
 };
 
 const KEYS = Object.keys(DEFAULT_PROVIDER_CONFIG) as (keyof TwilioConfig)[];

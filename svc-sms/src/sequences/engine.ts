@@ -1,12 +1,11 @@
 import type { Connection } from 'mongoose';
-import { FlowRunner, RecentReads, type FlowChannel, type GateAnswer } from '@act/flow';
+import { FlowRunner, RecentReads, type FlowChannel, type GateAnswer, type TouchReader } from '@act/flow';
 import type { Logger } from '@act/service-kit';
 import type { TwilioConfig } from '@act/contracts/src/sms-api';
 import type { ContactDoc } from '../contacts/model';
 import type { SequenceScheduler } from '../contacts/service';
 import type { LogDoc } from '../logs/model';
-import { blackoutEnd } from '../blackout/blackout';
-import { blackoutWindowOf, type ProviderConfigService } from '../provider/config';
+import type { ProviderConfigService } from '../provider/config';
 import type { SenderPacer } from '../provider/pacing';
 import type { SmsProvider } from '../provider/types';
 import type { Clock } from '../settings';
@@ -54,14 +53,17 @@ export interface SequenceEngineDeps {
   logger: Logger;
   /** Told of the logs each step writes, once written (attribution publishes its touches from them). */
   onLogged?: (logs: Omit<LogDoc, 'id'>[]) => Promise<void>;
+  /** The person's sends on both channels (the attribution ledger), for the frequency cap; absent: no cap. */
+  readTouches?: TouchReader;
 }
 
 /**
  * The SMS channel of the flow runner (@act/flow): each contact's campaign, one template per step, in
  * sequence_order: the first at remind_at, each next one delay_minutes after the previous send. Before any lease,
- * the gate holds every due step while Twilio is not configured, and moves it to the end of the quiet hours during
- * the blackout (never dropped). Then each step goes through the SMS steps (steps.ts); the logs are written and each
- * contact's step written back. A burst of due contacts and one contact's job take the same path.
+ * the gate holds every due step while Twilio is not configured. Then each step goes through the SMS steps
+ * (steps.ts), where the timing rules move a step in the shopper's quiet hours or within the frequency cap to the
+ * hold's end (never dropped); the logs are written and each contact's step written back. A burst of due contacts
+ * and one contact's job take the same path.
  */
 export class SequenceEngine {
   readonly runner: FlowRunner<ContactDoc, SmsWork, TwilioConfig>;
@@ -89,11 +91,12 @@ export class SequenceEngine {
       sendInFlightMs: deps.sendInFlightMs ?? 0,
       publicUrl: deps.publicUrl,
       logger: deps.logger,
+      readTouches: deps.readTouches,
     });
     const channel: FlowChannel<ContactDoc, SmsWork, TwilioConfig> = {
       name: 'SMS',
       store: this.store,
-      gate: (rows, now) => this.gate(rows, now),
+      gate: (rows) => this.gate(rows),
       work: (c) => ({ ref: c.id, row: c, c }),
       steps: steps.all,
       recorder: {
@@ -101,6 +104,7 @@ export class SequenceEngine {
         // after the lease (a send is then found at the provider, not repeated).
         finish: async (works, lease) => {
           await this.logs.writeAll(works.filter((w) => w.log).map((w) => w.log!));
+          await this.writeHolds(works.filter((w) => w.held), lease.until);
           const ended = works.filter((w) => w.set);
           const stopped = await this.store.finishAll(
             ended.map((w) => ({ c: w.c, set: w.set!, sent: w.sent })),
@@ -129,31 +133,33 @@ export class SequenceEngine {
     return (await this.runner.processBurst(refs, onReleased)) as Map<number, StepOutcome>;
   }
 
-  /**
-   * Held, not dropped: without credentials or a sender nothing can go out, and the contacts wait for them. In the
-   * quiet hours every due step moves to the window's end (one compare-and-set write, one log row each).
-   */
-  private async gate(due: ContactDoc[], now: Date): Promise<GateAnswer<TwilioConfig>> {
+  /** Held, not dropped: without credentials or a sender nothing can go out, and the contacts wait for them. */
+  private async gate(due: ContactDoc[]): Promise<GateAnswer<TwilioConfig>> {
     const cfg = this.deps.provider.configured ? await this.recent.get('config', () => this.deps.config.get()) : null;
     if (!cfg || (!cfg.messaging_service_sid && !cfg.phone_number)) {
       this.warnNotConfigured(due.length);
       return { decided: new Map(due.map((c) => [c.id, 'not_configured'])), pauseMs: NOT_CONFIGURED_PAUSE_MS };
     }
-    const end = blackoutEnd(now, blackoutWindowOf(cfg));
-    if (!end) return { settings: cfg };
+    return { settings: cfg };
+  }
+
+  /**
+   * Steps a timing rule held: the row is due again at the hold's end (the same step: no step + 1) while the lease is
+   * still ours, and says until when (held_until); one log row each says why. A row no longer ours is not logged.
+   */
+  private async writeHolds(held: SmsWork[], lease: Date): Promise<void> {
+    if (held.length === 0) return;
+    const now = this.deps.now();
     const { changed } = await this.store.casAll(
-      due.map((c) => ({ c, next_at: c.next_at!, update: { $set: { next_at: end, held_until: end, updated_at: now } } })),
+      held.map((w) => ({ c: w.c, next_at: lease, update: { $set: { next_at: w.held!.until, held_until: w.held!.until, updated_at: now } } })),
     );
+    for (const w of held) if (!changed.has(w.ref)) w.nextAt = null;
     await this.logs
       .writeHeld(
-        due.filter((c) => changed.has(c.id)),
-        end,
+        held.filter((w) => changed.has(w.ref)).map((w) => ({ c: w.c, ...w.held! })),
         now,
       )
-      .catch((err) => this.deps.logger.warn({ err: (err as Error).message }, 'could not log the steps held by the blackout'));
-    // Side by side: the scheduler writes its jobs in one batch per burst of calls.
-    await Promise.all([...changed].map((id) => this.deps.scheduler.schedule(id, end).catch(() => undefined)));
-    return { decided: new Map(due.map((c) => [c.id, changed.has(c.id) ? 'held_for_blackout' : 'busy'])) };
+      .catch((err) => this.deps.logger.warn({ err: (err as Error).message }, 'could not log the steps held by a timing rule'));
   }
 
   private warnNotConfigured(count: number) {

@@ -9,9 +9,19 @@ export type LogFields = Omit<LogDoc, 'id'>;
 
 /** The message column of a step the blackout holds (the row's held_until says until when). */
 export const HELD_MESSAGE = 'Held by the blackout window: nothing sent yet';
+/** The message column of a step the frequency cap holds. */
+export const CAP_HELD_MESSAGE = 'Held by the frequency cap: nothing sent yet';
+
+/** A step a timing rule held: until when, which rule, and why (the shopper's zone and its basis, or the last send). */
+export interface HeldStep {
+  c: ContactDoc;
+  until: Date;
+  rule: 'quiet_hours' | 'frequency_cap';
+  reason: string;
+}
 
 /**
- * The SMS log rows the sequence engine writes: one per message or skip, one per step the blackout holds. Those of a
+ * The SMS log rows the sequence engine writes: one per message or skip, one per step a timing rule holds. Those of a
  * step are told to `onLogged` once written (attribution publishes its touches from them).
  */
 export class StepLogs {
@@ -68,26 +78,26 @@ export class StepLogs {
   }
 
   /**
-   * One row per step the blackout holds (once per window: a held step is not due again before its end), so the
-   * SMS Logs say why nothing went out and when it will. Not a send: no template, counted in no send figure, not
-   * told to `onLogged`.
+   * One row per step a timing rule holds (once per hold: a held step is not due again before its end), so the SMS
+   * Logs and the contact's timeline say why nothing went out, until when, and on which clock. Not a send: no
+   * template, counted in no send figure, not told to `onLogged`.
    */
-  async writeHeld(held: ContactDoc[], until: Date, at: Date): Promise<void> {
+  async writeHeld(held: HeldStep[], at: Date): Promise<void> {
     if (held.length === 0) return;
     await this.insert(
-      held.map((c) => ({
+      held.map(({ c, until, rule, reason }) => ({
         phone: c.phone,
         contact_id: c.contact_id,
         contact_ref: c.id,
         integration_id: c.integration_id,
         template_id: null,
-        message: HELD_MESSAGE,
+        message: rule === 'quiet_hours' ? HELD_MESSAGE : CAP_HELD_MESSAGE,
         sequence_order: null,
-        status: 'held_blackout' as const,
+        status: rule === 'quiet_hours' ? ('held_blackout' as const) : ('held_frequency_cap' as const),
         message_sid: null,
         timestamp: at,
         updated_at: at,
-        error_message: null,
+        error_message: reason,
         held_until: until,
       })),
     );

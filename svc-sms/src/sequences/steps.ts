@@ -4,12 +4,11 @@ import { NO_CHECKOUT_LINK_MESSAGE } from '@act/contracts/src/checkout-link';
 import { TEST_DELIVERY_PHONE } from '@act/contracts/src/test-delivery';
 import {
   isTollFree,
-  renderSmsTemplate,
   usesCheckoutLink,
   type SmsLogStatus,
   type TwilioConfig,
 } from '@act/contracts/src/sms-api';
-import { countdown, eachReleasing, insertAll, nextStepAt, pendingSteps, step, type BurstContext, type FlowStep, type RecentReads, type Work } from '@act/flow';
+import { countdown, eachReleasing, insertAll, nextStepAt, pendingSteps, step, type BurstContext, type FlowStep, type Held, type RecentReads, type TouchReader, type Work } from '@act/flow';
 import { reminderLateness, type Logger } from '@act/service-kit';
 import { optOutOnRefusal, sendFailureMessage } from '../provider/refusals';
 import { optOutKeys, optOutModel, type ContactDoc, type OptOutDoc } from '../contacts/model';
@@ -25,6 +24,9 @@ import type { OutgoingSms, SentSms, SmsProvider } from '../provider/types';
 import { phoneClaimModel, sendClaimModel, type PhoneClaimDoc, type SendClaimDoc } from './model';
 import { isOpen, type ContactSteps } from './store';
 import type { StepLogs } from './step-logs';
+import { smsExperimentStep } from './experiment';
+import { smsTiming } from './timing';
+import { smsBody } from './body';
 
 /** Logged instead of a message with an empty link. */
 export const NO_CHECKOUT_LINK = NO_CHECKOUT_LINK_MESSAGE;
@@ -38,7 +40,6 @@ export type StepOutcome =
   | 'not_due'
   | 'busy'
   | 'not_configured'
-  | 'held_for_blackout'
   /** Over the sender's rate (TWILIO_MAX_MPS): moved to the sender's next free second, not sent now. */
   | 'paced'
   | 'sent'
@@ -46,8 +47,13 @@ export type StepOutcome =
   | 'skipped_duplicate'
   | 'blocked_toll_free'
   | 'skipped_no_link'
-  /** reminders_held on the contact, or a test delivery's sample phone: the sequence ends, nothing sent. */
+  /**
+   * reminders_held on the contact, or a test delivery's sample phone: the sequence ends, nothing sent; or, with
+   * `held` on the work, a timing rule (quiet hours on the shopper's clock, the frequency cap) moved the step.
+   */
   | 'held'
+  /** The contact is in the campaign's holdout (control group): the sequence ends, nothing sent. */
+  | 'held_out'
   | 'stopped'
   | 'finished';
 
@@ -59,6 +65,9 @@ export interface SmsWork extends Work<ContactDoc> {
   outcome?: StepOutcome;
   c: ContactDoc;
   integration?: IntegrationDoc;
+  campaign?: CampaignDoc;
+  /** The step's variant for this contact (experiment.ts): its text replaces the template's message. */
+  variant?: { id: string; content?: string | null; incentive?: string | null };
   templates?: TemplateDoc[];
   /** Claims of the contact's earlier (and, after a crash, current) steps. */
   claims?: Claim[];
@@ -75,6 +84,8 @@ export interface SmsWork extends Work<ContactDoc> {
   set?: Partial<ContactDoc>;
   sent?: boolean;
   log?: Omit<LogDoc, 'id'>;
+  /** A timing rule moved the step to `until` (its row and a log row say so; nothing claimed). */
+  held?: Held;
 }
 
 export interface SmsStepsDeps {
@@ -91,6 +102,8 @@ export interface SmsStepsDeps {
   sendInFlightMs: number;
   publicUrl: string;
   logger: Logger;
+  /** The person's sends on both channels (the attribution ledger), for the frequency cap; absent: no cap. */
+  readTouches?: TouchReader;
 }
 
 type Step = FlowStep<SmsWork, TwilioConfig>;
@@ -129,7 +142,9 @@ export class SmsSteps {
       step('audience', (open) => this.audience(open)),
       step('template', (open) => this.template(open)),
       step('settle', (open) => this.settle(open)),
+      smsExperimentStep({ contacts: this.deps.store.contacts, logs: this.deps.logs, now: this.deps.now }),
       step('message', (open, ctx) => this.message(open, ctx)),
+      smsTiming(this.deps.readTouches),
       step('phone owner', (open) => this.phoneOwners(open)),
       step('last look', (open, ctx) => this.lastLook(open, ctx)),
       step('pace', (open, ctx) => this.pace(open, ctx)),
@@ -186,6 +201,7 @@ export class SmsSteps {
         this.end(w, 'finished');
         continue;
       }
+      w.campaign = campaign;
       w.templates = await this.templatesOf(campaign.id);
       w.claims = claims.get(w.c.id) ?? [];
     }
@@ -234,8 +250,9 @@ export class SmsSteps {
       // Past the sender's recovery deadline the contact's own link no longer works: only the fallback may stand in.
       const expired = recoveryExpired(w.c, ctx.now);
       const link = (expired ? null : w.c.checkout_url) || w.integration!.checkout_fallback_url || null;
-      w.message = renderSmsTemplate(current.message, { first_name: w.c.first_name, checkout_url: link });
-      w.noLink = !link && usesCheckoutLink(current.message);
+      const text = w.variant?.content ?? current.message;
+      w.message = smsBody(text, w.c, link).message;
+      w.noLink = !link && usesCheckoutLink(text);
       if (w.noLink && expired) w.noLinkReason = RECOVERY_LINK_EXPIRED;
       if (isTollFree(w.c.phone)) {
         w.log = this.logOf(w, 'blocked_toll_free', { error_message: 'Toll-free numbers cannot receive SMS' });
@@ -435,10 +452,7 @@ export class SmsSteps {
     // asked now, the provider would not have it yet, and sending again would send twice.
     if (this.deps.now().getTime() - new Date(claim.claimed_at).getTime() < this.deps.sendInFlightMs) return 'unknown';
     // The body as it was sent: with the integration's fallback link when the contact had none.
-    const message = renderSmsTemplate(tpl.message, {
-      first_name: c.first_name,
-      checkout_url: c.checkout_url || w.integration!.checkout_fallback_url || null,
-    });
+    const message = smsBody(tpl.message, c, c.checkout_url || w.integration!.checkout_fallback_url || null).message;
     let found;
     try {
       // A minute of margin for the provider's clock.
@@ -458,7 +472,7 @@ export class SmsSteps {
   }
 
   private logOf(w: SmsWork, status: SmsLogStatus, extra: Partial<LogDoc>): Omit<LogDoc, 'id'> {
-    return this.deps.logs.fields(w.c, w.tpl!, w.message!, status, extra);
+    return this.deps.logs.fields(w.c, w.tpl!, w.message!, status, { ...(w.variant ? { variant: w.variant.id } : {}), ...extra });
   }
 
   /** Phones among these that replied STOP, by the opt-outs' `phone` index (one read for the burst). */

@@ -18,6 +18,7 @@ const LOG_TITLES: Record<string, string> = {
   skipped_duplicate: 'SMS skipped: this phone already has a sequence',
   blocked_toll_free: 'SMS not sent: toll-free sender blocked',
   held_blackout: 'SMS held by the blackout',
+  held_frequency_cap: 'SMS held by the frequency cap',
   would_send: 'SMS simulated (nothing sent)',
 };
 
@@ -29,14 +30,17 @@ const PROVIDER_TITLES: Record<string, string> = {
 
 export function logEntry(l: LogDoc): TimelineEntry {
   const step = l.sequence_order ? ` (step ${l.sequence_order})` : '';
-  const held = l.status === 'held_blackout' && l.held_until ? ` until ${new Date(l.held_until).toISOString()}` : '';
+  const held = (l.status === 'held_blackout' || l.status === 'held_frequency_cap') && l.held_until ? ` until ${new Date(l.held_until).toISOString()}` : '';
   const title = handedOver(l) ? 'SMS sent' : (LOG_TITLES[l.status] ?? `SMS ${l.status}`);
+  // The control group's entry says only that, so no one reads it as a failure.
+  if (l.status === 'held_out') return { key: `sms.log:${keyId(l.id)}`, at: l.timestamp.toISOString(), side: 'sms', kind: 'message', title: 'held out (control group)', status: l.status, detail: l.message, ref: { collection: 'sms_logs', id: l.id } };
+  const variant = l.variant ? `, variant ${l.variant}` : '';
   return {
     key: `sms.log:${keyId(l.id)}`,
     at: l.timestamp.toISOString(),
     side: 'sms',
     kind: 'message',
-    title: `${title}${held}${step}`,
+    title: `${title}${held}${step}${variant}`,
     status: handedOver(l) ? 'sent' : l.status,
     // A skip or refusal says why; a message sent says what.
     detail: !handedOver(l) && l.error_message ? l.error_message : l.message,

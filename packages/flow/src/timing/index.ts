@@ -23,6 +23,7 @@ export {
   quietHoursEnd,
   type QuietHours,
 } from './quiet-hours';
+export { timingDecisions, type TimingRecipient, type TouchReader } from './rules';
 export { HELD, timingStep, type Held, type TimedWork } from './step';
 export {
   countryZone,

@@ -268,6 +268,8 @@ export class AttributionLedger {
     await Promise.all([
       this.touches.createIndex({ keys: 1, sentAt: 1 }),
       this.touches.createIndex({ sentAt: 1, funnelId: 1 }),
+      // A campaign's experiment results: its touches and holdout marks.
+      this.touches.createIndex({ campaignId: 1, channel: 1, sentAt: 1 }),
       this.purchases.createIndex({ fingerprint: 1, purchasedAt: 1 }),
       this.purchases.createIndex({ buyerKeys: 1, purchasedAt: 1 }),
       this.purchases.createIndex({ purchasedAt: 1, funnelId: 1 }),
@@ -328,8 +330,9 @@ export class AttributionLedger {
     this.touchBatches.touches += items.length;
     // Reminded first, before the record a purchase finds the touch by: a summary read meanwhile never shows a
     // purchase recovered by a contact it does not yet count as reminded (a recovery rate over 100%).
-    // A simulated touch (only logged) reminded nobody: it is recorded and linked, never counted as reminded.
-    await this.addReminded(items.filter((i) => !i.touch.simulated));
+    // A simulated touch (only logged) reminded nobody: it is recorded and linked, never counted as reminded. A holdout
+    // mark reminded nobody either, and is never credited: recorded only (experiment results read it from the records).
+    await this.addReminded(items.filter((i) => !i.touch.simulated && !i.touch.holdout));
     try {
       await this.touches.bulkWrite(
         items.map(({ touch, keys, who }) => ({ updateOne: { filter: { _id: touch.key }, update: { $setOnInsert: { ...touch, keys, who } }, upsert: true } })),
@@ -340,22 +343,24 @@ export class AttributionLedger {
       if (!duplicateIndexes(err) && !isDuplicateKeyError(err)) throw err;
     }
     // The purchases any of them may belong to, in one read; each touch then takes those of its buyer and window.
+    const linkable = items.filter((i) => !i.touch.holdout);
+    if (linkable.length === 0) return;
     let lo = Infinity;
     let hi = -Infinity;
-    for (const { touch } of items) {
+    for (const { touch } of linkable) {
       lo = Math.min(lo, touch.sentAt.getTime());
       hi = Math.max(hi, touch.sentAt.getTime());
     }
     const candidates = await this.purchases
       .find(
-        { buyerKeys: { $in: [...new Set(items.flatMap((i) => i.keys))] }, purchasedAt: { $gte: new Date(lo), $lte: new Date(hi + MAX_WINDOW_MS) } },
+        { buyerKeys: { $in: [...new Set(linkable.flatMap((i) => i.keys))] }, purchasedAt: { $gte: new Date(lo), $lte: new Date(hi + MAX_WINDOW_MS) } },
         { projection: { _id: 1, purchasedAt: 1, buyerKeys: 1 } },
       )
       .toArray();
     if (candidates.length === 0) return;
     const touchesOf = new Map<string, Touch[]>();
     const links = new Map<string, Record<string, string[]>>();
-    for (const { touch, keys } of items) {
+    for (const { touch, keys } of linkable) {
       const t = touch.sentAt.getTime();
       for (const p of candidates) {
         const at = p.purchasedAt.getTime();
@@ -476,7 +481,21 @@ export class AttributionLedger {
     const found = await this.touches
       .find({ keys: { $in: keys }, sentAt: { $gte: new Date(at.getTime() - MAX_WINDOW_MS), $lte: at } }, { projection: { _id: 0, keys: 0, who: 0 } })
       .toArray();
-    return found.map(makeTouch);
+    // A holdout mark is no reminder: a purchase never holds it.
+    return found.filter((t) => !t.holdout).map(makeTouch);
+  }
+
+  /**
+   * A person's sends on either channel since `since` (the frequency cap's lookback), by their names: served by the
+   * `{ keys: 1, sentAt: 1 }` index.
+   */
+  async touchesSince(keys: string[], since: Date): Promise<(Touch & { keys: string[] })[]> {
+    if (keys.length === 0) return [];
+    const found = await this.touches
+      .find({ keys: { $in: keys }, sentAt: { $gt: since } }, { projection: { _id: 0, who: 0 } })
+      .toArray();
+    // A holdout mark is no send.
+    return found.filter((t) => !t.holdout).map((t) => ({ ...makeTouch(t), keys: t.keys }));
   }
 
   /** The purchases made in the range (UTC days) with their touches: one read of the range's day documents by `_id`. */
@@ -529,7 +548,7 @@ export class AttributionLedger {
   async rebuildDays(): Promise<void> {
     let batch: { touch: Touch; who: string }[] = [];
     for await (const t of this.touches.find({}, { projection: { keys: 0 } })) {
-      if (!t.simulated) batch.push({ touch: makeTouch(t), who: t.who });
+      if (!t.simulated && !t.holdout) batch.push({ touch: makeTouch(t), who: t.who });
       if (batch.length >= 500) {
         await this.addReminded(batch);
         batch = [];
