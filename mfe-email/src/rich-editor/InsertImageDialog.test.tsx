@@ -37,7 +37,16 @@ describe('email variables: the first name, one spelling shown, every spelling fi
     const onInsert = jest.fn();
     renderWithProviders(<VariableChips onInsert={onInsert} />);
     const chips = screen.getAllByRole('button').map((b) => b.textContent);
-    expect(chips).toEqual(['{{contactEmail}}', '{{firstName}}', '{{recoveryUrl}}', '{{unsubscribeUrl}}']);
+    expect(chips).toEqual([
+      '{{contactEmail}}',
+      '{{firstName}}',
+      '{{recoveryUrl}}',
+      '{{unsubscribeUrl}}',
+      '{{cartTotal}}',
+      '{{itemCount}}',
+      '{{firstItemName}}',
+      '{{discountCode}}',
+    ]);
     fireEvent.click(screen.getByRole('button', { name: /Insert \{\{firstName\}\}/ }));
     expect(onInsert).toHaveBeenCalledWith('{{firstName}}');
   });

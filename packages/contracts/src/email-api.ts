@@ -11,7 +11,8 @@ import { checkoutFallbackUrlField } from './checkout-link';
 import { EMAIL_MAX_LENGTH, EMAIL_PATTERN, isEmailAddress } from './email-address';
 import type { DeliveryInfo, IntegrationSigning } from './webhook-signing';
 import type { Cart } from './cart';
-import { replacePlaceholders, usesPlaceholder } from './placeholders';
+import { canonicalPlaceholder, usesPlaceholder } from './placeholders';
+import { escapeHtml, fillVariables, messageVariableOf, type MessageValues } from './message-variables';
 
 // ---------------------------------------------------------------------------------------------------------
 // Constants of section 9
@@ -291,23 +292,23 @@ export const FIRST_TEMPLATE_DELAY_HOURS = 0;
 export const LATER_TEMPLATE_DELAY_HOURS = 24;
 export const MAX_DELAY_HOURS = 8760;
 /**
- * The spec's two, the contact's first name (when the sender gave one), and the unsubscribe link (issue 14: the same
- * signed token as the List-Unsubscribe header; it opens the confirm page). Every spelling of placeholders.ts is
- * accepted (`{first_name}`, `{{unsubscribe_url}}`), and `checkout_url` as another name of the recovery link, as
- * users of other tools write them.
+ * The spec's two, the contact's first name (when the sender gave one), the unsubscribe link (issue 14: the same
+ * signed token as the List-Unsubscribe header; it opens the confirm page), and the cart's (message-variables.ts:
+ * total, item count, first item, the step's discount code). Every spelling of placeholders.ts is accepted
+ * (`{first_name}`, `{{unsubscribe_url}}`), and `checkout_url` as another name of the recovery link, as users of other
+ * tools write them; a template may write its own fallback (`{{firstName | "friend"}}`).
  */
-export const TEMPLATE_VARIABLES = ['contactEmail', 'firstName', 'recoveryUrl', 'unsubscribeUrl'] as const;
+export const TEMPLATE_VARIABLES = [
+  'contactEmail',
+  'firstName',
+  'recoveryUrl',
+  'unsubscribeUrl',
+  'cartTotal',
+  'itemCount',
+  'firstItemName',
+  'discountCode',
+] as const;
 export type TemplateVariable = (typeof TEMPLATE_VARIABLES)[number];
-/** By canonical name (placeholders.ts). */
-const VARIABLE_ALIASES: Record<string, TemplateVariable> = {
-  contact_email: 'contactEmail',
-  first_name: 'firstName',
-  recovery_url: 'recoveryUrl',
-  checkout_url: 'recoveryUrl',
-  unsubscribe_url: 'unsubscribeUrl',
-};
-/** What a variable without a value becomes when an email is written: a greeting reads "Hi there," without a name. */
-const VARIABLE_FALLBACKS: Partial<Record<TemplateVariable, string>> = { firstName: 'there' };
 /** A placeholder that may stand for a whole link (an href): every variable but the contact's email. */
 export const LINK_VARIABLE_PATTERN = /^\{\{\s*(recoveryUrl|unsubscribeUrl|unsubscribe_url|checkout_url)\s*\}\}$/;
 
@@ -324,30 +325,26 @@ export const DEFAULT_TEMPLATE_HTML = [
   '<p>Thank you!</p>',
 ].join('\n');
 
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
-}
+export { escapeHtml };
 
 /**
  * Replaces the variables, in any spelling of placeholders.ts ({{contactEmail}}, {first_name}, spaces inside the
- * braces allowed). Values are HTML-escaped unless `escape` is false (plain-text fields such as the subject). A first
- * name that is missing or empty becomes "there"; any other variable without a value, and unknown placeholders, stay
- * as written.
+ * braces allowed), through the renderer of both channels (message-variables.ts). Values are HTML-escaped unless
+ * `escape` is false (plain-text fields such as the subject). A first name that is missing or empty becomes the
+ * template's fallback, else "there"; the cart's variables and the code become their fallback or nothing; a link or
+ * address without a value, and unknown placeholders, stay as written.
  */
 export function renderTemplateVariables(
   content: string,
   values: Partial<Record<TemplateVariable, string | null>>,
   { escape = true } = {},
 ): string {
-  return replacePlaceholders(content, (canonical) => {
-    const variable = VARIABLE_ALIASES[canonical];
-    if (!variable) return undefined;
-    const given = values[variable];
-    const v = given === undefined || given === null || given === '' ? VARIABLE_FALLBACKS[variable] : given;
-    if (v === undefined) return undefined;
-    return escape ? escapeHtml(v) : v;
-  });
+  const byName: MessageValues = {};
+  for (const [k, v] of Object.entries(values)) {
+    const name = messageVariableOf(canonicalPlaceholder(k));
+    if (name) byName[name] = v;
+  }
+  return fillVariables(content, byName, { escape });
 }
 
 /** Whether content links to the contact's checkout ({{recoveryUrl}} or its alias {{checkout_url}}, any spelling). */

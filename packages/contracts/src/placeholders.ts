@@ -15,16 +15,26 @@ export function placeholderToken(canonical: string): string {
   return `{{${canonical.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase())}}}`;
 }
 
-// Either `{{ name }}` or `{name}`; the name's characters and the spaces never overlap, so matching stays linear.
-const PLACEHOLDER = /\{\{\s*([A-Za-z][A-Za-z0-9_]*)\s*\}\}|\{\s*([A-Za-z][A-Za-z0-9_]*)\s*\}/g;
+/*
+ * Either `{{ name }}` or `{name}`; the double-brace form may carry a fallback written in the template,
+ * `{{firstName | "there"}}`, quoted with straight or typographic quotes, or with `&quot;` as an HTML editor writes a
+ * quote. The name's characters, the spaces and the quoted text never overlap, so matching stays linear.
+ */
+const PLACEHOLDER =
+  /\{\{\s*([A-Za-z][A-Za-z0-9_]*)\s*(?:\|\s*(?:"([^"{}]*)"|\u201c([^\u201d{}]*)\u201d|'([^'{}]*)'|&quot;((?:[^&{}]|&(?!quot;))*)&quot;)\s*)?\}\}|\{\s*([A-Za-z][A-Za-z0-9_]*)\s*\}/g;
 
 /**
- * Replaces each placeholder, in any spelling, by `valueOf(its canonical name)`; one `valueOf` leaves undefined stays
- * as written (an unknown name, a typo, CSS braces), so it shows in a test send rather than vanishing.
+ * Replaces each placeholder, in any spelling, by `valueOf(its canonical name, the fallback written with it)`; one
+ * `valueOf` leaves undefined stays as written (an unknown name, a typo, CSS braces), so it shows in a test send
+ * rather than vanishing. The fallback is the template's text as written (for HTML, still HTML text).
  */
-export function replacePlaceholders(text: string, valueOf: (canonical: string) => string | undefined): string {
-  return text.replace(PLACEHOLDER, (whole: string, a: string | undefined, b: string | undefined) => {
-    const value = valueOf(canonicalPlaceholder((a ?? b)!));
+export function replacePlaceholders(
+  text: string,
+  valueOf: (canonical: string, fallback: string | undefined) => string | undefined,
+): string {
+  return text.replace(PLACEHOLDER, (whole: string, name: string | undefined, ...rest: unknown[]) => {
+    const [q1, q2, q3, q4, single] = rest as (string | undefined)[];
+    const value = valueOf(canonicalPlaceholder((name ?? single)!), q1 ?? q2 ?? q3 ?? q4);
     return value === undefined ? whole : value;
   });
 }

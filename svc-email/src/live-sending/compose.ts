@@ -1,4 +1,5 @@
-import { renderTemplateVariables } from '@act/contracts/src/email-api';
+import type { Cart } from '@act/contracts/src/cart';
+import { renderMessage, type MessageInput } from '@act/contracts/src/message-variables';
 import { ResendProvider } from '../providers/resend';
 import type { OutgoingEmail } from '../providers/types';
 import type { EmailTemplateDoc } from '../templates/model';
@@ -20,36 +21,44 @@ function sanitisedOnce(html: string): string {
   return clean;
 }
 
+/** What one email is written for: the address, what is known of the shopper and their cart, the step's code and link. */
+export interface ComposeInput {
+  to: string;
+  /** The shopper's first name when the sender gave one; the template's fallback ("there") otherwise. */
+  firstName?: string | null;
+  cart?: Cart | null;
+  /** The step's code for this shopper, when it gives one. */
+  discountCode?: string | null;
+  /** The checkout link, the code applied where the shop takes one in the link. */
+  recoveryUrl: string;
+  fromAddress: string;
+  links: UnsubscribeLinkSettings;
+  idempotencyKey?: string;
+}
+
 /**
  * One email from a template for one address: HTML sanitised again (stored content may predate a rule), then
- * the variables filled in with HTML-escaped values; the subject gets them as plain text. Every email carries
- * List-Unsubscribe and List-Unsubscribe-Post (RFC 8058).
+ * the variables filled in (message-variables.ts, the renderer the preview uses too) with HTML-escaped values; the
+ * subject gets them as plain text. Every email carries List-Unsubscribe and List-Unsubscribe-Post (RFC 8058).
+ * A pure function of the template and this input: a variant's subject and content compose the same way.
  */
 export function composeEmail(
   template: Pick<EmailTemplateDoc, 'subject' | 'from_name' | 'html_content'>,
-  {
-    to,
-    firstName,
-    recoveryUrl,
-    fromAddress,
-    links,
-    idempotencyKey,
-  }: {
-    to: string;
-    /** The shopper's first name when the sender gave one; the template's fallback ("there") otherwise. */
-    firstName?: string | null;
-    recoveryUrl: string;
-    fromAddress: string;
-    links: UnsubscribeLinkSettings;
-    idempotencyKey?: string;
-  },
+  { to, firstName, cart, discountCode, recoveryUrl, fromAddress, links, idempotencyKey }: ComposeInput,
 ): OutgoingEmail {
-  const values = { contactEmail: to, firstName: firstName ?? null, recoveryUrl, unsubscribeUrl: oneClickUrl(to, links) };
+  const input: MessageInput = {
+    contactEmail: to,
+    firstName: firstName ?? null,
+    cart: cart ?? null,
+    discountCode: discountCode ?? null,
+    recoveryUrl,
+    unsubscribeUrl: oneClickUrl(to, links),
+  };
   return {
     from: ResendProvider.fromHeader(template.from_name, fromAddress),
     to,
-    subject: renderTemplateVariables(template.subject, values, { escape: false }).replace(/[\r\n]+/g, ' '),
-    html: renderTemplateVariables(sanitisedOnce(template.html_content), values),
+    subject: renderMessage(template.subject, input, { escape: false }).replace(/[\r\n]+/g, ' '),
+    html: renderMessage(sanitisedOnce(template.html_content), input),
     headers: listUnsubscribeHeaders(to, links),
     idempotencyKey,
   };

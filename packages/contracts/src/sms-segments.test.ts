@@ -1,0 +1,68 @@
+import { SAMPLE_CART, type MessageInput } from './message-variables';
+import { fitSmsMessage, smsSegments, typicalSmsSegments } from './sms-segments';
+
+describe('SMS segments, as carriers count them', () => {
+  it('GSM-7: 160 in one, then 153 a segment; extension characters count two', () => {
+    expect(smsSegments('a'.repeat(160))).toEqual({ segments: 1, encoding: 'GSM-7', units: 160 });
+    expect(smsSegments('a'.repeat(161)).segments).toBe(2);
+    expect(smsSegments('a'.repeat(306)).segments).toBe(2);
+    expect(smsSegments('a'.repeat(307)).segments).toBe(3);
+    expect(smsSegments('€'.repeat(80))).toEqual({ segments: 1, encoding: 'GSM-7', units: 160 });
+    expect(smsSegments('€'.repeat(81)).segments).toBe(2);
+    expect(smsSegments(`${'a'.repeat(158)}[`).segments).toBe(1);
+    expect(smsSegments(`${'a'.repeat(159)}[`).segments).toBe(2);
+  });
+
+  it('UCS-2 as soon as one character is outside GSM-7: 70 in one, then 67', () => {
+    expect(smsSegments('é'.repeat(160)).encoding).toBe('GSM-7');
+    expect(smsSegments(`${'a'.repeat(69)}ł`)).toEqual({ segments: 1, encoding: 'UCS-2', units: 70 });
+    expect(smsSegments(`${'a'.repeat(70)}ł`).segments).toBe(2);
+    expect(smsSegments(`${'a'.repeat(133)}ł`).segments).toBe(2);
+    expect(smsSegments(`${'a'.repeat(134)}ł`).segments).toBe(3);
+  });
+});
+
+describe('a filled-in message keeps to its template’s segments', () => {
+  const template = 'Hi {{firstName}}, your {{firstItemName}} is waiting. Code {{discountCode}}: {{recoveryUrl}}';
+  const link = 'https://shop.example.com/discount/SAVE10-7KQ2ZX?redirect=%2Fcheckouts%2Fc%2F0123456789abcdef';
+  const input = (name: string): MessageInput => ({
+    firstName: 'Ann',
+    discountCode: 'SAVE10-7KQ2ZX',
+    recoveryUrl: link,
+    cart: { ...SAMPLE_CART, items: [{ ...SAMPLE_CART.items[0]!, name }] },
+  });
+
+  it('a typical message is sent whole', () => {
+    expect(typicalSmsSegments(template).segments).toBe(1);
+    const fitted = fitSmsMessage(template, input('Mug'));
+    expect(fitted).toMatchObject({ shortened: false, message: `Hi Ann, your Mug is waiting. Code SAVE10-7KQ2ZX: ${link}` });
+  });
+
+  it('a long item name is cut, never the link or the code', () => {
+    const long = 'Organic Cotton Oversized Hooded Sweatshirt with Kangaroo Pocket and Ribbed Cuffs';
+    const fitted = fitSmsMessage(template, input(long));
+    expect(fitted.shortened).toBe(true);
+    expect(fitted.segments.segments).toBe(1);
+    expect(fitted.message).toContain(link);
+    expect(fitted.message).toContain('SAVE10-7KQ2ZX');
+    const name = /your (.*) is waiting/.exec(fitted.message)![1]!;
+    expect(name.endsWith('...')).toBe(true);
+    expect(long.startsWith(name.slice(0, -3))).toBe(true);
+    // The longest that fits: one more character would not.
+    expect(fitted.message.length).toBeGreaterThan(150);
+  });
+
+  it('an item name outside GSM-7 that would turn the message into UCS-2 is cut or left out', () => {
+    const fitted = fitSmsMessage(template, input('Łódź Ceramic Mug 🍵'));
+    expect(fitted.segments).toMatchObject({ segments: 1, encoding: 'GSM-7' });
+    expect(fitted.message).toContain(link);
+    expect(fitted.message).toContain('SAVE10-7KQ2ZX');
+  });
+
+  it('a message too long even without the item name keeps its link and code whole', () => {
+    const fitted = fitSmsMessage(template, { ...input('Mug'), firstName: 'x'.repeat(150) });
+    expect(fitted.message).toContain(link);
+    expect(fitted.message).toContain('SAVE10-7KQ2ZX');
+    expect(fitted.segments.segments).toBe(2);
+  });
+});

@@ -1,0 +1,65 @@
+/**
+ * SMS segments as carriers count them (sms-segments-calculator, Twilio's: GSM-7 with its extension characters
+ * `€ [ ] { } ~ ^ | \` counted as two, UCS-2 as soon as one character is outside GSM-7, 160 / 153 or 70 / 67 per
+ * segment), and the rule that keeps a filled-in message within the segments its template was written for.
+ * Shared by the SMS editor (what it shows) and svc-sms (what it sends).
+ */
+import { SegmentedMessage } from 'sms-segments-calculator';
+import { TYPICAL_MESSAGE_INPUT, type MessageInput } from './message-variables';
+import { renderSmsTemplate, smsValuesOf, type SmsPlaceholderKey } from './sms-api';
+
+export interface SmsSegments {
+  segments: number;
+  encoding: 'GSM-7' | 'UCS-2';
+  /** In the encoding's units: a GSM-7 extension character counts 2, a UCS-2 character outside the BMP 2. */
+  units: number;
+}
+
+export function smsSegments(text: string): SmsSegments {
+  const m = new SegmentedMessage(text);
+  return { segments: m.segmentsCount, encoding: m.encodingName, units: m.numberOfCharacters };
+}
+
+/** The segments of a template's typical filled-in message: what the editor shows, and the budget a send keeps to. */
+export function typicalSmsSegments(template: string): SmsSegments {
+  return smsSegments(renderSmsTemplate(template, smsValuesOf(TYPICAL_MESSAGE_INPUT)));
+}
+
+export interface FittedSms {
+  message: string;
+  segments: SmsSegments;
+  /** The first item's name was cut to keep the message within the template's segments. */
+  shortened: boolean;
+}
+
+const ELLIPSIS = '...';
+
+/**
+ * One contact's SMS: the template filled in with this contact's values. When that message takes more segments than
+ * the template's typical one (a long product name, a name outside GSM-7), the first item's name is shortened until it
+ * fits, else left out (the template's fallback for it, if any); a link, the code, the name and the total are never cut:
+ * still too long without the item name, it is sent longer (the link and the code matter more than a segment).
+ */
+export function fitSmsMessage(template: string, input: MessageInput): FittedSms {
+  const values = smsValuesOf(input);
+  const full = renderSmsTemplate(template, values);
+  const fullSegments = smsSegments(full);
+  const budget = Math.max(1, typicalSmsSegments(template).segments);
+  const item = values.first_item_name;
+  if (fullSegments.segments <= budget || !item) return { message: full, segments: fullSegments, shortened: false };
+  const chars = Array.from(item);
+  const withItem = (n: number): string => {
+    const name = n >= chars.length ? item : n === 0 ? '' : chars.slice(0, n).join('').trimEnd() + ELLIPSIS;
+    return renderSmsTemplate(template, { ...values, first_item_name: name } as Record<SmsPlaceholderKey, string | null>);
+  };
+  // Longest prefix that fits (the segment count never falls as the name grows); none fits: the name is left out.
+  let lo = 0;
+  let hi = chars.length - 1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (smsSegments(withItem(mid)).segments <= budget) lo = mid;
+    else hi = mid - 1;
+  }
+  const message = withItem(lo);
+  return { message, segments: smsSegments(message), shortened: true };
+}
