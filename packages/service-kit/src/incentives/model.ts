@@ -112,8 +112,8 @@ const grantSchema = new mongoose.Schema<IncentiveGrantDoc>(
 grantSchema.index({ contact_ref: 1, step_key: 1 }, { unique: true });
 // A purchase's codes, matched to what its contact was given.
 grantSchema.index({ contact_ref: 1, code_key: 1 });
-// Revenue's per-step figures.
-grantSchema.index({ step_key: 1 });
+// Revenue's per-step figures: the codes given ({ state: 'issued' }), grouped by step.
+grantSchema.index({ state: 1, step_key: 1 });
 
 const credentialsSchema = new mongoose.Schema<ShopCredentialsDoc>(
   {
