@@ -1,5 +1,5 @@
 import type { ServiceDeps, ServiceParts } from '@act/service-kit';
-import { createIdAllocator, createSecretBox, ReplayGuard, startPrivacyResponder, startRetentionPurgeFromEnv, timelinePartRouter } from '@act/service-kit';
+import { createIdAllocator, createSecretBox, ReplayGuard, startPrivacyResponder, startRetentionPurgeFromEnv, timelinePartRouter, dropRetiredIndexes } from '@act/service-kit';
 import type { EmailConfig } from './config';
 import { contactModel } from './contacts/model';
 import { ContactsService } from './contacts/service';
@@ -19,8 +19,6 @@ import { SettingsService } from './settings/service';
 import { settingsRouter, webhookSigningRouter } from './settings/routes';
 import { emailTemplateModel } from './templates/model';
 import { buildSendingFeatures } from './live-sending';
-import { ReminderService, type ReminderJobs } from './reminders/service';
-import type { ReminderSender } from './reminders/sender';
 import { testToolsRouter } from './test-tools/routes';
 import { WebhookService } from './webhook/service';
 import { webhookRouter } from './webhook/routes';
@@ -32,16 +30,15 @@ import { EmailTimelineService } from './timeline/service';
 
 export interface EmailServiceOptions {
   config: EmailConfig;
-  /** Starts the persistent per-contact jobs (Agenda); injected so this file stays free of ESM-only imports. */
-  startJobs: (reminders: ReminderService) => Promise<ReminderJobs & { stop(): Promise<void> }>;
-  /** Part 2 plugs live sending in here. */
-  sender?: (logs: EmailLogsService) => ReminderSender;
 }
 
 /** Wires svc-email's features over the kit's dependencies. */
-export async function buildEmailService({ conn, bus, outbox, logger, app, publicUrl }: ServiceDeps, { config, startJobs, sender }: EmailServiceOptions): Promise<ServiceParts> {
+export async function buildEmailService({ conn, bus, outbox, logger, app, publicUrl }: ServiceDeps, { config }: EmailServiceOptions): Promise<ServiceParts> {
   // Unique indexes carry the idempotency rules: build them before the first request.
   await Promise.all([contactModel, emailLogModel, webhookEventModel, integrationModel, settingModel, emailTemplateModel].map((m) => m(conn).init()));
+  // The contact's id index serves the `{ id, status }` claim filter: the exact-key copy of it is no longer declared.
+  // Nothing marks a claim in flight on the contact any more (the flow row's lease does): its index goes too.
+  await dropRetiredIndexes(contactModel(conn).collection as never, ['id_1_status_1', 'send_pending_1']);
 
   const logs = new EmailLogsService(conn, createIdAllocator(conn, 'email_logs'));
   // The webhook path's ids: one counter write per 1,000 deliveries (a restart leaves a gap, nothing sorts by id).
@@ -49,13 +46,11 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
   // Webhook signing secrets are sealed under SECRETS_KEY; the cache opens them once per snapshot.
   const box = createSecretBox();
   const cache = new IntegrationCache(conn, config.integrationCacheMs, box);
-  // Part 2: campaigns, templates, Resend, unsubscribe list, live campaign sends (its own ReminderSender).
+  // Part 2: campaigns, templates, Resend, unsubscribe list, live campaign sends, and email's one flow engine.
   const sending = await buildSendingFeatures({ conn, outbox, logger, app, publicUrl, integrations: cache, config: config.sending });
-  const contactsColl = contactModel(conn).collection as never;
-  // The sender reports suppressed reminders to the contacts service, built just below (it needs the reminders).
-  const onUnsubscribed = (ids: number[]): Promise<void> => contacts.markUnsubscribed(ids);
-  const reminders = new ReminderService(contactsColl, sender ? sender(logs) : sending.sender(logs, onUnsubscribed), logger, { dueScanMs: config.dueScanMs });
-  const contacts = new ContactsService(conn, reminders, createIdAllocator(conn, 'contacts', 1_000), config.delayUnitMs, sending.unsubscribes);
+  // The reminder step reports suppressed reminders to the contacts service, built just below (it needs the flows).
+  const flows = sending.engine(logs, (ids) => contacts.markUnsubscribed(ids));
+  const contacts = new ContactsService(conn, flows, createIdAllocator(conn, 'contacts', 1_000), config.delayUnitMs, sending.unsubscribes);
   sending.unsubscribes.observe((emails, listed) => contacts.unsubscribedChanged(emails, listed));
   const integrations = new IntegrationsService(conn, cache, contacts, { publicUrl, box, testBaseUrl: config.webhookTestBaseUrl, logger });
   const settings = new SettingsService(conn, integrations, cache);
@@ -67,7 +62,6 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
   await Promise.all([integrations.ensureDefault(await settings.getReminderDelay()), replays.init()]);
   await integrations.ensureKeys();
 
-  let jobs: (ReminderJobs & { stop(): Promise<void> }) | null = null;
   let consumers: { stop(): void } | null = null;
   let privacy: { stop(): void } | null = null;
   let retention: { stop(): void } | null = null;
@@ -86,12 +80,9 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
       ...sending.routers,
       attribution.router,
       timelinePartRouter(new EmailTimelineService(conn, cache, attribution.ledger)),
-      testToolsRouter({ contacts, logs, events, reminders, ledger: attribution.ledger, outbox }),
+      testToolsRouter({ contacts, logs, events, reminders: flows, ledger: attribution.ledger, outbox }),
     ],
     async start() {
-      jobs = await startJobs(reminders);
-      reminders.attachJobs(jobs);
-      await reminders.start();
       void contacts.flagAllListed().catch((err) => logger.warn({ err: (err as Error).message }, 'flagging unsubscribed contacts failed'));
       consumers = startEventConsumers({ conn, bus, logger, deps: { contacts, integrations: cache, events } });
       privacy = startPrivacyResponder({
@@ -124,8 +115,6 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
       privacy?.stop();
       retention?.stop();
       revenueConsumer?.stop();
-      reminders.stop();
-      await jobs?.stop();
     },
   };
 }

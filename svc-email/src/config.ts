@@ -10,14 +10,10 @@ export const emailSettings = {
   EMAIL_METRICS_PORT: int({ default: 0 }),
   REMINDER_DELAY_UNIT_MS: int({ default: 60_000, min: 1, desc: 'test-only' }),
   REMINDER_DUE_SCAN_MS: int({ default: 250, min: 1 }),
-  REMINDER_SWEEP_INTERVAL_MS: int({ default: 60_000, min: 1 }),
-  REMINDER_JOB_GRACE_MS: int({ default: 600_000 }),
-  AGENDA_PROCESS_EVERY_MS: int({ default: 30_000, min: 1 }),
   INTEGRATION_CACHE_MS: int({ default: 1_000 }),
   WEBHOOK_TEST_BASE_URL: urls(['http', 'https'], { default: undefined }),
   EMAIL_LIVE_SENDING: bool({ default: false }),
   EMAIL_DELAY_HOUR_MS: int({ default: 3_600_000, min: 1, desc: 'test-only' }),
-  EMAIL_SEQUENCE_SCAN_MS: int({ default: 1_000, min: 1 }),
   EMAIL_SEND_CONCURRENCY: int({ default: 300, min: 1 }),
   RESEND_API_KEY: str({ default: undefined }),
   RESEND_FROM: str({ default: undefined }),
@@ -40,15 +36,6 @@ export const EMAIL_TEST_SWITCHES = ['REMINDER_DELAY_UNIT_MS', 'EMAIL_DELAY_HOUR_
 export interface EmailConfig {
   /** Length of one "minute" of reminder delay. Tests set 1000 so a 1-minute delay lasts 1 s. */
   delayUnitMs: number;
-  /** How often the in-process due ticker claims reminders that came due. */
-  dueScanMs: number;
-  /** Period of Agenda's `reminder-sweep` (the spec's sweep every minute). */
-  sweepIntervalMs: number;
-  /**
-   * Agenda's polling period. Each poll locks the jobs due before the next one and runs them on time from memory, so a
-   * long period costs no precision for jobs written ahead (all of ours); it only spares the jobs collection queries.
-   */
-  agendaProcessEveryMs: number;
   /** How long the webhook path may use its cached integrations before re-reading them. */
   integrationCacheMs: number;
   /**
@@ -63,9 +50,6 @@ export interface EmailConfig {
 export function loadConfig(): EmailConfig {
   return {
     delayUnitMs: envInt('REMINDER_DELAY_UNIT_MS', 60_000),
-    dueScanMs: envInt('REMINDER_DUE_SCAN_MS', 250),
-    sweepIntervalMs: envInt('REMINDER_SWEEP_INTERVAL_MS', 60_000),
-    agendaProcessEveryMs: envInt('AGENDA_PROCESS_EVERY_MS', 30_000),
     integrationCacheMs: envInt('INTEGRATION_CACHE_MS', 1_000),
     webhookTestBaseUrl: env('WEBHOOK_TEST_BASE_URL', '') || null,
     sending: loadSendingConfig(),

@@ -176,6 +176,14 @@ export function watchAgendaJobs(jobs: JobsCollection): () => void {
   };
 }
 
+export const probeFlowDue = probedGauge('act_flow_steps_due', 'Flow steps whose due time has come and that no instance holds (a held step is due at its lease end)', ['collection']);
+
+/** A flow's step rows: those waiting and due now, counted on the index the due poller reads (state, due_at). */
+export function watchFlowSteps(steps: JobsCollection): () => void {
+  const labels = { collection: steps.collectionName };
+  return probeFlowDue(async () => [{ labels, value: await steps.countDocuments({ state: 'waiting', due_at: { $lte: new Date() } }) }]);
+}
+
 /** `GET /metrics` in Prometheus' text format; nothing else. */
 export async function metricsResponse(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const path = (req.url ?? '/').split('?')[0];

@@ -20,13 +20,9 @@ export interface ContactDoc {
   /** created_at + the integration's delay; never changes after creation. */
   remind_at: Date;
   purchased_at: Date | null;
-  /** When the reminder was claimed (pending → sent). */
+  /** When the reminder was claimed (pending → sent) by the email flow's first step (reminders/step.ts). */
   sent_at: Date | null;
   status: ContactStatus;
-  /** Set with the claim, removed once the reminder is written: still there after a crash, so it is sent then. */
-  send_pending?: true;
-  /** Which claim won the contact (reminders/service.ts claims many in one write and reads back whose they are). */
-  claim_token?: string;
   /** The sender's cart; replaced only by a cart with a newer `updated_at` (svc-email/src/webhook/cart-store.ts). */
   cart?: Cart | null;
   /** Why no reminder may go (the shopper declined the sender's promotional messages); set by the webhook intake. */
@@ -49,8 +45,6 @@ const schema = new mongoose.Schema<ContactDoc>(
     purchased_at: { type: Date, default: null },
     sent_at: { type: Date, default: null },
     status: { type: String, enum: ['pending', 'sent', 'purchased'], required: true },
-    send_pending: { type: Boolean },
-    claim_token: { type: String },
     cart: { type: mongoose.Schema.Types.Mixed, default: undefined },
     reminders_held: { type: String },
     unsubscribed: { type: Boolean },
@@ -62,8 +56,6 @@ schema.index({ id: 1 }, { unique: true });
 export const FUNNEL_KEY_INDEX = 'integration_id_1_contact_id_1';
 schema.index({ integration_id: 1, contact_id: 1 }, { unique: true, name: FUNNEL_KEY_INDEX });
 schema.index({ status: 1, remind_at: 1 });
-// Claims whose reminder was not written yet (a crash between the two): few, looked up at start and by the sweep.
-schema.index({ send_pending: 1 }, { sparse: true });
 schema.index({ email_lower: 1 });
 // 'Mark as Purchased' by the sender's contact id, newest first, across integrations.
 schema.index({ contact_id: 1, created_at: -1 });

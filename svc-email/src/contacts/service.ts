@@ -5,12 +5,16 @@ import { NotFoundError, createBatcher, insertNew, isDuplicateKeyError, readList,
 import type { Contact, ContactStatus, Paged } from '@act/contracts/src/email-api';
 import { CONTACT_PROJECTION, FUNNEL_KEY_INDEX, contactModel, toContact, type ContactDoc } from './model';
 
-/** What contacts tell the reminder side (implemented by reminders; kept as a port so neither imports the other). */
-export interface ReminderHooks {
-  scheduled(items: { id: number; remind_at: Date }[]): void;
-  /** Contacts purchased or deleted: their reminder jobs can go. */
-  closed(ids: number[]): void;
-  clearedAll(): void;
+/**
+ * The email flows as contacts see them (implemented by live-sending/engine.ts; a port, so neither imports the other):
+ * each new contact's flow is written right after the contact, its reminder due at remind_at. A purchase needs no
+ * call: the flow's next step reads it.
+ */
+export interface FlowHooks {
+  startFlows(items: { id: number; contact_id: string; integration_id: number | null; remind_at: Date }[]): Promise<void>;
+  /** Contacts deleted: their flows go. */
+  remove(ids: number[]): Promise<void>;
+  removeAll(): Promise<void>;
 }
 
 /** The unsubscribe list as contacts read it (implemented by unsubscribe/service.ts; a port, so neither imports the other). */
@@ -73,7 +77,7 @@ export class ContactsService {
 
   constructor(
     conn: Connection,
-    private readonly hooks: ReminderHooks,
+    private readonly hooks: FlowHooks,
     private readonly allocateId: () => Promise<number>,
     private readonly delayUnitMs: number,
     private readonly unsubscribes: UnsubscribeLookup | null = null,
@@ -96,7 +100,6 @@ export class ContactsService {
     const insert = newContactFields(id, input, remind_at);
     const created = await this.insertContact({ key: { integration_id: input.integration.id, contact_id: input.contactId }, insert });
     if (!created) return { created: false, id: null, remind_at };
-    this.hooks.scheduled([{ id, remind_at }]);
     return { created: true, id, remind_at };
   }
 
@@ -107,7 +110,11 @@ export class ContactsService {
     // find it there (the unique index on integration and funnel contact id decides).
     const docs = items.map((it) => ({ ...it.insert, ...it.key }) as ContactDoc & { _id?: ObjectId });
     const created = await insertNew(this.coll, docs, FUNNEL_KEY_INDEX);
-    await this.flagListed(docs.filter((_, i) => created[i]));
+    const stored = docs.filter((_, i) => created[i]);
+    // After the contacts, in the same batch: a process killed in between leaves pending contacts without a flow,
+    // which any instance's start adopts (SequenceEngine.adoptPending).
+    await this.hooks.startFlows(stored);
+    await this.flagListed(stored);
     return created;
   }
 
@@ -168,7 +175,7 @@ export class ContactsService {
         if (doc!.unsubscribed && doc!.status !== 'unsubscribed') await this.coll.updateOne({ id: doc!.id, email_lower: set.email_lower! }, { $unset: { unsubscribed: '' } });
         await this.flagListed([doc!]);
         const created = doc!.id === id;
-        if (created) this.hooks.scheduled([{ id, remind_at }]);
+        if (created) await this.hooks.startFlows([doc!]);
         return { created, contact: doc! };
       } catch (err) {
         if (isDuplicateKeyError(err) && attempt === 0) continue;
@@ -206,7 +213,6 @@ export class ContactsService {
       const doc = await this.purchaseOne(t, input.purchasedAt);
       if (doc) changed.push(doc);
     }
-    if (changed.length) this.hooks.closed(changed.map((c) => c.id));
     return { matched: targets.length, changed };
   }
 
@@ -220,7 +226,6 @@ export class ContactsService {
       const doc = await this.purchaseOne(c, purchasedAt);
       if (doc) changed.push(doc);
     }
-    if (changed.length) this.hooks.closed(changed.map((c) => c.id));
     const first = changed.find((c) => c.id === found[0]!.id) ?? found[0]!;
     return { contact: toContact(first), changed };
   }
@@ -265,13 +270,13 @@ export class ContactsService {
   async clearIntegration(integrationId: number): Promise<number> {
     const ids = (await this.coll.find({ integration_id: integrationId }, { projection: { _id: 0, id: 1 } }).toArray()).map((c) => c.id);
     const { deletedCount } = await this.coll.deleteMany({ integration_id: integrationId });
-    if (ids.length) this.hooks.closed(ids);
+    await this.hooks.remove(ids);
     return deletedCount;
   }
 
   async clearAll(): Promise<number> {
     const { deletedCount } = await this.coll.deleteMany({});
-    this.hooks.clearedAll();
+    await this.hooks.removeAll();
     return deletedCount;
   }
 }

@@ -8,8 +8,11 @@ export interface SendingConfig {
   liveSending: boolean;
   /** EMAIL_DELAY_HOUR_MS: length of one hour of a template's delay_hours (tests shorten it). */
   delayHourMs: number;
-  /** EMAIL_SEQUENCE_SCAN_MS: how often each instance looks for sequence steps that came due. */
-  sequenceScanMs: number;
+  /**
+   * REMINDER_DUE_SCAN_MS: how long each instance's due poller (reminders and campaign steps alike) waits after a look
+   * that found less than a full round.
+   */
+  dueScanMs: number;
   /**
    * EMAIL_SEND_CONCURRENCY: steps one instance works at once, in bursts of up to 100 (a batch call's size); 300 keeps
    * a full batch waiting for each slot of the budget while the next bursts are read and written.
@@ -38,7 +41,7 @@ export function loadSendingConfig(): SendingConfig {
   return {
     liveSending: envBool('EMAIL_LIVE_SENDING', false),
     delayHourMs: envInt('EMAIL_DELAY_HOUR_MS', 3_600_000),
-    sequenceScanMs: envInt('EMAIL_SEQUENCE_SCAN_MS', 1_000),
+    dueScanMs: envInt('REMINDER_DUE_SCAN_MS', 250),
     sendConcurrency: envInt('EMAIL_SEND_CONCURRENCY', 300),
     resend: {
       envApiKey: optional('RESEND_API_KEY'),

@@ -1,27 +1,39 @@
 import type { Connection } from 'mongoose';
 import type { Collection } from 'mongodb';
 import { DuePoller, FlowRunner } from '@act/flow';
-import type { Logger } from '@act/service-kit';
+import { reminderLateness, watchFlowSteps, type Incentives, type Logger } from '@act/service-kit';
 import { contactModel, type ContactDoc } from '../contacts/model';
 import type { EmailLogsService } from '../email-logs/service';
 import type { CampaignsService } from '../campaigns/service';
 import type { TemplatesService } from '../templates/service';
 import type { UnsubscribeService } from '../unsubscribe/service';
 import type { UnsubscribeLinkSettings } from '../unsubscribe/links';
+import type { IntegrationCache } from '../integrations/cache';
 import { BATCH_MAX, type ResendProvider } from '../providers/resend';
+import { REMINDED, reminderStep } from '../reminders/step';
 import type { RecoveryUrls } from './recovery-urls';
+import { campaignChooser } from './campaign-choice';
 import { sendClaimModel, sequenceStepModel, type SendClaimDoc, type SequenceStepDoc } from './model';
-import { StepStore } from './step-store';
+import { StepStore, type FlowStart } from './step-store';
 import { EmailSteps, type EmailSettings, type EmailWork } from './steps';
 
-export { failedMessage, sentMessage, skippedNoLinkMessage, unsubscribedMessage, type StepOutcome } from './steps';
+export { failedMessage, sentMessage, skippedNoLinkMessage, type StepOutcome } from './steps';
+export { unsubscribedMessage } from '../reminders/sender';
+export type { FlowStart } from './step-store';
 
 /** A step being worked holds its contact this long: longer than any provider call (RESEND_TIMEOUT_MS). */
 const LEASE_MS = 5 * 60_000;
+/**
+ * A reminder's step holds its contact this long: it calls no provider (a few reads and writes), so a process killed
+ * mid-claim leaves its reminders for this long only.
+ */
+const REMINDER_LEASE_MS = 15_000;
 /** A step that threw (database trouble) is tried again after this. */
 const ERROR_RETRY_MS = 10_000;
 /** Steps one instance works at once when EMAIL_SEND_CONCURRENCY is not given: three bursts of a full batch. */
 const DEFAULT_CONCURRENCY = 300;
+/** Rows read per round of the sweep and of the start-up adoption. */
+const ROUND = 500;
 
 export interface SequenceEngineDeps {
   conn: Connection;
@@ -32,6 +44,13 @@ export interface SequenceEngineDeps {
   recoveryUrls: RecoveryUrls;
   logs: EmailLogsService;
   links: UnsubscribeLinkSettings;
+  /** Each step's code for the shopper (none, fixed, pool, created in the shop). */
+  incentives: Incentives;
+  integrations: IntegrationCache;
+  /** Contacts whose reminder was withheld for the unsubscribe list (they then show `unsubscribed`). */
+  markUnsubscribed(ids: number[]): Promise<void>;
+  /** EMAIL_LIVE_SENDING: campaigns go on after the reminder; off, the reminder is the `would_send` log and the flow ends. */
+  liveSending: boolean;
   /** Length of one hour of delay_hours (EMAIL_DELAY_HOUR_MS). */
   hourMs: number;
   /**
@@ -39,38 +58,43 @@ export interface SequenceEngineDeps {
    * DEFAULT_CONCURRENCY.
    */
   concurrency?: number;
-  /** How long the due poller waits after a look that found less than a full round (EMAIL_SEQUENCE_SCAN_MS). */
+  /** How long the due poller waits after a look that found less than a full round (REMINDER_DUE_SCAN_MS). */
   scanMs: number;
   logger: Logger;
 }
 
-export interface SequenceStart {
-  id: number;
-  contact_id: string;
-  integration_id: number | null;
-  campaign_id: number;
-}
-
 /**
- * The email channel of the flow runner (@act/flow): a due contact gets its campaign's active templates in
- * template_order, the first at remind_at (plus its own delay_hours, 0 by default), each next one delay_hours after
- * the previous send. The sequence rows are the step store; the steps (steps.ts) check, right before each send, that
- * the contact still exists and has not purchased, the campaign is active, the address is not unsubscribed. Safe
- * with any number of instances: a step is taken by a compare-and-set on the sequence row, and the (contact, template)
- * claim is inserted before Resend is called, which also gets an Idempotency-Key; an email goes out at most once.
- * Due steps are worked in bursts of up to a batch call's 100, found by the due poller.
+ * Email's one scheduler: the flow runner (@act/flow) over one row per contact, written at intake. The first step is
+ * the reminder, due at remind_at (reminders/step.ts: the pending → sent claim, then the `would_send`, held or
+ * unsubscribed log, or the campaign); with live sending on and a campaign that can send, the campaign's active
+ * templates follow in template_order, the first delay_hours (0 by default) after the reminder, each next one
+ * delay_hours after the previous send. The steps (steps.ts) check, right before each send, that the contact still
+ * exists and has not purchased, the campaign is active, the address is not unsubscribed. Safe with any number of
+ * instances: a step is taken by a compare-and-set on the row, and the (contact, template) claim is inserted before
+ * Resend is called, which also gets an Idempotency-Key; an email goes out at most once, a reminder is logged once
+ * (its log is keyed by contact). Due steps are worked in bursts of up to a batch call's 100, found by the due poller.
  */
 export class SequenceEngine {
   private readonly steps: Collection<SequenceStepDoc>;
+  private readonly contacts: Collection<ContactDoc>;
   private readonly store: StepStore;
   private readonly runner: FlowRunner<SequenceStepDoc, EmailWork, EmailSettings>;
   private readonly poller: DuePoller;
+  private unwatch: () => void = () => undefined;
 
   constructor(private readonly deps: SequenceEngineDeps) {
     this.steps = sequenceStepModel(deps.conn).collection as unknown as Collection<SequenceStepDoc>;
-    this.store = new StepStore(this.steps);
+    this.contacts = contactModel(deps.conn).collection as unknown as Collection<ContactDoc>;
+    // Live sending off is the kill switch: the campaign steps already under way wait where they are.
+    this.store = new StepStore(this.steps, deps.liveSending, REMINDER_LEASE_MS);
+    const remind = reminderStep({
+      contacts: this.contacts,
+      unsubscribedAmong: (emails) => deps.unsubscribes.unsubscribedAmong(emails),
+      markUnsubscribed: deps.markUnsubscribed,
+      campaignFor: deps.liveSending ? campaignChooser(deps) : undefined,
+    });
     const pipeline = new EmailSteps({
-      contacts: contactModel(deps.conn).collection as unknown as Collection<ContactDoc>,
+      contacts: this.contacts,
       claims: sendClaimModel(deps.conn).collection as unknown as Collection<SendClaimDoc>,
       campaigns: deps.campaigns,
       templates: deps.templates,
@@ -78,6 +102,7 @@ export class SequenceEngine {
       provider: deps.provider,
       recoveryUrls: deps.recoveryUrls,
       links: deps.links,
+      incentives: deps.incentives,
       hourMs: deps.hourMs,
       logger: deps.logger,
     });
@@ -85,12 +110,14 @@ export class SequenceEngine {
       {
         name: 'sequence',
         store: this.store,
-        gate: async () => {
+        gate: async (rows) => {
+          // Only the campaign's steps send through Resend: a burst of reminders reads no provider settings.
+          if (!deps.liveSending || rows.every((r) => r.stage === 'remind')) return { settings: { from: null } };
           const status = await deps.provider.status();
           return { settings: { from: status.configured && status.from ? status.from : null } };
         },
         work: (row): EmailWork => ({ ref: row.contact_ref, row }),
-        steps: pipeline.all,
+        steps: [remind, ...pipeline.all],
         recorder: {
           finish: async (works, lease) => {
             await deps.logs.addMany(works.filter((w) => w.log).map((w) => w.log!));
@@ -98,6 +125,10 @@ export class SequenceEngine {
               lease.leaseId,
               works.filter((w) => w.release).map((w) => ({ ref: w.ref, ...w.release! })),
             );
+            const handedAt = Date.now();
+            for (const w of works)
+              if (w.row.stage === 'remind' && (w.outcome === REMINDED || w.outcome === 'held'))
+                reminderLateness.observe({ channel: 'email' }, Math.max(0, handedAt - w.row.base_at.getTime()) / 1000);
           },
           // The burst's claims keep any email sent from going out again; the rows come back shortly.
           abandon: (works, lease) =>
@@ -127,38 +158,18 @@ export class SequenceEngine {
     await Promise.all([sequenceStepModel(conn).init(), sendClaimModel(conn).init()]);
   }
 
-  /** Starts sequences for contacts just claimed (pending → sent) by this instance; the first steps are due at once. */
-  async begin(items: SequenceStart[], at = new Date()): Promise<void> {
-    if (items.length === 0) return;
-    await this.steps.bulkWrite(
-      items.map((c) => ({
-        updateOne: {
-          filter: { contact_ref: c.id },
-          update: {
-            $setOnInsert: {
-              contact_ref: c.id,
-              contact_id: c.contact_id,
-              integration_id: c.integration_id,
-              campaign_id: c.campaign_id,
-              last_order: 0,
-              last_template_id: 0,
-              base_at: at,
-              due_at: at,
-              lease_id: null,
-              state: 'waiting' as const,
-              sent: 0,
-              stop_reason: null,
-              created_at: at,
-              updated_at: at,
-            },
-          },
-          upsert: true,
-        },
-      })),
-      { ordered: false },
-    );
-    // Off the reminder path: the claim answered already, sends take as long as Resend takes.
-    this.poller.wake();
+  /** The flows of contacts intake has just stored, their reminder due at remind_at. */
+  startFlows(items: FlowStart[]): Promise<void> {
+    return this.store.start(items);
+  }
+
+  /** The flows of deleted contacts. */
+  remove(refs: number[]): Promise<void> {
+    return this.store.remove(refs);
+  }
+
+  removeAll(): Promise<void> {
+    return this.store.removeAll();
   }
 
   /** One burst of these contacts' due steps (tests and tools): the outcome per contact. */
@@ -166,11 +177,59 @@ export class SequenceEngine {
     return this.runner.processBurst(refs);
   }
 
-  start(): void {
+  /**
+   * "Process Missed Emails": every reminder due now, in rounds (after adopting any pending contact without a flow);
+   * returns how many reminders this call handled.
+   */
+  async sweep(): Promise<number> {
+    await this.adoptPending();
+    let total = 0;
+    for (;;) {
+      const due = await this.store.dueReminders(new Date(), ROUND);
+      if (due.length === 0) break;
+      for (const o of (await this.runner.processBurst(due)).values()) if (o === REMINDED) total++;
+      if (due.length < ROUND) break;
+    }
+    return total;
+  }
+
+  /**
+   * Pending contacts whose reminder is due and which have no flow row get one (due at once): intake writes the
+   * contact, then its row, so a process killed between the two, or a contact written straight into the database
+   * (the benchmarks' seeding), leaves a contact without one. Served by the contacts' (status, remind_at) index; a
+   * row already there is left as it is.
+   */
+  async adoptPending(): Promise<number> {
+    let adopted = 0;
+    let after: Date | null = null;
+    for (;;) {
+      const range: { $lte: Date; $gte?: Date } = { $lte: new Date() };
+      if (after) range.$gte = after;
+      const pending = await this.contacts
+        .find({ status: 'pending', remind_at: range }, { projection: { _id: 0, id: 1, contact_id: 1, integration_id: 1, remind_at: 1 } })
+        .sort({ remind_at: 1 })
+        .limit(ROUND)
+        .toArray();
+      await this.store.start(pending.map((c) => ({ id: c.id, contact_id: c.contact_id, integration_id: c.integration_id, remind_at: c.remind_at })));
+      adopted += pending.length;
+      if (pending.length < ROUND) break;
+      const last = pending[pending.length - 1]!.remind_at;
+      // A round of contacts all due at one instant: the next round could not move past it.
+      if (after && last.getTime() === after.getTime()) break;
+      after = last;
+    }
+    return adopted;
+  }
+
+  /** Adopts pending contacts without a flow, then starts the due poller. */
+  async start(): Promise<void> {
+    await this.adoptPending().catch((err) => this.deps.logger.error({ err: (err as Error).message }, 'adopting pending contacts failed; Process Missed Emails retries'));
+    this.unwatch = watchFlowSteps(this.steps);
     this.poller.start();
   }
 
   stop(): void {
+    this.unwatch();
     this.poller.stop();
   }
 }

@@ -2,13 +2,12 @@ import type Koa from 'koa';
 import type Router from '@koa/router';
 import type { Connection } from 'mongoose';
 import type { Collection } from 'mongodb';
-import { ReplayGuard, type Logger, type Outbox } from '@act/service-kit';
+import { buildIncentives, incentivesRouter, ReplayGuard, type Logger, type Outbox } from '@act/service-kit';
 import { emailLogModel, type EmailLogDoc } from '../email-logs/model';
 import { ResendEventsService } from '../resend-events/service';
 import { resendEventsRouter } from '../resend-events/routes';
 import type { EmailLogsService } from '../email-logs/service';
 import type { IntegrationCache } from '../integrations/cache';
-import type { ReminderSender } from '../reminders/sender';
 import { CampaignsService, campaignModel, campaignsRouter } from '../campaigns';
 import { TemplatesService, emailTemplateModel, templatesRouter } from '../templates';
 import { ResendProvider } from '../providers/resend';
@@ -23,14 +22,16 @@ import {
 import type { SendingConfig } from './config';
 import { RecoveryUrls, recoveryUrlModel } from './recovery-urls';
 import { SequenceEngine } from './engine';
-import { CampaignReminderSender } from './sender';
 
 export { loadSendingConfig, type SendingConfig } from './config';
 
 export interface SendingFeatures {
   routers: Router[];
-  /** The ReminderSender for part 1's reminder service. */
-  sender(logs: EmailLogsService, onUnsubscribed?: (contactIds: number[]) => Promise<void>): ReminderSender;
+  /**
+   * Email's one scheduler (the reminder, then the campaign's templates), built once the logs and the contacts'
+   * `markUnsubscribed` exist.
+   */
+  engine(logs: EmailLogsService, markUnsubscribed: (contactIds: number[]) => Promise<void>): SequenceEngine;
   /** The unsubscribe list (erase adds its hashed entries through it). */
   unsubscribes: UnsubscribeService;
   start(): Promise<void>;
@@ -81,6 +82,7 @@ export async function buildSendingFeatures({
     async (id) => (await integrations.get()).byId.get(id)?.checkout_fallback_url ?? null,
     publicUrl,
   );
+  const incentives = await buildIncentives(conn, logger);
   const resend = new ResendService(provider, templates, unsubscribes, recoveryUrls, links, config.liveSending);
   app.use(recoveryUrls.middleware(logger));
 
@@ -113,8 +115,10 @@ export async function buildSendingFeatures({
         conn,
       }),
       unsubscribeAdminRouter(unsubscribes),
+      // Loopback http shops only outside production: the tests' fake Shopify and WooCommerce.
+      incentivesRouter('/api/email', 'email', { ...incentives, allowHttpShops: process.env.NODE_ENV !== 'production' }),
     ],
-    sender(logs, onUnsubscribed) {
+    engine(logs, markUnsubscribed) {
       engine = new SequenceEngine({
         conn,
         campaigns,
@@ -124,26 +128,19 @@ export async function buildSendingFeatures({
         recoveryUrls,
         logs,
         links,
+        incentives,
+        integrations,
+        markUnsubscribed,
+        liveSending: config.liveSending,
         hourMs: config.delayHourMs,
         concurrency: config.sendConcurrency,
-        scanMs: config.sequenceScanMs,
+        scanMs: config.dueScanMs,
         logger,
       });
-      return new CampaignReminderSender({
-        logs,
-        unsubscribes,
-        integrations,
-        campaigns,
-        templates,
-        engine,
-        liveSending: config.liveSending,
-        logger,
-        onUnsubscribed,
-      });
+      return engine;
     },
     async start() {
-      // EMAIL_LIVE_SENDING is also the kill switch: off, sequences already running wait where they are.
-      if (config.liveSending) engine?.start();
+      await engine?.start();
     },
     stop() {
       engine?.stop();

@@ -3,7 +3,9 @@ import mongoose, { type Connection } from 'mongoose';
 export type SequenceState = 'waiting' | 'finished' | 'stopped';
 
 /**
- * A contact's campaign sequence: one row per contact holding where it is and when its next step is due. Every
+ * A contact's email flow: one row per contact, written with the contact at intake, holding where it is and when its
+ * next step is due. Its first step is the reminder (`stage: 'remind'`, due at remind_at); an integration with a
+ * sending campaign goes on with the campaign's templates, any other contact's flow ends with the reminder. Every
  * instance scans `{ state: 'waiting', due_at <= now }`; a step is taken by a compare-and-set that moves due_at
  * to a lease and writes a lease id, so one instance works a contact at a time and a crashed one's step comes
  * back after the lease.
@@ -13,11 +15,14 @@ export interface SequenceStepDoc {
   contact_ref: number;
   contact_id: string;
   integration_id: number | null;
-  campaign_id: number;
+  /** Chosen when the reminder is claimed (null before, and for a flow that ends with the reminder). */
+  campaign_id: number | null;
+  /** 'remind' until the reminder step is done; absent on the campaign's steps. */
+  stage?: 'remind';
   /** Position: template_order and id of the last template handled (0, 0 before the first). */
   last_order: number;
   last_template_id: number;
-  /** When the previous step went out (remind_at for the first): the next one is delay_hours after it. */
+  /** When the previous step went out (the reminder's claim for the first template): the next one is delay_hours after it. */
   base_at: Date;
   /** When to look at this contact next (a lease while a step is being worked); null once finished or stopped. */
   due_at: Date | null;
@@ -25,7 +30,7 @@ export interface SequenceStepDoc {
   state: SequenceState;
   /** Emails accepted by the provider so far. */
   sent: number;
-  /** purchased, unsubscribed, contact_deleted, campaign_unavailable. */
+  /** purchased, unsubscribed, contact_deleted, campaign_unavailable, reminders_held. */
   stop_reason: string | null;
   created_at: Date;
   updated_at: Date;
@@ -36,7 +41,8 @@ const stepSchema = new mongoose.Schema<SequenceStepDoc>(
     contact_ref: { type: Number, required: true },
     contact_id: { type: String, required: true },
     integration_id: { type: Number, default: null },
-    campaign_id: { type: Number, required: true },
+    campaign_id: { type: Number, default: null },
+    stage: { type: String },
     last_order: { type: Number, required: true },
     last_template_id: { type: Number, required: true },
     base_at: { type: Date, required: true },
@@ -51,11 +57,17 @@ const stepSchema = new mongoose.Schema<SequenceStepDoc>(
   { versionKey: false, collection: 'email_sequence_steps' },
 );
 stepSchema.index({ contact_ref: 1 }, { unique: true });
-// Exactly the due scan's keys (the MongoDB stand-in only uses an index whose keys equal the query's).
+// The due scan: equality on state, then due_at (its range and its sort).
 stepSchema.index({ state: 1, due_at: 1 });
+// The reminders alone (live sending off, and "Process Missed Emails"): state and stage, then due_at.
+stepSchema.index({ state: 1, stage: 1, due_at: 1 });
 // The step's compare-and-sets filter on exactly these keys: taking it { contact_ref, state, due_at, lease_id },
-// writing its outcome { contact_ref, lease_id }. Unique because contact_ref is; without them the stand-in scanned
-// every step for each of the two writes (10,000 due at once in bench:delivery: the stand-in's CPU went there).
+// writing its outcome { contact_ref, lease_id }. On MongoDB the unique contact_ref index alone serves both (equality
+// on a unique key finds at most one document, whose other fields are then compared): neither index carries a rule,
+// the unique contact_ref index keeps one row per contact. They are kept for the MongoDB stand-in the tests and
+// benches run on, which uses only an index whose keys equal the query's: without them it scanned every row for each
+// of the two writes (10,000 due at once in bench:delivery: its CPU went there), and every contact has a row now.
+// Unique because contact_ref is, so they cost MongoDB index upkeep only, not a rule.
 stepSchema.index({ contact_ref: 1, state: 1, due_at: 1, lease_id: 1 }, { unique: true });
 stepSchema.index({ contact_ref: 1, lease_id: 1 }, { unique: true });
 

@@ -8,24 +8,49 @@ export interface StepRelease {
   ref: number;
   set: Partial<SequenceStepDoc>;
   sent?: boolean;
+  /** The reminder step is done: the row is on the campaign's steps (or ended). */
+  reminded?: boolean;
+}
+
+/** A contact's flow as intake starts it: its reminder due at remind_at. */
+export interface FlowStart {
+  id: number;
+  contact_id: string;
+  integration_id: number | null;
+  remind_at: Date;
 }
 
 /**
- * The sequence rows as the flow runner's step store: the due ones found by an indexed range on due_at, leases taken
+ * The flow rows as the flow runner's step store: the due ones found by an indexed range on due_at, leases taken
  * many at a time by one compare-and-set write, given back by one write. No transaction and no pipeline update (the
- * MongoDB stand-in has neither).
+ * MongoDB stand-in has neither). With `campaignSteps` off (live sending off: the kill switch) only reminders are
+ * due; the campaign's steps wait where they are.
  */
 export class StepStore implements FlowStepStore<SequenceStepDoc> {
-  constructor(private readonly steps: Collection<SequenceStepDoc>) {}
+  constructor(
+    private readonly steps: Collection<SequenceStepDoc>,
+    private readonly campaignSteps: boolean,
+    /** How long a reminder's step holds its row: it calls no provider, so a crash mid-claim comes back soon. */
+    private readonly reminderLeaseMs: number,
+  ) {}
 
   ref(row: SequenceStepDoc): number {
     return row.contact_ref;
   }
 
-  /** Waiting rows due by now, oldest first: served by the (state, due_at) index. */
-  async due(now: Date, limit: number): Promise<number[]> {
+  /** Waiting rows due by now, oldest first: served by the (state, due_at) index, or (state, stage, due_at). */
+  due(now: Date, limit: number): Promise<number[]> {
+    return this.campaignSteps ? this.dueOf({ state: 'waiting' }, now, limit) : this.dueReminders(now, limit);
+  }
+
+  /** The reminders due by now, oldest first. */
+  dueReminders(now: Date, limit: number): Promise<number[]> {
+    return this.dueOf({ state: 'waiting', stage: 'remind' }, now, limit);
+  }
+
+  private async dueOf(filter: Filter<SequenceStepDoc>, now: Date, limit: number): Promise<number[]> {
     const rows = await this.steps
-      .find({ state: 'waiting', due_at: { $lte: now } }, { projection: { _id: 0, contact_ref: 1 } })
+      .find({ ...filter, due_at: { $lte: now } }, { projection: { _id: 0, contact_ref: 1 } })
       .sort({ due_at: 1 })
       .limit(limit)
       .toArray();
@@ -34,7 +59,54 @@ export class StepStore implements FlowStepStore<SequenceStepDoc> {
 
   async readDue(refs: number[], now: Date): Promise<SequenceStepDoc[]> {
     const rows = await this.read(refs);
-    return rows.filter((r) => r.state === 'waiting' && r.due_at && r.due_at.getTime() <= now.getTime());
+    return rows.filter(
+      (r) => r.state === 'waiting' && r.due_at && r.due_at.getTime() <= now.getTime() && (this.campaignSteps || r.stage === 'remind'),
+    );
+  }
+
+  /**
+   * The flows of new contacts, their reminder due at remind_at: one upsert each on the unique contact_ref, so a
+   * repeated write (intake retried, start-up adoption) leaves a row as it is.
+   */
+  async start(items: FlowStart[], at = new Date()): Promise<void> {
+    if (items.length === 0) return;
+    await this.steps.bulkWrite(
+      items.map((c) => ({
+        updateOne: {
+          filter: { contact_ref: c.id },
+          update: {
+            $setOnInsert: {
+              contact_ref: c.id,
+              contact_id: c.contact_id,
+              integration_id: c.integration_id,
+              campaign_id: null,
+              stage: 'remind' as const,
+              last_order: 0,
+              last_template_id: 0,
+              base_at: c.remind_at,
+              due_at: c.remind_at,
+              lease_id: null,
+              state: 'waiting' as const,
+              sent: 0,
+              stop_reason: null,
+              created_at: at,
+              updated_at: at,
+            },
+          },
+          upsert: true,
+        },
+      })),
+      { ordered: false },
+    );
+  }
+
+  /** The flows of deleted contacts ($in on the unique contact_ref). */
+  async remove(refs: number[]): Promise<void> {
+    if (refs.length) await this.steps.deleteMany({ contact_ref: { $in: refs } });
+  }
+
+  async removeAll(): Promise<void> {
+    await this.steps.deleteMany({});
   }
 
   /** The rows of these contacts ($in on the unique contact_ref: an index lookup on the stand-in too). */
@@ -51,10 +123,11 @@ export class StepStore implements FlowStepStore<SequenceStepDoc> {
   async take(rows: SequenceStepDoc[], until: Date): Promise<{ leaseId: string; taken: SequenceStepDoc[] }> {
     const leaseId = randomUUID();
     if (rows.length === 0) return { leaseId, taken: [] };
+    const reminderUntil = new Date(Math.min(until.getTime(), Date.now() + this.reminderLeaseMs));
     const ops: AnyBulkWriteOperation<SequenceStepDoc>[] = rows.map((r) => ({
       updateOne: {
         filter: { contact_ref: r.contact_ref, state: 'waiting', due_at: r.due_at, lease_id: r.lease_id } as Filter<SequenceStepDoc>,
-        update: { $set: { due_at: until, lease_id: leaseId } },
+        update: { $set: { due_at: r.stage === 'remind' ? reminderUntil : until, lease_id: leaseId } },
       },
     }));
     const res = await this.steps.bulkWrite(ops, { ordered: false });
@@ -70,11 +143,12 @@ export class StepStore implements FlowStepStore<SequenceStepDoc> {
   async release(leaseId: string, releases: StepRelease[], at = new Date()): Promise<void> {
     if (releases.length === 0) return;
     await this.steps.bulkWrite(
-      releases.map(({ ref, set, sent }) => ({
+      releases.map(({ ref, set, sent, reminded }) => ({
         updateOne: {
           filter: { contact_ref: ref, lease_id: leaseId },
           update: {
             $set: { lease_id: null, updated_at: at, ...set },
+            ...(reminded ? { $unset: { stage: '' } } : {}),
             ...(sent ? { $inc: { sent: 1 } } : {}),
           } as UpdateFilter<SequenceStepDoc>,
         },

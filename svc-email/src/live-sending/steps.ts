@@ -1,11 +1,12 @@
 import { ObjectId, type Collection } from 'mongodb';
 import { eachAtMost, insertAll, step, type BurstContext, type FlowStep, type Work } from '@act/flow';
-import type { Logger } from '@act/service-kit';
+import { applyCodeToRecoveryUrl, type Incentives, type Logger } from '@act/service-kit';
+import { emailIncentiveStep, incentiveLogSuffix } from '../incentives/step';
 import { usesCheckoutLink } from '@act/contracts/src/email-api';
 import { NO_CHECKOUT_LINK_MESSAGE } from '@act/contracts/src/checkout-link';
 import type { ContactDoc } from '../contacts/model';
 import type { NewEmailLog } from '../email-logs/service';
-import { heldMessage, heldReason } from '../reminders/sender';
+import { heldMessage, heldReason, unsubscribedMessage } from '../reminders/sender';
 import type { CampaignsService } from '../campaigns/service';
 import type { TemplatesService } from '../templates/service';
 import type { EmailTemplateDoc } from '../templates/model';
@@ -25,7 +26,7 @@ const NOT_CONFIGURED_RETRY_MS = 30_000;
 const LINK_LOOKUPS_AT_ONCE = 16;
 
 export type StepOutcome =
-  'not_due' | 'busy' | 'waiting' | 'not_configured' | 'sent' | 'failed' | 'skipped' | 'finished' | 'stopped';
+  'not_due' | 'busy' | 'reminded' | 'held' | 'waiting' | 'not_configured' | 'sent' | 'failed' | 'skipped' | 'finished' | 'stopped';
 
 export function sentMessage(t: Pick<EmailTemplateDoc, 'name' | 'template_order'>, email: string, id: string): string {
   return `Sent "${t.name}" (step ${t.template_order}) to ${email}; Resend id ${id}`;
@@ -48,9 +49,6 @@ export function failedMessage(
 ): string {
   return `Failed to send "${t.name}" (step ${t.template_order}) to ${email}: ${error}`;
 }
-export function unsubscribedMessage(email: string): string {
-  return `Not sent: ${email} is on the unsubscribe list`;
-}
 
 type StepContact = Pick<ContactDoc, 'id' | 'contact_id' | 'email' | 'first_name' | 'status' | 'integration_id' | 'reminders_held' | 'cart'>;
 const CONTACT_FIELDS = {
@@ -62,7 +60,8 @@ const CONTACT_FIELDS = {
   status: 1,
   integration_id: 1,
   reminders_held: 1,
-  'cart.recovery_expires_at': 1,
+  // The whole cart: the message shows it (its total, items, the Cart block), and its recovery deadline rules the link.
+  cart: 1,
 } as const;
 
 /** What the gate reads once per burst: the provider's sender address (null: Resend not configured). */
@@ -78,6 +77,10 @@ export interface EmailWork extends Work<SequenceStepDoc> {
   next?: EmailTemplateDoc;
   recoveryUrl?: string | null;
   claimId?: string;
+  /** The step's code for this shopper (incentives/step.ts), the shop it was made in, or why there is none. */
+  discountCode?: string | null;
+  codePlatform?: string | null;
+  incentiveNote?: string | null;
   /** Written to the row when the burst ends its lease. */
   release?: Omit<StepRelease, 'ref'>;
   log?: NewEmailLog;
@@ -92,6 +95,7 @@ export interface EmailStepsDeps {
   provider: ResendProvider;
   recoveryUrls: RecoveryUrls;
   links: UnsubscribeLinkSettings;
+  incentives: Incentives;
   hourMs: number;
   logger: Logger;
 }
@@ -118,6 +122,7 @@ export class EmailSteps {
       step('provider', (open, ctx) => this.configured(open, ctx)),
       step('unsubscribed', (open) => this.unsubscribed(open)),
       step('link', (open, ctx) => this.link(open, ctx)),
+      emailIncentiveStep(this.deps.incentives),
       step('claim', (open, ctx) => this.claim(open, ctx)),
       step('send', (open, ctx) => this.send(open, ctx)),
     ];
@@ -147,11 +152,13 @@ export class EmailSteps {
     // Each campaign of the burst once (a burst is mostly one campaign).
     const templatesOf = new Map<number, EmailTemplateDoc[] | null>();
     for (const id of new Set(open.map((w) => w.row.campaign_id))) {
+      // Past the reminder a row always names its campaign (the reminder step chose it).
+      if (id === null) continue;
       const campaign = await this.deps.campaigns.find(id);
       templatesOf.set(id, campaign?.active ? await this.deps.templates.activeOfCampaign(id) : null);
     }
     for (const w of open) {
-      const templates = templatesOf.get(w.row.campaign_id);
+      const templates = w.row.campaign_id === null ? null : templatesOf.get(w.row.campaign_id);
       if (!templates) {
         this.stop(w, 'campaign_unavailable');
         continue;
@@ -251,7 +258,9 @@ export class EmailSteps {
         const email = composeEmail(w.next!, {
           to: w.contact!.email,
           firstName: w.contact!.first_name,
-          recoveryUrl: w.recoveryUrl ?? '',
+          cart: w.contact!.cart ?? null,
+          discountCode: w.discountCode ?? null,
+          recoveryUrl: applyCodeToRecoveryUrl(w.recoveryUrl ?? '', w.discountCode, w.codePlatform),
           fromAddress: from,
           links: this.deps.links,
           // The claim's id: stable for this (contact, template), unique across deployments sharing a Resend account.
@@ -282,7 +291,7 @@ export class EmailSteps {
       const { result, at } = results[i]!;
       const c = w.contact!;
       if (result.ok) {
-        w.log = logOf(c, sentMessage(w.next!, c.email, result.id), 'sent', result.id, {
+        w.log = logOf(c, sentMessage(w.next!, c.email, result.id) + incentiveLogSuffix(w), 'sent', result.id, {
           integration_id: c.integration_id ?? null,
           campaign_id: w.row.campaign_id,
           template_id: w.next!.id,

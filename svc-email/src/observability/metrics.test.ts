@@ -1,5 +1,5 @@
 // svc-email's /metrics on its own port (EMAIL_METRICS_PORT): after a webhook and the reminder it schedules, the
-// counters that describe them moved; the gauges read at scrape time (outbox, consumer lag, Agenda) are there.
+// counters that describe them moved; the gauges read at scrape time (outbox, consumer lag, due flow steps) are there.
 import { freePort } from '@act/service-kit/testing';
 import { scrapeMetrics, type Scrape } from '@act/testing';
 import { HOOK_TIMEOUT_MS, contactCreated, dropDb, startEmail, waitFor, type EmailUnderTest } from '../test/helpers';
@@ -43,7 +43,7 @@ describe('svc-email metrics', () => {
     const refused = { ...webhook, status: '400' };
     expect(after.value('act_http_requests_total', refused) - before.value('act_http_requests_total', refused)).toBe(1);
     expect(after.value('act_http_request_duration_seconds_count', webhook)).toBeGreaterThanOrEqual(1);
-    // Due one second after the webhook, handed over by the 200 ms ticker: well under the 30 s bucket.
+    // Due one second after the webhook, handed over by the 200 ms due poller: well under the 30 s bucket.
     expect(after.value('act_reminder_lateness_seconds_bucket', { channel: 'email', le: '30' })).toBeGreaterThanOrEqual(1);
     // Paths with ids are counted under their route pattern, never one series per id.
     await email.api('GET', '/api/contacts/999999');
@@ -53,9 +53,9 @@ describe('svc-email metrics', () => {
 
   it('exposes the scrape-time gauges and the process metrics under service="svc-email"', async () => {
     const m = await scrapeMetrics(metricsUrl);
-    for (const name of ['act_outbox_waiting', 'act_outbox_oldest_age_seconds', 'act_consumer_pending', 'act_agenda_jobs_due', 'act_agenda_jobs_running', 'process_cpu_seconds_total', 'nodejs_eventloop_lag_seconds'])
+    for (const name of ['act_outbox_waiting', 'act_outbox_oldest_age_seconds', 'act_consumer_pending', 'act_flow_steps_due', 'process_cpu_seconds_total', 'nodejs_eventloop_lag_seconds'])
       expect({ name, exposed: m.has(name) }).toEqual({ name, exposed: true });
-    expect(m.text).toMatch(/act_agenda_jobs_due\{[^}]*collection="agendaJobs"/);
+    expect(m.text).toMatch(/act_flow_steps_due\{[^}]*collection="email_sequence_steps"/);
     expect(m.text).toMatch(/act_consumer_pending\{[^}]*consumer="[^"]+"/);
     expect(m.text).toMatch(/service="svc-email"/);
     expect(m.value('act_outbox_waiting')).toBeGreaterThanOrEqual(0);

@@ -1,5 +1,5 @@
 import { MongoClient } from 'mongodb';
-import { MONGODB_URI, contactCreated, dropDb, sleep, startEmail, waitFor, waitUntilReminderJobsGone, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
+import { MONGODB_URI, contactCreated, dropDb, sleep, startEmail, waitFor, waitUntilRemindersDone, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
 
 // REMINDER_DELAY_UNIT_MS=1000 in tests: an integration delay of N "minutes" lasts N seconds.
 let email: EmailUnderTest;
@@ -27,13 +27,12 @@ describe('reminders', () => {
     expect(log).toMatchObject({ email: 'remind.me@example.com', message: 'Abandoned cart reminder would be sent to remind.me@example.com', status: 'would_send' });
     const lateness = Date.parse(log.timestamp) - Date.parse(c.remind_at);
     expect(lateness).toBeGreaterThanOrEqual(0);
-    // Sent by the due ticker: the waitFor above gives up after 8 s, before the 15 s Agenda backstop or the 60 s
-    // sweep could have sent it. How late it is (p99 <= 2 s) is a figure of bench/reminders.mjs, not a bound here.
+    // Sent by the due poller, the one scheduler. How late it is (p99 <= 2 s) is a figure of bench/reminders.mjs,
+    // not a bound here.
     expect(c.status).toBe('sent');
-    // Agenda's own job for it (polling every second here, due REMINDER_JOB_GRACE_MS after remind_at) and the sweep
-    // find nothing left to do. The positive control: the job is gone (it ran, or was cancelled), and the sweep is
-    // called here and answers once it has looked.
-    await waitUntilReminderJobsGone(email, [c.id], { timeoutMs: 15_000 });
+    // The flow's reminder step and the sweep find nothing left to do. The positive control: the row has left its
+    // reminder step (taken and written), and the sweep is called here and answers once it has looked.
+    await waitUntilRemindersDone(email, [c.id], { timeoutMs: 15_000 });
     const sweep = await email.api('POST', '/api/test/check-abandoned-carts');
     expect(sweep.body).toMatchObject({ success: true, processed: 0 });
     expect((await logs()).filter((l) => l.contact_id === 'r-1')).toHaveLength(1);
@@ -61,10 +60,10 @@ describe('reminders', () => {
 });
 
 describe('Process Missed Emails (POST /api/test/check-abandoned-carts)', () => {
-  // A service whose ticker and Agenda poll are far apart: only the sweep can send.
+  // A service whose due poller looks only at start and then every 10 minutes: only the sweep can send.
   let idle: EmailUnderTest;
   beforeAll(async () => {
-    idle = await startEmail('sweep', { REMINDER_DUE_SCAN_MS: '600000', AGENDA_PROCESS_EVERY_MS: '600000' });
+    idle = await startEmail('sweep', { REMINDER_DUE_SCAN_MS: '600000' });
     await idle.api('POST', '/api/webhook-integrations', { body: { name: 'Fast', funnel_id: 'fast', reminder_delay: 1 } });
   }, HOOK_TIMEOUT_MS);
   afterAll(async () => {
@@ -92,48 +91,66 @@ describe('Process Missed Emails (POST /api/test/check-abandoned-carts)', () => {
   });
 });
 
-describe("Agenda's per-contact send-reminder jobs", () => {
-  // Due ticker and sweep out of the way: only Agenda (polling every 300 ms here) can send.
-  let agendaOnly: EmailUnderTest;
+describe('the flow row written with the contact at intake', () => {
+  // The poller out of the way (it looks at start, then every 10 minutes): the rows are seen as intake leaves them,
+  // and only the sweep takes their steps.
+  let rowsOnly: EmailUnderTest;
   let client: MongoClient;
   beforeAll(async () => {
-    agendaOnly = await startEmail('agenda', { REMINDER_DUE_SCAN_MS: '600000', AGENDA_PROCESS_EVERY_MS: '300', REMINDER_JOB_GRACE_MS: '0' });
-    await agendaOnly.api('POST', '/api/webhook-integrations', { body: { name: 'Fast', funnel_id: 'fast', reminder_delay: 2 } });
+    rowsOnly = await startEmail('rows', { REMINDER_DUE_SCAN_MS: '600000' });
+    await rowsOnly.api('POST', '/api/webhook-integrations', { body: { name: 'Fast', funnel_id: 'fast', reminder_delay: 2 } });
     client = await MongoClient.connect(MONGODB_URI);
   }, HOOK_TIMEOUT_MS);
   afterAll(async () => {
     await client?.close();
-    await agendaOnly?.svc.stop();
-    if (agendaOnly) await dropDb(agendaOnly.db);
+    await rowsOnly?.svc.stop();
+    if (rowsOnly) await dropDb(rowsOnly.db);
   });
 
-  const jobsFor = (contactId: number) => client.db(agendaOnly.db).collection('agendaJobs').find({ name: 'send-reminder', 'data.contactId': contactId }).toArray();
-  const row = async (cid: string) => ((await agendaOnly.api('GET', '/api/contacts')).body as (Row & { id: number })[]).find((c) => c.contact_id === cid)!;
+  type FlowRow = { contact_ref: number; stage?: string; state: string; due_at: Date | null; stop_reason: string | null };
+  const rowsFor = (contactId: number) => client.db(rowsOnly.db).collection<FlowRow>('email_sequence_steps').find({ contact_ref: contactId }).toArray();
+  const row = async (cid: string) => ((await rowsOnly.api('GET', '/api/contacts')).body as Row[]).find((c) => c.contact_id === cid)!;
+  const logsOf = async (cid: string) => ((await rowsOnly.api('GET', '/api/email-logs')).body as Log[]).filter((l) => l.contact_id === cid);
 
-  it('schedules one job per contact at remind_at, cancels it on purchase, runs it otherwise', async () => {
-    await agendaOnly.api('POST', '/api/webhook', { body: contactCreated('a-1', 'a1@example.com', 'fast'), user: null });
-    await agendaOnly.api('POST', '/api/webhook', { body: contactCreated('a-2', 'a2@example.com', 'fast'), user: null });
-    await agendaOnly.api('POST', '/api/webhook', { body: contactCreated('a-1', 'a1@example.com', 'fast'), user: null });
-    const [c1, c2] = [await row('a-1'), await row('a-2')];
-    const jobs = await waitFor(async () => {
-      const j = await jobsFor(c1.id);
-      return j.length ? j : null;
-    }, { what: 'the job of a-1' });
-    expect(jobs).toHaveLength(1);
-    expect(new Date(jobs[0]!.nextRunAt).toISOString()).toBe(c1.remind_at); // grace 0 here
-    await waitFor(async () => (await jobsFor(c2.id)).length === 1, { what: 'the job of a-2' });
-    await agendaOnly.api('POST', '/api/contacts/mark-purchased', { body: { contact_id: c2.id } });
-    await waitFor(async () => (await jobsFor(c2.id)).length === 0, { what: 'the job of a-2 to be cancelled' });
-    const log = await waitFor(async () => ((await agendaOnly.api('GET', '/api/email-logs')).body as Log[]).find((l) => l.contact_id === 'a-1'), { timeoutMs: 10_000, what: 'the reminder via Agenda' });
+  it('one row per contact, due at remind_at, written before the webhook answers; a purchase means its step sends nothing', async () => {
+    await rowsOnly.api('POST', '/api/webhook', { body: contactCreated('f-1', 'f1@example.com', 'fast'), user: null });
+    await rowsOnly.api('POST', '/api/webhook', { body: contactCreated('f-2', 'f2@example.com', 'fast'), user: null });
+    await rowsOnly.api('POST', '/api/webhook', { body: contactCreated('f-1', 'f1@example.com', 'fast'), user: null });
+    const [c1, c2] = [await row('f-1'), await row('f-2')];
+    const rows = await rowsFor(c1.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ stage: 'remind', state: 'waiting' });
+    expect(new Date(rows[0]!.due_at!).toISOString()).toBe(c1.remind_at);
+    expect(await rowsFor(c2.id)).toHaveLength(1);
+    await rowsOnly.api('POST', '/api/contacts/mark-purchased', { body: { contact_id: c2.id } });
+    await sleep(Math.max(0, Date.parse(c2.remind_at) - Date.now()) + 100);
+    // Both due now: the sweep takes both steps; only f-1's sends.
+    expect((await rowsOnly.api('POST', '/api/test/check-abandoned-carts')).body).toMatchObject({ success: true, processed: 1 });
+    const log = (await logsOf('f-1'))[0]!;
+    expect(log).toMatchObject({ status: 'would_send' });
     expect(Date.parse(log.timestamp)).toBeGreaterThanOrEqual(Date.parse(c1.remind_at));
-    expect((await row('a-1')).status).toBe('sent');
-    await waitFor(async () => (await jobsFor(c1.id)).length === 0, { what: 'the finished job to be removed' });
-    // The positive control: a contact created after a-2 (so due after it) gets its reminder from Agenda; a-2's
-    // cancelled job, had it stayed, would have run by then.
-    await agendaOnly.api('POST', '/api/webhook', { body: contactCreated('a-3', 'a3@example.com', 'fast'), user: null });
-    expect(Date.parse((await row('a-3')).remind_at)).toBeGreaterThanOrEqual(Date.parse(c2.remind_at));
-    await waitFor(async () => ((await agendaOnly.api('GET', '/api/email-logs')).body as Log[]).find((l) => l.contact_id === 'a-3'), { timeoutMs: 10_000, what: 'the control reminder via Agenda' });
-    const logs = (await agendaOnly.api('GET', '/api/email-logs')).body as Log[];
-    expect(logs.map((l) => l.contact_id).sort()).toEqual(['a-1', 'a-3']);
+    expect((await row('f-1')).status).toBe('sent');
+    expect((await rowsFor(c1.id))[0]).toMatchObject({ state: 'finished', due_at: null });
+    expect((await rowsFor(c2.id))[0]).toMatchObject({ state: 'stopped', stop_reason: 'purchased', due_at: null });
+    expect(await logsOf('f-2')).toEqual([]);
+    // The positive control: a contact created after f-2 (so due after it) is reminded by the same step.
+    await rowsOnly.api('POST', '/api/webhook', { body: contactCreated('f-3', 'f3@example.com', 'fast'), user: null });
+    const c3 = await row('f-3');
+    expect(Date.parse(c3.remind_at)).toBeGreaterThanOrEqual(Date.parse(c2.remind_at));
+    await sleep(Math.max(0, Date.parse(c3.remind_at) - Date.now()) + 100);
+    expect((await rowsOnly.api('POST', '/api/test/check-abandoned-carts')).body).toMatchObject({ processed: 1 });
+    const logs = (await rowsOnly.api('GET', '/api/email-logs')).body as Log[];
+    expect(logs.map((l) => l.contact_id).sort()).toEqual(['f-1', 'f-3']);
+  });
+
+  it('a pending contact without a row (written straight into the database) is adopted by the sweep and reminded once', async () => {
+    await rowsOnly.api('POST', '/api/webhook', { body: contactCreated('f-4', 'f4@example.com', 'fast'), user: null });
+    const c4 = await row('f-4');
+    await client.db(rowsOnly.db).collection('email_sequence_steps').deleteOne({ contact_ref: c4.id });
+    await sleep(Math.max(0, Date.parse(c4.remind_at) - Date.now()) + 100);
+    expect((await rowsOnly.api('POST', '/api/test/check-abandoned-carts')).body).toMatchObject({ processed: 1 });
+    expect((await rowsFor(c4.id))[0]).toMatchObject({ state: 'finished' });
+    expect((await rowsOnly.api('POST', '/api/test/check-abandoned-carts')).body).toMatchObject({ processed: 0 });
+    expect(await logsOf('f-4')).toEqual([expect.objectContaining({ status: 'would_send' })]);
   });
 });

@@ -1,7 +1,7 @@
 import { isTestDeliveryEmail } from '@act/contracts/src/test-delivery';
-import type { EmailLogsService, NewEmailLog } from '../email-logs/service';
+import type { NewEmailLog } from '../email-logs/service';
 
-/** A contact this instance has just moved pending → sent: it alone may send (or log) its reminder. */
+/** A contact whose reminder the flow's first step has claimed (pending → sent): only that step logs its reminder. */
 export interface ClaimedContact {
   id: number;
   contact_id: string;
@@ -9,16 +9,6 @@ export interface ClaimedContact {
   integration_id: number | null;
   /** Why no reminder may go (set at intake, e.g. the shopper declined promotional messages). */
   reminders_held?: string | null;
-}
-
-/**
- * The send step, behind one small interface so part 2 can plug in live Resend sends (campaign templates,
- * unsubscribe list) without touching the claim logic. Called only with contacts this instance won.
- */
-export interface ReminderSender {
-  send(contacts: ClaimedContact[]): Promise<void>;
-  /** Logs why these claimed contacts get no reminder (heldReason): nothing sent or simulated. */
-  held(contacts: ClaimedContact[]): Promise<void>;
 }
 
 /** The reason a contact's reminder and sequence steps are held (its held reason, or a test delivery), else null. */
@@ -36,7 +26,7 @@ export function heldEntry(c: ClaimedContact): NewEmailLog {
   return { key: reminderLogKey(c.id), contact_id: c.contact_id, contact_ref: c.id, email: c.email, message: heldMessage(c.email, heldReason(c)!), status: 'held' };
 }
 
-/** The log key of a contact's reminder: one reminder log per contact, however often its send is retried. */
+/** The log key of a contact's reminder: one reminder log per contact, however often its step is retried. */
 export function reminderLogKey(contactRef: number): string {
   return `reminder:${contactRef}`;
 }
@@ -45,17 +35,6 @@ export function wouldSendMessage(email: string): string {
   return `Abandoned cart reminder would be sent to ${email}`;
 }
 
-/** Phase 1 (spec): no email leaves; a `would_send` log entry per reminder. */
-export class WouldSendSender implements ReminderSender {
-  constructor(private readonly logs: EmailLogsService) {}
-
-  async send(contacts: ClaimedContact[]): Promise<void> {
-    await this.logs.addMany(
-      contacts.map((c) => ({ key: reminderLogKey(c.id), contact_id: c.contact_id, contact_ref: c.id, email: c.email, message: wouldSendMessage(c.email), status: 'would_send' })),
-    );
-  }
-
-  async held(contacts: ClaimedContact[]): Promise<void> {
-    await this.logs.addMany(contacts.map(heldEntry));
-  }
+export function unsubscribedMessage(email: string): string {
+  return `Not sent: ${email} is on the unsubscribe list`;
 }

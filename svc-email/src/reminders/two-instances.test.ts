@@ -1,7 +1,8 @@
-import { contactCreated, dropDb, startEmail, waitFor, waitUntilReminderJobsGone, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
+import { contactCreated, dropDb, startEmail, waitFor, waitUntilRemindersDone, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
 
-// Two svc-email processes on one database: every path (each one's due ticker, both Agendas, both sweeps)
-// races for the same contacts; the conditional pending → sent update must let exactly one win each time.
+// Two svc-email processes on one database: every path (each one's due poller, both sweeps) races for the same
+// contacts; the lease on each contact's flow row and the conditional pending → sent update must let exactly one
+// win each time.
 let a: EmailUnderTest;
 let b: EmailUnderTest;
 const N = 200;
@@ -12,7 +13,7 @@ beforeAll(async () => {
   await Promise.all(
     Array.from({ length: N }, (_, i) => a.api('POST', '/api/webhook', { body: contactCreated(`d-${i}`, `d${i}@example.com`, 'race'), user: null })),
   );
-  // B starts after the contacts exist, so it loads all of them into its own due heap as well.
+  // B starts after the contacts exist: its start-up adoption and its poller see all of them at once.
   b = await startEmail('twoB', { MONGODB_DB: a.db, NATS_PREFIX: a.prefix, REMINDER_DUE_SCAN_MS: '100' });
 }, HOOK_TIMEOUT_MS);
 
@@ -37,9 +38,9 @@ it('sends each due reminder exactly once', async () => {
     },
     { timeoutMs: 45_000, what: `${N} reminder logs` },
   );
-  // The positive control: every other path has had its go at these contacts since. Both Agendas' jobs ran (each
-  // removed once done; the one that did not claim its contact found nothing to do), and both sweeps look again now.
-  await waitUntilReminderJobsGone(a);
+  // The positive control: every other path has had its go at these contacts since. No row is left at its reminder
+  // step (each taken and written), and both sweeps look again now.
+  await waitUntilRemindersDone(a);
   const again = await Promise.all([a.api('POST', '/api/test/check-abandoned-carts'), b.api('POST', '/api/test/check-abandoned-carts')]);
   expect(again.map((r) => r.body.processed)).toEqual([0, 0]);
   const final = (await b.api('GET', '/api/email-logs')).body as { contact_id: string }[];

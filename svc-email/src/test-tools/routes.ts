@@ -5,7 +5,6 @@ import type { CheckAbandonedCartsResponse, SuccessResponse } from '@act/contract
 import type { ContactsService } from '../contacts/service';
 import type { EmailLogsService } from '../email-logs/service';
 import type { WebhookEventsService } from '../webhook-events/service';
-import type { ReminderService } from '../reminders/service';
 import { clearTestDeliveries } from './test-deliveries';
 
 /**
@@ -13,7 +12,7 @@ import { clearTestDeliveries } from './test-deliveries';
  * signed-in user may use them, except on a production server, where only admins may (docs/privacy.md). Both take
  * no payload: a body that is not empty or a JSON object is refused before anything runs.
  */
-export function testToolsRouter(deps: { contacts: ContactsService; logs: EmailLogsService; events: WebhookEventsService; reminders: ReminderService; ledger: AttributionLedger; outbox: Outbox }): Router {
+export function testToolsRouter(deps: { contacts: ContactsService; logs: EmailLogsService; events: WebhookEventsService; reminders: { sweep(): Promise<number> }; ledger: AttributionLedger; outbox: Outbox }): Router {
   const router = new Router({ prefix: '/api/test' });
   router.post('/clear-data', requireAdminInProduction('clear all test data'), async (ctx) => {
     await requireCommandBody(ctx);

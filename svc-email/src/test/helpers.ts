@@ -16,13 +16,10 @@ export function natsPrefixFor(label: string): string {
   return `${process.env.NATS_PREFIX ?? ''}t${process.pid}${label}_`.replace(/[^A-Za-z0-9_]/g, '_');
 }
 
-/** Fast clocks for tests: 1 "minute" of reminder delay lasts 1 s; ticker and Agenda poll quickly. */
+/** Fast clocks for tests: 1 "minute" of reminder delay lasts 1 s; the due poller looks quickly. */
 export const FAST_REMINDERS = {
   REMINDER_DELAY_UNIT_MS: '1000',
   REMINDER_DUE_SCAN_MS: '200',
-  AGENDA_PROCESS_EVERY_MS: '1000',
-  REMINDER_SWEEP_INTERVAL_MS: '60000',
-  REMINDER_JOB_GRACE_MS: '2000',
   INTEGRATION_CACHE_MS: '1000',
 };
 
@@ -161,16 +158,15 @@ export async function waitUntilSequencesEnded(
 }
 
 /**
- * The positive control of "Agenda sends nothing more": resolves once no `send-reminder` job is left (of these
- * contacts, by their numeric ids, or of any), each having run (and been removed on completion) or been cancelled.
- * Jobs run REMINDER_JOB_GRACE_MS after remind_at.
+ * The positive control of "the reminder step sends nothing more": resolves once no flow row (of these contacts, by
+ * their numeric ids, or of any) is still at its reminder step, each having been taken and written.
  */
-export async function waitUntilReminderJobsGone(email: Pick<EmailUnderTest, 'db'>, contactIds?: number[], { timeoutMs = 30_000 } = {}): Promise<void> {
+export async function waitUntilRemindersDone(email: Pick<EmailUnderTest, 'db'>, contactIds?: number[], { timeoutMs = 30_000 } = {}): Promise<void> {
   const client = await MongoClient.connect(MONGODB_URI);
   try {
-    const jobs = client.db(email.db).collection('agendaJobs');
-    const filter = { name: 'send-reminder', ...(contactIds && { 'data.contactId': { $in: contactIds } }) };
-    await waitFor(async () => (await jobs.countDocuments(filter)) === 0, { timeoutMs, intervalMs: 200, what: 'the send-reminder jobs to have run' });
+    const steps = client.db(email.db).collection('email_sequence_steps');
+    const filter = { stage: 'remind', ...(contactIds && { contact_ref: { $in: contactIds } }) };
+    await waitFor(async () => (await steps.countDocuments(filter)) === 0, { timeoutMs, intervalMs: 200, what: 'the reminder steps to have run' });
   } finally {
     await client.close();
   }
