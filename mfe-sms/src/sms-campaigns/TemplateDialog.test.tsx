@@ -35,19 +35,25 @@ describe('template dialog: the 160 rule and its live counter (spec sections 5, 9
     expect(await screen.findByText('SMS messages must be 160 characters or less')).toBeTruthy();
   });
 
-  it('says how long the message will be once a typical first name and checkout link are filled in', async () => {
+  it('says how long the message will be, in carriers’ segments, once typical values are filled in', async () => {
     mockApi(signedIn);
     open();
     await change(message(), 'No placeholders here');
     expect(screen.queryByTestId('sms-filled-length')).toBeNull();
     const text = `Hi {first_name}, ${'x'.repeat(90)} {checkout_url}`;
     await change(message(), text);
-    // 'Alexandra' (9) for {first_name} (12), a 60-character link for {checkout_url} (14).
+    // 'Alexandra' (9) for {first_name} (12), a 60-character link for {checkout_url} (14): past 160.
     const filled = text.length - 12 + 9 - 14 + 60;
+    expect(filled).toBe(165);
     expect(screen.getByTestId('sms-filled-length').textContent).toBe(
-      `With a typical first name and a 60-character checkout link filled in: ${filled} characters (more than one SMS).`,
+      `With a typical first name, cart, code and a 60-character checkout link filled in: ${filled} characters, 2 segments (GSM-7) (more than one SMS).`,
     );
     expect(counter().textContent).toBe(`${text.length}/160`);
+    // One character outside GSM-7 makes the whole message UCS-2: 70 a segment.
+    await change(message(), 'Hola {first_name}, ¿olvidaste algo? Tu carrito: {checkout_url} ✓');
+    expect(screen.getByTestId('sms-filled-length').textContent).toMatch(/: 10\d characters, 2 segments \(UCS-2\) \(more than one SMS\)\.$/);
+    await change(message(), 'Your {{firstItemName}} is waiting: {{recoveryUrl}}');
+    expect(screen.getByTestId('sms-filled-length').textContent).toMatch(/: 110 characters, 1 segment \(GSM-7\)\.$/);
   });
 
   it('refuses to save past 160 and sends nothing', async () => {

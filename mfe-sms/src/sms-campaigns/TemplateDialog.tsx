@@ -26,6 +26,7 @@ import {
   type SmsTemplate,
 } from '@act/contracts/src/sms-api';
 import { usesPlaceholder } from '@act/contracts/src/placeholders';
+import { typicalSmsSegments } from '@act/contracts/src/sms-segments';
 import { SMS_KEYS } from '../shared/keys';
 import { smsCounter } from '../shared/format';
 import { useNotify } from '../shared/notify';
@@ -77,27 +78,22 @@ export function MessageCounter({ message }: { message: string }) {
   );
 }
 
-/** A typical checkout link (60 characters) and first name, to show how long the sent message will be. */
-const TYPICAL = {
-  first_name: 'Alexandra',
-  checkout_url: 'https://shop.example.com/checkouts/c/0123456789abcdef0123456',
-};
-
 /**
- * The counter counts the template as written; what is sent has the placeholders filled in (issue 14): say how long
- * it will be with a typical link, so a template that fits 160 as written but not once sent is noticed here.
+ * The counter counts the template as written; what is sent has the placeholders filled in: say how long it will be
+ * with typical values, and in how many segments carriers bill it (GSM-7 or UCS-2), so a template that fits 160 as
+ * written but not once sent is noticed here. A real message past these segments gets a shorter item name.
  */
 export function FilledInLength({ message }: { message: string }) {
-  if (!usesPlaceholder(message, ['checkout_url', 'recovery_url', 'first_name'])) return null;
-  const length = renderSmsTemplate(message, TYPICAL).length;
+  if (!usesPlaceholder(message, SMS_PLACEHOLDERS.map((p) => p.key).concat('recovery_url'))) return null;
+  const { units, segments, encoding } = typicalSmsSegments(message);
   return (
     <Typography
       variant="caption"
       data-testid="sms-filled-length"
-      sx={{ display: 'block', mt: 0.5, color: length > SMS_MAX_LENGTH ? 'warning.main' : 'text.secondary' }}
+      sx={{ display: 'block', mt: 0.5, color: segments > 1 ? 'warning.main' : 'text.secondary' }}
     >
-      With a typical first name and a 60-character checkout link filled in: {length} characters
-      {length > SMS_MAX_LENGTH ? ' (more than one SMS)' : ''}.
+      With a typical first name, cart, code and a 60-character checkout link filled in: {units} characters,{' '}
+      {segments} {segments === 1 ? 'segment' : 'segments'} ({encoding}){segments > 1 ? ' (more than one SMS)' : ''}.
     </Typography>
   );
 }
