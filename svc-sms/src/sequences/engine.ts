@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import { FlowRunner, RecentReads, type FlowChannel, type GateAnswer, type TouchReader } from '@act/flow';
-import type { Logger } from '@act/service-kit';
+import type { Incentives, Logger } from '@act/service-kit';
 import type { TwilioConfig } from '@act/contracts/src/sms-api';
 import type { ContactDoc } from '../contacts/model';
 import type { SequenceScheduler } from '../contacts/service';
@@ -55,6 +55,8 @@ export interface SequenceEngineDeps {
   onLogged?: (logs: Omit<LogDoc, 'id'>[]) => Promise<void>;
   /** The person's sends on both channels (the attribution ledger), for the frequency cap; absent: no cap. */
   readTouches?: TouchReader;
+  /** Each step's code for the shopper (none, fixed, pool, created in the shop). */
+  incentives?: Incentives;
 }
 
 /**
@@ -92,6 +94,7 @@ export class SequenceEngine {
       publicUrl: deps.publicUrl,
       logger: deps.logger,
       readTouches: deps.readTouches,
+      incentives: deps.incentives,
     });
     const channel: FlowChannel<ContactDoc, SmsWork, TwilioConfig> = {
       name: 'SMS',

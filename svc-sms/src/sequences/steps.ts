@@ -9,7 +9,8 @@ import {
   type TwilioConfig,
 } from '@act/contracts/src/sms-api';
 import { countdown, eachReleasing, insertAll, nextStepAt, pendingSteps, step, type BurstContext, type FlowStep, type Held, type RecentReads, type TouchReader, type Work } from '@act/flow';
-import { reminderLateness, type Logger } from '@act/service-kit';
+import { reminderLateness, type Incentives, type Logger } from '@act/service-kit';
+import { incentiveLogNote, smsIncentiveStep } from '../incentives/step';
 import { optOutOnRefusal, sendFailureMessage } from '../provider/refusals';
 import { optOutKeys, optOutModel, type ContactDoc, type OptOutDoc } from '../contacts/model';
 import { integrationModel, type IntegrationDoc } from '../integrations/model';
@@ -74,6 +75,11 @@ export interface SmsWork extends Work<ContactDoc> {
   tpl?: TemplateDoc;
   following?: TemplateDoc;
   message?: string;
+  /** The link the message carries (before any code is applied to it). */
+  link?: string | null;
+  /** The step's code for this shopper (incentives/step.ts), or why there is none. */
+  discountCode?: string | null;
+  incentiveNote?: string | null;
   /** The template needs a checkout link and neither the contact nor the integration has one. */
   noLink?: boolean;
   /** Why there is no link, when not simply none (the recovery link expired). */
@@ -104,6 +110,8 @@ export interface SmsStepsDeps {
   logger: Logger;
   /** The person's sends on both channels (the attribution ledger), for the frequency cap; absent: no cap. */
   readTouches?: TouchReader;
+  /** Each step's code for the shopper (none, fixed, pool, created in the shop); absent: no codes. */
+  incentives?: Incentives;
 }
 
 type Step = FlowStep<SmsWork, TwilioConfig>;
@@ -147,6 +155,7 @@ export class SmsSteps {
       smsTiming(this.deps.readTouches),
       step('phone owner', (open) => this.phoneOwners(open)),
       step('last look', (open, ctx) => this.lastLook(open, ctx)),
+      ...(this.deps.incentives ? [smsIncentiveStep(this.deps.incentives, { store: this.deps.store, scheduler: this.deps.scheduler })] : []),
       step('pace', (open, ctx) => this.pace(open, ctx)),
       step('claim', (open, ctx) => this.claim(open, ctx)),
       step('send', (open, ctx) => this.send(open, ctx)),
@@ -252,6 +261,7 @@ export class SmsSteps {
       const link = (expired ? null : w.c.checkout_url) || w.integration!.checkout_fallback_url || null;
       const text = w.variant?.content ?? current.message;
       w.message = smsBody(text, w.c, link).message;
+      w.link = link;
       w.noLink = !link && usesCheckoutLink(text);
       if (w.noLink && expired) w.noLinkReason = RECOVERY_LINK_EXPIRED;
       if (isTollFree(w.c.phone)) {
@@ -402,7 +412,7 @@ export class SmsSteps {
     }
     const sentAt = this.deps.now();
     observeLateness(w.c.next_at, sentAt);
-    w.log = this.logOf(w, logStatusFromTwilio(sent.status) ?? 'queued', { message_sid: sent.sid });
+    w.log = this.logOf(w, logStatusFromTwilio(sent.status) ?? 'queued', { message_sid: sent.sid, error_message: incentiveLogNote(w) });
     w.nextAt = nextStepAt(sentAt, w.following && { delay: w.following.delay_minutes }, this.deps.delayUnitMs);
     w.outcome = 'sent';
     w.sent = true;

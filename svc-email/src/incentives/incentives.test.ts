@@ -1,0 +1,131 @@
+// Incentives on campaign steps, over HTTP against the MongoDB stand-in, NATS, the fake Resend and the fake Shopify
+// Admin API: a pool uploaded as CSV hands 5 shoppers 5 different codes and a sixth is sent without one, its log
+// saying so; a code created in Shopify survives a send retried after a 5xx without a second code, and the recovery
+// link applies it; shop credentials stay write-only.
+import { startFakeResend, startFakeShopifyAdmin, type FakeResend, type FakeShopifyAdmin } from '@act/testing';
+import { testUser } from '@act/service-kit/testing';
+import { contactCreated, dropDb, startEmail, waitFor, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
+
+type Log = { contact_id: string; email: string; status: string; message: string };
+type Pool = { id: string; name: string; total: number; remaining: number; low: boolean };
+
+describe('incentives on email campaign steps', () => {
+  let resend: FakeResend;
+  let shopify: FakeShopifyAdmin;
+  let email: EmailUnderTest;
+  beforeAll(async () => {
+    [resend, shopify] = await Promise.all([startFakeResend(), startFakeShopifyAdmin()]);
+    email = await startEmail('incentives', {
+      EMAIL_LIVE_SENDING: 'true',
+      RESEND_BASE_URL: resend.url,
+      RESEND_API_KEY: 're_live',
+      RESEND_FROM: 'Shop <shop@example.com>',
+      EMAIL_DELAY_HOUR_MS: '1000',
+      EMAIL_SEQUENCE_SCAN_MS: '200',
+      PUBLIC_URL: 'https://carts.example.com',
+      UNSUBSCRIBE_SECRET: 'incentive-secret',
+      UNSUBSCRIBE_MAILTO: '',
+    });
+  }, HOOK_TIMEOUT_MS);
+  afterAll(async () => {
+    await email?.svc.stop();
+    if (email) await dropDb(email.db);
+    await resend?.close();
+    await shopify?.close();
+  });
+
+  /** A campaign of one template showing the code, on an integration of this funnel; the template's and integration's ids. */
+  async function campaignStep(funnelId: string) {
+    const campaign = (await email.api('POST', '/api/email/campaigns', { body: { name: `Campaign ${funnelId}` } })).body as { id: number };
+    const tpl = await email.api('POST', '/api/resend/templates', {
+      body: {
+        campaign_id: campaign.id,
+        name: `Offer ${funnelId}`,
+        subject: 'Your cart',
+        from_name: 'Cart Team',
+        html_content: '<p>Code: [{{discountCode}}]</p><p><a href="{{recoveryUrl}}">Complete Your Purchase</a></p>',
+        template_order: 1,
+        delay_hours: 0,
+      },
+    });
+    expect(tpl.status).toBe(201);
+    const integration = await email.api('POST', '/api/webhook-integrations', {
+      body: { name: funnelId, funnel_id: funnelId, reminder_delay: 1, campaign_id: campaign.id },
+    });
+    expect(integration.status).toBe(201);
+    return { templateId: (tpl.body as { id: number }).id, integrationId: (integration.body as { id: number }).id };
+  }
+  const codeIn = (html: string) => /Code: \[([^\]]*)\]/.exec(html)?.[1] ?? null;
+  const logsOf = async (addresses: string[]) =>
+    ((await email.api('GET', '/api/email-logs')).body as Log[]).filter((l) => addresses.includes(l.email));
+
+  it('a 5-code pool gives 5 shoppers 5 different codes; the sixth is sent without one and its log says so', async () => {
+    const upload = await email.api('POST', '/api/email/incentive-pools', {
+      body: { name: 'Spring five', csv: 'code\nSPRING-A1\nSPRING-B2\nSPRING-C3\nSPRING-D4\nSPRING-E5\n' },
+    });
+    expect(upload.status).toBe(201);
+    const pool = upload.body as Pool;
+    expect(pool).toMatchObject({ name: 'Spring five', total: 5, remaining: 5, low: true });
+    const { templateId } = await campaignStep('pool-funnel');
+    expect((await email.api('PUT', `/api/email/templates/${templateId}/incentive`, { body: { kind: 'pool', pool_id: 'f'.repeat(24) } })).status).toBe(404);
+    const set = await email.api('PUT', `/api/email/templates/${templateId}/incentive`, { body: { kind: 'pool', pool_id: pool.id } });
+    expect(set.status).toBe(200);
+    expect((await email.api('GET', `/api/email/templates/${templateId}/incentive`)).body).toEqual({ kind: 'pool', pool_id: pool.id });
+
+    const shoppers = [1, 2, 3, 4, 5, 6].map((i) => `pool.shopper${i}@example.com`);
+    for (const [i, to] of shoppers.entries()) {
+      const r = await email.api('POST', '/api/webhook', {
+        body: contactCreated(`P-${i + 1}`, to, 'pool-funnel', { checkout_url: `https://shop.example.com/checkout/p${i + 1}` }),
+        user: null,
+      });
+      expect(r.status).toBe(200);
+    }
+    const sent = await waitFor(async () => (shoppers.every((to) => resend.emailsTo(to).length === 1) ? shoppers.map((to) => resend.emailsTo(to)[0]!) : null), {
+      timeoutMs: 30_000,
+      what: 'six emails',
+    });
+    const codes = sent.map((e) => codeIn(e.html));
+    const given = codes.filter((c) => c);
+    expect(given).toHaveLength(5);
+    expect(new Set(given)).toEqual(new Set(['SPRING-A1', 'SPRING-B2', 'SPRING-C3', 'SPRING-D4', 'SPRING-E5']));
+    const without = sent[codes.indexOf('')]!;
+    expect(codeIn(without.html)).toBe('');
+    const logs = await waitFor(async () => {
+      const l = (await logsOf(shoppers)).filter((x) => x.status === 'sent');
+      return l.length === 6 ? l : null;
+    }, { what: 'six sent logs' });
+    expect(logs.find((l) => l.email === without.to[0])!.message).toMatch(/; sent without a code: the code pool is empty$/);
+    for (const e of sent.filter((x) => x !== without)) expect(logs.find((l) => l.email === e.to[0])!.message).toMatch(new RegExp(`; code ${codeIn(e.html)}$`));
+    expect((await email.api('GET', `/api/email/incentive-pools/${pool.id}`)).body).toMatchObject({ total: 5, remaining: 0, low: true });
+    expect(((await email.api('GET', '/api/email/incentive-redemptions')).body as { step_key: string; given: number }[]).find((s) => s.step_key === `email-template:${templateId}`)).toMatchObject({ given: 5, redeemed: 0 });
+  });
+
+  it('a code created in Shopify survives a send retried after a 5xx: one code, applied in the recovery link', async () => {
+    const { templateId, integrationId } = await campaignStep('shopify-funnel');
+    const shop = { platform: 'shopify', shop: shopify.url, key: shopify.token };
+    expect((await email.api('PUT', `/api/email/integrations/${integrationId}/shop`, { body: shop, user: testUser })).status).toBe(403);
+    const saved = await email.api('PUT', `/api/email/integrations/${integrationId}/shop`, { body: shop });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toEqual({ platform: 'shopify', shop: shopify.url, has_key: true, has_secret: false });
+    expect(JSON.stringify((await email.api('GET', `/api/email/integrations/${integrationId}/shop`)).body)).not.toContain(shopify.token);
+    const bad = await email.api('PUT', `/api/email/templates/${templateId}/incentive`, { body: { kind: 'shopify', discount: 'percentage', value: 150, days: 7 } });
+    expect(bad.status).toBe(400);
+    expect((await email.api('PUT', `/api/email/templates/${templateId}/incentive`, { body: { kind: 'shopify', discount: 'percentage', value: 10, days: 7 } })).status).toBe(200);
+
+    // Shopify makes the code but the answer is lost (a 503): the send waits, and its retry asks for the same code.
+    shopify.failNext(1, 503, { afterCreate: true });
+    const to = 'shopify.shopper@example.com';
+    await email.api('POST', '/api/webhook', {
+      body: contactCreated('S-1', to, 'shopify-funnel', { checkout_url: 'https://shop.example.com/12/checkouts/abc?key=k1' }),
+      user: null,
+    });
+    const [mail] = await waitFor(async () => (resend.emailsTo(to).length ? resend.emailsTo(to) : null), { timeoutMs: 30_000, what: 'the Shopify email' });
+    expect(shopify.calls.map((c) => c.status)).toEqual([503, 200]);
+    expect(shopify.discounts).toHaveLength(1);
+    const code = shopify.discounts[0]!.code;
+    expect(codeIn(mail!.html)).toBe(code);
+    expect(mail!.html).toContain(`href="https://shop.example.com/discount/${code}?redirect=%2F12%2Fcheckouts%2Fabc%3Fkey%3Dk1"`);
+    expect(shopify.calls[0]!.code).toBe(code);
+    expect(resend.emailsTo(to)).toHaveLength(1);
+  });
+});

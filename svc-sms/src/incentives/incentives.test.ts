@@ -1,0 +1,63 @@
+/**
+ * Incentives on SMS steps, over HTTP with the fake Twilio and the fake WooCommerce: a 5-code pool gives 5 shoppers
+ * 5 different codes and the sixth is texted without one, its log saying so; a WooCommerce coupon is created once
+ * per shopper and step though its first call answered 500.
+ */
+import { call } from '@act/service-kit/testing';
+import type { SmsLog } from '@act/contracts/src/sms-api';
+import { startFakeWooCommerce, type FakeWooCommerce } from '@act/testing';
+import { useSmsWithTwilio } from '../test/sms-with-twilio';
+import { createFunnel, postContact, waitFor } from '../test/helpers';
+
+jest.setTimeout(120_000);
+
+const sms = useSmsWithTwilio('incentives');
+let woo: FakeWooCommerce;
+beforeAll(async () => {
+  woo = await startFakeWooCommerce();
+});
+afterAll(async () => {
+  await woo?.close();
+});
+const sentTo = (phone: string) => sms.twilio.messages.filter((m) => m.to === phone).map((m) => m.body);
+const logsOf = async (phones: string[]) =>
+  ((await call(sms.svc.url, 'GET', '/api/sms-logs')).body as SmsLog[]).filter((l) => phones.includes(l.phone));
+
+it('a 5-code pool gives 5 shoppers 5 different codes; the sixth is texted without one and its log says so', async () => {
+  const pool = await call(sms.svc.url, 'POST', '/api/sms/incentive-pools', { body: { name: 'Texts', csv: 'T-1\nT-2\nT-3\nT-4\nT-5\n' } });
+  expect(pool.status).toBe(201);
+  expect(pool.body).toMatchObject({ total: 5, remaining: 5, low: true });
+  const { templates } = await createFunnel(sms.svc.url, 'sms-pool', [{ message: 'Hi {first_name}, code {discount_code}: {checkout_url}' }]);
+  const set = await call(sms.svc.url, 'PUT', `/api/sms/templates/${templates[0]!.id}/incentive`, { body: { kind: 'pool', pool_id: pool.body.id } });
+  expect(set.status).toBe(200);
+  const phones = [1, 2, 3, 4, 5, 6].map((i) => `+1555208010${i}`);
+  for (const [i, phone] of phones.entries())
+    await postContact(sms.svc.url, 'sms-pool', `sp-${i + 1}`, phone, { first_name: `S${i + 1}`, checkout_url: `https://shop.example/c/${i + 1}` });
+  await waitFor(async () => phones.every((p) => sentTo(p).length === 1), 30_000);
+  const codes = phones.map((p) => /code (\S*):/.exec(sentTo(p)[0]!)?.[1] ?? null);
+  expect(codes.filter((c) => c).sort()).toEqual(['T-1', 'T-2', 'T-3', 'T-4', 'T-5']);
+  const without = phones[codes.indexOf('')]!;
+  expect(sentTo(without)[0]).toMatch(/^Hi S\d, code : https:\/\/shop\.example\/c\/\d$/);
+  const logs = await logsOf(phones);
+  expect(logs.find((l) => l.phone === without)!.error_message).toBe('Sent without a code: the code pool is empty');
+  for (const [i, p] of phones.entries()) if (p !== without) expect(logs.find((l) => l.phone === p)!.error_message).toBe(`Code ${codes[i]}`);
+  expect((await call(sms.svc.url, 'GET', `/api/sms/incentive-pools/${pool.body.id}`)).body).toMatchObject({ remaining: 0 });
+});
+
+it('a WooCommerce coupon is created once per shopper and step though its first call answered 500', async () => {
+  const { integration, templates } = await createFunnel(sms.svc.url, 'sms-woo', [{ message: 'Save with {discount_code}: {checkout_url}' }]);
+  const shop = await call(sms.svc.url, 'PUT', `/api/sms/integrations/${integration.id}/shop`, {
+    body: { platform: 'woocommerce', shop: woo.url, key: woo.key, secret: woo.secret },
+  });
+  expect(shop.body).toEqual({ platform: 'woocommerce', shop: woo.url, has_key: true, has_secret: true });
+  await call(sms.svc.url, 'PUT', `/api/sms/templates/${templates[0]!.id}/incentive`, { body: { kind: 'woocommerce', discount: 'amount', value: 5, days: 3 } });
+  woo.failNext(1, 500);
+  await postContact(sms.svc.url, 'sms-woo', 'sw-1', '+15552080201', { checkout_url: 'https://store.example/checkout/order-pay/7?key=wc_order_1' });
+  await waitFor(async () => sentTo('+15552080201').length === 1, 30_000);
+  expect(woo.calls.map((c) => c.status)).toEqual([500, 201]);
+  expect(woo.coupons).toHaveLength(1);
+  const code = woo.coupons[0]!.code.toUpperCase();
+  // WooCommerce takes no code in a link: the message shows it, the link stays the store's.
+  expect(sentTo('+15552080201')).toEqual([`Save with ${code}: https://store.example/checkout/order-pay/7?key=wc_order_1`]);
+  expect(woo.coupons[0]).toMatchObject({ discount_type: 'fixed_cart', amount: '5.00', usage_limit: 1 });
+});
