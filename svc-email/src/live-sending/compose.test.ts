@@ -4,8 +4,8 @@ import { composeEmail } from './compose';
 const links = { publicUrl: 'https://carts.example.com', secret: 'compose-test', mailto: null };
 
 describe('composeEmail', () => {
-  it('fills {{unsubscribeUrl}} (and {{unsubscribe_url}}) with the one-click link of the List-Unsubscribe header, {{checkout_url}} with the recovery link', () => {
-    const email = composeEmail(
+  it('fills {{unsubscribeUrl}} (and {{unsubscribe_url}}) with the one-click link of the List-Unsubscribe header, {{checkout_url}} with the recovery link', async () => {
+    const email = await composeEmail(
       {
         subject: 'For {{contactEmail}}',
         from_name: 'Shop',
@@ -23,12 +23,12 @@ describe('composeEmail', () => {
     expect(email.html).not.toContain('{{');
   });
 
-  it("writes the shopper's first name, escaped, in either spelling, and the template's fallback without one", () => {
+  it("writes the shopper's first name, escaped, in either spelling, and the template's fallback without one", async () => {
     const template = { subject: 'Hi {{firstName}}', from_name: 'Shop', html_content: '<p>Hi {first_name}, {{ firstName }}</p>' };
     const base = { to: 'ann@example.com', recoveryUrl: 'https://shop.example/c/1', fromAddress: 'shop@example.com', links };
-    const named = composeEmail(template, { ...base, firstName: 'Ann <b>' });
+    const named = await composeEmail(template, { ...base, firstName: 'Ann <b>' });
     expect(named.subject).toBe('Hi Ann <b>');
     expect(named.html).toBe('<p>Hi Ann &lt;b&gt;, Ann &lt;b&gt;</p>');
-    expect(composeEmail(template, { ...base, firstName: null }).html).toBe('<p>Hi there, there</p>');
+    expect((await composeEmail(template, { ...base, firstName: null })).html).toBe('<p>Hi there, there</p>');
   });
 });

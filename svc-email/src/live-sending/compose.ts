@@ -1,5 +1,6 @@
 import type { Cart } from '@act/contracts/src/cart';
 import { renderMessage, type MessageInput } from '@act/contracts/src/message-variables';
+import { renderCartBlocks } from '../cart-block/render';
 import { ResendProvider } from '../providers/resend';
 import type { OutgoingEmail } from '../providers/types';
 import type { EmailTemplateDoc } from '../templates/model';
@@ -40,12 +41,13 @@ export interface ComposeInput {
  * One email from a template for one address: HTML sanitised again (stored content may predate a rule), then
  * the variables filled in (message-variables.ts, the renderer the preview uses too) with HTML-escaped values; the
  * subject gets them as plain text. Every email carries List-Unsubscribe and List-Unsubscribe-Post (RFC 8058).
- * A pure function of the template and this input: a variant's subject and content compose the same way.
+ * Cart blocks become the contact's cart (cart-block/render.ts). A pure function of the template and this input: a
+ * variant's subject and content compose the same way.
  */
-export function composeEmail(
+export async function composeEmail(
   template: Pick<EmailTemplateDoc, 'subject' | 'from_name' | 'html_content'>,
   { to, firstName, cart, discountCode, recoveryUrl, fromAddress, links, idempotencyKey }: ComposeInput,
-): OutgoingEmail {
+): Promise<OutgoingEmail> {
   const input: MessageInput = {
     contactEmail: to,
     firstName: firstName ?? null,
@@ -58,7 +60,8 @@ export function composeEmail(
     from: ResendProvider.fromHeader(template.from_name, fromAddress),
     to,
     subject: renderMessage(template.subject, input, { escape: false }).replace(/[\r\n]+/g, ' '),
-    html: renderMessage(sanitisedOnce(template.html_content), input),
+    // Cart blocks first (their rows escaped as they are written), then the variables over the whole document.
+    html: renderMessage(await renderCartBlocks(sanitisedOnce(template.html_content), input.cart ?? null, recoveryUrl || null), input),
     headers: listUnsubscribeHeaders(to, links),
     idempotencyKey,
   };

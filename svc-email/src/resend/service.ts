@@ -58,7 +58,7 @@ export class ResendService implements TestSender {
     const status = await this.provider.status();
     if (!status.configured || !status.from)
       return { status: 400, body: { success: false, message: NOT_CONFIGURED_MESSAGE, error: NOT_CONFIGURED_MESSAGE } };
-    const email = composeEmail(template, {
+    const email = await composeEmail(template, {
       to,
       recoveryUrl: this.recoveryUrls.sample(),
       fromAddress: status.from,

@@ -60,6 +60,8 @@ const OPTIONS: sanitizeHtml.IOptions = {
     th: ['colspan', 'rowspan', 'width', 'valign', 'bgcolor'],
     ol: ['start', 'type'],
     font: ['color', 'size', 'face'],
+    // The editor's Cart block (contracts/cart-block.ts), replaced by the contact's cart when the email is written.
+    div: ['data-cart-block', 'data-items'],
   },
   allowedSchemes: ['http', 'https', 'mailto', 'tel'],
   allowedSchemesByTag: { img: ['http', 'https', 'data'] },
