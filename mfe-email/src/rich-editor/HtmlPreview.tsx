@@ -8,6 +8,10 @@ export const SAMPLE_VARIABLES: Record<TemplateVariable, string> = {
   firstName: 'Jane',
   recoveryUrl: 'https://example.com/cart/recover',
   unsubscribeUrl: 'https://example.com/unsubscribe',
+  cartTotal: '$129.99',
+  itemCount: '3',
+  firstItemName: 'Classic Cotton Crew Neck T-Shirt',
+  discountCode: 'SAVE10',
 };
 
 /** The contracts' rendering, the one the sender uses, with sample values. */

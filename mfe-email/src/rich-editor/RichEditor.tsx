@@ -1,8 +1,10 @@
 import { useMemo, useRef, useState, type Ref } from 'react';
-import { Box, FormHelperText } from '@mui/material';
+import { Box, FormHelperText, MenuItem, TextField } from '@mui/material';
+import { CART_BLOCK_MAX_ITEMS } from '@act/contracts/src/cart-block';
 import IndentIcon from '@mui/icons-material/FormatIndentIncrease';
 import OutdentIcon from '@mui/icons-material/FormatIndentDecrease';
 import ImageIcon from '@mui/icons-material/InsertPhotoOutlined';
+import CartIcon from '@mui/icons-material/ShoppingCartOutlined';
 import {
   MenuButton,
   MenuButtonBold,
@@ -43,7 +45,8 @@ export interface RichEditorProps {
 /**
  * The template editor: mui-tiptap with bold/italic/underline/strike, headings 1–6, lists, indent levels
  * 1–8, links (http, https, mailto, tel; the link form says what is wrong with any other), the Insert Image dialog (appends at the end) and images by file
- * (embedded as data URLs). Lives in the lazily loaded template pages only: tiptap is heavy.
+ * (embedded as data URLs), and the Cart block (inserted at the cursor; moved by dragging and deleted like an image;
+ * how many items it shows set while it is selected). Lives in the lazily loaded template pages only: tiptap is heavy.
  */
 export function RichEditor({ value, onChange, label, error, helperText, minHeight = 260, editorRef }: RichEditorProps) {
   const extensions = useMemo(() => editorExtensions(), []);
@@ -68,6 +71,18 @@ export function RichEditor({ value, onChange, label, error, helperText, minHeigh
         '& .ProseMirror': { minHeight, fontSize: 15 },
         // An image that does not load would collapse to nothing: keep a visible, selectable box.
         '& .ProseMirror img': { maxWidth: '100%', height: 'auto', minWidth: 24, minHeight: 24 },
+        // The Cart block shows what it stands for; the shopper's cart replaces it when the email is sent.
+        '& .ProseMirror div[data-cart-block]': {
+          border: '2px dashed',
+          borderColor: 'primary.main',
+          borderRadius: 1,
+          bgcolor: 'action.hover',
+          p: 2,
+          my: 1,
+          fontWeight: 500,
+          cursor: 'grab',
+        },
+        '& .ProseMirror div[data-cart-block].ProseMirror-selectednode': { outline: '3px solid', outlineColor: 'primary.main' },
         ...(error ? { '& .MuiTiptap-FieldContainer-notchedOutline': { borderColor: 'error.main' } } : {}),
       }}
     >
@@ -114,6 +129,28 @@ export function RichEditor({ value, onChange, label, error, helperText, minHeigh
               onClick={() => setImageDialog(true)}
             />
             <MenuButtonImageUpload tooltipLabel="Upload image (embedded in the email)" onUploadFiles={embed} />
+            <MenuButton
+              tooltipLabel="Insert cart block"
+              IconComponent={CartIcon}
+              disabled={!editor?.isEditable}
+              onClick={() => editor?.chain().focus().insertCartBlock().run()}
+            />
+            {editor?.isActive('cartBlock') && (
+              <TextField
+                select
+                size="small"
+                label="Cart items shown"
+                value={String(editor.getAttributes('cartBlock').items ?? 3)}
+                onChange={(e) => editor.chain().focus().setCartBlockItems(Number(e.target.value)).run()}
+                sx={{ minWidth: 140, ml: 1 }}
+              >
+                {Array.from({ length: CART_BLOCK_MAX_ITEMS }, (_, i) => (
+                  <MenuItem key={i + 1} value={String(i + 1)}>
+                    {i + 1}
+                  </MenuItem>
+                ))}
+              </TextField>
+            )}
             <MenuDivider />
             <MenuButtonUndo />
             <MenuButtonRedo />

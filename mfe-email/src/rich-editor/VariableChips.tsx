@@ -7,11 +7,16 @@ const MEANING: Record<TemplateVariable, string> = {
   firstName: 'their first name ("there" when the sender gave none)',
   recoveryUrl: 'the link back to their cart',
   unsubscribeUrl: 'their one-click unsubscribe link',
+  cartTotal: 'their cart total, in its currency',
+  itemCount: 'how many items are in their cart',
+  firstItemName: 'the name of the first item in their cart',
+  discountCode: "the step's discount code for them (none: nothing, or the fallback you write)",
 };
 
 /**
- * The template variables below an email editor (spec §2, §3; issue 14 adds the unsubscribe link), each a chip that
- * puts the variable in the content where the cursor is.
+ * The template variables below an email editor (spec §2, §3, the unsubscribe link, the cart's and the code), each a
+ * chip that puts the variable in the content where the cursor is. A fallback may be written in the template:
+ * `{{firstName | "friend"}}`.
  */
 export function VariableChips({ onInsert, note }: { onInsert: (variable: string) => void; note?: string }) {
   return (

@@ -72,3 +72,22 @@ describe('indent levels 1 to 8 (spec §9)', () => {
     expect(editorWith('<h2 style="margin-left: 4em">a</h2>').getHTML()).toContain('data-indent="2"');
   });
 });
+
+describe('the Cart block', () => {
+  it('is written as the stored block, read back with its item count, inserted, set and deleted whole', () => {
+    const editor = editorWith('<p>Hi</p><div data-cart-block="" data-items="5">anything</div><p>Bye</p>');
+    expect(editor.getHTML()).toBe(
+      '<p>Hi</p><div data-cart-block="" data-items="5">Cart: up to 5 items, the total and a button back to the checkout</div><p>Bye</p>',
+    );
+    // Select the block (position after the first paragraph) and change N; out-of-range values are clamped.
+    editor.commands.setNodeSelection(4);
+    expect(editor.isActive('cartBlock')).toBe(true);
+    editor.commands.setCartBlockItems(40);
+    expect(editor.getHTML()).toContain('data-items="10"');
+    editor.commands.deleteSelection();
+    expect(editor.getHTML()).toBe('<p>Hi</p><p>Bye</p>');
+    editor.commands.setTextSelection(3);
+    editor.commands.insertCartBlock();
+    expect(editor.getHTML()).toContain('<div data-cart-block="" data-items="3">');
+  });
+});

@@ -3,6 +3,7 @@ import Image from '@tiptap/extension-image';
 import { Extension, type Extensions } from '@tiptap/core';
 import type { Level } from '@tiptap/extension-heading';
 import { LinkBubbleMenuHandler } from 'mui-tiptap';
+import { CartBlock } from './cartBlock';
 import { Indent } from './indent';
 import { isAllowedImageUrl, isAllowedLinkUrl } from './urls';
 
@@ -75,6 +76,7 @@ export function editorExtensions(): Extensions {
     }),
     LinkStyle,
     Indent,
+    CartBlock,
     LinkBubbleMenuHandler,
   ];
 }
