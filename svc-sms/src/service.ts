@@ -1,4 +1,4 @@
-import { createSecretBox, env, ReplayGuard, startPrivacyResponder, startRetentionPurgeFromEnv, timelinePartRouter, dropRetiredIndexes, type ServiceDeps, type ServiceParts } from '@act/service-kit';
+import { buildIncentives, createSecretBox, env, incentivesRouter, FrequencyCapSetting, ReplayGuard, startFrequencyCapConsumer, startPrivacyResponder, startRetentionPurgeFromEnv, timelinePartRouter, dropRetiredIndexes, type ServiceDeps, type ServiceParts } from '@act/service-kit';
 import { SMS_HOLDINGS } from './privacy/holdings';
 import { optOutErased } from './privacy/suppress';
 import { readSettings, serviceClock, type Clock } from './settings';
@@ -49,7 +49,8 @@ export async function buildSmsService(
 ): Promise<ServiceParts> {
   const settings = readSettings();
   const provider = createTwilioProvider({ ...settings.twilio, logger });
-  const config = new ProviderConfigService(conn);
+  const frequencyCap = new FrequencyCapSetting(conn, outbox);
+  const config = new ProviderConfigService(conn, frequencyCap);
   const agendaJobs = new AgendaScheduler({
     conn,
     logger,
@@ -86,8 +87,10 @@ export async function buildSmsService(
   const events = new WebhookEventService(conn, { now, listLimit: settings.listLimit });
   const providerService = new ProviderService(conn, { provider, config, publicUrl, now, logger });
   const attribution = await buildAttribution({ conn, outbox, logger });
+  const incentives = await buildIncentives(conn, logger);
   const engine = new SequenceEngine({
     conn,
+    incentives,
     onLogged: attribution.onLogged,
     readTouches: (keys, since) => attribution.ledger.touchesSince(keys, since),
     provider,
@@ -143,6 +146,7 @@ export async function buildSmsService(
   let privacy: { stop(): void } | null = null;
   let retention: { stop(): void } | null = null;
   let revenueConsumer: { stop(): void } | null = null;
+  let capConsumer: { stop(): void } | null = null;
 
   return {
     routers: [
@@ -161,6 +165,8 @@ export async function buildSmsService(
       providerRouter(providerService),
       attribution.router,
       timelinePartRouter(new SmsTimelineService(conn, attribution.ledger)),
+      // Loopback http shops only outside production: the tests' fake Shopify and WooCommerce.
+      incentivesRouter('/api/sms', 'sms', { ...incentives, allowHttpShops: process.env.NODE_ENV !== 'production' }),
     ],
     async start() {
       await agendaJobs.start(engine);
@@ -188,6 +194,7 @@ export async function buildSmsService(
         ],
       });
       revenueConsumer = attribution.start(bus);
+      capConsumer = startFrequencyCapConsumer({ conn, bus, logger, service: 'svc-sms', setting: frequencyCap });
     },
     async stop() {
       poller?.stop();
@@ -195,6 +202,7 @@ export async function buildSmsService(
       privacy?.stop();
       retention?.stop();
       revenueConsumer?.stop();
+      capConsumer?.stop();
       await agendaJobs.stop();
     },
   };

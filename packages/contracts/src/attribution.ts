@@ -33,6 +33,13 @@ export interface Touch {
    * equal to the ones recorded before the field existed.
    */
   simulated?: true;
+  /** The variant of its step the contact got (absent: the step's own content). */
+  variant?: string;
+  /**
+   * Not a send: the contact was held out of the campaign (the control group) when this reminder would have gone. Kept
+   * so the holdout's purchases are measured the same way; never credited, never counted as reminded.
+   */
+  holdout?: true;
 }
 
 export interface Buyer {
@@ -82,6 +89,8 @@ export function makeTouch(t: Touch): Touch {
     step: t.step ?? null,
     sentAt: new Date(t.sentAt),
     ...(t.simulated ? { simulated: true as const } : {}),
+    ...(t.variant ? { variant: t.variant } : {}),
+    ...(t.holdout ? { holdout: true as const } : {}),
   };
 }
 

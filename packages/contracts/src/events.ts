@@ -20,6 +20,8 @@ export const Subjects = {
   smsFailed: 'send.sms.failed',
   /** Clear All Test Data ran on one side: the other side's revenue ledger (the same facts) goes too. */
   testDataCleared: 'send.test-data.cleared',
+  /** The account's frequency cap changed on one side: the other side keeps the same value. */
+  frequencyCapChanged: 'send.frequency-cap.changed',
 } as const;
 export type Subject = (typeof Subjects)[keyof typeof Subjects];
 
@@ -55,6 +57,12 @@ export interface FunnelContactEvent extends EventEnvelope {
   cart?: Cart | null;
   /** Why no reminder may go to this contact (the shopper declined promotions), as the publishing side decided. */
   remindersHeld?: string | null;
+}
+
+/** `frequency_cap_hours` as one side saved it (null: off), and when: the latest change wins on both sides. */
+export interface FrequencyCapChangedEvent extends EventEnvelope {
+  hours: number | null;
+  changedAt: string;
 }
 
 export interface FunnelPurchaseEvent extends EventEnvelope {
@@ -98,4 +106,8 @@ export interface SendEvent extends EventEnvelope {
   sentAt: string;
   /** Only logged (`would_send`, live sending off): the ledgers keep it apart from what shoppers received. */
   simulated?: boolean;
+  /** The step's variant the contact got (campaign experiments); absent or null: the step's own content. */
+  variant?: string | null;
+  /** A holdout mark, not a send: the contact is in the campaign's control group and got no message. */
+  holdout?: boolean;
 }

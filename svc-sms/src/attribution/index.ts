@@ -15,6 +15,7 @@ export async function buildAttribution({ conn, outbox, logger }: { conn: Connect
   const service = new RevenueService(conn, ledger, smsRevenueSide({ contacts, integrations }));
   return {
     ledger,
+    revenue: service,
     onLogged: smsTouchPublisher({ outbox, contacts, integrations, logger }),
     router: revenueRouter('/api/sms/revenue', service),
     start: (bus: Bus) => startRevenueConsumer({ conn, bus, logger, ledger, service: 'svc-sms' }),

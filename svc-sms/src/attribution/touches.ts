@@ -7,7 +7,10 @@ import type { IntegrationDoc } from '../integrations/model';
 import type { LogDoc } from '../logs/model';
 
 /** Twilio took the message (a SID) and has not refused it: attribution's touch (a test delivery's is in no figure). */
-const isTouch = (l: Omit<LogDoc, 'id'>) => !!l.message_sid && l.contact_ref !== null && l.status !== 'failed' && l.status !== 'undelivered' && l.phone !== TEST_DELIVERY_PHONE;
+const isSend = (l: Omit<LogDoc, 'id'>) => !!l.message_sid && l.contact_ref !== null && l.status !== 'failed' && l.status !== 'undelivered' && l.phone !== TEST_DELIVERY_PHONE;
+/** A contact held out of its campaign: the ledger's holdout mark (no send), so its purchases count for the control group. */
+const isHoldout = (l: Omit<LogDoc, 'id'>) => l.status === 'held_out' && l.contact_ref !== null && l.phone !== TEST_DELIVERY_PHONE;
+const isTouch = (l: Omit<LogDoc, 'id'>) => isSend(l) || isHoldout(l);
 
 /**
  * Publishes `send.sms.sent` for each message a step handed to Twilio, through the outbox (both ledgers, this one
@@ -44,8 +47,11 @@ export function smsTouchPublisher({ outbox, contacts, integrations, logger }: { 
           templateId: l.template_id,
           step: l.sequence_order,
           messageId: l.message_sid,
-          sendId: `twilio:${l.message_sid}`,
+          // A holdout mark is one per contact and campaign: a repeat of it is the same mark.
+          sendId: isHoldout(l) ? `holdout:${integration?.sms_campaign_id ?? 0}:${l.contact_ref}` : `twilio:${l.message_sid}`,
           sentAt: new Date(l.timestamp).toISOString(),
+          ...(l.variant ? { variant: l.variant } : {}),
+          ...(isHoldout(l) ? { holdout: true } : {}),
         };
         await outbox.add(Subjects.smsSent, { ...body });
       }

@@ -1,4 +1,5 @@
 import mongoose, { type Connection, type Model } from 'mongoose';
+import type { StoredCampaignExperiment } from '@act/service-kit';
 
 export interface CampaignDoc {
   id: number;
@@ -7,6 +8,8 @@ export interface CampaignDoc {
   active: boolean;
   created_at: Date;
   updated_at: Date;
+  /** Holdout, step variants and winners (GET/PUT /api/sms-campaigns/{id}/experiment); absent: none. */
+  experiment?: StoredCampaignExperiment | null;
 }
 
 const schema = new mongoose.Schema<CampaignDoc>(
@@ -17,6 +20,7 @@ const schema = new mongoose.Schema<CampaignDoc>(
     active: { type: Boolean, required: true },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
+    experiment: { type: mongoose.Schema.Types.Mixed, default: undefined },
   },
   { versionKey: false },
 );

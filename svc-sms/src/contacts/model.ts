@@ -2,6 +2,7 @@ import mongoose, { type Connection, type Model } from 'mongoose';
 import { phoneSuppressionKeys } from '@act/service-kit';
 import type { SmsContactStatus } from '@act/contracts/src/sms-api';
 import type { Cart } from '@act/contracts/src/cart';
+import type { StoredExperiment } from '@act/flow';
 
 export interface ContactDoc {
   id: number;
@@ -40,6 +41,8 @@ export interface ContactDoc {
   cart?: Cart | null;
   /** Why no message may go (the shopper declined the sender's promotional messages); set by the webhook intake. */
   reminders_held?: string | null;
+  /** The campaign's holdout and the variant per step, drawn once (sequences/experiment.ts) and never again. */
+  experiment?: StoredExperiment | null;
 }
 
 const schema = new mongoose.Schema<ContactDoc>(
@@ -65,6 +68,7 @@ const schema = new mongoose.Schema<ContactDoc>(
     updated_at: { type: Date, required: true },
     cart: { type: mongoose.Schema.Types.Mixed, default: undefined },
     reminders_held: { type: String },
+    experiment: { type: mongoose.Schema.Types.Mixed, default: undefined },
   },
   { versionKey: false },
 );

@@ -20,6 +20,8 @@ export interface LogDoc {
   error_message: string | null;
   /** `held_blackout` rows: the blackout's end, when the held step goes out. */
   held_until?: Date | null;
+  /** The step's variant the text was (campaign experiments); absent: the template's own. */
+  variant?: string | null;
 }
 
 const schema = new mongoose.Schema<LogDoc>(
@@ -37,10 +39,13 @@ const schema = new mongoose.Schema<LogDoc>(
     timestamp: { type: Date, required: true },
     updated_at: { type: Date, required: true },
     error_message: { type: String, default: null },
+    variant: { type: String, default: undefined },
   },
   { versionKey: false },
 );
 schema.index({ integration_id: 1, timestamp: 1 });
+// A campaign experiment's delivered messages per step (its results).
+schema.index({ template_id: 1, status: 1 });
 // Newest first with the id as tiebreak (the list pages). Expiry needs a single-field index (MongoDB's TTL takes no
 // compound one): `timestamp_-1`, declared by service-kit's retention.
 schema.index({ timestamp: -1, id: -1 });

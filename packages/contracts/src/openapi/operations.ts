@@ -33,6 +33,7 @@ import {
 import { integrationSigningPatchSchema, testDeliveryRequestSchema, webhookSigningSettingsSchema } from '../webhook-signing';
 import { privacyRequestSchema } from '../privacy';
 import { revenueSettingsSchema } from '../revenue-api';
+import { campaignExperimentSchema } from '../experiments-api';
 
 export type ServiceName = 'svc-auth' | 'svc-email' | 'svc-sms';
 /**
@@ -209,6 +210,33 @@ const auth: Operation[] = [
     responses: { 200: ok('PrivacyExport'), 404: 'No such request.' },
   },
 ];
+
+/** A campaign's experiment (holdout, step variants, automatic winner) and its results (docs/revenue.md). */
+function experiments(service: ServiceName, base: string, tag: string): Operation[] {
+  return [
+    { service, method: 'get', path: `${base}/{id}/experiment`, summary: "The campaign's holdout share, its steps' variants, the automatic-winner setting and the winners decided.", tag, access: 'user', responses: { 200: ok('CampaignExperiment') } },
+    {
+      service,
+      method: 'put',
+      path: `${base}/{id}/experiment`,
+      summary: "Set the campaign's holdout (0-50%) and its steps' variants (2 to 4 per step, shares adding up to 100); winners already decided stay while their variant does.",
+      tag,
+      access: 'user',
+      body: { schema: campaignExperimentSchema },
+      responses: { 200: ok('CampaignExperiment'), 400: 'A share, a step or a variant that breaks the rules (named).' },
+    },
+    {
+      service,
+      method: 'get',
+      path: `${base}/{id}/results`,
+      summary: 'Per step variant, the holdout and all reminded contacts: sent, delivered, clicked, purchased within the attribution window, revenue and revenue per recipient with 95% intervals; incremental revenue or how many more recipients are needed; the winner. `format=csv`: one row per variant.',
+      tag,
+      access: 'user',
+      query: 'CampaignResultsQueryParams',
+      responses: { 200: ok('CampaignResults') },
+    },
+  ];
+}
 
 function revenue(service: ServiceName, base: string): Operation[] {
   const side = service === 'svc-email' ? 'email side' : 'SMS side';
@@ -622,4 +650,12 @@ const sms: Operation[] = [
   { service: 'svc-sms', method: 'post', path: '/api/twilio/test-sms', summary: 'Send a test SMS.', tag: 'Twilio', access: 'user', body: { schema: twilioTestSmsSchema }, responses: { 200: ok('TwilioTestResponse') } },
 ];
 
-export const OPERATIONS: readonly Operation[] = [...auth, ...email, ...revenue('svc-email', '/api/revenue'), ...sms, ...revenue('svc-sms', '/api/sms/revenue')];
+export const OPERATIONS: readonly Operation[] = [
+  ...auth,
+  ...email,
+  ...experiments('svc-email', '/api/email/campaigns', 'Email campaigns'),
+  ...revenue('svc-email', '/api/revenue'),
+  ...sms,
+  ...experiments('svc-sms', '/api/sms-campaigns', 'SMS campaigns'),
+  ...revenue('svc-sms', '/api/sms/revenue'),
+];

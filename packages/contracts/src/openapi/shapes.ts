@@ -52,6 +52,7 @@ import type { DeliveryFilters, TestDeliveryResponse, WebhookSigningSettings } fr
 import type { AuditPage, AuditService } from '../audit';
 import type { PrivacyExport, PrivacyRequestView } from '../privacy';
 import type { RevenueSettings, RevenueSummary, RevenueTable } from '../revenue-api';
+import type { CampaignExperiment, CampaignResults } from '../experiments-api';
 import type {
   ClickFunnels2WebhookBody,
   ClickFunnelsClassicWebhookBody,
@@ -62,7 +63,12 @@ import type {
   WooCommerceWebhookBody,
 } from './webhook-bodies';
 
-export type { AuditPage, PrivacyExport, PrivacyRequestView, RevenueSettings, RevenueSummary };
+export type { AuditPage, CampaignExperiment, CampaignResults, PrivacyExport, PrivacyRequestView, RevenueSettings, RevenueSummary };
+/** GET .../campaigns/{id}/results */
+export interface CampaignResultsQueryParams {
+  /** `csv`: one row per step variant, then the reminded contacts and the holdout. */
+  format?: 'json' | 'csv';
+}
 export type { TimelinePage } from '../timeline';
 /** Query of a contact page's timeline (answered by the gateway from both services' parts). */
 export interface TimelineQueryParams {

@@ -60,6 +60,8 @@ export async function handleRevenueEvent(ledger: AttributionLedger, { subject, p
       step: int(e.step),
       sentAt,
       ...(e.simulated === true ? { simulated: true as const } : {}),
+      ...(typeof e.variant === 'string' && e.variant ? { variant: e.variant } : {}),
+      ...(e.holdout === true ? { holdout: true as const } : {}),
       contactId: str(e.contactId),
       email: str(e.email),
       phone: str(e.phone),

@@ -1,0 +1,39 @@
+import type Router from '@koa/router';
+import type { Connection } from 'mongoose';
+import type { Collection } from 'mongodb';
+import { ExperimentSettings, ExperimentsService, experimentsRouter, type AttributionLedger, type Engagement } from '@act/service-kit';
+import { templateModel } from '../templates/model';
+import { logModel, type LogDoc } from '../logs/model';
+import { campaignModel } from './model';
+
+/**
+ * SMS campaign experiments (holdout, step variants, results): `/api/sms-campaigns/{id}/experiment` and
+ * `/api/sms-campaigns/{id}/results`. Delivered per variant comes from the SMS logs (Twilio's reports); SMS has no
+ * click figure (null).
+ */
+export function smsExperimentsRouter(conn: Connection, ledger: AttributionLedger, windowDays: () => Promise<number>): Router {
+  const Template = templateModel(conn);
+  const logs = logModel(conn).collection as unknown as Collection<LogDoc>;
+  const settings = new ExperimentSettings(campaignModel(conn).collection as never, async (id) =>
+    (await Template.collection.find({ campaign_id: id }, { projection: { _id: 0, id: 1 } }).toArray()).map((t) => t.id as number),
+  );
+  const engagement = async (campaignId: number): Promise<Engagement> => {
+    const steps = (await settings.get(campaignId)).steps;
+    const out: Engagement = new Map();
+    if (steps.length === 0) return out;
+    // Only the delivered rows: Twilio's report moves a step's row to `delivered`.
+    const rows = await logs
+      .find({ template_id: { $in: steps.map((s) => s.template_id) }, status: 'delivered' }, { projection: { _id: 0, template_id: 1, variant: 1, contact_ref: 1 } })
+      .toArray();
+    const seen = new Map<string, Set<number | null>>();
+    for (const r of rows) {
+      if (!r.variant) continue;
+      const key = `${r.template_id}|${r.variant}`;
+      if (!seen.has(key)) seen.set(key, new Set());
+      seen.get(key)!.add(r.contact_ref);
+    }
+    for (const s of steps) for (const v of s.variants) out.set(`${s.template_id}|${v.id}`, { delivered: seen.get(`${s.template_id}|${v.id}`)?.size ?? 0, clicked: null });
+    return out;
+  };
+  return experimentsRouter('/api/sms-campaigns', new ExperimentsService({ channel: 'sms', settings, ledger, windowDays, engagement }));
+}
