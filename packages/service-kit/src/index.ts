@@ -30,5 +30,7 @@ export * from './transactions';
 export * from './openapi';
 export * from './attribution';
 export * from './timeline';
+export * from './frequency-cap';
 export * from './timeline-router';
+export * from './experiments';
 export * from './incentives';
