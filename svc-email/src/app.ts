@@ -1,5 +1,5 @@
 import type { ServiceDeps, ServiceParts } from '@act/service-kit';
-import { createIdAllocator, createSecretBox, ReplayGuard, startPrivacyResponder, startRetentionPurgeFromEnv, timelinePartRouter, dropRetiredIndexes } from '@act/service-kit';
+import { createIdAllocator, createSecretBox, ReplayGuard, startFrequencyCapConsumer, startPrivacyResponder, startRetentionPurgeFromEnv, timelinePartRouter, dropRetiredIndexes } from '@act/service-kit';
 import type { EmailConfig } from './config';
 import { contactModel } from './contacts/model';
 import { ContactsService } from './contacts/service';
@@ -26,6 +26,7 @@ import { EventPublisher } from './events/publisher';
 import { startEventConsumers } from './events/consumers';
 import { EMAIL_HOLDINGS } from './privacy/holdings';
 import { buildAttribution } from './attribution';
+import { emailExperimentsRouter } from './campaigns/experiments';
 import { EmailTimelineService } from './timeline/service';
 
 export interface EmailServiceOptions {
@@ -66,6 +67,7 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
   let privacy: { stop(): void } | null = null;
   let retention: { stop(): void } | null = null;
   let revenueConsumer: { stop(): void } | null = null;
+  let capConsumer: { stop(): void } | null = null;
 
   return {
     routers: [
@@ -79,6 +81,7 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
       webhookSigningRouter(settings),
       ...sending.routers,
       attribution.router,
+      emailExperimentsRouter(conn, attribution.ledger, () => attribution.revenue.windowDays()),
       timelinePartRouter(new EmailTimelineService(conn, cache, attribution.ledger)),
       testToolsRouter({ contacts, logs, events, reminders: flows, ledger: attribution.ledger, outbox }),
     ],
@@ -107,6 +110,7 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
         ],
       });
       revenueConsumer = attribution.start(bus);
+      capConsumer = startFrequencyCapConsumer({ conn, bus, logger, service: 'svc-email', setting: sending.frequencyCap });
       await sending.start();
     },
     async stop() {
@@ -115,6 +119,7 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
       privacy?.stop();
       retention?.stop();
       revenueConsumer?.stop();
+      capConsumer?.stop();
     },
   };
 }

@@ -18,3 +18,33 @@ export const frequencyCapHours = () =>
     .max(FREQUENCY_CAP_MAX_HOURS, timingMessages.frequencyCapHours)
     .nullable()
     .optional();
+
+const hourMessage = (what: string) => `${what} must be a whole number from 0 to 23`;
+const hour = (what: string) => yup.number().typeError(hourMessage(what)).integer(hourMessage(what)).min(0, hourMessage(what)).max(23, hourMessage(what));
+
+/**
+ * GET / PUT /api/settings/timing (svc-email): email's own quiet hours, read on each shopper's clock (off by
+ * default; 22:00-08:00 when turned on), and the account's frequency cap, the same value as the SMS side's.
+ */
+export interface EmailTimingSettings {
+  quiet_hours_enabled: boolean;
+  quiet_start_hour: number;
+  quiet_end_hour: number;
+  frequency_cap_hours: number | null;
+}
+
+export const EMAIL_TIMING_DEFAULTS: EmailTimingSettings = Object.freeze({
+  quiet_hours_enabled: false,
+  quiet_start_hour: 22,
+  quiet_end_hour: 8,
+  frequency_cap_hours: null,
+});
+
+/** Fields left out keep their saved value. */
+export const emailTimingSettingsSchema = yup.object({
+  quiet_hours_enabled: yup.boolean().optional(),
+  quiet_start_hour: hour('Quiet hours start').optional(),
+  quiet_end_hour: hour('Quiet hours end').optional(),
+  frequency_cap_hours: frequencyCapHours(),
+});
+export type EmailTimingSettingsInput = yup.InferType<typeof emailTimingSettingsSchema>;

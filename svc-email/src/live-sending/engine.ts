@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import type { Collection } from 'mongodb';
-import { DuePoller, FlowRunner } from '@act/flow';
+import { DuePoller, FlowRunner, type FlowStep } from '@act/flow';
 import { reminderLateness, watchFlowSteps, type Incentives, type Logger } from '@act/service-kit';
 import { contactModel, type ContactDoc } from '../contacts/model';
 import type { EmailLogsService } from '../email-logs/service';
@@ -53,6 +53,8 @@ export interface SequenceEngineDeps {
   liveSending: boolean;
   /** Length of one hour of delay_hours (EMAIL_DELAY_HOUR_MS). */
   hourMs: number;
+  /** Quiet hours and the frequency cap (timing.ts), ahead of the reminder and every campaign step; absent: none. */
+  timing?: FlowStep<EmailWork, EmailSettings>;
   /**
    * Steps worked at once (EMAIL_SEND_CONCURRENCY), in bursts of up to 100 (a batch call's size); default
    * DEFAULT_CONCURRENCY.
@@ -103,6 +105,7 @@ export class SequenceEngine {
       recoveryUrls: deps.recoveryUrls,
       links: deps.links,
       incentives: deps.incentives,
+      experimentRows: this.steps,
       hourMs: deps.hourMs,
       logger: deps.logger,
     });
@@ -117,7 +120,7 @@ export class SequenceEngine {
           return { settings: { from: status.configured && status.from ? status.from : null } };
         },
         work: (row): EmailWork => ({ ref: row.contact_ref, row }),
-        steps: [remind, ...pipeline.all],
+        steps: [...(deps.timing ? [deps.timing] : []), remind, ...pipeline.all],
         recorder: {
           finish: async (works, lease) => {
             await deps.logs.addMany(works.filter((w) => w.log).map((w) => w.log!));
@@ -194,10 +197,10 @@ export class SequenceEngine {
   }
 
   /**
-   * Pending contacts whose reminder is due and which have no flow row get one (due at once): intake writes the
-   * contact, then its row, so a process killed between the two, or a contact written straight into the database
-   * (the benchmarks' seeding), leaves a contact without one. Served by the contacts' (status, remind_at) index; a
-   * row already there is left as it is.
+   * Pending contacts whose reminder is due and which have no flow row get one (due at once). Intake writes the row
+   * before the contact, so only a contact written straight into the database (the benchmarks' seeding) or stored
+   * before contacts had flows is without one. Served by the contacts' (status, remind_at) index; a row already there
+   * is left as it is.
    */
   async adoptPending(): Promise<number> {
     let adopted = 0;

@@ -2,7 +2,10 @@ import type Koa from 'koa';
 import type Router from '@koa/router';
 import type { Connection } from 'mongoose';
 import type { Collection } from 'mongodb';
-import { buildIncentives, incentivesRouter, ReplayGuard, type Logger, type Outbox } from '@act/service-kit';
+import { AttributionLedger, buildIncentives, FrequencyCapSetting, incentivesRouter, ReplayGuard, type Logger, type Outbox } from '@act/service-kit';
+import { contactModel, type ContactDoc } from '../contacts/model';
+import { TimingSettingsService } from '../settings/timing';
+import { timingSettingsRouter } from '../settings/routes';
 import { emailLogModel, type EmailLogDoc } from '../email-logs/model';
 import { ResendEventsService } from '../resend-events/service';
 import { resendEventsRouter } from '../resend-events/routes';
@@ -22,6 +25,7 @@ import {
 import type { SendingConfig } from './config';
 import { RecoveryUrls, recoveryUrlModel } from './recovery-urls';
 import { SequenceEngine } from './engine';
+import { emailTiming } from './timing';
 
 export { loadSendingConfig, type SendingConfig } from './config';
 
@@ -34,6 +38,8 @@ export interface SendingFeatures {
   engine(logs: EmailLogsService, markUnsubscribed: (contactIds: number[]) => Promise<void>): SequenceEngine;
   /** The unsubscribe list (erase adds its hashed entries through it). */
   unsubscribes: UnsubscribeService;
+  /** The account's frequency cap, kept equal with the SMS side's (its consumer starts with the service). */
+  frequencyCap: FrequencyCapSetting;
   start(): Promise<void>;
   stop(): void;
 }
@@ -83,6 +89,9 @@ export async function buildSendingFeatures({
     publicUrl,
   );
   const incentives = await buildIncentives(conn, logger);
+  const frequencyCap = new FrequencyCapSetting(conn, outbox);
+  const timing = new TimingSettingsService(conn, frequencyCap);
+  const ledger = new AttributionLedger(conn);
   const resend = new ResendService(provider, templates, unsubscribes, recoveryUrls, links, config.liveSending);
   app.use(recoveryUrls.middleware(logger));
 
@@ -95,7 +104,9 @@ export async function buildSendingFeatures({
 
   return {
     unsubscribes,
+    frequencyCap,
     routers: [
+      timingSettingsRouter(timing),
       campaignsRouter(campaigns),
       templatesRouter(templates, resend),
       resendRouter(resend, provider, conn),
@@ -133,6 +144,12 @@ export async function buildSendingFeatures({
         markUnsubscribed,
         liveSending: config.liveSending,
         hourMs: config.delayHourMs,
+        timing: emailTiming({
+          contacts: contactModel(conn).collection as unknown as Collection<ContactDoc>,
+          integrations,
+          settings: timing,
+          readTouches: (keys, since) => ledger.touchesSince(keys, since),
+        }),
         concurrency: config.sendConcurrency,
         scanMs: config.dueScanMs,
         logger,

@@ -1,5 +1,5 @@
 import { ObjectId, type Collection } from 'mongodb';
-import { eachAtMost, insertAll, step, type BurstContext, type FlowStep, type Work } from '@act/flow';
+import { eachAtMost, insertAll, step, type BurstContext, type FlowStep, type Held, type Work } from '@act/flow';
 import { applyCodeToRecoveryUrl, type Incentives, type Logger } from '@act/service-kit';
 import { emailIncentiveStep, incentiveLogSuffix } from '../incentives/step';
 import { usesCheckoutLink } from '@act/contracts/src/email-api';
@@ -19,6 +19,8 @@ import { composeEmail } from './compose';
 import type { RecoveryUrls } from './recovery-urls';
 import type { SendClaimDoc, SequenceStepDoc } from './model';
 import type { StepRelease } from './step-store';
+import { earliestDelayHours, emailExperimentStep } from './experiment';
+import type { StoredCampaignExperiment } from '@act/service-kit';
 
 /** Live sending on but Resend not configured: look again after this (nothing is dropped meanwhile). */
 const NOT_CONFIGURED_RETRY_MS = 30_000;
@@ -81,9 +83,14 @@ export interface EmailWork extends Work<SequenceStepDoc> {
   discountCode?: string | null;
   codePlatform?: string | null;
   incentiveNote?: string | null;
+  /** The campaign's experiment (holdout, step variants), and the contact's variant of this step (experiment.ts). */
+  experiment?: StoredCampaignExperiment | null;
+  variant?: { id: string; incentive: string | null };
   /** Written to the row when the burst ends its lease. */
   release?: Omit<StepRelease, 'ref'>;
   log?: NewEmailLog;
+  /** A timing rule moved the step to `until` (timing.ts): nothing claimed, a 'held' log says why. */
+  held?: Held;
 }
 
 export interface EmailStepsDeps {
@@ -96,6 +103,8 @@ export interface EmailStepsDeps {
   recoveryUrls: RecoveryUrls;
   links: UnsubscribeLinkSettings;
   incentives: Incentives;
+  /** The flow rows, where a contact's holdout and variants are kept; absent: no campaign experiments. */
+  experimentRows?: Collection<SequenceStepDoc>;
   hourMs: number;
   logger: Logger;
 }
@@ -119,6 +128,7 @@ export class EmailSteps {
     return [
       step('contact', (open) => this.contact(open)),
       step('template', (open, ctx) => this.template(open, ctx)),
+      ...(this.deps.experimentRows ? [emailExperimentStep({ rows: this.deps.experimentRows, hourMs: this.deps.hourMs })] : []),
       step('provider', (open, ctx) => this.configured(open, ctx)),
       step('unsubscribed', (open) => this.unsubscribed(open)),
       step('link', (open, ctx) => this.link(open, ctx)),
@@ -151,11 +161,13 @@ export class EmailSteps {
   private async template(open: EmailWork[], ctx: BurstContext<EmailSettings>): Promise<void> {
     // Each campaign of the burst once (a burst is mostly one campaign).
     const templatesOf = new Map<number, EmailTemplateDoc[] | null>();
+    const experiments = new Map<number, StoredCampaignExperiment | null>();
     for (const id of new Set(open.map((w) => w.row.campaign_id))) {
       // Past the reminder a row always names its campaign (the reminder step chose it).
       if (id === null) continue;
       const campaign = await this.deps.campaigns.find(id);
       templatesOf.set(id, campaign?.active ? await this.deps.templates.activeOfCampaign(id) : null);
+      experiments.set(id, campaign?.experiment ?? null);
     }
     for (const w of open) {
       const templates = w.row.campaign_id === null ? null : templatesOf.get(w.row.campaign_id);
@@ -169,7 +181,9 @@ export class EmailSteps {
         w.release = { set: { state: 'finished', due_at: null } };
         continue;
       }
-      const due = new Date(w.row.base_at.getTime() + next.delay_hours * this.deps.hourMs);
+      w.experiment = experiments.get(w.row.campaign_id!) ?? null;
+      // A variant may come sooner than the step's own delay: looked at by the earliest (experiment.ts waits on the rest).
+      const due = new Date(w.row.base_at.getTime() + earliestDelayHours(next, w.experiment) * this.deps.hourMs);
       if (due.getTime() > ctx.now.getTime()) {
         w.outcome = 'waiting';
         w.release = { set: { due_at: due } };
@@ -255,11 +269,11 @@ export class EmailSteps {
     const from = ctx.settings.from!;
     const results = await Promise.all(
       open.map(async (w) => {
-        const email = composeEmail(w.next!, {
+        const email = await composeEmail(w.next!, {
           to: w.contact!.email,
           firstName: w.contact!.first_name,
           cart: w.contact!.cart ?? null,
-          discountCode: w.discountCode ?? null,
+          discountCode: w.variant?.incentive ?? w.discountCode ?? null,
           recoveryUrl: applyCodeToRecoveryUrl(w.recoveryUrl ?? '', w.discountCode, w.codePlatform),
           fromAddress: from,
           links: this.deps.links,
@@ -291,12 +305,15 @@ export class EmailSteps {
       const { result, at } = results[i]!;
       const c = w.contact!;
       if (result.ok) {
-        w.log = logOf(c, sentMessage(w.next!, c.email, result.id) + incentiveLogSuffix(w), 'sent', result.id, {
+        w.log = logOf(c, sentMessage(w.next!, c.email, result.id) + incentiveLogSuffix(w) + (w.variant ? `; variant ${w.variant.id}` : ''), 'sent', result.id, {
           integration_id: c.integration_id ?? null,
           campaign_id: w.row.campaign_id,
           template_id: w.next!.id,
           step: w.next!.template_order,
+          ...(w.variant ? { variant: w.variant.id } : {}),
         });
+        // Kept on the row: the experiment's results count this variant's deliveries and clicks.
+        if (w.variant) Object.assign(w.log, { variant: w.variant.id, template_id: w.next!.id });
         w.outcome = 'sent';
       } else {
         w.log = logOf(c, failedMessage(w.next!, c.email, result.message), 'failed');

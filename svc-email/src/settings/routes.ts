@@ -7,6 +7,8 @@ import {
   type SetReminderDelayResponse,
 } from '@act/contracts/src/email-api';
 import type { SettingsService } from './service';
+import type { TimingSettingsService } from './timing';
+import { emailTimingSettingsSchema } from '@act/contracts/src/timing';
 
 export function settingsRouter(settings: SettingsService): Router {
   const router = new Router({ prefix: '/api/settings' });
@@ -43,6 +45,25 @@ export function webhookSigningRouter(settings: SettingsService): Router {
     const body: WebhookSigningSettings = { require_signed: await settings.setRequireSigned(require_signed) };
     auditChange(ctx, { require_signed: previous }, body, { target_kind: 'setting', target_id: 'webhook-signing' });
     ctx.body = body;
+  });
+  return router;
+}
+
+/**
+ * GET (staff) / PUT (admin) /api/settings/timing: email's quiet hours and the account's frequency cap (the SMS side
+ * gets the same cap over NATS).
+ */
+export function timingSettingsRouter(timing: TimingSettingsService): Router {
+  const router = new Router({ prefix: '/api/settings/timing' });
+  router.get('/', requireUser(), async (ctx) => {
+    ctx.body = await timing.get();
+  });
+  router.put('/', requireAdmin(), async (ctx) => {
+    const input = await validateBody(ctx, emailTimingSettingsSchema);
+    const before = await timing.get();
+    const after = await timing.save(input);
+    auditChange(ctx, before, after, { target_kind: 'setting', target_id: 'timing' });
+    ctx.body = after;
   });
   return router;
 }

@@ -12,7 +12,6 @@ export interface ProviderConfigDoc {
   blackout_end_hour: number;
   blackout_timezone: SmsTimezone;
   blackout_enabled: boolean;
-  frequency_cap_hours: number | null;
   updated_at: Date;
 }
 
@@ -27,7 +26,6 @@ const schema = new mongoose.Schema<ProviderConfigDoc>(
     blackout_end_hour: Number,
     blackout_timezone: String,
     blackout_enabled: Boolean,
-    frequency_cap_hours: Number,
     updated_at: Date,
   },
   { versionKey: false },

@@ -1,6 +1,7 @@
 import type { Connection } from 'mongoose';
 import { BLACKOUT_DEFAULTS, type TwilioConfig, type TwilioConfigInput } from '@act/contracts/src/sms-api';
 import type { BlackoutWindow } from '../blackout/blackout';
+import type { FrequencyCapSetting } from '@act/service-kit';
 import { providerConfigModel } from './config-model';
 
 export const DEFAULT_PROVIDER_CONFIG: TwilioConfig = {
@@ -14,18 +15,22 @@ export const DEFAULT_PROVIDER_CONFIG: TwilioConfig = {
   frequency_cap_hours: null,
 };
 
-const KEYS = Object.keys(DEFAULT_PROVIDER_CONFIG) as (keyof TwilioConfig)[];
+/** The account's frequency cap is the one setting of the screen stored apart (kept equal with the email side's). */
+const KEYS = (Object.keys(DEFAULT_PROVIDER_CONFIG) as (keyof TwilioConfig)[]).filter((k) => k !== 'frequency_cap_hours');
 
 /** Provider settings in one document; unset fields read as the spec's defaults (section 9). */
 export class ProviderConfigService {
   private readonly Model;
-  constructor(conn: Connection) {
+  constructor(
+    conn: Connection,
+    private readonly cap?: Pick<FrequencyCapSetting, 'get' | 'set'>,
+  ) {
     this.Model = providerConfigModel(conn);
   }
 
   async get(): Promise<TwilioConfig> {
-    const doc = await this.Model.findById('default').lean();
-    const out = { ...DEFAULT_PROVIDER_CONFIG } as Record<string, unknown>;
+    const [doc, cap] = await Promise.all([this.Model.findById('default').lean(), this.cap?.get() ?? null]);
+    const out = { ...DEFAULT_PROVIDER_CONFIG, frequency_cap_hours: cap } as Record<string, unknown>;
     for (const k of KEYS) if (doc && doc[k] !== undefined && doc[k] !== null) out[k] = doc[k];
     return out as unknown as TwilioConfig;
   }
@@ -35,6 +40,7 @@ export class ProviderConfigService {
     const set: Record<string, unknown> = { updated_at: new Date() };
     for (const k of KEYS) if (input[k] !== undefined) set[k] = input[k];
     await this.Model.updateOne({ _id: 'default' }, { $set: set }, { upsert: true });
+    if (input.frequency_cap_hours !== undefined) await this.cap?.set(input.frequency_cap_hours ?? null);
     return this.get();
   }
 }

@@ -1,0 +1,158 @@
+/**
+ * The timing rules on email, through the service over HTTP and NATS with the fake Resend: email's own quiet hours
+ * read on each shopper's clock (a shopper without a phone on the fallback zone's, an Australian mobile on
+ * Sydney's), the frequency cap over the person's sends on both channels (a text the SMS side sent holds the email
+ * until the cap's end, then it goes out), and the cap kept equal with the SMS side's over NATS.
+ */
+import { randomUUID } from 'node:crypto';
+import { DateTime } from 'luxon';
+import { MongoClient } from 'mongodb';
+import { StringCodec } from 'nats';
+import { startFakeResend, type FakeResend } from '@act/testing';
+import { Subjects } from '@act/contracts';
+import type { EmailTimingSettings } from '@act/contracts/src/timing';
+import { contactCreated, dropDb, HOOK_TIMEOUT_MS, MONGODB_URI, natsConnect, sleep, waitFor, type EmailUnderTest, startEmail } from '../test/helpers';
+import { EMAIL_FALLBACK_ZONE } from './timing';
+
+jest.setTimeout(120_000);
+
+type Log = { contact_id: string; email: string; status: string; message: string; timestamp: string };
+
+let fake: FakeResend;
+let email: EmailUnderTest;
+let client: MongoClient;
+beforeAll(async () => {
+  fake = await startFakeResend();
+  email = await startEmail('timing', {
+    EMAIL_LIVE_SENDING: 'true',
+    RESEND_BASE_URL: fake.url,
+    RESEND_API_KEY: 're_live',
+    RESEND_FROM: 'Shop <shop@example.com>',
+    EMAIL_DELAY_HOUR_MS: '1000',
+    EMAIL_SEQUENCE_SCAN_MS: '200',
+    PUBLIC_URL: 'https://carts.example.com',
+    UNSUBSCRIBE_SECRET: 'timing-secret',
+    UNSUBSCRIBE_MAILTO: '',
+  });
+  client = await MongoClient.connect(MONGODB_URI);
+  const c = (await email.api('POST', '/api/email/campaigns', { body: { name: 'Timing' } })).body as { id: number };
+  const t = await email.api('POST', '/api/resend/templates', {
+    body: { campaign_id: c.id, name: 'First', subject: 'First for {{contactEmail}}', from_name: 'Cart Team', html_content: '<p>Your cart is waiting.</p>', template_order: 1, delay_hours: 0 },
+  });
+  expect(t.status).toBe(201);
+  const i = await email.api('POST', '/api/webhook-integrations', { body: { name: 'timing', funnel_id: 'timing', reminder_delay: 1, campaign_id: c.id } });
+  expect(i.status).toBe(201);
+}, HOOK_TIMEOUT_MS);
+afterAll(async () => {
+  await email?.svc.stop();
+  await client?.close();
+  if (email) await dropDb(email.db);
+  await fake?.close();
+});
+
+const logsFor = async (contactId: string) => ((await email.api('GET', '/api/email-logs')).body as Log[]).filter((l) => l.contact_id === contactId);
+const timing = async (body: Partial<EmailTimingSettings>) => {
+  const r = await email.api('PUT', '/api/settings/timing', { body });
+  expect(r.status).toBe(200);
+  return r.body as EmailTimingSettings;
+};
+const post = async (contactId: string, to: string, extra: Record<string, unknown> = {}) =>
+  expect((await email.api('POST', '/api/webhook', { body: contactCreated(contactId, to, 'timing', extra), user: null })).status).toBe(200);
+
+it("holds a step in email's quiet hours on the shopper's clock: no phone, the fallback zone; an Australian mobile, Sydney's", async () => {
+  expect((await email.api('GET', '/api/settings/timing')).body).toEqual({ quiet_hours_enabled: false, quiet_start_hour: 22, quiet_end_hour: 8, frequency_cap_hours: null });
+  // A window of the fallback zone's current hour: Sydney's clock is hours away from it, outside the window.
+  // Not in the last half-minute of an hour: the window of this hour must still hold when the step falls due.
+  const untilNextHour = DateTime.now().endOf('hour').toMillis() - Date.now();
+  if (untilNextHour < 30_000) await sleep(untilNextHour + 1_000);
+  const local = DateTime.now().setZone(EMAIL_FALLBACK_ZONE);
+  const end = local.plus({ hours: 1 }).startOf('hour');
+  await timing({ quiet_hours_enabled: true, quiet_start_hour: local.hour, quiet_end_hour: end.hour });
+  try {
+    await post('qh-1', 'night.one@example.com');
+    await post('qh-au', 'sydney.two@example.com', { phone: '+61412345678' });
+    await waitFor(async () => fake.emailsTo('sydney.two@example.com').length === 1, { timeoutMs: 20_000, what: "the Sydney shopper's email" });
+    const held = await waitFor(async () => (await logsFor('qh-1')).find((l) => l.status === 'held'), { timeoutMs: 20_000, what: 'the held log' });
+    expect(held.message).toBe(
+      `Not sent yet to night.one@example.com: quiet hours in ${EMAIL_FALLBACK_ZONE} (the integration's time zone): held until ${end.toFormat('HH:mm')} local time`,
+    );
+    const row = await client.db(email.db).collection('email_sequence_steps').findOne({ contact_id: 'qh-1' });
+    expect(row?.due_at?.toISOString()).toBe(end.toUTC().toISO());
+    expect(fake.emailsTo('night.one@example.com')).toEqual([]);
+  } finally {
+    await timing({ quiet_hours_enabled: false });
+  }
+});
+
+it('holds an email due within the cap of a text the SMS side sent the same person, and sends it at the cap end', async () => {
+  const capSaved = new Promise<Record<string, unknown>>((resolve) => {
+    void natsConnect().then((nc) => {
+      const sub = nc.subscribe(`${email.prefix}${Subjects.frequencyCapChanged}`, { max: 1 });
+      void (async () => {
+        for await (const m of sub) resolve(JSON.parse(StringCodec().decode(m.data)));
+        await nc.close();
+      })();
+    });
+  });
+  // Subscribed before the save (a core subscription sees what JetStream stores on the subject).
+  await new Promise((r) => setTimeout(r, 300));
+  expect(await timing({ frequency_cap_hours: 1 })).toMatchObject({ frequency_cap_hours: 1 });
+  expect(await capSaved).toMatchObject({ source: 'svc-email', hours: 1 });
+
+  // The text went out 59 min 45 s ago: the cap ends 15 s from now.
+  const textedAt = new Date(Date.now() - 3_600_000 + 15_000);
+  const capEnd = new Date(textedAt.getTime() + 3_600_000);
+  const nc = await natsConnect();
+  try {
+    await nc.jetstream().publish(
+      `${email.prefix}${Subjects.smsSent}`,
+      JSON.stringify({
+        eventId: randomUUID(), source: 'svc-sms', occurredAt: textedAt.toISOString(), channel: 'sms', funnelId: 'timing', contactId: 'cap-1',
+        email: 'capped.one@example.com', phone: '+12125550144', integrationId: 1, campaignId: 1, templateId: 1, step: 1,
+        messageId: 'SMcapped', sendId: 'twilio:SMcapped', sentAt: textedAt.toISOString(),
+      }),
+    );
+  } finally {
+    await nc.close();
+  }
+  await waitFor(async () => (await client.db(email.db).collection('revenue_touches').countDocuments({ keys: 'e:capped.one@example.com' })) === 1, { timeoutMs: 20_000, what: 'the text in the ledger' });
+
+  await post('cap-1', 'capped.one@example.com');
+  await post('cap-2', 'free.two@example.com');
+  await waitFor(async () => fake.emailsTo('free.two@example.com').length === 1, { timeoutMs: 20_000, what: 'the control email' });
+  const held = await waitFor(async () => (await logsFor('cap-1')).find((l) => l.status === 'held'), { timeoutMs: 20_000, what: 'the held log' });
+  expect(held.message).toBe(
+    `Not sent yet to capped.one@example.com: frequency cap: a text message went out at ${textedAt.toISOString()}; at most one message per 1 h, held until ${capEnd.toISOString()}`,
+  );
+  expect(fake.emailsTo('capped.one@example.com')).toEqual([]);
+  await waitFor(async () => fake.emailsTo('capped.one@example.com').length === 1, { timeoutMs: 45_000, what: 'the email after the cap' });
+  expect(Date.now()).toBeGreaterThanOrEqual(capEnd.getTime());
+  const logs = await waitFor(async () => {
+    const l = await logsFor('cap-1');
+    return l.length === 2 ? l : null;
+  }, { timeoutMs: 10_000, what: 'the sent log' });
+  expect(logs.map((l) => l.status).sort()).toEqual(['held', 'sent']);
+  await timing({ frequency_cap_hours: null });
+});
+
+it("keeps the SMS side's cap: its change is stored here, an older one changes nothing", async () => {
+  const publish = async (hours: number | null, changedAt: Date) => {
+    const nc = await natsConnect();
+    try {
+      await nc.jetstream().publish(
+        `${email.prefix}${Subjects.frequencyCapChanged}`,
+        JSON.stringify({ eventId: randomUUID(), source: 'svc-sms', occurredAt: changedAt.toISOString(), hours, changedAt: changedAt.toISOString() }),
+      );
+    } finally {
+      await nc.close();
+    }
+  };
+  const capNow = async () => ((await email.api('GET', '/api/settings/timing')).body as EmailTimingSettings).frequency_cap_hours;
+  await publish(6, new Date());
+  await waitFor(async () => (await capNow()) === 6, { timeoutMs: 20_000, what: "the SMS side's cap" });
+  await publish(2, new Date(Date.now() - 3_600_000));
+  // Whatever order they are handled in, the latest change stands.
+  await publish(4, new Date(Date.now() + 1_000));
+  await waitFor(async () => (await client.db(email.db).collection('frequency_cap_events').countDocuments()) === 3, { timeoutMs: 20_000, what: 'the three changes handled' });
+  expect(await capNow()).toBe(4);
+});
