@@ -53,8 +53,6 @@ const fakes = await startFakeProviders({
 });
 const stack = await benchStack('delivery', {
   // The paths that find contacts made due in the database (the in-memory due tickers hold the old times).
-  REMINDER_SWEEP_INTERVAL_MS: '2000',
-  AGENDA_PROCESS_EVERY_MS: '2000',
   SMS_DUE_SCAN_MS: '1000',
   EMAIL_LIVE_SENDING: 'true',
   RESEND_BASE_URL: fakes.resendUrl,
@@ -159,6 +157,10 @@ try {
   const dueAt = new Date(Date.now() + DUE_IN_MS);
   await Promise.all([
     emailDb.collection('contacts').updateMany({ integration_id: emailIntegration.id }, { $set: { remind_at: dueAt } }),
+    // The email flow rows are the schedule: their reminder step moves with remind_at.
+    emailDb
+      .collection('email_sequence_steps')
+      .updateMany({ integration_id: emailIntegration.id, stage: 'remind' }, { $set: { base_at: dueAt, due_at: dueAt } }),
     smsDb.collection('sms_contacts').updateMany({ integration_id: smsIntegration.id }, { $set: { remind_at: dueAt, next_at: dueAt } }),
   ]);
   const emailDue = (

@@ -37,12 +37,12 @@ function serveControl(stack, deps) {
 
 /**
  * The replicas phase: a "minute" of reminder delay is a second, and what picks up a killed instance's work runs
- * within seconds instead of minutes (the email sweep, the SMS due scan and sweep, the SMS step lease).
+ * within seconds instead of minutes (the SMS due scan and sweep, the SMS step lease; an email reminder's lease is
+ * 15 s anyway).
  */
 const REPLICAS_ENV = {
   REMINDER_DELAY_UNIT_MS: '1000',
   SMS_DELAY_UNIT_MS: '1000',
-  REMINDER_SWEEP_INTERVAL_MS: '3000',
   SMS_DUE_SCAN_MS: '2000',
   SMS_SWEEP_EVERY_MS: '3000',
   SMS_STEP_LEASE_MS: '20000',

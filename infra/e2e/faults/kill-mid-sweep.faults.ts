@@ -66,9 +66,18 @@ async function emailScenario() {
     ),
   );
   await killProcess('svc-email');
-  // All due while the service is down: at restart the start-up catch-up (and the sweep) find all of them.
+  // All due while the service is down: at restart the due poller finds all of them. The reminder's due time is
+  // the contact's remind_at and its flow row's due_at (the schedule), moved together.
+  const now = new Date();
   expect(
-    (await contacts.updateMany({ ...mine, status: 'pending' }, { $set: { remind_at: new Date() } })).modifiedCount,
+    (await contacts.updateMany({ ...mine, status: 'pending' }, { $set: { remind_at: now } })).modifiedCount,
+  ).toBe(EMAIL_CONTACTS);
+  expect(
+    (
+      await db
+        .collection('email_sequence_steps')
+        .updateMany({ ...mine, stage: 'remind' }, { $set: { base_at: now, due_at: now } })
+    ).modifiedCount,
   ).toBe(EMAIL_CONTACTS);
 
   let atKill = { sent: 0, logged: 0 };

@@ -15,9 +15,9 @@ export interface SeedContact {
 
 /**
  * Benchmarks only: writes contacts straight into svc-email's database, in the documents the webhook path writes
- * (same field builder, same id counter), so a running svc-email's contacts list shows them at once. Reminder jobs
- * are not created: seeded contacts are for the list, and their reminders (if ever due) are still found by the
- * minute's sweep.
+ * (same field builder, same id counter), so a running svc-email's contacts list shows them at once. Their flow rows
+ * are not written: seeded contacts are for the list, and their reminders (if ever due) get a row from the next
+ * start's adoption or Process Missed Emails.
  */
 export async function seedContacts(conn: Connection, integration: { id: number; reminder_delay: number }, delayUnitMs: number, items: SeedContact[]): Promise<void> {
   const coll = contactModel(conn).collection as unknown as Collection<ContactDoc>;

@@ -7,12 +7,12 @@ import { CONTACT_PROJECTION, FUNNEL_KEY_INDEX, contactModel, toContact, type Con
 
 /**
  * The email flows as contacts see them (implemented by live-sending/engine.ts; a port, so neither imports the other):
- * each new contact's flow is written right after the contact, its reminder due at remind_at. A purchase needs no
+ * each new contact's flow is written right before the contact, its reminder due at remind_at. A purchase needs no
  * call: the flow's next step reads it.
  */
 export interface FlowHooks {
   startFlows(items: { id: number; contact_id: string; integration_id: number | null; remind_at: Date }[]): Promise<void>;
-  /** Contacts deleted: their flows go. */
+  /** Contacts deleted, or not created after all: their flows go. */
   remove(ids: number[]): Promise<void>;
   removeAll(): Promise<void>;
 }
@@ -109,12 +109,13 @@ export class ContactsService {
     // A contact repeated within the batch, or racing one in another write or instance, is inserted once; the others
     // find it there (the unique index on integration and funnel contact id decides).
     const docs = items.map((it) => ({ ...it.insert, ...it.key }) as ContactDoc & { _id?: ObjectId });
+    // The flows first, so no contact is ever stored without one (a redelivered event finds its contact there and
+    // writes nothing more); the flows of contacts not created go again. A process killed in between leaves a flow
+    // without a contact, which its reminder step ends (contact_deleted).
+    await this.hooks.startFlows(docs);
     const created = await insertNew(this.coll, docs, FUNNEL_KEY_INDEX);
-    const stored = docs.filter((_, i) => created[i]);
-    // After the contacts, in the same batch: a process killed in between leaves pending contacts without a flow,
-    // which any instance's start adopts (SequenceEngine.adoptPending).
-    await this.hooks.startFlows(stored);
-    await this.flagListed(stored);
+    await this.hooks.remove(docs.filter((_, i) => !created[i]).map((d) => d.id));
+    await this.flagListed(docs.filter((_, i) => created[i]));
     return created;
   }
 
@@ -168,6 +169,10 @@ export class ContactsService {
     const onInsert: Partial<ContactDoc> = { id, created_at: input.createdAt, remind_at, purchased_at: null, sent_at: null, status: 'pending' };
     if (input.phone === null) onInsert.phone = null;
     if (input.firstName === null) onInsert.first_name = null;
+    // As on creation, the flow before the contact; only when there is no contact yet (the usual update finds one).
+    const key = { integration_id: input.integration.id, contact_id: input.contactId };
+    const flow = (await this.coll.findOne(key, { projection: { _id: 0, id: 1 } })) ? null : { id, ...key, remind_at };
+    if (flow) await this.hooks.startFlows([flow]);
     for (let attempt = 0; ; attempt++) {
       try {
         const doc = await this.coll.findOneAndUpdate({ integration_id: input.integration.id, contact_id: input.contactId }, { $set: set, $setOnInsert: onInsert }, { upsert: true, returnDocument: 'after' });
@@ -175,7 +180,8 @@ export class ContactsService {
         if (doc!.unsubscribed && doc!.status !== 'unsubscribed') await this.coll.updateOne({ id: doc!.id, email_lower: set.email_lower! }, { $unset: { unsubscribed: '' } });
         await this.flagListed([doc!]);
         const created = doc!.id === id;
-        if (created) await this.hooks.startFlows([doc!]);
+        if (flow && !created) await this.hooks.remove([id]);
+        else if (created && !flow) await this.hooks.startFlows([doc!]);
         return { created, contact: doc! };
       } catch (err) {
         if (isDuplicateKeyError(err) && attempt === 0) continue;
