@@ -16,8 +16,8 @@ export interface SeedContact {
 /**
  * Benchmarks only: writes contacts straight into svc-email's database, in the documents the webhook path writes
  * (same field builder, same id counter), so a running svc-email's contacts list shows them at once. Their flow rows
- * are not written: seeded contacts are for the list, and their reminders (if ever due) get a row from the next
- * start's adoption or Process Missed Emails.
+ * are not written: seeded contacts are for the list, and their reminders (if ever due) get a row within a
+ * minute of coming due (SequenceEngine.adoptPending).
  */
 export async function seedContacts(conn: Connection, integration: { id: number; reminder_delay: number }, delayUnitMs: number, items: SeedContact[]): Promise<void> {
   const coll = contactModel(conn).collection as unknown as Collection<ContactDoc>;

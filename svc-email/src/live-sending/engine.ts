@@ -34,6 +34,11 @@ const ERROR_RETRY_MS = 10_000;
 const DEFAULT_CONCURRENCY = 300;
 /** Rows read per round of the sweep and of the start-up adoption. */
 const ROUND = 500;
+/**
+ * How often each instance adopts pending, due contacts without a flow row. It sends nothing (the runner does): it
+ * only writes missing rows, for contacts stored before contacts had rows or written straight into the database.
+ */
+const ADOPT_EVERY_MS = 60_000;
 
 export interface SequenceEngineDeps {
   conn: Connection;
@@ -83,6 +88,7 @@ export class SequenceEngine {
   private readonly runner: FlowRunner<SequenceStepDoc, EmailWork, EmailSettings>;
   private readonly poller: DuePoller;
   private unwatch: () => void = () => undefined;
+  private adoptTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly deps: SequenceEngineDeps) {
     this.steps = sequenceStepModel(deps.conn).collection as unknown as Collection<SequenceStepDoc>;
@@ -161,9 +167,9 @@ export class SequenceEngine {
     await Promise.all([sequenceStepModel(conn).init(), sendClaimModel(conn).init()]);
   }
 
-  /** The flows of contacts intake has just stored, their reminder due at remind_at. */
-  startFlows(items: FlowStart[]): Promise<void> {
-    return this.store.start(items);
+  /** The flows of contacts intake is about to store, their reminder due at remind_at. */
+  async startFlows(items: FlowStart[]): Promise<void> {
+    await this.store.start(items);
   }
 
   /** The flows of deleted contacts. */
@@ -200,7 +206,7 @@ export class SequenceEngine {
    * Pending contacts whose reminder is due and which have no flow row get one (due at once). Intake writes the row
    * before the contact, so only a contact written straight into the database (the benchmarks' seeding) or stored
    * before contacts had flows is without one. Served by the contacts' (status, remind_at) index; a row already there
-   * is left as it is.
+   * is left as it is. Returns how many rows it wrote.
    */
   async adoptPending(): Promise<number> {
     let adopted = 0;
@@ -213,8 +219,7 @@ export class SequenceEngine {
         .sort({ remind_at: 1 })
         .limit(ROUND)
         .toArray();
-      await this.store.start(pending.map((c) => ({ id: c.id, contact_id: c.contact_id, integration_id: c.integration_id, remind_at: c.remind_at })));
-      adopted += pending.length;
+      adopted += await this.store.start(pending.map((c) => ({ id: c.id, contact_id: c.contact_id, integration_id: c.integration_id, remind_at: c.remind_at })));
       if (pending.length < ROUND) break;
       const last = pending[pending.length - 1]!.remind_at;
       // A round of contacts all due at one instant: the next round could not move past it.
@@ -226,12 +231,21 @@ export class SequenceEngine {
 
   /** Adopts pending contacts without a flow, then starts the due poller. */
   async start(): Promise<void> {
-    await this.adoptPending().catch((err) => this.deps.logger.error({ err: (err as Error).message }, 'adopting pending contacts failed; Process Missed Emails retries'));
+    const adopt = () =>
+      this.adoptPending().then(
+        (n) => void (n > 0 && this.poller.wake()),
+        (err) => this.deps.logger.error({ err: (err as Error).message }, 'adopting pending contacts failed; tried again in a minute'),
+      );
+    await adopt();
+    this.adoptTimer = setInterval(() => void adopt(), ADOPT_EVERY_MS);
+    this.adoptTimer.unref();
     this.unwatch = watchFlowSteps(this.steps);
     this.poller.start();
   }
 
   stop(): void {
+    if (this.adoptTimer) clearInterval(this.adoptTimer);
+    this.adoptTimer = null;
     this.unwatch();
     this.poller.stop();
   }

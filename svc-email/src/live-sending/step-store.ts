@@ -66,11 +66,11 @@ export class StepStore implements FlowStepStore<SequenceStepDoc> {
 
   /**
    * The flows of new contacts, their reminder due at remind_at: one upsert each on the unique contact_ref, so a
-   * repeated write (intake retried, start-up adoption) leaves a row as it is.
+   * repeated write (intake retried, adoption) leaves a row as it is. Returns how many rows it wrote.
    */
-  async start(items: FlowStart[], at = new Date()): Promise<void> {
-    if (items.length === 0) return;
-    await this.steps.bulkWrite(
+  async start(items: FlowStart[], at = new Date()): Promise<number> {
+    if (items.length === 0) return 0;
+    const res = await this.steps.bulkWrite(
       items.map((c) => ({
         updateOne: {
           filter: { contact_ref: c.id },
@@ -98,6 +98,7 @@ export class StepStore implements FlowStepStore<SequenceStepDoc> {
       })),
       { ordered: false },
     );
+    return res.upsertedCount;
   }
 
   /** The flows of deleted contacts ($in on the unique contact_ref). */
