@@ -68,6 +68,17 @@ export interface PurchaseFact {
   funnelId: string | null;
   /** The sender's id of the checkout it recovered (Stripe's `recovered_from`), for the revenue row. */
   recoveredFrom?: string | null;
+  /**
+   * The codes the purchase used, as the sender reports them (Shopify's `discount_codes`, WooCommerce's
+   * `coupon_lines`), each with the discount it gave in major units as sent: an incentive's redemption.
+   */
+  discountCodes?: UsedDiscountCode[];
+}
+
+export interface UsedDiscountCode {
+  code: string;
+  /** Major units as the sender wrote them ("5.00"); null when not said. */
+  amount: string | number | null;
 }
 
 /** A delivery the product does not act on: answered 200 and recorded, since senders retry a 4xx. */

@@ -46,3 +46,25 @@ export function first<T>(...values: (T | null | undefined)[]): T | null {
   for (const v of values) if (v !== null && v !== undefined) return v;
   return null;
 }
+
+/**
+ * A purchase's used codes from a sender's list of objects (`[{ code, amount }]`), at most 20, codes capped, as the
+ * fact's `discountCodes` (left out when there are none).
+ */
+export function usedCodes(list: unknown, amountField: string): { discountCodes?: { code: string; amount: string | number | null }[] } {
+  const codes = usedCodeList(list, amountField);
+  return codes.length ? { discountCodes: codes } : {};
+}
+
+function usedCodeList(list: unknown, amountField: string): { code: string; amount: string | number | null }[] {
+  if (!Array.isArray(list)) return [];
+  return list
+    .slice(0, 20)
+    .map((x) => obj(x))
+    .filter((x): x is Record<string, unknown> => x !== null)
+    .map((x) => {
+      const raw = x[amountField];
+      return { code: text(x.code, 100) ?? '', amount: typeof raw === 'string' || typeof raw === 'number' ? raw : null };
+    })
+    .filter((x) => x.code !== '');
+}

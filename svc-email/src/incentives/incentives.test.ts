@@ -3,8 +3,14 @@
 // saying so; a code created in Shopify survives a send retried after a 5xx without a second code, and the recovery
 // link applies it; shop credentials stay write-only.
 import { startFakeResend, startFakeShopifyAdmin, type FakeResend, type FakeShopifyAdmin } from '@act/testing';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { testUser } from '@act/service-kit/testing';
+import { ADAPTERS } from '@act/sources';
 import { contactCreated, dropDb, startEmail, waitFor, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
+
+const fixture = (source: string, name: string): Record<string, unknown> =>
+  JSON.parse(readFileSync(path.join(__dirname, '../../../packages/sources/src', source, 'fixtures', `${name}.json`), 'utf8'));
 
 type Log = { contact_id: string; email: string; status: string; message: string };
 type Pool = { id: string; name: string; total: number; remaining: number; low: boolean };
@@ -53,7 +59,8 @@ describe('incentives on email campaign steps', () => {
       body: { name: funnelId, funnel_id: funnelId, reminder_delay: 1, campaign_id: campaign.id },
     });
     expect(integration.status).toBe(201);
-    return { templateId: (tpl.body as { id: number }).id, integrationId: (integration.body as { id: number }).id };
+    const { id, webhook_url } = integration.body as { id: number; webhook_url: string };
+    return { templateId: (tpl.body as { id: number }).id, integrationId: id, webhookPath: new URL(webhook_url).pathname };
   }
   const codeIn = (html: string) => /Code: \[([^\]]*)\]/.exec(html)?.[1] ?? null;
   const logsOf = async (addresses: string[]) =>
@@ -100,8 +107,10 @@ describe('incentives on email campaign steps', () => {
     expect(((await email.api('GET', '/api/email/incentive-redemptions')).body as { step_key: string; given: number }[]).find((s) => s.step_key === `email-template:${templateId}`)).toMatchObject({ given: 5, redeemed: 0 });
   });
 
-  it('a code created in Shopify survives a send retried after a 5xx: one code, applied in the recovery link', async () => {
-    const { templateId, integrationId } = await campaignStep('shopify-funnel');
+  it('a code created in Shopify survives a send retried after a 5xx: one code, applied in the recovery link; the order using it redeems it', async () => {
+    const { templateId, integrationId, webhookPath } = await campaignStep('shopify-funnel');
+    const secret = 'shpss_incentive_0123456789abcdef';
+    expect((await email.api('PATCH', `/api/webhook-integrations/${integrationId}`, { body: { webhook_secret: secret, webhook_source: 'shopify' } })).status).toBe(200);
     const shop = { platform: 'shopify', shop: shopify.url, key: shopify.token };
     expect((await email.api('PUT', `/api/email/integrations/${integrationId}/shop`, { body: shop, user: testUser })).status).toBe(403);
     const saved = await email.api('PUT', `/api/email/integrations/${integrationId}/shop`, { body: shop });
@@ -112,20 +121,38 @@ describe('incentives on email campaign steps', () => {
     expect(bad.status).toBe(400);
     expect((await email.api('PUT', `/api/email/templates/${templateId}/incentive`, { body: { kind: 'shopify', discount: 'percentage', value: 10, days: 7 } })).status).toBe(200);
 
+    const deliver = (topic: string, body: unknown, id: string) => {
+      const raw = JSON.stringify(body);
+      return email.api('POST', webhookPath, {
+        raw,
+        user: null,
+        headers: { 'content-type': 'application/json', 'X-Shopify-Topic': topic, 'X-Shopify-Webhook-Id': id, 'X-Shopify-Shop-Domain': 'north-goods.myshopify.com', ...ADAPTERS.shopify.sign!(Buffer.from(raw), secret) },
+      });
+    };
     // Shopify makes the code but the answer is lost (a 503): the send waits, and its retry asks for the same code.
     shopify.failNext(1, 503, { afterCreate: true });
-    const to = 'shopify.shopper@example.com';
-    await email.api('POST', '/api/webhook', {
-      body: contactCreated('S-1', to, 'shopify-funnel', { checkout_url: 'https://shop.example.com/12/checkouts/abc?key=k1' }),
-      user: null,
-    });
+    const checkout = fixture('shopify', 'checkouts-create');
+    expect((await deliver('checkouts/create', checkout, 'inc-1')).status).toBe(200);
+    const to = String(checkout.email);
     const [mail] = await waitFor(async () => (resend.emailsTo(to).length ? resend.emailsTo(to) : null), { timeoutMs: 30_000, what: 'the Shopify email' });
     expect(shopify.calls.map((c) => c.status)).toEqual([503, 200]);
     expect(shopify.discounts).toHaveLength(1);
     const code = shopify.discounts[0]!.code;
-    expect(codeIn(mail!.html)).toBe(code);
-    expect(mail!.html).toContain(`href="https://shop.example.com/discount/${code}?redirect=%2F12%2Fcheckouts%2Fabc%3Fkey%3Dk1"`);
     expect(shopify.calls[0]!.code).toBe(code);
+    expect(codeIn(mail!.html)).toBe(code);
+    const recovery = new URL(String(checkout.abandoned_checkout_url));
+    expect(mail!.html).toContain(`href="${recovery.origin}/discount/${code}?redirect=${encodeURIComponent(recovery.pathname + recovery.search).replace(/&/g, '&amp;')}"`);
     expect(resend.emailsTo(to)).toHaveLength(1);
+
+    // The order that used the code: redeemed, with the discount it gave, in the step's figures.
+    const order: Record<string, unknown> = { ...fixture('shopify', 'orders-create'), discount_codes: [{ code, amount: '9.90', type: 'percentage' }] };
+    expect(await deliver('orders/create', order, 'inc-2')).toMatchObject({ status: 200, body: { message: 'Purchase recorded', matched: 1 } });
+    const figures = (await email.api('GET', '/api/email/incentive-redemptions')).body as { step_key: string }[];
+    expect(figures.find((f) => f.step_key === `email-template:${templateId}`)).toEqual({
+      step_key: `email-template:${templateId}`,
+      given: 1,
+      redeemed: 1,
+      discount: [{ currency: String(order.currency), minor: 990 }],
+    });
   });
 });

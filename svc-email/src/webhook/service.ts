@@ -1,4 +1,4 @@
-import { BadRequestError, NotFoundError, UnauthorizedError, createSecretBox, type ReplayGuard, type SecretBox } from '@act/service-kit';
+import { BadRequestError, IncentiveRedemptions, NotFoundError, UnauthorizedError, createSecretBox, type ReplayGuard, type SecretBox } from '@act/service-kit';
 import { DEFAULT_FUNNEL_ID, type WebhookEventType, type WebhookOkResponse } from '@act/contracts/src/email-api';
 import type { DeliveryInfo } from '@act/contracts/src/webhook-signing';
 import type { FactOrigin } from '@act/contracts';
@@ -59,6 +59,8 @@ type Read = { ok: true; fact: Fact; eventName: string | null } | { ok: false; er
  */
 export class WebhookService {
   private readonly carts: CartStore;
+  /** What the steps gave (incentive grants): a purchase's used codes are marked redeemed there. */
+  private readonly redemptions: IncentiveRedemptions;
   /** Opens the integrations' sealed sender API keys (SECRETS_KEY, as for their signing secrets). */
   private readonly box: SecretBox = createSecretBox();
 
@@ -70,6 +72,7 @@ export class WebhookService {
     private readonly replays: ReplayGuard,
   ) {
     this.carts = new CartStore(contacts.coll);
+    this.redemptions = IncentiveRedemptions.beside(contacts.coll);
   }
 
   async handle(d: Delivery): Promise<WebhookAnswer> {
@@ -336,7 +339,7 @@ export class WebhookService {
       };
     }
 
-    const { matched } = await this.contacts.markPurchased({
+    const { matched, changed } = await this.contacts.markPurchased({
       integrationId: integration.id,
       contactId: fact.contactId,
       email: fact.email,
@@ -345,6 +348,8 @@ export class WebhookService {
       // the contacts of a signed one either.
       excludeIntegrationIds: isTrusted(origin) ? [] : await this.integrations.signedIds(),
     });
+    // A code the purchase used that a step gave: redeemed (revenue's per-step incentive figures).
+    await this.redemptions.redeemPurchase(changed.map((c) => c.id), fact, now);
     await this.publisher.purchaseCreated({
       funnelId,
       contactId: fact.contactId,

@@ -134,7 +134,7 @@ describe('redemptions and links', () => {
   it('a purchase with the code marks it redeemed; revenue per step counts it with its discount', async () => {
     const target: IncentiveTarget = { contact_ref: 90, step_key: 'email-template:9', integration_id: null, incentive: { kind: 'fixed', code: 'SAVE10' } };
     await giver().give([target, { ...target, contact_ref: 91 }]);
-    const red = new IncentiveRedemptions(incentiveModels(conn));
+    const red = IncentiveRedemptions.of(incentiveModels(conn));
     expect(await red.redeem(90, [{ code: 'save10', discount_minor: 1_250 }], 'EUR', 'order-1')).toBe(1);
     expect(await red.redeem(92, [{ code: 'SAVE10', discount_minor: 100 }], 'EUR', 'order-2')).toBe(0);
     const step = (await red.perStep()).find((s) => s.step_key === 'email-template:9');

@@ -33,7 +33,7 @@ export async function buildIncentives(conn: Connection, logger: Logger, opts: Pi
     pools,
     steps: new StepIncentives(models),
     credentials: new ShopCredentials(models, box),
-    redemptions: new IncentiveRedemptions(models),
+    redemptions: IncentiveRedemptions.of(models),
     giver: new IncentiveGiver({ models, pools, box, logger, ...opts }),
   };
 }

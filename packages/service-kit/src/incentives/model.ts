@@ -90,6 +90,8 @@ const stepSchema = new mongoose.Schema<StepIncentiveDoc>(
 );
 stepSchema.index({ step_key: 1 }, { unique: true });
 
+export const GRANTS_COLLECTION = 'incentive_grants';
+
 const grantSchema = new mongoose.Schema<IncentiveGrantDoc>(
   {
     contact_ref: { type: Number, required: true },
@@ -107,7 +109,7 @@ const grantSchema = new mongoose.Schema<IncentiveGrantDoc>(
     currency: { type: String, default: null },
     order_ref: { type: String, default: null },
   },
-  { versionKey: false, collection: 'incentive_grants' },
+  { versionKey: false, collection: GRANTS_COLLECTION },
 );
 grantSchema.index({ contact_ref: 1, step_key: 1 }, { unique: true });
 // A purchase's codes, matched to what its contact was given.

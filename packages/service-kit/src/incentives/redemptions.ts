@@ -1,4 +1,7 @@
-import type { IncentiveModels } from './model';
+import type { Collection, Document } from 'mongodb';
+import { currencyDigits, majorToMinor } from '@act/contracts/src/cart';
+import type { Connection } from 'mongoose';
+import { incentiveModels, type IncentiveModels } from './model';
 
 /** A step's incentive figures: codes given, codes used in a purchase, and the discount those purchases got. */
 export interface StepRedemptions {
@@ -17,13 +20,25 @@ export interface UsedCode {
 }
 
 export class IncentiveRedemptions {
-  constructor(private readonly m: IncentiveModels) {}
+  /** Over the service's `incentive_grants` (a service's webhook path has the database, not the models). */
+  constructor(private readonly grants: Collection<Document>) {}
+
+  static of(m: IncentiveModels): IncentiveRedemptions {
+    return new IncentiveRedemptions(m.Grant.collection as unknown as Collection<Document>);
+  }
+
+  /** Beside another of the service's collections (a mongoose one: it knows its connection), in the same database. */
+  static beside(collection: unknown): IncentiveRedemptions {
+    const conn = (collection as { conn?: Connection }).conn;
+    if (!conn) throw new Error('IncentiveRedemptions.beside needs a mongoose collection');
+    return IncentiveRedemptions.of(incentiveModels(conn));
+  }
 
   /** Marks what this contact was given and used in this purchase as redeemed; the number of codes marked. */
   async redeem(contactRef: number, used: UsedCode[], currency: string | null, orderRef: string | null, at = new Date()): Promise<number> {
     let marked = 0;
     for (const u of used) {
-      const r = await this.m.Grant.collection.updateMany(
+      const r = await this.grants.updateMany(
         { contact_ref: contactRef, code_key: u.code.trim().toUpperCase() },
         { $set: { redeemed_at: at, discount_minor: u.discount_minor, currency, order_ref: orderRef } },
       );
@@ -32,9 +47,27 @@ export class IncentiveRedemptions {
     return marked;
   }
 
+  /**
+   * The codes a purchase used, as its sender reports them (major units as sent), marked redeemed on what these
+   * contacts were given, with the discount in the purchase currency's minor units. No codes: nothing written.
+   */
+  async redeemPurchase(
+    contactRefs: number[],
+    purchase: { discountCodes?: { code: string; amount: string | number | null }[]; currency: string | null; contactId: string | null },
+    at = new Date(),
+  ): Promise<number> {
+    const codes = purchase.discountCodes ?? [];
+    if (codes.length === 0 || contactRefs.length === 0) return 0;
+    const digits = (purchase.currency ? currencyDigits(purchase.currency) : null) ?? 2;
+    const used = codes.map((c) => ({ code: c.code, discount_minor: c.amount === null ? null : majorToMinor(c.amount, digits) }));
+    let marked = 0;
+    for (const ref of contactRefs) marked += await this.redeem(ref, used, purchase.currency, purchase.contactId, at);
+    return marked;
+  }
+
   /** Per step: codes given and redeemed, and the discount given (the revenue screen's incentive columns). */
   async perStep(): Promise<StepRedemptions[]> {
-    const rows = await this.m.Grant.collection
+    const rows = await this.grants
       .aggregate<{ _id: { step: string; currency: string | null }; given: number; redeemed: number; minor: number }>([
         { $match: { state: 'issued' } },
         {

@@ -1,5 +1,5 @@
 import { hmacSha256, signatureMatches } from '../crypto';
-import { amount, currency, email, first, header, LIMITS, obj, text } from '../values';
+import { amount, currency, email, first, header, LIMITS, obj, text, usedCodes } from '../values';
 import type { AdapterResult, SourceAdapter } from '../types';
 import type { CartInput } from '@act/contracts/src/cart';
 import { SHOPIFY_TOPICS } from '@act/contracts/src/webhook-signing';
@@ -118,6 +118,7 @@ function parse(body: unknown, topic: string | null, deliveryId: string | null): 
         amount: first(amount(b.total_price), amount(b.current_total_price), amount(b.subtotal_price)),
         currency: first(currency(b.currency), currency(b.presentment_currency)),
         funnelId: null,
+        ...usedCodes(b.discount_codes, 'amount'),
       },
     };
   }

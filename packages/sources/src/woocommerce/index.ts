@@ -1,5 +1,5 @@
 import { hmacSha256, signatureMatches } from '../crypto';
-import { amount, currency, email, first, header, LIMITS, obj, text } from '../values';
+import { amount, currency, email, first, header, LIMITS, obj, text, usedCodes } from '../values';
 import type { AdapterResult, SourceAdapter } from '../types';
 import type { CartInput } from '@act/contracts/src/cart';
 import {
@@ -134,6 +134,7 @@ function parse(body: unknown, topic: string | null, deliveryId: string | null): 
         amount: amount(o.total),
         currency: currency(o.currency),
         funnelId: null,
+        ...usedCodes(o.coupon_lines, 'discount'),
       },
     };
   return ignored(`Order status ${status} is neither unpaid nor paid`);
