@@ -557,6 +557,8 @@ export function templatePatchRequestSchema(form: TemplateForm) {
 export const TEST_EMAIL_REQUIRED_MESSAGE = 'Test email address is required';
 export const testEmailRequestSchema = yup.object({
   testEmail: emailAddressTest(trimmed().typeError(TEST_EMAIL_REQUIRED_MESSAGE).required(TEST_EMAIL_REQUIRED_MESSAGE)),
+  /** A contact whose data the test shows (its name, cart, link), as the preview does; absent: sample values. */
+  contact_id: yup.number().integer().min(1).nullable().optional(),
 });
 
 export const resendConfigRequestSchema = yup.object({

@@ -62,7 +62,7 @@ describe('the cart in the email', () => {
       '{{firstName | "Hello"}}, {{itemCount}} items ({{cartTotal}}) wait',
       '<p>Hi {{firstName | "there"}}, your {{firstItemName}} and more: {{cartTotal}}</p><p><a href="{{recoveryUrl}}">Back</a></p>',
     );
-    const body = { ...checkout(), token: 'cart-msg-token-1', email: 'sam.cart@example.com' };
+    const body = Object.assign(checkout(), { token: 'cart-msg-token-1', email: 'sam.cart@example.com' });
     body.customer = { ...body.customer, email: 'sam.cart@example.com' };
     expect((await deliver(hook, body, 'cm-1')).status).toBe(200);
     const [sent] = await waitFor(async () => fake.emailsTo('sam.cart@example.com').length > 0 && fake.emailsTo('sam.cart@example.com'), {
@@ -81,7 +81,7 @@ describe('the cart in the email', () => {
       'Hi {{firstName}}: {{firstItemName}}',
       '<p>Hi {{firstName}}, your {{firstItemName}} is waiting.</p><p><a href="{{recoveryUrl}}">Back</a></p>',
     );
-    const body = { ...checkout(), token: 'cart-msg-token-2', email: 'xss.cart@example.com' };
+    const body = Object.assign(checkout(), { token: 'cart-msg-token-2', email: 'xss.cart@example.com' });
     body.customer = { ...body.customer, email: 'xss.cart@example.com', first_name: XSS };
     body.billing_address = { ...body.billing_address, first_name: XSS };
     body.line_items = [{ ...body.line_items[0], title: `${XSS}<script>alert(2)</script>` }, ...body.line_items.slice(1)];

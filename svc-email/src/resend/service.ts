@@ -8,6 +8,7 @@ import type { UnsubscribeService } from '../unsubscribe/service';
 import type { UnsubscribeLinkSettings } from '../unsubscribe/links';
 import type { RecoveryUrls } from '../live-sending/recovery-urls';
 import { composeEmail } from '../live-sending/compose';
+import { TemplatePreview } from '../templates/preview';
 
 export const UNSUBSCRIBED_TEST_WARNING =
   'Warning: this address is on the unsubscribe list, so reminder and campaign emails are never sent to it.';
@@ -23,7 +24,12 @@ export class ResendService implements TestSender {
     private readonly recoveryUrls: RecoveryUrls,
     private readonly links: UnsubscribeLinkSettings,
     readonly liveSending: boolean,
-  ) {}
+  ) {
+    this.preview = new TemplatePreview(templates.conn, recoveryUrls, links);
+  }
+
+  /** Templates as one contact (or sample data) would get them; test sends with a contact's data use it too. */
+  readonly preview: TemplatePreview;
 
   async config(): Promise<ResendConfigStatus> {
     const [s, stored] = await Promise.all([this.provider.status(), this.provider.storedInfo()]);
@@ -49,18 +55,21 @@ export class ResendService implements TestSender {
   }
 
   /**
-   * A template to one address, with the variables of a sample contact (that address, the fallback recovery URL)
-   * and the same headers as a real send. An unsubscribed address may be tested, with a warning in the answer.
-   * Not configured → 400 and nothing sent; the provider refusing → 502 with its message.
+   * A template to one address, with the variables of a sample contact (that address, the fallback recovery URL), or
+   * those of a chosen contact (its name, cart and link, as the preview shows them), and the same headers as a real
+   * send. An unsubscribed address may be tested, with a warning in the answer. Not configured → 400 and nothing
+   * sent; the provider refusing → 502 with its message.
    */
-  async sendTest(templateId: number, to: string): Promise<TestAnswer> {
+  async sendTest(templateId: number, to: string, contactId?: number | null): Promise<TestAnswer> {
     const template = await this.templates.get(templateId);
     const status = await this.provider.status();
     if (!status.configured || !status.from)
       return { status: 400, body: { success: false, message: NOT_CONFIGURED_MESSAGE, error: NOT_CONFIGURED_MESSAGE } };
+    const shopper = contactId ? await this.preview.inputFor({ contact_id: contactId }) : null;
     const email = await composeEmail(template, {
       to,
-      recoveryUrl: this.recoveryUrls.sample(),
+      ...(shopper && { firstName: shopper.firstName, cart: shopper.cart, discountCode: shopper.discountCode }),
+      recoveryUrl: shopper?.recoveryUrl ?? this.recoveryUrls.sample(),
       fromAddress: status.from,
       links: this.links,
       // Retries of this one test send must not become two emails.

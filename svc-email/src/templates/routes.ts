@@ -8,12 +8,15 @@ import {
   type TemplateForm,
   type TestEmailResponse,
 } from '@act/contracts/src/email-api';
+import { emailPreviewRequestSchema } from '@act/contracts/src/template-preview';
 import type { TemplateCreateInput, TemplatesService } from './service';
 import { toTemplate } from './model';
+import type { TemplatePreview } from './preview';
 
 export interface TestSender {
-  /** Sends one template to an address; `status` is the HTTP status of the answer. */
-  sendTest(templateId: number, to: string): Promise<{ status: number; body: TestEmailResponse & { error?: string } }>;
+  /** Sends one template to an address (with a contact's data when given); `status` is the HTTP status of the answer. */
+  sendTest(templateId: number, to: string, contactId?: number | null): Promise<{ status: number; body: TestEmailResponse & { error?: string } }>;
+  preview: Pick<TemplatePreview, 'render' | 'search'>;
 }
 
 function bodyField(ctx: Context, key: string): unknown {
@@ -32,6 +35,15 @@ export function templatesRouter(templates: TemplatesService, tests: TestSender):
 
   router.get('/', async (ctx) => {
     ctx.body = await templates.list();
+  });
+
+  // A template's content as one contact (default: the newest with a cart) or sample data would get it; nothing sent.
+  router.post('/preview', async (ctx) => {
+    ctx.body = await tests.preview.render(await validateBody(ctx, emailPreviewRequestSchema));
+  });
+
+  router.get('/preview/contacts', async (ctx) => {
+    ctx.body = await tests.preview.search(typeof ctx.query.q === 'string' ? ctx.query.q : undefined);
   });
 
   router.get('/campaign/:campaignId', async (ctx) => {
@@ -69,8 +81,8 @@ export function templatesRouter(templates: TemplatesService, tests: TestSender):
 
   router.post('/:id/test', async (ctx) => {
     const id = parseId(ctx.params.id, 'template id');
-    const { testEmail } = await validateBody(ctx, testEmailRequestSchema);
-    const { status, body } = await tests.sendTest(id, testEmail);
+    const { testEmail, contact_id } = await validateBody(ctx, testEmailRequestSchema);
+    const { status, body } = await tests.sendTest(id, testEmail, contact_id);
     ctx.status = status;
     ctx.body = body;
   });

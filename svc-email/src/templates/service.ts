@@ -24,7 +24,7 @@ export class TemplatesService {
   readonly coll: Collection<EmailTemplateDoc>;
 
   constructor(
-    private readonly conn: Connection,
+    readonly conn: Connection,
     private readonly campaigns: CampaignsService,
   ) {
     this.coll = emailTemplateModel(conn).collection as unknown as Collection<EmailTemplateDoc>;

@@ -1,12 +1,19 @@
 import Router from '@koa/router';
 import { auditChange, parseId, requireUser, validateBody } from '@act/service-kit';
-import { templateTestSchema } from '@act/contracts/src/sms-api';
+import { smsPreviewRequestSchema, smsTemplateTestRequestSchema } from '@act/contracts/src/template-preview';
 import type { TemplateService } from './service';
 import { jsonObject } from '../http';
 
 export function templateRouter(service: TemplateService): Router {
   const router = new Router();
   router.use(requireUser());
+  // A template's text as one contact (default: the newest with a cart) or sample data would get it; nothing sent.
+  router.post('/api/sms-templates/preview', async (ctx) => {
+    ctx.body = await service.preview.render(await validateBody(ctx, smsPreviewRequestSchema));
+  });
+  router.get('/api/sms-templates/preview/contacts', async (ctx) => {
+    ctx.body = await service.preview.search(typeof ctx.query.q === 'string' ? ctx.query.q : undefined);
+  });
   router.get('/api/sms-templates', async (ctx) => {
     ctx.body = await service.list();
   });
@@ -31,8 +38,8 @@ export function templateRouter(service: TemplateService): Router {
   });
   router.post('/api/sms-templates/:id/test', async (ctx) => {
     const id = parseId(ctx.params.id);
-    const { testPhone } = await validateBody(ctx, templateTestSchema);
-    ctx.body = await service.sendTest(id, testPhone);
+    const { testPhone, contact_id } = await validateBody(ctx, smsTemplateTestRequestSchema);
+    ctx.body = await service.sendTest(id, testPhone, contact_id);
   });
   return router;
 }

@@ -12,6 +12,8 @@ import { campaignModel } from '../campaigns/model';
 import { mergeBody } from '../integrations/service';
 import { requireObject } from '../http';
 import type { ProviderService } from '../provider/service';
+import { fitSmsMessage } from '@act/contracts/src/sms-segments';
+import { SmsTemplatePreview } from './preview';
 
 export class TemplateService {
   private readonly Template;
@@ -22,7 +24,11 @@ export class TemplateService {
   ) {
     this.Template = templateModel(conn);
     this.Campaign = campaignModel(conn);
+    this.preview = new SmsTemplatePreview(conn);
   }
+
+  /** Templates as one contact (or sample data) would get them. */
+  readonly preview: SmsTemplatePreview;
 
   async list(): Promise<SmsTemplate[]> {
     const docs = await this.Template.find({}).sort({ campaign_id: 1, sequence_order: 1, id: 1 }).lean<TemplateDoc[]>();
@@ -89,12 +95,15 @@ export class TemplateService {
     if (res.deletedCount === 0) throw new NotFoundError('Template not found');
   }
 
-  /** The Test button: the template with sample placeholder values, sent now to `phone`. */
-  async sendTest(id: number, phone: string): Promise<TwilioTestResponse> {
+  /** The Test button: the template with sample placeholder values, or a chosen contact's as previewed, sent now to `phone`. */
+  async sendTest(id: number, phone: string, contactId?: number | null): Promise<TwilioTestResponse> {
     const t = await this.get(id);
+    const body = contactId
+      ? fitSmsMessage(t.message, (await this.preview.inputFor({ contact_id: contactId })).input).message
+      : renderSmsTemplate(t.message, SAMPLE_PLACEHOLDER_VALUES);
     return this.provider.sendTest({
       phone,
-      body: renderSmsTemplate(t.message, SAMPLE_PLACEHOLDER_VALUES),
+      body,
       templateId: t.id,
       sequenceOrder: t.sequence_order,
     });

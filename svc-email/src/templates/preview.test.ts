@@ -1,0 +1,113 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { cartBlockHtml } from '@act/contracts/src/cart-block';
+import { startFakeResend, type FakeResend } from '@act/testing';
+import { dropDb, startEmail, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
+
+// A documented payload edited field by field: its shape is the sender's, not ours.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const checkout = (): Record<string, any> =>
+  JSON.parse(readFileSync(path.join(__dirname, '../../../packages/sources/src/shopify/fixtures/checkouts-create.json'), 'utf8'));
+
+let fake: FakeResend;
+let email: EmailUnderTest;
+beforeAll(async () => {
+  fake = await startFakeResend();
+  email = await startEmail('preview', {
+    RESEND_BASE_URL: fake.url,
+    RESEND_API_KEY: 're_preview',
+    RESEND_FROM: 'Shop <shop@example.com>',
+    PUBLIC_URL: 'https://carts.example.com',
+    UNSUBSCRIBE_SECRET: 'preview-secret',
+    UNSUBSCRIBE_MAILTO: '',
+  });
+}, HOOK_TIMEOUT_MS);
+afterAll(async () => {
+  await email?.svc.stop();
+  if (email) await dropDb(email.db);
+  await fake?.close();
+});
+
+const api = (method: string, p: string, body?: unknown) => email.api(method, p, { body });
+const SUBJECT = '{{firstName | "Hey"}}, {{itemCount}} items wait';
+const HTML = `<p>Hi {{firstName}}, code {{discountCode}}</p>${cartBlockHtml(2)}<p><a href="{{unsubscribeUrl}}">Unsubscribe</a></p>`;
+
+async function deliver(funnelId: string, token: string, address: string, firstName: string) {
+  const r = await api('POST', '/api/webhook-integrations', { name: funnelId, funnel_id: funnelId });
+  expect(r.status).toBe(201);
+  const found = (await api('GET', '/api/webhook-integrations')).body.find((i: { id: number }) => i.id === r.body.id);
+  const body = Object.assign(checkout(), { token, email: address });
+  body.customer = { ...body.customer, email: address, first_name: firstName };
+  body.billing_address = { ...body.billing_address, first_name: firstName };
+  const d = await email.api('POST', new URL(found.webhook_url).pathname, {
+    raw: JSON.stringify(body),
+    headers: { 'content-type': 'application/json', 'X-Shopify-Topic': 'checkouts/create', 'X-Shopify-Webhook-Id': token },
+    user: null,
+  });
+  expect(d.status).toBe(200);
+  return body;
+}
+
+describe('template preview with real data', () => {
+  it('defaults to the newest contact with a cart: its name, cart, link, and "(unique code)" for the code', async () => {
+    const older = await deliver('preview-shop-1', 'preview-token-1', 'olga.preview@example.com', 'Olga');
+    await deliver('preview-shop-2', 'preview-token-2', 'pat.preview@example.com', 'Pat');
+    // The newest contact of all has no cart (the spec's format, no amounts): the default passes over it.
+    const plain = await email.api('POST', '/api/webhook', {
+      body: { event: 'contact_created', contact: { id: 'preview-plain', email: 'nocart.preview@example.com', first_name: 'Nina' } },
+      user: null,
+    });
+    expect(plain.status).toBe(200);
+
+    const found = await api('GET', '/api/resend/templates/preview/contacts?q=OLGA.prev');
+    expect(found.status).toBe(200);
+    expect(found.body.contacts.map((c: { email: string }) => c.email)).toEqual(['olga.preview@example.com']);
+    const all = await api('GET', '/api/resend/templates/preview/contacts');
+    const pat = all.body.contacts.find((c: { email: string }) => c.email === 'pat.preview@example.com');
+    expect(all.body.default_contact_id).toBe(pat.id);
+    expect(pat).toMatchObject({ first_name: 'Pat', has_cart: true });
+
+    const r = await api('POST', '/api/resend/templates/preview', { subject: SUBJECT, html_content: HTML });
+    expect(r.status).toBe(200);
+    expect(r.body.contact).toMatchObject({ id: pat.id, email: 'pat.preview@example.com' });
+    expect(r.body.subject).toBe('Pat, 4 items wait');
+    expect(r.body.html).toContain('Hi Pat, code (unique code)');
+    expect(r.body.html).toContain('<strong>Wool socks</strong>');
+    expect(r.body.html).toContain('<strong>Merino beanie</strong>');
+    expect(r.body.html).toContain('and 1 more');
+    expect(r.body.html).toContain('Total: CA$101.70');
+    // The contact's own recovery link, as a send uses it, and the same one-click unsubscribe link.
+    expect(r.body.html).toContain(`href="${older.abandoned_checkout_url.replace(/&/g, '&amp;')}"`);
+    expect(r.body.html).toMatch(/href="https:\/\/carts\.example\.com\/api\/unsubscribe\/one-click\?token=[^"]+">Unsubscribe/);
+
+    const olga = found.body.contacts[0];
+    const chosen = await api('POST', '/api/resend/templates/preview', { subject: SUBJECT, html_content: HTML, contact_id: olga.id, discount_code: 'WELCOME5' });
+    expect(chosen.body.subject).toBe('Olga, 4 items wait');
+    expect(chosen.body.html).toContain('Hi Olga, code WELCOME5');
+
+    const sample = await api('POST', '/api/resend/templates/preview', { subject: SUBJECT, html_content: HTML, sample: true });
+    expect(sample.body.contact).toBeNull();
+    expect(sample.body.subject).toBe('Jane, 3 items wait');
+    expect(sample.body.html).toContain('<strong>Classic Cotton Crew Neck T-Shirt</strong>');
+
+    expect((await api('POST', '/api/resend/templates/preview', { html_content: HTML, contact_id: 999999 })).status).toBe(404);
+    expect((await api('POST', '/api/resend/templates/preview', { subject: 'x' })).status).toBe(400);
+    expect((await email.api('POST', '/api/resend/templates/preview', { body: { html_content: HTML }, user: null })).status).toBe(401);
+  });
+
+  it('"Send test" can use a contact’s data: the email to the test address shows that contact’s cart', async () => {
+    const list = await api('GET', '/api/resend/templates/preview/contacts?q=olga');
+    const olga = list.body.contacts[0];
+    const t = await api('POST', '/api/resend/templates', { name: 'Preview test', subject: SUBJECT, from_name: 'Shop', html_content: HTML });
+    expect(t.status).toBe(201);
+    const sent = await api('POST', `/api/resend/templates/${t.body.id}/test`, { testEmail: 'qa.preview@example.com', contact_id: olga.id });
+    expect(sent.status).toBe(200);
+    const [mail] = fake.emailsTo('qa.preview@example.com');
+    expect(mail!.subject).toBe('Olga, 4 items wait');
+    expect(mail!.html).toContain('<strong>Wool socks</strong>');
+    expect(mail!.html).toContain('Hi Olga, code (unique code)');
+    const plain = await api('POST', `/api/resend/templates/${t.body.id}/test`, { testEmail: 'qa2.preview@example.com' });
+    expect(plain.status).toBe(200);
+    expect(fake.emailsTo('qa2.preview@example.com')[0]!.subject).toBe('Hey,  items wait');
+  });
+});
