@@ -1,5 +1,6 @@
 import { buildIncentives, createSecretBox, env, incentivesRouter, FrequencyCapSetting, ReplayGuard, startFrequencyCapConsumer, startPrivacyResponder, startRetentionPurgeFromEnv, timelinePartRouter, dropRetiredIndexes, type ServiceDeps, type ServiceParts } from '@act/service-kit';
 import { SMS_HOLDINGS } from './privacy/holdings';
+import { smsPurchaseRedeemer } from './incentives/redeem';
 import { optOutErased } from './privacy/suppress';
 import { readSettings, serviceClock, type Clock } from './settings';
 import { IntegrationCache } from './integrations/cache';
@@ -109,6 +110,7 @@ export async function buildSmsService(
     integrations,
     contacts,
     carts: new CartStore(contactModel(conn).collection),
+    redeemCodes: smsPurchaseRedeemer(conn, incentives.redemptions),
     events,
     publisher,
     replays,

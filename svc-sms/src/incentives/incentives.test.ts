@@ -1,8 +1,11 @@
 /**
  * Incentives on SMS steps, over HTTP with the fake Twilio and the fake WooCommerce: a 5-code pool gives 5 shoppers
  * 5 different codes and the sixth is texted without one, its log saying so; a WooCommerce coupon is created once
- * per shopper and step though its first call answered 500.
+ * per shopper and step though its first call answered 500, and the paid order that used it marks it redeemed.
  */
+import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { call } from '@act/service-kit/testing';
 import type { SmsLog } from '@act/contracts/src/sms-api';
 import { startFakeWooCommerce, type FakeWooCommerce } from '@act/testing';
@@ -10,6 +13,9 @@ import { useSmsWithTwilio } from '../test/sms-with-twilio';
 import { createFunnel, postContact, waitFor } from '../test/helpers';
 
 jest.setTimeout(120_000);
+
+const fixture = (source: string, name: string): Record<string, unknown> =>
+  JSON.parse(readFileSync(path.join(__dirname, '../../../packages/sources/src', source, 'fixtures', `${name}.json`), 'utf8'));
 
 const sms = useSmsWithTwilio('incentives');
 let woo: FakeWooCommerce;
@@ -44,20 +50,50 @@ it('a 5-code pool gives 5 shoppers 5 different codes; the sixth is texted withou
   expect((await call(sms.svc.url, 'GET', `/api/sms/incentive-pools/${pool.body.id}`)).body).toMatchObject({ remaining: 0 });
 });
 
-it('a WooCommerce coupon is created once per shopper and step though its first call answered 500', async () => {
+it('a WooCommerce coupon is created once per shopper and step though its first call answered 500; the paid order using it redeems it', async () => {
   const { integration, templates } = await createFunnel(sms.svc.url, 'sms-woo', [{ message: 'Save with {discount_code}: {checkout_url}' }]);
+  const secret = 'wc_incentive_secret';
+  expect((await call(sms.svc.url, 'PATCH', `/api/sms-webhook-integrations/${integration.id}`, { body: { webhook_secret: secret } })).status).toBe(200);
   const shop = await call(sms.svc.url, 'PUT', `/api/sms/integrations/${integration.id}/shop`, {
     body: { platform: 'woocommerce', shop: woo.url, key: woo.key, secret: woo.secret },
   });
   expect(shop.body).toEqual({ platform: 'woocommerce', shop: woo.url, has_key: true, has_secret: true });
+  expect(JSON.stringify((await call(sms.svc.url, 'GET', `/api/sms/integrations/${integration.id}/shop`)).body)).not.toContain(woo.secret);
   await call(sms.svc.url, 'PUT', `/api/sms/templates/${templates[0]!.id}/incentive`, { body: { kind: 'woocommerce', discount: 'amount', value: 5, days: 3 } });
+  const deliver = (body: unknown, topic: string, id: string) => {
+    const raw = JSON.stringify(body);
+    return call(sms.svc.url, 'POST', new URL(integration.webhook_url).pathname, {
+      raw,
+      user: null,
+      headers: {
+        'content-type': 'application/json',
+        'X-WC-Webhook-Topic': topic,
+        'X-WC-Webhook-Resource': 'order',
+        'X-WC-Webhook-Event': topic.split('.')[1]!,
+        'X-WC-Webhook-Delivery-ID': id,
+        'X-WC-Webhook-Signature': createHmac('sha256', secret).update(raw).digest('base64'),
+      },
+    });
+  };
   woo.failNext(1, 500);
-  await postContact(sms.svc.url, 'sms-woo', 'sw-1', '+15552080201', { checkout_url: 'https://store.example/checkout/order-pay/7?key=wc_order_1' });
-  await waitFor(async () => sentTo('+15552080201').length === 1, 30_000);
+  const pending = fixture('woocommerce', 'order-created-pending');
+  expect((await deliver(pending, 'order.created', 'inc-1')).status).toBe(200);
+  const phone = '+447700900456';
+  await waitFor(async () => sentTo(phone).length === 1, 30_000);
   expect(woo.calls.map((c) => c.status)).toEqual([500, 201]);
   expect(woo.coupons).toHaveLength(1);
   const code = woo.coupons[0]!.code.toUpperCase();
   // WooCommerce takes no code in a link: the message shows it, the link stays the store's.
-  expect(sentTo('+15552080201')).toEqual([`Save with ${code}: https://store.example/checkout/order-pay/7?key=wc_order_1`]);
-  expect(woo.coupons[0]).toMatchObject({ discount_type: 'fixed_cart', amount: '5.00', usage_limit: 1 });
+  expect(sentTo(phone)).toEqual([`Save with ${code}: ${String(pending.payment_url)}`]);
+  expect(woo.coupons[0]).toMatchObject({ discount_type: 'fixed_cart', amount: '5.00', usage_limit: 1, usage_limit_per_user: 1 });
+
+  const paid = { ...fixture('woocommerce', 'order-updated-processing'), coupon_lines: [{ id: 1, code: code.toLowerCase(), discount: '5.00', discount_tax: '0.00' }] };
+  expect((await deliver(paid, 'order.updated', 'inc-2')).body).toMatchObject({ updated: 1 });
+  const figures = (await call(sms.svc.url, 'GET', '/api/sms/incentive-redemptions')).body as { step_key: string }[];
+  expect(figures.find((f) => f.step_key === `sms-template:${templates[0]!.id}`)).toEqual({
+    step_key: `sms-template:${templates[0]!.id}`,
+    given: 1,
+    redeemed: 1,
+    discount: [{ currency: 'GBP', minor: 500 }],
+  });
 });

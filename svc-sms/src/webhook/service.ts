@@ -10,6 +10,7 @@ import {
 import { smsMessages, type SmsWebhookEventType } from '@act/contracts/src/sms-api';
 import type { DeliveryInfo, DeliveryOutcome } from '@act/contracts/src/webhook-signing';
 import type { FactOrigin } from '@act/contracts';
+import type { PurchaseCodes } from '../incentives/redeem';
 import {
   adapterFor,
   claimDelivery,
@@ -55,6 +56,8 @@ export interface FunnelWebhookDeps {
   replays: ReplayGuard;
   now: Clock;
   logger: Logger;
+  /** Marks the codes a purchase used as redeemed (incentives/redeem.ts); absent: not kept. */
+  redeemCodes?: (integrationId: number, purchase: PurchaseCodes, phone: string | null) => Promise<number>;
 }
 
 /** One delivery as the route hands it over. */
@@ -342,6 +345,7 @@ export class FunnelWebhookService {
       contactId: fact.contactId,
       phone,
     });
+    await this.deps.redeemCodes?.(integration.id, fact, phone);
     return {
       result: {
         status: 200,
