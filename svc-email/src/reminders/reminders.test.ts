@@ -153,4 +153,16 @@ describe('the flow row written with the contact at intake', () => {
     expect((await rowsOnly.api('POST', '/api/test/check-abandoned-carts')).body).toMatchObject({ processed: 0 });
     expect(await logsOf('f-4')).toEqual([expect.objectContaining({ status: 'would_send' })]);
   });
+
+  it('a reminder claimed by a step that died before writing its log and row is logged once by the next take', async () => {
+    await rowsOnly.api('POST', '/api/webhook', { body: contactCreated('f-5', 'f5@example.com', 'fast'), user: null });
+    const c5 = await row('f-5');
+    // What the claim left: the contact moved pending → sent; no log yet, the row still at its reminder step.
+    expect((await client.db(rowsOnly.db).collection('contacts').updateOne({ id: c5.id, status: 'pending' }, { $set: { status: 'sent', sent_at: new Date() } })).modifiedCount).toBe(1);
+    await sleep(Math.max(0, Date.parse(c5.remind_at) - Date.now()) + 100);
+    expect((await rowsOnly.api('POST', '/api/test/check-abandoned-carts')).body).toMatchObject({ processed: 1 });
+    expect((await rowsOnly.api('POST', '/api/test/check-abandoned-carts')).body).toMatchObject({ processed: 0 });
+    expect(await logsOf('f-5')).toEqual([expect.objectContaining({ status: 'would_send', message: 'Abandoned cart reminder would be sent to f5@example.com' })]);
+    expect((await rowsFor(c5.id))[0]).toMatchObject({ state: 'finished' });
+  });
 });
