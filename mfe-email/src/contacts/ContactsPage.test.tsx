@@ -55,6 +55,28 @@ describe('/contacts (spec §2, §8, §9)', () => {
     expect(screen.getByText('Showing 1 to 3 of 3 results')).toBeTruthy();
   });
 
+  it('a contact whose reminder is held reads Held with the reason, never Sent; a test delivery is held too', async () => {
+    api({
+      [key()]: paged(
+        [
+          contact({ id: 4, contact_id: 'h-1', status: 'sent', reminders_held: 'The shopper declined promotional messages at checkout' }),
+          contact({ id: 5, contact_id: 'h-2', status: 'sent', test: true }),
+          contact({ id: 6, contact_id: 'h-3', status: 'sent', simulated: true }),
+          contact({ id: 7, contact_id: 'h-4', status: 'purchased', reminders_held: 'The shopper declined promotional messages at checkout', purchased_at: '2026-03-01T12:00:00.000Z' }),
+        ],
+        4,
+      ),
+    });
+    renderWithProviders(<ContactsPage />);
+    expect(await screen.findByText('Showing 4 contact(s)')).toBeTruthy();
+    expect(dataRows().map((r) => [r.querySelector('[data-status]')?.textContent, r.querySelector('[data-testid="held-reason"]')?.textContent ?? null])).toEqual([
+      ['Held', 'The shopper declined promotional messages at checkout'],
+      ['Held', 'test delivery'],
+      ['Sent (simulated)', null],
+      ['Purchased', null],
+    ]);
+  });
+
   it("'No contacts found.' for an empty list", async () => {
     api({ [key()]: paged([], 0) });
     renderWithProviders(<ContactsPage />);

@@ -142,7 +142,7 @@ export default function ContactsPage() {
     dateColumn('created_at', 'Created At'),
     dateColumn('remind_at', 'Remind At'),
     dateColumn('purchased_at', 'Purchased At'),
-    { key: 'status', label: 'Status', sortable: true, headSx: NOWRAP, render: (c) => <StatusChip status={c.status} simulated={c.simulated} test={c.test} /> },
+    { key: 'status', label: 'Status', sortable: true, headSx: NOWRAP, render: (c) => <StatusChip status={c.status} simulated={c.simulated} test={c.test} held={c.reminders_held} /> },
     {
       key: 'actions',
       label: 'Actions',

@@ -76,6 +76,10 @@ export interface TimelineContact {
   integration_name: string | null;
   funnel_id: string | null;
   status: string;
+  /** Why no reminder goes to this contact (no promotional consent, a test delivery); null or absent: none. */
+  reminders_held?: string | null;
+  /** Its reminder was only logged (live sending off): screens write "Sent (simulated)", never "sent". */
+  simulated?: boolean;
   created_at: string;
   purchased_at: string | null;
   /** The cart, when the sender gave one. */

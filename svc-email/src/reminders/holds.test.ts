@@ -3,6 +3,7 @@
  * delivery's sample shopper, gets none; its reminder log says why, and it is no touch of any count.
  */
 import { randomUUID } from 'node:crypto';
+import type { TimelinePart } from '@act/contracts/src/timeline';
 import { contactCreated, dropDb, natsConnect, startEmail, waitFor, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
 
 let email: EmailUnderTest;
@@ -51,4 +52,21 @@ it('a held contact and a test delivery get no would_send reminder; the log says 
   expect(td).toEqual([expect.objectContaining({ status: 'held', message: 'Not sent: reminders held for test-delivery+9a8b@example.com (test delivery)' })]);
   // The sweep finds nothing left to remind.
   expect((await email.api('POST', '/api/test/check-abandoned-carts')).body).toMatchObject({ success: true, processed: 0 });
+
+  // What the screens read: the held contacts carry their reason and are not simulated (nothing was even logged as
+  // sent), so Contacts and the contact page write "Held" with it; the real contact's reminder was simulated.
+  type Row = { id: number; contact_id: string; status: string; reminders_held: string | null; simulated?: boolean; test?: boolean };
+  const rows = (await email.api('GET', '/api/contacts')).body as Row[];
+  const row = (id: string) => rows.find((c) => c.contact_id === id)!;
+  expect(['rh-1', 'rh-td', 'rh-real'].map((id) => [id, row(id).reminders_held, row(id).simulated, row(id).test])).toEqual([
+    ['rh-1', 'The shopper declined promotional messages at checkout', false, false],
+    ['rh-td', null, false, true],
+    ['rh-real', null, true, false],
+  ]);
+  const page = async (id: string) => ((await email.api('GET', `/internal/timeline?contact=${row(id).id}`)).body as TimelinePart).contact!;
+  expect(await Promise.all(['rh-1', 'rh-td', 'rh-real'].map(async (id) => [id, (await page(id)).reminders_held, (await page(id)).simulated]))).toEqual([
+    ['rh-1', 'The shopper declined promotional messages at checkout', false],
+    ['rh-td', 'test delivery', false],
+    ['rh-real', null, true],
+  ]);
 });

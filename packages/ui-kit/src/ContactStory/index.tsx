@@ -70,6 +70,18 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
+/** Why no reminder goes, where that leaves the contact waiting or "sent" (its reminder time passed without one). */
+function heldReason(c: TimelineContact): string | null {
+  return c.reminders_held && (c.status === 'sent' || c.status === 'pending') ? c.reminders_held : null;
+}
+
+/** The status as every screen writes it: never "sent" for a reminder nobody received. */
+function statusLabel(c: TimelineContact): string {
+  if (heldReason(c)) return 'Held';
+  if (c.status === 'sent' && c.simulated) return 'Sent (simulated)';
+  return c.status ? c.status[0]!.toUpperCase() + c.status.slice(1) : NO_VALUE;
+}
+
 function Identity({ contact, others }: { contact: TimelineContact; others: TimelineContact[] }) {
   return (
     <Paper variant="outlined" sx={{ p: 2.5 }} data-testid="contact-identity">
@@ -85,7 +97,14 @@ function Identity({ contact, others }: { contact: TimelineContact; others: Timel
             </Typography>
           )}
         </Field>
-        <Field label="Status">{contact.status}</Field>
+        <Field label="Status">
+          <span data-testid="contact-status">{statusLabel(contact)}</span>
+          {heldReason(contact) && (
+            <Typography variant="caption" color="textSecondary" sx={{ display: 'block' }} data-testid="held-reason">
+              {heldReason(contact)}
+            </Typography>
+          )}
+        </Field>
         <Field label="Created">
           <DateTime value={contact.created_at} />
         </Field>
