@@ -1,33 +1,15 @@
 import { BadRequestError } from '../errors';
+import {
+  CODE_MESSAGE,
+  CODE_PATTERN,
+  INCENTIVE_KINDS,
+  MAX_INCENTIVE_DAYS as MAX_DAYS,
+  type Incentive,
+  type ShopDiscount,
+} from '@act/contracts/src/incentives-api';
 
-/** A discount created in the shop: a percentage off or an amount off (in the shop's currency, major units). */
-export interface ShopDiscount {
-  discount: 'percentage' | 'amount';
-  value: number;
-  /** The code ends this many days after it is created. */
-  days: number;
-}
-
-/**
- * What a step (a campaign template, an SMS template, a variant) gives the shopper: nothing, one code for everyone,
- * one code per shopper from an uploaded pool, or one code per shopper created in the shop. Self-contained, so any
- * step-like thing can carry one.
- */
-export type Incentive =
-  | { kind: 'none' }
-  | { kind: 'fixed'; code: string }
-  | { kind: 'pool'; pool_id: string }
-  | ({ kind: 'shopify' } & ShopDiscount)
-  | ({ kind: 'woocommerce' } & ShopDiscount);
-
-export type IncentiveKind = Incentive['kind'];
-export const INCENTIVE_KINDS: readonly IncentiveKind[] = ['none', 'fixed', 'pool', 'shopify', 'woocommerce'];
+export { CODE_MESSAGE, CODE_PATTERN, INCENTIVE_KINDS, type Incentive, type IncentiveKind, type ShopDiscount } from '@act/contracts/src/incentives-api';
 export const NO_INCENTIVE: Incentive = { kind: 'none' };
-
-/** What shops accept as a code: letters, digits and - _ (Shopify and WooCommerce both), at most 64 characters. */
-export const CODE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
-export const CODE_MESSAGE = 'A code is 1 to 64 letters, digits, - or _';
-const MAX_DAYS = 365;
 
 function shopDiscount(o: Record<string, unknown>): ShopDiscount {
   const discount = o.discount;

@@ -3,13 +3,9 @@ import type { SecretBox } from '../secret-box';
 import type { IncentiveModels, ShopCredentialsDoc } from './model';
 import { withoutTrailingSlashes } from './shop-code';
 
-/** What staff see of a shop's credentials: never the token, key or secret. */
-export interface ShopCredentialsStatus {
-  platform: 'shopify' | 'woocommerce' | null;
-  shop: string | null;
-  has_key: boolean;
-  has_secret: boolean;
-}
+import type { ShopCredentialsStatus } from '@act/contracts/src/incentives-api';
+
+export type { ShopCredentialsStatus } from '@act/contracts/src/incentives-api';
 
 const MYSHOPIFY = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/i;
 

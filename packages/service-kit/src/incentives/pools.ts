@@ -1,23 +1,14 @@
 import mongoose from 'mongoose';
 import { parse } from 'csv-parse/sync';
 import { BadRequestError, NotFoundError } from '../errors';
+import { LOW_POOL, type PoolSummary } from '@act/contracts/src/incentives-api';
 import { CODE_MESSAGE, CODE_PATTERN } from './config';
 import type { IncentiveModels, IncentivePoolDoc } from './model';
 
-/** Under this many codes left, the pool warns (the screen shows it). */
-export const LOW_POOL = 100;
-/** One upload's codes at most (a CSV of this many is a few MB). */
+/** One upload's codes at most (the request body's limit comes first for long codes). */
 export const MAX_POOL_UPLOAD = 100_000;
 
-export interface PoolSummary {
-  id: string;
-  name: string;
-  total: number;
-  remaining: number;
-  /** Fewer than LOW_POOL codes left. */
-  low: boolean;
-  created_at: string;
-}
+export { LOW_POOL, type PoolSummary } from '@act/contracts/src/incentives-api';
 
 /**
  * Codes from a CSV: the first column of each row, a header row (`code`, `coupon`, ...) left out, blanks and repeats

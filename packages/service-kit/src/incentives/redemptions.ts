@@ -1,16 +1,10 @@
 import type { Collection, Document } from 'mongodb';
 import { currencyDigits, majorToMinor } from '@act/contracts/src/cart';
+import type { StepRedemptions } from '@act/contracts/src/incentives-api';
 import type { Connection } from 'mongoose';
 import { incentiveModels, type IncentiveModels } from './model';
 
-/** A step's incentive figures: codes given, codes used in a purchase, and the discount those purchases got. */
-export interface StepRedemptions {
-  step_key: string;
-  given: number;
-  redeemed: number;
-  /** Per currency, minor units. */
-  discount: { currency: string; minor: number }[];
-}
+export type { StepRedemptions } from '@act/contracts/src/incentives-api';
 
 /** A code a purchase used, as its sender reports it (Shopify discount_codes, WooCommerce coupon_lines, Stripe). */
 export interface UsedCode {
