@@ -8,6 +8,8 @@ import { VariableChips } from '../rich-editor/VariableChips';
 import { formValuesOf, templateFormSchema, type TemplateFormValues } from './rules';
 import { FormDialogFrame, FormDialogSurface, formikError, formikField } from '@act/ui-kit/src/FormDialog';
 import { ActiveSwitch } from '../shared/FormDialogParts';
+import { ContactPreview } from '../preview/ContactPreview';
+import type { PreviewChoice } from '@act/ui-kit/src/Preview/PreviewContactPicker';
 
 export interface TemplateDialogProps {
   open: boolean;
@@ -20,9 +22,12 @@ export interface TemplateDialogProps {
   onSubmit: (values: TemplateFormValues) => Promise<boolean>;
 }
 
-type ContentTab = 'editor' | 'html';
+type ContentTab = 'editor' | 'html' | 'preview';
 
-/** Create / edit a campaign template: fields of spec §5 and the content in a rich editor or as raw HTML. */
+/**
+ * Create / edit a campaign template: fields of spec §5 and the content in a rich editor or as raw HTML, and a preview
+ * of it as a chosen contact (or sample data) would get it.
+ */
 export function TemplateDialog({ open, editing, siblings, onClose, onSubmit }: TemplateDialogProps) {
   return (
     // Not dismissible: only Cancel closes it (a click outside would lose a long email).
@@ -43,6 +48,7 @@ export function TemplateDialog({ open, editing, siblings, onClose, onSubmit }: T
 
 function TemplateForm({ editing, siblings, onClose, onSubmit }: Omit<TemplateDialogProps, 'open'>) {
   const [tab, setTab] = useState<ContentTab>('editor');
+  const [choice, setChoice] = useState<PreviewChoice | null>(null);
   const form = useFormik<TemplateFormValues>({
     initialValues: formValuesOf(editing, siblings),
     validationSchema: templateFormSchema,
@@ -142,8 +148,11 @@ function TemplateForm({ editing, siblings, onClose, onSubmit }: Omit<TemplateDia
         >
           <Tab value="editor" label="Rich Text Editor" />
           <Tab value="html" label="HTML" />
+          <Tab value="preview" label="Preview" />
         </Tabs>
-        {tab === 'editor' ? (
+        {tab === 'preview' ? (
+          <ContactPreview subject={form.values.subject} html={form.values.html_content} choice={choice} onChoice={setChoice} />
+        ) : tab === 'editor' ? (
           <RichEditor
             editorRef={editorRef}
             label="Email content"
@@ -178,7 +187,7 @@ function TemplateForm({ editing, siblings, onClose, onSubmit }: Omit<TemplateDia
             }}
           />
         )}
-        <VariableChips onInsert={insertVariable} />
+        {tab !== 'preview' && <VariableChips onInsert={insertVariable} />}
       </Box>
     </FormDialogFrame>
   );

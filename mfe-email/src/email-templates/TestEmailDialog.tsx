@@ -5,6 +5,8 @@ import { apiRequest, serverMessage, useToast } from '@act/ui-kit';
 import { FormDialog } from '@act/ui-kit/src/FormDialog';
 import type { EmailTemplate, TestEmailResponse } from '../email-campaigns/api';
 import { TEMPLATES } from '../shared/keys';
+import { PREVIEW_CONTACTS } from '../preview/ContactPreview';
+import { choiceFields, PreviewContactPicker, type PreviewChoice } from '@act/ui-kit/src/Preview/PreviewContactPicker';
 
 export const TEST_EMAIL_FALLBACK = 'Failed to send test email. Please check your Resend API configuration.';
 
@@ -28,6 +30,7 @@ export function TestEmailDialog({ template, onClose }: TestEmailDialogProps) {
   const [email, setEmail] = useState('');
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [choice, setChoice] = useState<PreviewChoice>({ sample: true });
   const open = template !== null;
   // The last template stays named while the dialog fades out.
   const last = useRef(template);
@@ -38,6 +41,7 @@ export function TestEmailDialog({ template, onClose }: TestEmailDialogProps) {
     if (open) {
       setEmail('');
       setError(null);
+      setChoice({ sample: true });
     }
   }, [open, template?.id]);
 
@@ -50,6 +54,7 @@ export function TestEmailDialog({ template, onClose }: TestEmailDialogProps) {
     try {
       const res = await apiRequest<TestEmailResponse>('POST', `${TEMPLATES}/${template.id}/test`, {
         testEmail: address,
+        ...(choice && 'contactId' in choice ? { contact_id: choiceFields(choice).contact_id } : {}),
       });
       if (res && typeof res === 'object' && res.success === false) throw new Refused(res.message);
       toast({ title: 'Test email sent', description: testSentText(address, res) });
@@ -90,6 +95,14 @@ export function TestEmailDialog({ template, onClose }: TestEmailDialogProps) {
           placeholder="you@example.com"
           autoFocus
           fullWidth
+          disabled={sending}
+        />
+        <PreviewContactPicker
+          endpoint={PREVIEW_CONTACTS}
+          value={choice}
+          onChange={setChoice}
+          searchBy="email"
+          label="With the data of"
           disabled={sending}
         />
       </Stack>

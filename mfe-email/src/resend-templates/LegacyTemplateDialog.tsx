@@ -4,7 +4,8 @@ import { Box, Grid, Tab, Tabs, TextField } from '@mui/material';
 import type { RichTextEditorRef } from 'mui-tiptap';
 import type { EmailTemplate } from '../email-campaigns/api';
 import { RichEditor } from '../rich-editor/RichEditor';
-import { HtmlPreview } from '../rich-editor/HtmlPreview';
+import { ContactPreview } from '../preview/ContactPreview';
+import type { PreviewChoice } from '@act/ui-kit/src/Preview/PreviewContactPicker';
 import { VariableChips } from '../rich-editor/VariableChips';
 import { legacyTemplateSchema, legacyValuesOf, type LegacyTemplateValues } from './templateForm';
 import { FormDialogFrame, FormDialogSurface, formikError, formikField } from '@act/ui-kit/src/FormDialog';
@@ -30,6 +31,7 @@ export function LegacyTemplateDialog({ open, editing, onClose, onSubmit }: Legac
 
 function LegacyTemplateForm({ editing, onClose, onSubmit }: Omit<LegacyTemplateDialogProps, 'open'>) {
   const [tab, setTab] = useState<'editor' | 'preview'>('editor');
+  const [choice, setChoice] = useState<PreviewChoice | null>(null);
   const editorRef = useRef<RichTextEditorRef>(null);
   const form = useFormik<LegacyTemplateValues>({
     initialValues: legacyValuesOf(editing),
@@ -97,11 +99,15 @@ function LegacyTemplateForm({ editing, onClose, onSubmit }: Omit<LegacyTemplateD
             helperText={contentError}
           />
         ) : (
-          <Box sx={{ border: 1, borderColor: 'divider', borderRadius: 1.5, overflow: 'hidden' }}>
-            <HtmlPreview html={form.values.html_content} title="Template preview" height={380} />
-          </Box>
+          <ContactPreview
+            subject={form.values.subject}
+            html={form.values.html_content}
+            choice={choice}
+            onChoice={setChoice}
+            height={420}
+          />
         )}
-        <VariableChips onInsert={insertVariable} note="The preview fills them with sample values." />
+        <VariableChips onInsert={insertVariable} note="The preview fills them with the chosen contact's data or sample values." />
       </Box>
     </FormDialogFrame>
   );
