@@ -9,7 +9,7 @@ import {
   type TwilioConfig,
 } from '@act/contracts/src/sms-api';
 import { countdown, eachReleasing, insertAll, nextStepAt, pendingSteps, step, type BurstContext, type FlowStep, type Held, type RecentReads, type TouchReader, type Work } from '@act/flow';
-import { reminderLateness, type Incentives, type Logger } from '@act/service-kit';
+import { applyCodeToRecoveryUrl, reminderLateness, stepKey, type Incentives, type Logger } from '@act/service-kit';
 import { incentiveLogNote, smsIncentiveStep } from '../incentives/step';
 import { optOutOnRefusal, sendFailureMessage } from '../provider/refusals';
 import { optOutKeys, optOutModel, type ContactDoc, type OptOutDoc } from '../contacts/model';
@@ -27,6 +27,7 @@ import { isOpen, type ContactSteps } from './store';
 import type { StepLogs } from './step-logs';
 import { smsExperimentStep } from './experiment';
 import { smsTiming } from './timing';
+import { smsCartChange } from './cart-change';
 import { smsBody } from './body';
 
 /** Logged instead of a message with an empty link. */
@@ -150,6 +151,7 @@ export class SmsSteps {
       step('audience', (open) => this.audience(open)),
       step('template', (open) => this.template(open)),
       step('settle', (open) => this.settle(open)),
+      smsCartChange(this.SendClaim.collection as unknown as Collection<SendClaimDoc>, this.deps.logger),
       smsExperimentStep({ contacts: this.deps.store.contacts, logs: this.deps.logs, now: this.deps.now }),
       step('message', (open, ctx) => this.message(open, ctx)),
       smsTiming(this.deps.readTouches),
@@ -462,7 +464,10 @@ export class SmsSteps {
     // asked now, the provider would not have it yet, and sending again would send twice.
     if (this.deps.now().getTime() - new Date(claim.claimed_at).getTime() < this.deps.sendInFlightMs) return 'unknown';
     // The body as it was sent: with the integration's fallback link when the contact had none.
-    const message = smsBody(tpl.message, c, c.checkout_url || w.integration!.checkout_fallback_url || null).message;
+    // With the step's code when it gave one (the grant keeps it), applied to the link where the shop does.
+    const given = await this.deps.incentives?.giver.given(c.id, stepKey('sms', tpl.id));
+    const link = c.checkout_url || w.integration!.checkout_fallback_url || null;
+    const message = smsBody(tpl.message, c, link && given ? applyCodeToRecoveryUrl(link, given.code, given.platform) : link, given?.code ?? null).message;
     let found;
     try {
       // A minute of margin for the provider's clock.

@@ -77,6 +77,13 @@ export class IncentiveGiver {
     return Promise.all(targets.map((t) => this.giveOne(t, grantOf.get(ownerKey(t)) ?? null)));
   }
 
+  /** The code this (contact, step) was given, and the shop it was made in (null: none given). */
+  async given(contactRef: number, stepKey: string): Promise<{ code: string; platform: 'shopify' | 'woocommerce' | null } | null> {
+    const g = await this.deps.models.Grant.collection.findOne({ contact_ref: contactRef, step_key: stepKey }, { projection: { _id: 0, code: 1, kind: 1, state: 1 } });
+    if (!g || g.state !== 'issued' || !g.code) return null;
+    return { code: g.code as string, platform: g.kind === 'shopify' || g.kind === 'woocommerce' ? g.kind : null };
+  }
+
   private async giveOne(t: IncentiveTarget, grant: IncentiveGrantDoc | null): Promise<IncentiveResult> {
     const inc = t.incentive;
     if (inc.kind === 'none') return NO_CODE;
