@@ -64,11 +64,16 @@ export async function seedLedger(db: Db, o: SeedOptions): Promise<SeedFacts> {
     const keys = buyerKeys(buyer);
     const start = o.now - rand() * (o.days - 1) * DAY_MS - (steps.at(-1) ?? 0) * rand();
     const mine: Touch[] = [];
+    // Every campaign runs an experiment: a 20% holdout (marks where its reminders would have gone: never reminded,
+    // never linked) and two variants of each step for the rest.
+    const heldOut = i % 5 === 4;
     for (let s = 0; s < steps.length; s++) {
       const sentAt = Math.min(o.now - 1000, start + steps[s]! + Math.floor(rand() * 3_600_000));
       const channel = (i + s) % 2 ? 'sms' : 'email';
-      const touch = makeTouch({ key: `${channel}:bench-${i}-${s}`, channel, funnelId, integrationId: (i % o.funnels.length) + 1, campaignId: 1 + (i % 3), templateId: 10 * (1 + (i % 3)) + s, step: s + 1, sentAt: new Date(sentAt) });
+      const experiment = heldOut ? { holdout: true as const } : { variant: (i >> 1) % 2 ? 'B' : 'A' };
+      const touch = makeTouch({ key: `${channel}:bench-${i}-${s}`, channel, funnelId, integrationId: (i % o.funnels.length) + 1, campaignId: 1 + (i % 3), templateId: 10 * (1 + (i % 3)) + s, step: s + 1, sentAt: new Date(sentAt), ...experiment });
       touches.push({ _id: touch.key, ...touch, keys, who: keys[0] });
+      if (heldOut) continue;
       mine.push(touch);
       const day = dayOf(touch.sentAt);
       let byFunnel = reminded.get(day);

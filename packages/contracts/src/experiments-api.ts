@@ -182,3 +182,16 @@ export interface CampaignResults {
   incremental: IncrementalResult;
   steps: StepResult[];
 }
+
+/** One currency's incremental revenue over every campaign of a side that holds out contacts (the Dashboard's line). */
+export type IncrementalTotal =
+  | { currency: string | null; status: 'ok'; campaigns: number; incremental_revenue: ResultInterval }
+  /** Some campaign of this currency is below the minimum sample: the most recipients one of its groups still needs. */
+  | { currency: string | null; status: 'not_enough_data'; campaigns: number; more_recipients_needed: number | null };
+
+/** GET /api/revenue/incremental (email side) and /api/sms/revenue/incremental. */
+export interface IncrementalOverview {
+  channel: 'email' | 'sms';
+  /** Campaigns with a holdout; none: no line to show. */
+  totals: IncrementalTotal[];
+}

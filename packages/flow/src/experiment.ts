@@ -44,11 +44,11 @@ export interface ExperimentStepOptions<W, S> {
   /** The campaign's experiment for the step (null: none), as the work read it. Asked once per (campaign, step) and burst. */
   plan(target: ExperimentTarget, w: W): Promise<StepPlan | null> | StepPlan | null;
   /** Writes the new draws on the rows before anything is sent (the burst holds their leases). */
-  keep(items: NewAssignment<W>[]): Promise<void>;
+  keep(items: NewAssignment<W>[], ctx: BurstContext<S>): Promise<void>;
   /** A held-out contact: the channel decides the work (no message) and tells the ledger. */
   holdOut(w: W, ctx: BurstContext<S>): void;
   /** The contact's variant of the step, stored or drawn now (not called for a step without variants). */
-  apply(w: W, variant: string): void;
+  apply(w: W, variant: string, ctx: BurstContext<S>): void;
 }
 
 /**
@@ -92,10 +92,10 @@ export function experimentStep<W, S>(opts: ExperimentStepOptions<W, S>, name = '
         if (item.holdout !== undefined || item.variant !== undefined) fresh.push(item);
         decided.push({ w, holdout, variant });
       }
-      if (fresh.length) await opts.keep(fresh);
+      if (fresh.length) await opts.keep(fresh, ctx);
       for (const d of decided) {
         if (d.holdout) opts.holdOut(d.w, ctx);
-        else if (d.variant) opts.apply(d.w, d.variant);
+        else if (d.variant) opts.apply(d.w, d.variant, ctx);
       }
     },
   };

@@ -17,6 +17,7 @@ export async function buildAttribution({ conn, outbox, logger, logs, integration
   const service = new RevenueService(conn, ledger, emailRevenueSide({ contacts, logs: logs.coll, integrations, simulated }));
   return {
     ledger,
+    revenue: service,
     router: revenueRouter('/api/revenue', service),
     /** Goes before the contacts router: it marks the contacts that router answers. */
     contactsRouter: simulatedContactsRouter(logs.coll),

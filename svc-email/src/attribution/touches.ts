@@ -7,7 +7,7 @@ import type { EmailLogObserver } from '../email-logs/service';
 import type { IntegrationCache } from '../integrations/cache';
 
 /** A reminder that reached the contact, or (live sending off) would have: attribution's touch, the latter marked simulated. */
-const TOUCH_STATUSES = new Set(['sent', 'would_send']);
+const TOUCH_STATUSES = new Set(['sent', 'would_send', 'held_out']);
 
 /**
  * Publishes `send.email.sent` for each reminder log, through the outbox (both ledgers, this one included, take it
@@ -47,6 +47,9 @@ export function emailTouchPublisher({ outbox, contacts, integrations, logger }: 
           sendId: e.key ?? (e.message_id ? `resend:${e.message_id}` : null),
           sentAt: (e.timestamp ?? at).toISOString(),
           simulated: e.status === 'would_send',
+          ...(e.touch?.variant ? { variant: e.touch.variant } : {}),
+          // The control group's mark: no send, measured beside the reminded (experiments).
+          ...(e.status === 'held_out' ? { holdout: true } : {}),
         };
         bodies.push(body);
       }

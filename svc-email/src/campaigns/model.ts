@@ -1,6 +1,6 @@
 import mongoose, { type Connection } from 'mongoose';
 import type { EmailCampaign } from '@act/contracts/src/email-api';
-import { iso } from '@act/service-kit';
+import { iso, type StoredCampaignExperiment } from '@act/service-kit';
 
 /** A named group of email templates sent in `template_order` (spec section 3). */
 export interface CampaignDoc {
@@ -15,6 +15,8 @@ export interface CampaignDoc {
   active: boolean;
   created_at: Date;
   updated_at: Date;
+  /** Holdout, step variants and winners (GET/PUT /api/email/campaigns/{id}/experiment); absent: none. */
+  experiment?: StoredCampaignExperiment | null;
 }
 
 const schema = new mongoose.Schema<CampaignDoc>(
@@ -26,6 +28,7 @@ const schema = new mongoose.Schema<CampaignDoc>(
     active: { type: Boolean, default: true },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
+    experiment: { type: mongoose.Schema.Types.Mixed, default: undefined },
   },
   { versionKey: false, collection: 'email_campaigns' },
 );

@@ -19,6 +19,9 @@ export interface EmailLogDoc {
   /** The furthest delivery event Resend reported for it (resend-events). */
   delivery?: EmailDelivery | null;
   delivery_at?: Date | null;
+  /** A campaign step's variant this email was (campaign experiments), with the step: its results count deliveries. */
+  variant?: string | null;
+  template_id?: number | null;
 }
 
 /** Resend's delivery events, in the order an email goes through them (a late event never moves a row back). */
@@ -37,12 +40,16 @@ const schema = new mongoose.Schema<EmailLogDoc>(
     message_id: { type: String, default: null },
     delivery: { type: String, default: null },
     delivery_at: { type: Date, default: null },
+    variant: { type: String, default: undefined },
+    template_id: { type: Number, default: undefined },
   },
   { versionKey: false, collection: 'email_logs' },
 );
 schema.index({ id: 1 }, { unique: true });
 // The index on timestamp (newest-first reads) is the retention's TTL index, declared by service-kit's retention.
 schema.index({ contact_ref: 1 });
+// A campaign experiment's emails per step and variant (delivered and clicked in its results).
+schema.index({ template_id: 1, variant: 1 });
 // A contact's reminders and Resend's reports on them, newest first (the contact page's timeline).
 schema.index({ contact_ref: 1, timestamp: -1, id: -1 });
 schema.index({ contact_ref: 1, delivery_at: -1, id: -1 });

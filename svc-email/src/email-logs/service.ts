@@ -17,7 +17,7 @@ export type NewEmailLog = Omit<EmailLogDoc, 'id' | 'timestamp'> & {
    */
   key?: string;
   /** Where a reminder sits in its campaign: not stored, handed to the observers (attribution's touches). */
-  touch?: { integration_id: number | null; campaign_id: number | null; template_id: number | null; step: number | null };
+  touch?: { integration_id: number | null; campaign_id: number | null; template_id: number | null; step: number | null; variant?: string | null; holdout?: boolean };
 };
 
 /** Told of every batch after it is written (rows already there included: observers are idempotent). */

@@ -1,4 +1,5 @@
 import mongoose, { type Connection } from 'mongoose';
+import type { StoredExperiment } from '@act/flow';
 
 export type SequenceState = 'waiting' | 'finished' | 'stopped';
 
@@ -34,6 +35,8 @@ export interface SequenceStepDoc {
   stop_reason: string | null;
   created_at: Date;
   updated_at: Date;
+  /** The campaign's holdout and the variant per step, drawn once (experiment.ts) and never again. */
+  experiment?: StoredExperiment | null;
 }
 
 const stepSchema = new mongoose.Schema<SequenceStepDoc>(
@@ -53,6 +56,7 @@ const stepSchema = new mongoose.Schema<SequenceStepDoc>(
     stop_reason: { type: String, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
+    experiment: { type: mongoose.Schema.Types.Mixed, default: undefined },
   },
   { versionKey: false, collection: 'email_sequence_steps' },
 );

@@ -12,6 +12,8 @@ const LOG_TITLES: Record<string, string> = {
   skipped_no_link: 'Reminder email skipped: no checkout link',
   held: 'Reminder email held',
   pending: 'Reminder email waiting to be sent',
+  // A contact of the campaign's control group: said as it is, so no one reads it as a failure.
+  held_out: 'held out (control group)',
 };
 
 const PROVIDER_TITLES: Record<string, string> = {

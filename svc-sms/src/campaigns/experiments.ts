@@ -35,5 +35,5 @@ export function smsExperimentsRouter(conn: Connection, ledger: AttributionLedger
     for (const s of steps) for (const v of s.variants) out.set(`${s.template_id}|${v.id}`, { delivered: seen.get(`${s.template_id}|${v.id}`)?.size ?? 0, clicked: null });
     return out;
   };
-  return experimentsRouter('/api/sms-campaigns', new ExperimentsService({ channel: 'sms', settings, ledger, windowDays, engagement }));
+  return experimentsRouter('/api/sms-campaigns', new ExperimentsService({ channel: 'sms', settings, ledger, windowDays, engagement }), '/api/sms/revenue/incremental');
 }

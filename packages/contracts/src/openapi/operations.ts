@@ -26,14 +26,16 @@ import {
   smsIntegrationSchema,
   smsStatsQuerySchema,
   smsTemplateSchema,
-  templateTestSchema,
   twilioConfigSchema,
   twilioTestSmsSchema,
 } from '../sms-api';
 import { integrationSigningPatchSchema, testDeliveryRequestSchema, webhookSigningSettingsSchema } from '../webhook-signing';
 import { privacyRequestSchema } from '../privacy';
 import { revenueSettingsSchema } from '../revenue-api';
+import { emailTimingSettingsSchema } from '../timing';
 import { campaignExperimentSchema } from '../experiments-api';
+import { emailPreviewRequestSchema, smsPreviewRequestSchema, smsTemplateTestRequestSchema } from '../template-preview';
+import { incentiveOperations } from './incentive-operations';
 
 export type ServiceName = 'svc-auth' | 'svc-email' | 'svc-sms';
 /**
@@ -212,8 +214,17 @@ const auth: Operation[] = [
 ];
 
 /** A campaign's experiment (holdout, step variants, automatic winner) and its results (docs/revenue.md). */
-function experiments(service: ServiceName, base: string, tag: string): Operation[] {
+function experiments(service: ServiceName, base: string, tag: string, overview: string): Operation[] {
   return [
+    {
+      service,
+      method: 'get',
+      path: overview,
+      summary: "Incremental revenue over this side's campaigns with a holdout, per currency (the campaigns' figures added, their intervals in quadrature), or how many more recipients the neediest group lacks.",
+      tag: 'Revenue',
+      access: 'user',
+      responses: { 200: ok('IncrementalOverview') },
+    },
     { service, method: 'get', path: `${base}/{id}/experiment`, summary: "The campaign's holdout share, its steps' variants, the automatic-winner setting and the winners decided.", tag, access: 'user', responses: { 200: ok('CampaignExperiment') } },
     {
       service,
@@ -438,6 +449,17 @@ const email: Operation[] = [
     body: { schema: reminderDelayRequestSchema },
     responses: { 200: ok('SetReminderDelayResponse') },
   },
+  { service: 'svc-email', method: 'get', path: '/api/settings/timing', summary: "Email's quiet hours (on each shopper's clock) and the account's frequency cap.", tag: 'Email settings', access: 'user', responses: { 200: ok('EmailTimingSettings') } },
+  {
+    service: 'svc-email',
+    method: 'put',
+    path: '/api/settings/timing',
+    summary: "Set email's quiet hours and the account's frequency cap (the SMS side gets the same cap over NATS).",
+    tag: 'Email settings',
+    access: 'admin',
+    body: { schema: emailTimingSettingsSchema },
+    responses: { 200: ok('EmailTimingSettings') },
+  },
   { service: 'svc-email', method: 'get', path: '/api/webhook-signing', summary: 'Whether the email side refuses unsigned deliveries.', tag: 'Webhook signing', access: 'user', responses: { 200: ok('WebhookSigningSettings') } },
   {
     service: 'svc-email',
@@ -477,6 +499,26 @@ const email: Operation[] = [
     responses: { 200: ok('EmailTemplate') },
   },
   { service: 'svc-email', method: 'delete', path: '/api/resend/templates/{id}', summary: 'Delete an email template.', tag: 'Email templates', access: 'user', responses: { 200: ok('SuccessResponse') } },
+  {
+    service: 'svc-email',
+    method: 'post',
+    path: '/api/resend/templates/preview',
+    summary: "A template's subject and HTML as one contact would get them (default: the newest contact with a cart, else the newest) or as sample data: the sends' composer (Cart blocks, variables, the contact's recovery link, the one-click unsubscribe link); the code shows as \"(unique code)\" unless `discount_code` is given. Nothing is sent or spent.",
+    tag: 'Email templates',
+    access: 'user',
+    body: { schema: emailPreviewRequestSchema },
+    responses: { 200: ok('EmailPreview'), 400: 'No HTML content.', 404: 'No contact with that id.' },
+  },
+  {
+    service: 'svc-email',
+    method: 'get',
+    path: '/api/resend/templates/preview/contacts',
+    summary: 'Contacts a preview may use: by the start of their email address, else the newest (those with a cart first), and the default one.',
+    tag: 'Email templates',
+    access: 'user',
+    query: 'PreviewContactsQueryParams',
+    responses: { 200: ok('PreviewContactsResponse') },
+  },
   {
     service: 'svc-email',
     method: 'post',
@@ -583,11 +625,31 @@ const sms: Operation[] = [
   {
     service: 'svc-sms',
     method: 'post',
-    path: '/api/sms-templates/{id}/test',
-    summary: 'Send the template (with sample values) to a test phone.',
+    path: '/api/sms-templates/preview',
+    summary: "A template's text as one contact would get it (default: the newest contact with a cart, else the newest) or as sample data: the sends' renderer and segment rule (the first item's name shortened past the template's typical segments), with its segments (GSM-7 / UCS-2); the code shows as \"(unique code)\" unless `discount_code` is given. Nothing is sent or spent.",
     tag: 'SMS templates',
     access: 'user',
-    body: { schema: templateTestSchema },
+    body: { schema: smsPreviewRequestSchema },
+    responses: { 200: ok('SmsPreview'), 400: 'No message.', 404: 'No contact with that id.' },
+  },
+  {
+    service: 'svc-sms',
+    method: 'get',
+    path: '/api/sms-templates/preview/contacts',
+    summary: 'Contacts a preview may use: by the start of their phone number (with its country code) or email, else the newest (those with a cart first), and the default one.',
+    tag: 'SMS templates',
+    access: 'user',
+    query: 'PreviewContactsQueryParams',
+    responses: { 200: ok('PreviewContactsResponse') },
+  },
+  {
+    service: 'svc-sms',
+    method: 'post',
+    path: '/api/sms-templates/{id}/test',
+    summary: "Send the template (with sample values, or a chosen contact's data) to a test phone.",
+    tag: 'SMS templates',
+    access: 'user',
+    body: { schema: smsTemplateTestRequestSchema },
     responses: { 200: ok('TwilioTestResponse') },
   },
   {
@@ -653,9 +715,11 @@ const sms: Operation[] = [
 export const OPERATIONS: readonly Operation[] = [
   ...auth,
   ...email,
-  ...experiments('svc-email', '/api/email/campaigns', 'Email campaigns'),
+  ...experiments('svc-email', '/api/email/campaigns', 'Email campaigns', '/api/revenue/incremental'),
   ...revenue('svc-email', '/api/revenue'),
   ...sms,
-  ...experiments('svc-sms', '/api/sms-campaigns', 'SMS campaigns'),
+  ...experiments('svc-sms', '/api/sms-campaigns', 'SMS campaigns', '/api/sms/revenue/incremental'),
   ...revenue('svc-sms', '/api/sms/revenue'),
+  ...incentiveOperations('svc-email', '/api/email', 'Email'),
+  ...incentiveOperations('svc-sms', '/api/sms', 'SMS'),
 ];

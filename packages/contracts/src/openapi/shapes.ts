@@ -4,6 +4,7 @@
  * themselves live beside the rules they belong to; only the few answers no service typed before are declared here.
  */
 import type { CurrentUserDto, MessageDto, SignedOutDto, UserDto } from '../auth-api';
+import type { EmailTimingSettings } from '../timing';
 import type {
   CheckAbandonedCartsResponse,
   Contact,
@@ -52,7 +53,7 @@ import type { DeliveryFilters, TestDeliveryResponse, WebhookSigningSettings } fr
 import type { AuditPage, AuditService } from '../audit';
 import type { PrivacyExport, PrivacyRequestView } from '../privacy';
 import type { RevenueSettings, RevenueSummary, RevenueTable } from '../revenue-api';
-import type { CampaignExperiment, CampaignResults } from '../experiments-api';
+import type { CampaignExperiment, CampaignResults, IncrementalOverview } from '../experiments-api';
 import type {
   ClickFunnels2WebhookBody,
   ClickFunnelsClassicWebhookBody,
@@ -63,11 +64,17 @@ import type {
   WooCommerceWebhookBody,
 } from './webhook-bodies';
 
-export type { AuditPage, CampaignExperiment, CampaignResults, PrivacyExport, PrivacyRequestView, RevenueSettings, RevenueSummary };
+export type { AuditPage, CampaignExperiment, CampaignResults, IncrementalOverview, PrivacyExport, PrivacyRequestView, RevenueSettings, RevenueSummary };
 /** GET .../campaigns/{id}/results */
 export interface CampaignResultsQueryParams {
   /** `csv`: one row per step variant, then the reminded contacts and the holdout. */
   format?: 'json' | 'csv';
+}
+export type { EmailPreview, PreviewContactsResponse, SmsPreview } from '../template-preview';
+/** GET .../preview/contacts */
+export interface PreviewContactsQueryParams {
+  /** The start of an email address, or of a phone number with its country code (SMS); empty: the newest contacts, those with a cart first. */
+  q?: string;
 }
 export type { TimelinePage } from '../timeline';
 /** Query of a contact page's timeline (answered by the gateway from both services' parts). */
@@ -118,6 +125,7 @@ export type {
   Contact,
   CurrentUserDto,
   EmailCampaign,
+  EmailTimingSettings,
   EmailLog,
   EmailTemplate,
   MarkPurchasedResponse,
@@ -257,3 +265,13 @@ export type FunnelWebhookBody =
   | ShopifyWebhookBody
   | StripeWebhookBody
   | WooCommerceWebhookBody;
+
+export type {
+  Incentive,
+  PoolSummary,
+  PoolSummaryList,
+  PoolUploadRequest,
+  ShopCredentialsRequest,
+  ShopCredentialsStatus,
+  StepRedemptionsList,
+} from '../incentives-api';

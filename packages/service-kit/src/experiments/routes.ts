@@ -5,21 +5,27 @@ import { parseId } from '../validate';
 import { resultsCsv } from './results';
 import type { ExperimentsService } from './service';
 
-/** `${base}/:id/experiment` (GET, PUT) and `${base}/:id/results` (JSON, or `format=csv`: one row per variant). */
-export function experimentsRouter(base: string, service: ExperimentsService): Router {
-  const router = new Router({ prefix: base });
-  router.use(requireUser());
-  router.get('/:id/experiment', async (ctx) => {
+/**
+ * `${base}/:id/experiment` (GET, PUT) and `${base}/:id/results` (JSON, or `format=csv`: one row per variant); and
+ * `overviewPath`: the side's incremental revenue over its campaigns with a holdout (the Dashboard's line).
+ */
+export function experimentsRouter(base: string, service: ExperimentsService, overviewPath: string): Router {
+  const router = new Router();
+  router.get(overviewPath, requireUser(), async (ctx) => {
+    ctx.body = await service.overview();
+  });
+  router.use(base, requireUser());
+  router.get(`${base}/:id/experiment`, async (ctx) => {
     ctx.body = await service.settings.get(parseId(ctx.params.id, 'campaign id'));
   });
-  router.put('/:id/experiment', async (ctx) => {
+  router.put(`${base}/:id/experiment`, async (ctx) => {
     const id = parseId(ctx.params.id, 'campaign id');
     const before = await service.settings.get(id);
     const after = await service.settings.put(id, ctx.request.body);
     ctx.body = after;
     auditChange(ctx, before, after);
   });
-  router.get('/:id/results', async (ctx) => {
+  router.get(`${base}/:id/results`, async (ctx) => {
     const id = parseId(ctx.params.id, 'campaign id');
     const results = await service.results(id);
     if (ctx.query.format === 'csv') {

@@ -1,5 +1,5 @@
 import type { Channel } from '@act/contracts/src/attribution';
-import type { CampaignExperiment, CampaignResults } from '@act/contracts/src/experiments-api';
+import type { CampaignExperiment, CampaignResults, IncrementalOverview, IncrementalTotal } from '@act/contracts/src/experiments-api';
 import type { AttributionLedger } from '../attribution/ledger';
 import { campaignResults, winnerRecord, type Engagement } from './results';
 import type { ExperimentSettings } from './settings';
@@ -44,6 +44,41 @@ export class ExperimentsService {
       variants: s ? s.variants.map((v) => ({ id: v.id, share: v.share })) : [],
       winner: s && winner && s.variants.some((v) => v.id === winner) ? winner : null,
     };
+  }
+
+  /**
+   * Incremental revenue over every campaign that holds out contacts, per currency: the campaigns' figures added up,
+   * their 95% half-widths in quadrature (independent campaigns, each interval near-normal). Below the minimum sample
+   * in any campaign of a currency, that currency says how many more recipients the neediest group lacks.
+   */
+  async overview(): Promise<IncrementalOverview> {
+    const byCurrency = new Map<string, CampaignResults[]>();
+    for (const e of await this.deps.settings.withHoldout()) {
+      const r = await this.results(e.campaign_id);
+      const key = r.currency ?? '';
+      byCurrency.set(key, [...(byCurrency.get(key) ?? []), r]);
+    }
+    const totals: IncrementalTotal[] = [...byCurrency].map(([key, rs]) => {
+      const currency = key || null;
+      const short = rs.filter((r) => r.incremental.status !== 'ok');
+      if (short.length) {
+        const needs = short.flatMap((r) => (r.incremental.status === 'ok' ? [] : [r.incremental.reminded_more_needed, r.incremental.holdout_more_needed]));
+        const more = needs.some((n) => n === null) ? null : Math.max(0, ...(needs as number[]));
+        return { currency, status: 'not_enough_data', campaigns: rs.length, more_recipients_needed: more };
+      }
+      let estimate = 0;
+      let below = 0;
+      let above = 0;
+      for (const r of rs) {
+        if (r.incremental.status !== 'ok') continue;
+        const i = r.incremental.incremental_revenue;
+        estimate += i.estimate;
+        below += (i.estimate - i.lower) ** 2;
+        above += (i.upper - i.estimate) ** 2;
+      }
+      return { currency, status: 'ok', campaigns: rs.length, incremental_revenue: { estimate, lower: estimate - Math.sqrt(below), upper: estimate + Math.sqrt(above) } };
+    });
+    return { channel: this.deps.channel, totals };
   }
 
   async results(campaignId: number): Promise<CampaignResults> {

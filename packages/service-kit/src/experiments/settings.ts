@@ -45,6 +45,12 @@ export class ExperimentSettings {
     return experimentOf(campaignId, doc.experiment);
   }
 
+  /** The campaigns holding out some of their contacts (a small collection: one document per campaign). */
+  async withHoldout(): Promise<CampaignExperiment[]> {
+    const docs = await this.campaigns.find({ 'experiment.holdout_percent': { $gt: 0 } }, { projection: { _id: 0, id: 1, experiment: 1 } }).toArray();
+    return docs.map((d) => experimentOf(d.id, d.experiment));
+  }
+
   /** Replaces the settings; the winners already decided stay (a decision is history, not a setting). */
   async put(campaignId: number, body: unknown): Promise<CampaignExperiment> {
     const input = (await validate(campaignExperimentSchema, body ?? {})) as CampaignExperimentRequest;

@@ -1,0 +1,40 @@
+import type Router from '@koa/router';
+import type { Connection } from 'mongoose';
+import type { Collection } from 'mongodb';
+import { ExperimentSettings, ExperimentsService, experimentsRouter, type AttributionLedger, type Engagement } from '@act/service-kit';
+import { emailTemplateModel } from '../templates/model';
+import { emailLogModel, type EmailLogDoc } from '../email-logs/model';
+import { campaignModel } from './model';
+
+/** Resend's furthest report on an email that says it arrived (a complaint comes after delivery). */
+const DELIVERED = new Set(['delivered', 'opened', 'clicked', 'complained']);
+
+/**
+ * Email campaign experiments (holdout, step variants, results): `/api/email/campaigns/{id}/experiment` and
+ * `/api/email/campaigns/{id}/results`. Delivered and clicked per variant come from Resend's events on the email
+ * logs (each row keeps the furthest: a click after delivery counts for both).
+ */
+export function emailExperimentsRouter(conn: Connection, ledger: AttributionLedger, windowDays: () => Promise<number>): Router {
+  const templates = emailTemplateModel(conn).collection;
+  const logs = emailLogModel(conn).collection as unknown as Collection<EmailLogDoc>;
+  const settings = new ExperimentSettings(campaignModel(conn).collection as never, async (id) =>
+    (await templates.find({ campaign_id: id }, { projection: { _id: 0, id: 1 } }).toArray()).map((t) => t.id as number),
+  );
+  const engagement = async (campaignId: number): Promise<Engagement> => {
+    const out: Engagement = new Map();
+    for (const s of (await settings.get(campaignId)).steps) {
+      const rows = await logs
+        .find({ template_id: s.template_id, variant: { $in: s.variants.map((v) => v.id) } }, { projection: { _id: 0, variant: 1, delivery: 1, contact_ref: 1 } })
+        .toArray();
+      for (const v of s.variants) {
+        const mine = rows.filter((r) => r.variant === v.id);
+        out.set(`${s.template_id}|${v.id}`, {
+          delivered: new Set(mine.filter((r) => r.delivery && DELIVERED.has(r.delivery)).map((r) => r.contact_ref)).size,
+          clicked: new Set(mine.filter((r) => r.delivery === 'clicked').map((r) => r.contact_ref)).size,
+        });
+      }
+    }
+    return out;
+  };
+  return experimentsRouter('/api/email/campaigns', new ExperimentsService({ channel: 'email', settings, ledger, windowDays, engagement }), '/api/revenue/incremental');
+}
