@@ -24,6 +24,7 @@ import {
   useTestDataCounts,
   SectionHeader,
 } from '../shared';
+import { TimingSettingsCard } from './TimingSettingsCard';
 
 /** The delay form; starts from the stored value once it has loaded. */
 function ReminderDelayForm({ current }: { current: number }) {
@@ -103,6 +104,9 @@ export default function SettingsPage() {
               </Stack>
             </CardContent>
           </Card>
+        </Grid>
+        <Grid size={{ xs: 12 }}>
+          <TimingSettingsCard />
         </Grid>
       </Grid>
     </>

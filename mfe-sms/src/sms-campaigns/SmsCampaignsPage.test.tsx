@@ -14,6 +14,8 @@ const campaign = (id: number, over: Partial<SmsCampaign> = {}): SmsCampaign => (
   created_at: '',
   integration_name: null,
   template_count: 0,
+  on_cart_change: 'continue',
+  priority: 0,
   ...over,
 });
 const template = (id: number, over: Partial<SmsTemplate> = {}): SmsTemplate => ({

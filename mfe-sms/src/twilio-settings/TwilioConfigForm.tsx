@@ -18,6 +18,7 @@ import {
 import SettingsIcon from '@mui/icons-material/SettingsOutlined';
 import TrackIcon from '@mui/icons-material/TrackChangesOutlined';
 import BedtimeIcon from '@mui/icons-material/BedtimeOutlined';
+import HourglassIcon from '@mui/icons-material/HourglassEmptyOutlined';
 import SaveIcon from '@mui/icons-material/SaveOutlined';
 import LinkIcon from '@mui/icons-material/CableOutlined';
 import { apiRequest, errorMessage, useAuth } from '@act/ui-kit';
@@ -60,6 +61,7 @@ function formValues(cfg: TwilioConfigResponse): TwilioConfig {
     blackout_start_hour: cfg.blackout_start_hour ?? BLACKOUT_DEFAULTS.blackout_start_hour,
     blackout_end_hour: cfg.blackout_end_hour ?? BLACKOUT_DEFAULTS.blackout_end_hour,
     blackout_timezone: cfg.blackout_timezone ?? BLACKOUT_DEFAULTS.blackout_timezone,
+    frequency_cap_hours: cfg.frequency_cap_hours ?? null,
   };
 }
 
@@ -206,7 +208,7 @@ export function TwilioConfigForm({ config }: { config: TwilioConfigResponse }) {
 
           <Section
             title="Blackout Times"
-            description="No SMS is sent inside this window; messages due then are queued and sent when it ends."
+            description="No SMS is sent inside this window, read on each shopper's clock (from the phone number; else the timezone below); messages due then are queued and sent when it ends."
             icon={<BedtimeIcon fontSize="small" />}
           >
             <FormControlLabel
@@ -261,6 +263,24 @@ export function TwilioConfigForm({ config }: { config: TwilioConfigResponse }) {
                 ))}
               </TextField>
             </Box>
+          </Section>
+
+          <Section
+            title="Frequency Cap"
+            description="At most one message per person in this many hours, email and SMS together, across campaigns. A message due sooner waits and is sent when the time is up. The same setting as on Email Settings."
+            icon={<HourglassIcon fontSize="small" />}
+          >
+            <TextField
+              label="Hours between messages"
+              name="frequency_cap_hours"
+              type="number"
+              slotProps={{ htmlInput: { min: 1, max: 168, step: 1 } }}
+              value={form.values.frequency_cap_hours ?? ''}
+              onChange={(e) => void form.setFieldValue('frequency_cap_hours', e.target.value === '' ? null : Number(e.target.value))}
+              error={!!form.errors.frequency_cap_hours}
+              helperText={form.errors.frequency_cap_hours ?? 'Empty: off.'}
+              sx={{ maxWidth: 280 }}
+            />
           </Section>
         </Box>
 

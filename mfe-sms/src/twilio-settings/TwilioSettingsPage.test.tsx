@@ -12,6 +12,7 @@ const config = {
   blackout_start_hour: 22,
   blackout_end_hour: 8,
   blackout_timezone: 'America/New_York',
+  frequency_cap_hours: null,
   configured: true,
 };
 const services = { services: [{ sid: 'MG00000000000000000000000000000001', friendlyName: 'Cart Reminders' }] };
@@ -104,6 +105,7 @@ describe('/twilio-settings (spec sections 2, 5, 8, 9)', () => {
       delivery_webhooks_enabled: true,
       webhook_url: 'https://hooks.example.com/twilio',
       blackout_start_hour: 21,
+      frequency_cap_hours: 4,
     };
     const api = mockApi({
       ...base,
@@ -114,6 +116,7 @@ describe('/twilio-settings (spec sections 2, 5, 8, 9)', () => {
     await click(screen.getByRole('switch', { name: 'Enable delivery status webhooks' }));
     await change(await screen.findByRole('textbox', { name: 'Webhook URL' }), 'https://hooks.example.com/twilio');
     await choose('Start Hour', '9 PM (21:00)');
+    await change(screen.getByRole('spinbutton', { name: 'Hours between messages' }), '4');
     await click(screen.getByRole('button', { name: 'Save Configuration' }));
     expect(await screen.findByText('Twilio configuration saved successfully')).toBeTruthy();
     const { configured: _c, ...fields } = saved;

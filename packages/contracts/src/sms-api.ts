@@ -18,7 +18,7 @@ import {
   type MessageInput,
   type MessageValues,
 } from './message-variables';
-import { frequencyCapHours } from './timing';
+import { campaignExitFields, frequencyCapHours, type CampaignExitSettings } from './timing';
 
 // ---------------------------------------------------------------------------------------------------------
 // Constants of section 9
@@ -236,6 +236,8 @@ export interface SmsCampaign {
   created_at: string;
   integration_name: string | null;
   template_count: number;
+  on_cart_change: CampaignExitSettings['on_cart_change'];
+  priority: number;
 }
 
 export interface SmsTemplate {
@@ -516,6 +518,7 @@ export const smsCampaignSchema = yup.object({
   name: trimmedString().required(smsMessages.campaignNameRequired),
   integration_id: nullableId('Integration').default(null),
   active: yup.boolean().default(true),
+  ...campaignExitFields,
 });
 export type SmsCampaignInput = yup.InferType<typeof smsCampaignSchema>;
 

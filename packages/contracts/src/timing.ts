@@ -48,3 +48,31 @@ export const emailTimingSettingsSchema = yup.object({
   frequency_cap_hours: frequencyCapHours(),
 });
 export type EmailTimingSettingsInput = yup.InferType<typeof emailTimingSettingsSchema>;
+
+/** What a campaign does when the shopper's cart changes while its sequence runs (packages/flow exitDecision). */
+export const CART_CHANGE_RULES = ['continue', 'restart'] as const;
+export type CartChangeRuleName = (typeof CART_CHANGE_RULES)[number];
+
+/**
+ * A campaign's exit settings, on both channels: `on_cart_change` ('continue', the default: the next step goes on;
+ * 'restart': the sequence starts again from its first step) and `priority` (0-100, default 0; higher wins when a
+ * person is in two campaigns).
+ */
+export interface CampaignExitSettings {
+  on_cart_change: CartChangeRuleName;
+  priority: number;
+}
+
+export const campaignExitFields = {
+  on_cart_change: yup
+    .string()
+    .oneOf([...CART_CHANGE_RULES], 'When the cart changes must be continue or restart')
+    .default('continue'),
+  priority: yup
+    .number()
+    .typeError('Priority must be a whole number from 0 to 100')
+    .integer('Priority must be a whole number from 0 to 100')
+    .min(0, 'Priority must be a whole number from 0 to 100')
+    .max(100, 'Priority must be a whole number from 0 to 100')
+    .default(0),
+};

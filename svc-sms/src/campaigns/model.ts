@@ -8,6 +8,9 @@ export interface CampaignDoc {
   active: boolean;
   created_at: Date;
   updated_at: Date;
+  /** What a cart change does to a running sequence ('continue' while unset) and the campaign's priority (0). */
+  on_cart_change?: 'continue' | 'restart';
+  priority?: number;
   /** Holdout, step variants and winners (GET/PUT /api/sms-campaigns/{id}/experiment); absent: none. */
   experiment?: StoredCampaignExperiment | null;
 }
@@ -21,6 +24,8 @@ const schema = new mongoose.Schema<CampaignDoc>(
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
     experiment: { type: mongoose.Schema.Types.Mixed, default: undefined },
+    on_cart_change: { type: String },
+    priority: { type: Number },
   },
   { versionKey: false },
 );

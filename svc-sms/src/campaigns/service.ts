@@ -51,6 +51,8 @@ export class CampaignService {
       name: input.name,
       integration_id: input.integration_id ?? null,
       active: input.active,
+      on_cart_change: input.on_cart_change,
+      priority: input.priority,
       created_at: now,
       updated_at: now,
     });
@@ -69,6 +71,8 @@ export class CampaignService {
           name: input.name,
           integration_id: input.integration_id ?? null,
           active: input.active,
+          on_cart_change: input.on_cart_change,
+          priority: input.priority,
           updated_at: new Date(),
         },
       },
@@ -103,5 +107,7 @@ export function toApiCampaign(d: CampaignDoc, integrationName: string | null, te
     created_at: new Date(d.created_at).toISOString(),
     integration_name: integrationName,
     template_count: templateCount,
+    on_cart_change: d.on_cart_change ?? 'continue',
+    priority: d.priority ?? 0,
   };
 }
