@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { useFormik } from 'formik';
 import * as yup from 'yup';
 import {
@@ -17,8 +17,6 @@ import { apiRequest, errorMessage } from '@act/ui-kit';
 import { FormDialog, formikField } from '@act/ui-kit/src/FormDialog';
 import {
   MAX_SEQUENCE_ORDER,
-  renderSmsTemplate,
-  SAMPLE_PLACEHOLDER_VALUES,
   SMS_MAX_LENGTH,
   SMS_PLACEHOLDERS,
   smsMessages,
@@ -27,6 +25,8 @@ import {
 } from '@act/contracts/src/sms-api';
 import { usesPlaceholder } from '@act/contracts/src/placeholders';
 import { typicalSmsSegments } from '@act/contracts/src/sms-segments';
+import type { PreviewChoice } from '@act/ui-kit/src/Preview/PreviewContactPicker';
+import { SmsContactPreview } from '../preview/SmsContactPreview';
 import { SMS_KEYS } from '../shared/keys';
 import { smsCounter } from '../shared/format';
 import { useNotify } from '../shared/notify';
@@ -84,7 +84,7 @@ export function MessageCounter({ message }: { message: string }) {
  * written but not once sent is noticed here. A real message past these segments gets a shorter item name.
  */
 export function FilledInLength({ message }: { message: string }) {
-  if (!usesPlaceholder(message, SMS_PLACEHOLDERS.map((p) => p.key).concat('recovery_url'))) return null;
+  if (!usesPlaceholder(message, [...SMS_PLACEHOLDERS.map((p): string => p.key), 'recovery_url'])) return null;
   const { units, segments, encoding } = typicalSmsSegments(message);
   return (
     <Typography
@@ -124,6 +124,7 @@ export function TemplateDialog({
   const refetch = useRefetch();
   const editing = template !== null;
   const messageRef = useRef<HTMLTextAreaElement | null>(null);
+  const [choice, setChoice] = useState<PreviewChoice | null>(null);
 
   const form = useFormik<FormValues>({
     initialValues: {
@@ -176,7 +177,6 @@ export function TemplateDialog({
     });
   };
 
-  const preview = form.values.message.trim() ? renderSmsTemplate(form.values.message, SAMPLE_PLACEHOLDER_VALUES) : '';
 
   return (
     <FormDialog
@@ -251,16 +251,7 @@ export function TemplateDialog({
               </Tooltip>
             ))}
           </Stack>
-          {preview && (
-            <Box sx={{ mt: 1.5, p: 1.5, borderRadius: 2, bgcolor: '#f1f5f9', border: 1, borderColor: 'divider' }}>
-              <Typography variant="caption" color="textSecondary" sx={{ display: 'block', fontWeight: 600, mb: 0.5 }}>
-                Preview with sample values
-              </Typography>
-              <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-                {preview}
-              </Typography>
-            </Box>
-          )}
+          <SmsContactPreview message={form.values.message} choice={choice} onChoice={setChoice} />
         </Box>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
           <TextField

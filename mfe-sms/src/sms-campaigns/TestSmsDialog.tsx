@@ -10,6 +10,9 @@ import {
   type SmsTemplate,
 } from '@act/contracts/src/sms-api';
 import { isListKey, SMS_KEYS } from '../shared/keys';
+import { useState } from 'react';
+import { choiceFields, PreviewContactPicker, type PreviewChoice } from '@act/ui-kit/src/Preview/PreviewContactPicker';
+import { PREVIEW_CONTACTS } from '../preview/SmsContactPreview';
 import { useNotify } from '../shared/notify';
 import { useRefetch } from '../shared/refetch';
 
@@ -22,6 +25,7 @@ export interface TestSmsDialogProps {
 export function TestSmsDialog({ open, template, onClose }: TestSmsDialogProps) {
   const notify = useNotify();
   const refetch = useRefetch();
+  const [choice, setChoice] = useState<PreviewChoice>({ sample: true });
   const form = useFormik({
     initialValues: { testPhone: '' },
     validationSchema: templateTestSchema,
@@ -31,7 +35,10 @@ export function TestSmsDialog({ open, template, onClose }: TestSmsDialogProps) {
         return;
       }
       try {
-        await apiRequest('POST', `${SMS_KEYS.templates}/${template.id}/test`, { testPhone: testPhone.trim() });
+        await apiRequest('POST', `${SMS_KEYS.templates}/${template.id}/test`, {
+          testPhone: testPhone.trim(),
+          ...('contactId' in choice ? { contact_id: choiceFields(choice).contact_id } : {}),
+        });
         notify.success('Test SMS sent successfully');
         // A test send is logged like any other message.
         await refetch.forget(isListKey(SMS_KEYS.logs));
@@ -71,7 +78,15 @@ export function TestSmsDialog({ open, template, onClose }: TestSmsDialogProps) {
           required
           autoFocus
           placeholder="+15551234567"
-          {...formikField(form, 'testPhone', 'Placeholders are filled with sample values.')}
+          {...formikField(form, 'testPhone', 'Placeholders are filled with sample values, or the chosen contact’s data.')}
+        />
+        <PreviewContactPicker
+          endpoint={PREVIEW_CONTACTS}
+          value={choice}
+          onChange={setChoice}
+          searchBy="phone (with country code) or email"
+          label="With the data of"
+          disabled={busy}
         />
       </Stack>
     </FormDialog>
