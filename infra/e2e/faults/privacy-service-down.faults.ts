@@ -101,6 +101,8 @@ it('erases a person reminded on both channels, the stopped side when it returns;
   await stopProcess('svc-sms');
   const now = new Date();
   await emailDb.collection('contacts').updateMany({ ...mine(`e-${tag2}-`), status: 'pending' }, { $set: { remind_at: now } });
+  // Email's flow rows are its schedule: their reminder step moves with remind_at.
+  await emailDb.collection('email_sequence_steps').updateMany({ ...mine(`e-${tag2}-`), stage: 'remind' }, { $set: { due_at: now, base_at: now } });
   await smsDb.collection('sms_contacts').updateMany(mine(`e-${tag2}-`), { $set: { remind_at: now, next_at: now } });
   await startProcess('svc-email');
   await startProcess('svc-sms', smsEnv);
@@ -169,6 +171,7 @@ it('erases a person reminded on both channels, the stopped side when it returns;
   await stopProcess('svc-sms');
   const later = new Date();
   await emailDb.collection('contacts').updateMany(mine(`e-${tag2}-new`), { $set: { remind_at: later } });
+  await emailDb.collection('email_sequence_steps').updateMany({ ...mine(`e-${tag2}-new`), stage: 'remind' }, { $set: { due_at: later, base_at: later } });
   await smsDb.collection('sms_contacts').updateMany(mine(`e-${tag2}-new`), { $set: { remind_at: later, next_at: later } });
   await startProcess('svc-email');
   await startProcess('svc-sms', smsEnv);

@@ -1,7 +1,7 @@
 // The providers down while reminders fall due (issue 14): the fake Resend gone (its port refuses connections) and
 // the fake Twilio answering 503, for 60 s; svc-email and svc-sms keep retrying within their deadlines, and once the
 // providers are back every reminder is delivered, none twice, none logged failed. Contacts are posted with a long delay and made due while the service
-// is stopped (its due list is read at start), so all of them fall due at once inside the outage.
+// is stopped, so all of them fall due at once inside the outage.
 import { scrapeMetrics, startFakeResend, startFakeTwilio, type FakeResend, type FakeTwilio } from '@act/testing';
 import { startProcess, stopProcess } from '../stack';
 import { adminCookie, api, expectStatus, inParallel, runTag, serviceDb, sleep, stack, stopwatch, waitFor } from './helpers';
@@ -41,7 +41,7 @@ async function emailScenario() {
     RESEND_BASE_URL: resend.url,
     RESEND_API_KEY: 're_outage',
     RESEND_FROM: 'Shop <shop@example.com>',
-    EMAIL_SEQUENCE_SCAN_MS: '200',
+    REMINDER_DUE_SCAN_MS: '200',
     RESEND_RETRY_DEADLINE_MS: '150000',
     RESEND_RETRY_MAX_MS: '5000',
   };
@@ -78,6 +78,11 @@ async function emailScenario() {
   const db = await serviceDb('svc-email');
   const now = new Date();
   expect((await db.collection('contacts').updateMany({ email: { $regex: `^outage-${tag}-` } }, { $set: { remind_at: now } })).modifiedCount).toBe(CONTACTS);
+  // The flow rows are the schedule: their reminder step moves with remind_at.
+  expect(
+    (await db.collection('email_sequence_steps').updateMany({ contact_id: { $regex: `^oe-${tag}-` }, stage: 'remind' }, { $set: { due_at: now, base_at: now } }))
+      .modifiedCount,
+  ).toBe(CONTACTS);
   const outageStarts = Date.now();
   await resend.unreachableFor(OUTAGE_MS);
   const outageEnds = Date.now() + OUTAGE_MS;
