@@ -2,6 +2,7 @@ import { Grid, Stack } from '@mui/material';
 import { PageHeader } from '@act/ui-kit';
 import { ProviderBanner } from '@act/ui-kit/src/ProviderBanner';
 import { RevenuePanel } from '@act/ui-kit/src/Revenue';
+import { IncrementalRevenueLine } from '@act/ui-kit/src/Experiments';
 import type { Paged, WebhookIntegration } from '@act/contracts/src/email-api';
 import { contactsCountKey, INTEGRATIONS, LoadError, useApi, useTestDataCounts, RefreshButton } from '../shared';
 import { StatCards } from './StatCards';
@@ -37,7 +38,11 @@ export default function DashboardPage() {
         <StatCards
           stats={{ total: contacts.data?.total, purchased: purchased.data?.total, abandoned: abandoned.data?.total }}
         />
-        <RevenuePanel basePath="/api/revenue" integrations={integrations.data ?? []} />
+        <Stack spacing={1}>
+          <RevenuePanel basePath="/api/revenue" integrations={integrations.data ?? []} />
+          <IncrementalRevenueLine path="/api/revenue/incremental" label="email" />
+          <IncrementalRevenueLine path="/api/sms/revenue/incremental" label="SMS" />
+        </Stack>
         <Grid container spacing={3}>
           <Grid size={{ xs: 12, lg: 7 }}>
             <RecentActivity logs={logs.data?.items} />

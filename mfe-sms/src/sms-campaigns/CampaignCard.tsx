@@ -20,6 +20,8 @@ import ScheduleIcon from '@mui/icons-material/ScheduleOutlined';
 import type { SmsCampaign, SmsTemplate } from '@act/contracts/src/sms-api';
 import { ActiveBadge, ActiveDot, Badge } from '../shared/ui';
 import { RevenueFigure, type RevenueFigures } from '@act/ui-kit/src/Revenue/RevenueFigure';
+import { ExperimentPanel } from '@act/ui-kit/src/Experiments';
+import { IncentivesPanel } from '@act/ui-kit/src/Incentives';
 
 /** Read by assistive technology, not shown. */
 const SCREEN_READER_ONLY = {
@@ -179,6 +181,23 @@ export function CampaignCard({
           Add Template
         </Button>
       </Box>
+      {sorted.length > 0 && (
+        <Box sx={{ px: 2 }}>
+          <ExperimentPanel
+            base="/api/sms-campaigns"
+            campaignId={c.id}
+            campaignName={c.name}
+            channel="sms"
+            steps={sorted.map((t) => ({ id: t.id, name: `${t.name} (#${t.sequence_order})` }))}
+          />
+          <IncentivesPanel
+            prefix="/api/sms"
+            channel="sms"
+            campaignName={c.name}
+            steps={sorted.map((t) => ({ id: t.id, name: `${t.name} (#${t.sequence_order})` }))}
+          />
+        </Box>
+      )}
     </Card>
   );
 }

@@ -1,0 +1,166 @@
+// Campaign experiments in Chromium through the gateway: an SMS campaign with two variants of its step and a 20%
+// holdout, its touches, holdout marks and purchases published as the services publish them (send.sms.sent,
+// funnel.purchase.created on the stack's NATS), so the ledgers hold enough for intervals and an automatic winner; an
+// email campaign with too few contacts so far. SMS Campaigns shows the results panel (variants, holdout, incremental
+// revenue, the winner), the email campaign's page says how many more recipients are needed, the Dashboard has the
+// incremental revenue line; the experiment form's share rule. Screenshots at 1440x900 and 390x844
+// (.run/screenshots/experiments-*.png).
+import { randomUUID } from 'node:crypto';
+import { connect, type NatsConnection } from 'nats';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, readStack, screenshotPath, signIn } from './browser';
+
+const stack = readStack();
+const tag = `exp-${Date.now().toString(36)}`;
+const HOUR = 3_600_000;
+
+// Answers of any shape: the test reads the fields it expects.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function call(page: Page, method: string, url: string, body?: unknown): Promise<{ status: number; body: any }> {
+  return page.evaluate(
+    async ([m, u, b]) => {
+      const r = await fetch(u as string, { method: m as string, headers: { 'content-type': 'application/json' }, body: b === undefined ? undefined : JSON.stringify(b) });
+      const text = await r.text();
+      return { status: r.status, body: text ? JSON.parse(text) : null };
+    },
+    [method, url, body] as const,
+  );
+}
+
+/**
+ * 600 contacts of the SMS campaign: 120 held out (12 bought, $50 each), 240 got variant A (12 bought, $60), 240 got
+ * variant B (48 bought, $60). Deterministic, so the figures are known: B is the clear winner, the reminders added
+ * revenue over the holdout.
+ */
+async function seedSms(nc: NatsConnection, campaignId: number, templateId: number): Promise<void> {
+  const js = nc.jetstream();
+  const publish = (subject: string, payload: Record<string, unknown>) =>
+    js.publish(`${stack.natsPrefix ?? ''}${subject}`, JSON.stringify({ eventId: randomUUID(), occurredAt: new Date().toISOString(), ...payload }));
+  const sentAt = Date.now() - 48 * HOUR;
+  const purchases: Record<string, unknown>[] = [];
+  for (let i = 0; i < 600; i++) {
+    const group = i < 120 ? 'holdout' : i < 360 ? 'A' : 'B';
+    const contactId = `${tag}-${i}`;
+    const phone = `+1415${String(8_000_000 + i)}`;
+    await publish('send.sms.sent', {
+      source: 'svc-sms',
+      channel: 'sms',
+      funnelId: tag,
+      contactId,
+      email: null,
+      phone,
+      integrationId: null,
+      campaignId,
+      templateId,
+      step: 1,
+      messageId: group === 'holdout' ? null : `SM${tag}${i}`,
+      sendId: group === 'holdout' ? `holdout:${campaignId}:${i}` : `twilio:SM${tag}${i}`,
+      sentAt: new Date(sentAt + i * 1000).toISOString(),
+      ...(group === 'holdout' ? { holdout: true } : { variant: group }),
+    });
+    const k = group === 'holdout' ? i : group === 'A' ? i - 120 : i - 360;
+    const buys = group === 'holdout' ? k % 10 === 0 : group === 'A' ? k % 20 === 0 : k % 5 === 0;
+    if (buys) purchases.push({ source: 'svc-sms', funnelId: tag, contactId, email: null, phone, amount: group === 'holdout' ? 50 : 60, currency: 'USD', purchasedAt: new Date(sentAt + i * 1000 + 6 * HOUR).toISOString() });
+  }
+  for (const p of purchases) await publish('funnel.purchase.created', p);
+}
+
+describe('campaign experiments in the browser', () => {
+  let browser: Browser;
+  let nc: NatsConnection;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    nc = await connect({ servers: stack.natsUrl ?? 'nats://127.0.0.1:4222' });
+  });
+  afterAll(async () => {
+    await nc?.close();
+    await browser?.close();
+  });
+
+  it('SMS Campaigns, an email campaign page and the Dashboard show variants, holdout, lift and winner at 1440 and 390', async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await signIn(page, 'admin', stack.adminPassword);
+
+    const sms = (await call(page, 'POST', '/api/sms-campaigns', { name: `Experiment ${tag}`, integration_id: null, active: true })).body;
+    const smsTemplate = (await call(page, 'POST', '/api/sms-templates', { campaign_id: sms.id, name: 'First text', message: 'Your cart is waiting {first_name}', sequence_order: 1, delay_minutes: 0, active: true })).body;
+    const variant = (id: string, content: string) => ({ id, share: 50, subject: null, content, delay: null, incentive: null });
+    const put = await call(page, 'PUT', `/api/sms-campaigns/${sms.id}/experiment`, {
+      holdout_percent: 20,
+      auto_winner: true,
+      winner_min_recipients: 100,
+      steps: [{ template_id: smsTemplate.id, variants: [variant('A', 'Still thinking it over?'), variant('B', 'Your cart expires tonight')] }],
+    });
+    expect(put.status).toBe(200);
+
+    const email = (await call(page, 'POST', '/api/email/campaigns', { name: `Experiment ${tag}` })).body;
+    const emailTemplate = (await call(page, 'POST', '/api/resend/templates', { campaign_id: email.id, name: 'First email', subject: 'You left something', from_name: 'Shop', html_content: '<p>Come back</p>', template_order: 1, delay_hours: 1 })).body;
+    expect(
+      (await call(page, 'PUT', `/api/email/campaigns/${email.id}/experiment`, { holdout_percent: 10, steps: [{ template_id: emailTemplate.id, variants: [variant('A', '<p>One hour</p>'), { ...variant('B', '<p>One day</p>'), delay: 24 }] }] })).status,
+    ).toBe(200);
+
+    await seedSms(nc, sms.id, smsTemplate.id);
+
+    // The ledger fills from NATS within moments: the results count every contact once it has them all.
+    for (let i = 0; ; i++) {
+      const r = (await call(page, 'GET', `/api/sms-campaigns/${sms.id}/results`)).body;
+      if ((r.reminded.recipients === 480 && r.holdout.recipients === 120 && r.reminded.purchasers === 60 && r.holdout.purchasers === 12) || i >= 60) {
+        expect([r.reminded.recipients, r.holdout.recipients, r.reminded.purchasers, r.holdout.purchasers]).toEqual([480, 120, 60, 12]);
+        expect(r.steps[0].variants.map((v: { id: string; recipients: number; purchasers: number; revenue: number }) => [v.id, v.recipients, v.purchasers, v.revenue])).toEqual([
+          ['A', 240, 12, 720],
+          ['B', 240, 48, 2880],
+        ]);
+        break;
+      }
+      await page.waitForTimeout(1_000);
+    }
+
+    await page.goto(`${stack.url}/sms-campaigns`);
+    const card = page.getByRole('article', { name: `Experiment ${tag}` });
+    const panel = card.getByTestId('experiment-panel');
+    await panel.getByTestId('experiment-incremental').waitFor();
+    // Reminded: $3,600 over 480 ($7.50 a contact); holdout: $600 over 120 ($5.00): (7.50 − 5.00) × 480 = $1,200.00.
+    expect(await panel.getByTestId('experiment-incremental').textContent()).toMatch(/^Incremental revenue: \$1,200\.00 \(95%: -?\$[\d,.]+ to \$[\d,.]+\) over 480 reminded contacts$/);
+    expect(await panel.getByTestId('experiment-winner').textContent()).toMatch(/^Winner: variant B, decided .+ \(probability best 100\.0%, on A: 240 recipients, 12 purchased; B: 240 recipients, 48 purchased\); it takes all new traffic$/);
+    const rows = await panel.getByRole('table', { name: 'Variants of First text (#1)' }).getByRole('row').allTextContents();
+    expect(rows.slice(1).map((r) => r.slice(0, 9))).toEqual(['Variant A', 'Variant B']);
+    // The winner is kept: a reload reads the same decision.
+    const kept = (await call(page, 'GET', `/api/sms-campaigns/${sms.id}/experiment`)).body;
+    expect(kept.winners.map((w: { variant: string; template_id: number }) => [w.template_id, w.variant])).toEqual([[smsTemplate.id, 'B']]);
+    await card.screenshot({ path: screenshotPath('experiments-sms-1440.png') });
+
+    // The form's rules: shares must add up to 100 (the server's message, shown as is).
+    await panel.getByRole('button', { name: 'Edit experiment' }).click();
+    const sheet = page.getByRole('dialog', { name: 'Experiment' });
+    await sheet.getByRole('spinbutton', { name: 'Share %' }).first().fill('70');
+    await sheet.getByRole('button', { name: 'Save' }).click();
+    expect(await sheet.getByTestId('experiment-error').textContent()).toContain('Variant shares must add up to 100');
+    await page.screenshot({ path: screenshotPath('experiments-form-1440.png') });
+    await sheet.getByRole('button', { name: 'Cancel' }).click();
+
+    await page.goto(`${stack.url}/email-templates/${email.id}`);
+    const emailPanel = page.getByTestId('experiment-panel');
+    await emailPanel.getByTestId('experiment-incremental').waitFor();
+    expect(await emailPanel.getByTestId('experiment-incremental').textContent()).toBe('Incremental revenue: Below the minimum sample (reminded: no purchase yet; holdout: no purchase yet)');
+    expect(await emailPanel.getByTestId('experiment-settings').textContent()).toContain('Holdout 10%');
+    await page.screenshot({ path: screenshotPath('experiments-email-1440.png'), fullPage: true });
+
+    await page.goto(`${stack.url}/`);
+    await page.getByTestId('incremental-revenue-sms').waitFor();
+    expect(await page.getByTestId('incremental-revenue-sms').textContent()).toMatch(/^Incremental revenue, SMS \(reminded vs\. holdout\): \$[\d,.]+ \(95%: .+; \d+ campaigns? with a holdout\)$/);
+    expect(await page.getByTestId('incremental-revenue-email').textContent()).toMatch(/below the minimum sample/);
+    await page.screenshot({ path: screenshotPath('experiments-dashboard-1440.png'), fullPage: true });
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${stack.url}/sms-campaigns`);
+    await card.getByTestId('experiment-incremental').waitFor();
+    // A phone shows the panel's tables as cards, never wider than the screen.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await card.screenshot({ path: screenshotPath('experiments-sms-390.png') });
+    await page.goto(`${stack.url}/email-templates/${email.id}`);
+    await page.getByTestId('experiment-incremental').waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: screenshotPath('experiments-email-390.png'), fullPage: true });
+    await context.close();
+  });
+});

@@ -1,0 +1,3 @@
+export { ExperimentPanel, incrementalText, moreNeededText, type ExperimentPanelProps } from './ExperimentPanel';
+export { ExperimentDialog, type ExperimentDialogProps, type ExperimentStepChoice } from './ExperimentDialog';
+export { IncrementalRevenueLine } from './IncrementalRevenueLine';
