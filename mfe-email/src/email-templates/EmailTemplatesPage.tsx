@@ -17,6 +17,8 @@ import {
 } from '@act/ui-kit';
 import { useApi, useDeleteConfirm } from '../shared';
 import { campaignFigures, RevenueFigure, useRevenueSummary } from '@act/ui-kit/src/Revenue/RevenueFigure';
+import { ExperimentPanel } from '@act/ui-kit/src/Experiments';
+import { IncentivesPanel } from '@act/ui-kit/src/Incentives';
 import { TEMPLATES } from '../shared/keys';
 import {
   campaignKey,
@@ -189,6 +191,25 @@ export default function EmailTemplatesPage() {
             }
           />
         </Box>
+      )}
+
+      {id !== null && c && list && (
+        <ExperimentPanel
+          base="/api/email/campaigns"
+          campaignId={id}
+          campaignName={c.name}
+          channel="email"
+          steps={list.map((t) => ({ id: t.id, name: `${t.name} (step ${t.template_order})` }))}
+        />
+      )}
+
+      {id !== null && c && list && list.length > 0 && (
+        <IncentivesPanel
+          prefix="/api/email"
+          channel="email"
+          campaignName={c.name}
+          steps={list.map((t) => ({ id: t.id, name: `${t.name} (step ${t.template_order})` }))}
+        />
       )}
 
       <DataTable

@@ -67,6 +67,9 @@ const poolSchema = new mongoose.Schema<IncentivePoolDoc>(
   { versionKey: false, collection: 'incentive_pools' },
 );
 
+// The pools' list, newest first.
+poolSchema.index({ created_at: -1 });
+
 const codeSchema = new mongoose.Schema<PoolCodeDoc>(
   {
     pool_id: { type: String, required: true },

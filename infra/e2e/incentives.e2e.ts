@@ -1,0 +1,107 @@
+// Incentives in Chromium through the gateway: on an email campaign's page, upload a pool of 150 codes as a CSV file
+// and see its count; a pool of 5 shows the under-100 warning; a step given a unique code from the pool says so; the
+// same panel on an SMS campaign's card. Screenshots at 1440x900 and 390x844 (.run/screenshots/incentives-*.png).
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, openedDialog, readStack, screenshotBoth, signIn } from './browser';
+
+const stack = readStack();
+const tag = `inc-${Date.now().toString(36)}`;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function call(page: Page, method: string, url: string, body?: unknown): Promise<{ status: number; body: any }> {
+  return page.evaluate(
+    async ([m, u, b]) => {
+      const r = await fetch(u as string, { method: m as string, headers: { 'content-type': 'application/json' }, body: b === undefined ? undefined : JSON.stringify(b) });
+      const text = await r.text();
+      return { status: r.status, body: text ? JSON.parse(text) : null };
+    },
+    [method, url, body] as const,
+  );
+}
+
+const csv = (prefix: string, n: number) => `code\n${Array.from({ length: n }, (_, i) => `${prefix}-${String(i + 1).padStart(4, '0')}`).join('\n')}\n`;
+
+async function upload(page: Page, panel: ReturnType<Page['getByTestId']>, file: string, content: string) {
+  await panel.getByRole('button', { name: 'Upload codes' }).click();
+  const dialog = await openedDialog(page, 'Upload codes');
+  await dialog.getByTestId('pool-file').setInputFiles({ name: file, mimeType: 'text/csv', buffer: Buffer.from(content) });
+  await dialog.getByRole('button', { name: 'Upload' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
+describe('incentives in the browser', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('an email campaign page: a CSV pool uploaded shows its count, a small one warns, a step takes a unique code', async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await signIn(page, 'admin', stack.adminPassword);
+    const campaign = (await call(page, 'POST', '/api/email/campaigns', { name: `Incentives ${tag}` })).body;
+    const template = (await call(page, 'POST', '/api/resend/templates', { campaign_id: campaign.id, name: 'First email', subject: 'Your cart', from_name: 'Shop', html_content: '<p>Code {{discountCode}}</p>', template_order: 1, delay_hours: 0 })).body;
+
+    await page.goto(`${stack.url}/email-templates/${campaign.id}`);
+    const panel = page.getByTestId('incentives-panel');
+    await panel.waitFor();
+    await upload(page, panel, `spring-${tag}.csv`, csv(`SP${tag}`, 150));
+    const big = panel.getByTestId('code-pools').locator('div', { hasText: `spring-${tag}` }).first();
+    await expect(big.getByTestId('pool-remaining').textContent()).resolves.toBe('150');
+    await expect(big.textContent()).resolves.toContain('150 of 150 codes left');
+    expect(await big.getByTestId('pool-warning').count()).toBe(0);
+
+    await upload(page, panel, `last-${tag}.csv`, csv(`LA${tag}`, 5));
+    const small = panel.getByTestId('code-pools').locator('div', { hasText: `last-${tag}` }).first();
+    await expect(small.getByTestId('pool-remaining').textContent()).resolves.toBe('5');
+    await expect(small.getByTestId('pool-warning').textContent()).resolves.toBe('Only 5 codes left: upload more before the pool runs out');
+
+    // A bad line is refused with its line number, nothing stored.
+    await panel.getByRole('button', { name: 'Upload codes' }).click();
+    const bad = await openedDialog(page, 'Upload codes');
+    await bad.getByTestId('pool-file').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from('code\nGOOD1\nnot ok!\n') });
+    await bad.getByRole('button', { name: 'Upload' }).click();
+    await expect(bad.getByTestId('pool-upload-error').textContent()).resolves.toContain('Line 3: "not ok!"');
+    await bad.getByRole('button', { name: 'Cancel' }).click();
+
+    const step = panel.getByTestId(`incentive-step-${template.id}`);
+    await expect(step.getByTestId('incentive-summary').textContent()).resolves.toBe('No code');
+    await step.getByRole('button', { name: 'Change incentive' }).click();
+    const dialog = await openedDialog(page, 'Incentive');
+    await dialog.getByRole('combobox', { name: 'Code in the message' }).click();
+    await page.getByRole('option', { name: 'A unique code from a pool' }).click();
+    await dialog.getByRole('combobox', { name: 'Code pool' }).click();
+    await page.getByRole('option', { name: `spring-${tag} (150 of 150 left)` }).click();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await expect(step.getByTestId('incentive-summary').textContent()).resolves.toBe(`Unique code from "spring-${tag}"`);
+    await expect(step.getByTestId('incentive-redemptions').textContent()).resolves.toBe('No codes given yet');
+    const stored = await call(page, 'GET', `/api/email/templates/${template.id}/incentive`);
+    expect(stored.body).toMatchObject({ kind: 'pool' });
+
+    await panel.scrollIntoViewIfNeeded();
+    await screenshotBoth(page, 'incentives-email');
+    await context.close();
+  });
+
+  it('an SMS campaign card: the same panel, a pool uploaded and its count', async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await signIn(page, 'admin', stack.adminPassword);
+    const campaign = (await call(page, 'POST', '/api/sms-campaigns', { name: `Incentives ${tag}`, integration_id: null, active: true })).body;
+    await call(page, 'POST', '/api/sms-templates', { campaign_id: campaign.id, name: 'First text', message: 'Code {discount_code}', sequence_order: 1, delay_minutes: 0, active: true });
+    await page.goto(`${stack.url}/sms-campaigns`);
+    const card = page.getByRole('article', { name: `Incentives ${tag}` });
+    const panel = card.getByTestId('incentives-panel');
+    await panel.waitFor();
+    await upload(page, panel, `texts-${tag}.csv`, csv(`TX${tag}`, 120));
+    const pool = panel.getByTestId('code-pools').locator('div', { hasText: `texts-${tag}` }).first();
+    await expect(pool.getByTestId('pool-remaining').textContent()).resolves.toBe('120');
+    await panel.scrollIntoViewIfNeeded();
+    await screenshotBoth(page, 'incentives-sms');
+    await context.close();
+  });
+});

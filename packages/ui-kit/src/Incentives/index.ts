@@ -1,0 +1,3 @@
+export { IncentivesPanel, incentiveSummary, type IncentivesPanelProps, type IncentiveStep } from './IncentivesPanel';
+export { PoolUploadDialog, type PoolUploadDialogProps } from './PoolUploadDialog';
+export { StepIncentiveDialog, type StepIncentiveDialogProps } from './StepIncentiveDialog';
