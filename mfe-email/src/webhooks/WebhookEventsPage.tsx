@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
-import { Box, Chip, Stack } from '@mui/material';
+import { Link as RouterLink } from 'react-router';
+import { Box, Chip, Link, Stack } from '@mui/material';
 import WebhookIcon from '@mui/icons-material/WebhookOutlined';
 import { DataTable, DateTime, EMAIL_PAGE_SIZES, PageHeader, Pagination, usePagination, type DataColumn } from '@act/ui-kit';
 import {
@@ -22,7 +23,16 @@ const COLUMNS: DataColumn<WebhookEvent>[] = [
     label: 'Delivery',
     headSx: { width: 230 },
     testId: 'delivery-cell',
-    render: (event) => <DeliveryChips event={event} />,
+    render: (event) => (
+      <>
+        <DeliveryChips event={event} />
+        {typeof event.contact_ref === 'number' && (
+          <Link component={RouterLink} to={`/contacts/${event.contact_ref}`} variant="body2" sx={{ display: 'inline-block', mt: 0.5 }} data-testid="event-contact-link">
+            Contact page
+          </Link>
+        )}
+      </>
+    ),
   },
   {
     key: 'received',

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
-import { Box, Button } from '@mui/material';
+import { Link as RouterLink } from 'react-router';
+import { Box, Button, Link } from '@mui/material';
 import InboxIcon from '@mui/icons-material/InboxOutlined';
 import PersonAddIcon from '@mui/icons-material/PersonAddAltOutlined';
 import CartIcon from '@mui/icons-material/ShoppingCartCheckoutOutlined';
@@ -67,7 +68,16 @@ export default function SmsWebhookEventsPage() {
       key: 'delivery',
       label: 'Delivery',
       testId: 'delivery-cell',
-      render: (e) => <DeliveryChips event={e} />,
+      render: (e) => (
+        <>
+          <DeliveryChips event={e} />
+          {typeof e.contact_ref === 'number' && (
+            <Link component={RouterLink} to={`/sms-contacts/${e.contact_ref}`} variant="body2" sx={{ display: 'inline-block', mt: 0.5 }} data-testid="event-contact-link">
+              Contact page
+            </Link>
+          )}
+        </>
+      ),
     },
     {
       key: 'payload',

@@ -56,6 +56,11 @@ export interface DeliveryInfo {
    * `-delivery-id`; Shopify's topic and webhook id), lower-case names; absent when it sent none.
    */
   delivery_headers?: Record<string, string> | null;
+  /**
+   * The id of this side's contact the delivery produced or named (its contact page: /contacts/:id or
+   * /sms-contacts/:id); null when it named none that is still there. Answered by the Webhook Events lists.
+   */
+  contact_ref?: number | null;
 }
 
 /** Filters of the Webhook Events lists (`?source=&verification=&outcome=`). */

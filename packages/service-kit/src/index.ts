@@ -34,3 +34,4 @@ export * from './frequency-cap';
 export * from './timeline-router';
 export * from './experiments';
 export * from './incentives';
+export { deliveryContacts, type DeliveryNames } from './delivery-contacts';

@@ -5,6 +5,8 @@ import type { DeliveryInfo } from '@act/contracts/src/webhook-signing';
 import { WEBHOOK_EVENT_PROJECTION, toWebhookEvent, webhookEventModel, type WebhookEventDoc } from './model';
 import { readList, retainedFilter, webhookDeliveries, type ListOptions, type ListQueryParsed } from '@act/service-kit';
 import { createBatcher } from '@act/service-kit';
+import { deliveryContacts } from '@act/service-kit';
+import { contactModel } from '../contacts/model';
 
 export const WEBHOOK_EVENT_LIST_OPTIONS: ListOptions = {
   sortable: ['id', 'type', 'timestamp'],
@@ -13,12 +15,14 @@ export const WEBHOOK_EVENT_LIST_OPTIONS: ListOptions = {
 
 export class WebhookEventsService {
   readonly coll: Collection<WebhookEventDoc>;
+  private readonly contacts: Parameters<typeof deliveryContacts>[0];
 
   constructor(
     conn: Connection,
     private readonly allocateId: () => Promise<number>,
   ) {
     this.coll = webhookEventModel(conn).collection as unknown as Collection<WebhookEventDoc>;
+    this.contacts = contactModel(conn).collection as unknown as Parameters<typeof deliveryContacts>[0];
   }
 
   /** Every delivery is written on the hot path: concurrent ones share one insertMany. */
@@ -34,16 +38,24 @@ export class WebhookEventsService {
     return this.insert({ id: await this.allocateId(), type, timestamp, payload, ...rest, ...(person_keys?.length ? { person_keys } : {}) });
   }
 
+  /** Each row with the contact it produced or named (`contact_ref`), for its link to the contact page. */
   list(q: ListQueryParsed, filter: Record<string, unknown> = {}): Promise<WebhookEvent[] | Paged<WebhookEvent>> {
     return readList(
       this.coll,
       // Rows past DATA_RETENTION_DAYS are left out though the TTL monitor may not have removed them yet.
       { ...filter, ...retainedFilter('timestamp') } as never,
-      WEBHOOK_EVENT_PROJECTION,
+      { ...WEBHOOK_EVENT_PROJECTION, person_keys: 1 },
       q,
       WEBHOOK_EVENT_LIST_OPTIONS,
-      toWebhookEvent,
-    );
+      (d: WebhookEventDoc) => d,
+    ).then((read) => this.withContacts(read));
+  }
+
+  private async withContacts(read: WebhookEventDoc[] | Paged<WebhookEventDoc>): Promise<WebhookEvent[] | Paged<WebhookEvent>> {
+    const docs = Array.isArray(read) ? read : read.items;
+    const refs = await deliveryContacts(this.contacts, docs);
+    const row = (d: WebhookEventDoc): WebhookEvent => ({ ...toWebhookEvent(d), contact_ref: refs.get(d.id) ?? null });
+    return Array.isArray(read) ? read.map(row) : { ...read, items: read.items.map(row) };
   }
 
   async clearAll(): Promise<number> {

@@ -1,8 +1,9 @@
 import type { Connection } from 'mongoose';
 import type { Document, Filter } from 'mongodb';
-import { readList, retainedFilter, substringFilter } from '@act/service-kit';
+import { deliveryContacts, readList, retainedFilter, substringFilter } from '@act/service-kit';
 import type { Paged, SmsWebhookEvent, SmsWebhookEventPage, SmsWebhookEventType } from '@act/contracts/src/sms-api';
 import { toApiEvent, webhookEventModel, type WebhookEventDoc } from '../webhook-events/model';
+import { contactModel } from '../contacts/model';
 import { and, countBy, smsListOptions, sumOf, type SmsPageQuery } from '../paging';
 
 export const EVENT_LIST_OPTIONS = smsListOptions('timestamp');
@@ -16,8 +17,10 @@ const SEARCHED = ['type', 'payload'] as const;
  */
 export class WebhookEventPageService {
   private readonly Event;
+  private readonly contacts: Parameters<typeof deliveryContacts>[0];
   constructor(conn: Connection) {
     this.Event = webhookEventModel(conn);
+    this.contacts = contactModel(conn).collection as unknown as Parameters<typeof deliveryContacts>[0];
   }
 
   /** One page, its total, and the cards over every event: one `$group` by type gives them (and the total unless searched). */
@@ -36,10 +39,11 @@ export class WebhookEventPageService {
     const knownTotal = search || narrowed ? undefined : counts.then((c) => sumOf(c, type ? [type] : undefined));
     const [byType, paged] = await Promise.all([
       counts,
-      readList(coll, filter, {}, q, EVENT_LIST_OPTIONS, (d) => toApiEvent(d as WebhookEventDoc), knownTotal) as Promise<
-        Paged<SmsWebhookEvent>
-      >,
+      readList(coll, filter, {}, q, EVENT_LIST_OPTIONS, (d) => d as WebhookEventDoc, knownTotal) as Promise<Paged<WebhookEventDoc>>,
     ]);
-    return { ...paged, summary: { total: sumOf(byType), by_type: Object.fromEntries(byType) } };
+    // Each row with the contact it produced or named (`contact_ref`), for its link to the contact page.
+    const refs = await deliveryContacts(this.contacts, paged.items);
+    const items: SmsWebhookEvent[] = paged.items.map((d) => ({ ...toApiEvent(d), contact_ref: refs.get(d.id) ?? null }));
+    return { ...paged, items, summary: { total: sumOf(byType), by_type: Object.fromEntries(byType) } };
   }
 }

@@ -4,16 +4,20 @@ import type { SmsWebhookEvent, SmsWebhookEventType } from '@act/contracts/src/sm
 import type { DeliveryInfo } from '@act/contracts/src/webhook-signing';
 import { toApiEvent, webhookEventModel, type WebhookEventDoc } from './model';
 import type { Clock } from '../settings';
+import { deliveryContacts } from '@act/service-kit';
+import { contactModel } from '../contacts/model';
 
 /** Every inbound delivery (funnel webhook, Twilio callback) is kept as received, valid or not. */
 export class WebhookEventService {
   private readonly Event;
   private readonly allocId;
+  private readonly contacts: Parameters<typeof deliveryContacts>[0];
   constructor(
     conn: Connection,
     private readonly deps: { now: Clock; listLimit: number },
   ) {
     this.Event = webhookEventModel(conn);
+    this.contacts = contactModel(conn).collection as unknown as Parameters<typeof deliveryContacts>[0];
     // One counter write per 1,000 deliveries (a restart leaves a gap; lists sort by time, not id).
     this.allocId = createIdAllocator(conn, 'sms_webhook_events', 1_000);
   }
@@ -52,6 +56,8 @@ export class WebhookEventService {
       .sort({ timestamp: -1, id: -1 })
       .limit(this.deps.listLimit)
       .lean<WebhookEventDoc[]>();
-    return docs.map((d) => toApiEvent(toApi(d as unknown as Record<string, unknown>) as unknown as WebhookEventDoc));
+    // Each row with the contact it produced or named (`contact_ref`), for its link to the contact page.
+    const refs = await deliveryContacts(this.contacts, docs);
+    return docs.map((d) => ({ ...toApiEvent(toApi(d as unknown as Record<string, unknown>) as unknown as WebhookEventDoc), contact_ref: refs.get(d.id) ?? null }));
   }
 }
