@@ -1,6 +1,6 @@
 import { useFormik } from 'formik';
 import { PICKUP_WINDOW_DAYS } from '@act/contracts/src/sms-pickup';
-import { FormControlLabel, InputAdornment, MenuItem, Stack, Switch, TextField } from '@mui/material';
+import { FormControlLabel, InputAdornment, MenuItem, Stack, Switch, TextField, Typography } from '@mui/material';
 import { apiRequest, serverMessage } from '@act/ui-kit';
 import { FormDialog, formikField } from '@act/ui-kit/src/FormDialog';
 import {
@@ -23,7 +23,12 @@ interface FormValues {
   active: boolean;
   /** '' is none. */
   checkout_fallback_url: string;
+  /** A new integration only: create the email side's integration for the same funnel too. */
+  with_email: boolean;
 }
+
+/** The email side's integrations (its own service): one funnel id has one record per side. */
+const EMAIL_INTEGRATIONS = '/api/webhook-integrations';
 
 function initialValues(integration: SmsIntegration | null): FormValues {
   return {
@@ -33,6 +38,7 @@ function initialValues(integration: SmsIntegration | null): FormValues {
     reminder_delay: String(integration?.reminder_delay ?? DEFAULT_REMINDER_DELAY),
     active: integration?.active ?? true,
     checkout_fallback_url: integration?.checkout_fallback_url ?? '',
+    with_email: false,
   };
 }
 
@@ -71,6 +77,16 @@ export function IntegrationDialog({ open, integration, campaigns, onClose }: Int
         notify.success(
           editing ? 'SMS webhook integration updated successfully' : 'SMS webhook integration created successfully',
         );
+        // The email side's record after the SMS one: a refusal there (the funnel id taken) leaves the SMS one created
+        // and says so; the dialog closes, since sending it again would be refused by the SMS side.
+        if (!editing && values.with_email) {
+          try {
+            await apiRequest('POST', EMAIL_INTEGRATIONS, { name: body.name, funnel_id: body.funnel_id, reminder_delay: body.reminder_delay });
+            notify.success(`Email integration ${body.name} created: choose its email campaign on Webhook Integrations`);
+          } catch (err) {
+            notify.error(`The SMS integration ${body.name} was created; the email integration was not: ${serverMessage(err, 'failed')}`);
+          }
+        }
         // Campaign cards show the integration's name, contacts are matched to integrations by funnel.
         await refetch(SMS_KEYS.integrations, SMS_KEYS.campaigns);
         onClose();
@@ -154,6 +170,20 @@ export function IntegrationDialog({ open, integration, campaigns, onClose }: Int
           control={<Switch name="active" checked={form.values.active} onChange={form.handleChange} />}
           label="Active"
         />
+        {!editing && (
+          <FormControlLabel
+            control={<Switch name="with_email" checked={form.values.with_email} onChange={form.handleChange} />}
+            label={
+              <>
+                Email reminders too
+                <Typography variant="caption" color="textSecondary" sx={{ display: 'block' }}>
+                  Also creates the email integration of this funnel (same name and delay); its email campaign is chosen
+                  on Webhook Integrations, where one form creates email, SMS or both.
+                </Typography>
+              </>
+            }
+          />
+        )}
       </Stack>
     </FormDialog>
   );

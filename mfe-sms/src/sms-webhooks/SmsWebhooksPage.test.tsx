@@ -86,6 +86,28 @@ describe('/sms-webhooks (spec sections 2, 5, 8)', () => {
     });
   });
 
+  it('"Email reminders too" creates the email integration of the same funnel after the SMS one, and says where its campaign is chosen', async () => {
+    const api = mockApi({
+      ...signedIn,
+      'GET /api/sms-webhook-integrations': { json: [] },
+      'GET /api/sms-campaigns': { json: campaigns },
+      'POST /api/sms-webhook-integrations': { status: 201, json: integration(3) },
+      'POST /api/webhook-integrations': { status: 201, json: { id: 8 } },
+    });
+    renderWithProviders(<SmsWebhooksPage />);
+    await screen.findByText('No SMS Integrations');
+    await click(screen.getAllByRole('button', { name: 'Add Integration' })[0]!);
+    const dialog = within(await screen.findByRole('dialog', { name: 'Add SMS Integration' }));
+    await change(dialog.getByRole('textbox', { name: /^Name/ }), 'Spring');
+    await change(dialog.getByRole('textbox', { name: /^Funnel ID/ }), 'funnel-9');
+    await choose('Campaign', 'Cart Recovery');
+    await click(dialog.getByRole('switch', { name: /^Email reminders too/ }));
+    await click(dialog.getByRole('button', { name: 'Create' }));
+    expect(await screen.findByText('Email integration Spring created: choose its email campaign on Webhook Integrations')).toBeTruthy();
+    expect(api.callsTo('POST', '/api/sms-webhook-integrations')[0]!.body).toMatchObject({ funnel_id: 'funnel-9', sms_campaign_id: 5 });
+    expect(api.callsTo('POST', '/api/webhook-integrations')[0]!.body).toEqual({ name: 'Spring', funnel_id: 'funnel-9', reminder_delay: 30 });
+  });
+
   it('shows the server message, else the fallback, when saving fails', async () => {
     mockApi({
       ...signedIn,
