@@ -25,7 +25,7 @@ import type { OutgoingSms, SentSms, SmsProvider } from '../provider/types';
 import { phoneClaimModel, sendClaimModel, type PhoneClaimDoc, type SendClaimDoc } from './model';
 import { isOpen, type ContactSteps } from './store';
 import type { StepLogs } from './step-logs';
-import { smsExperimentStep } from './experiment';
+import { smsExperimentStep, smsVariantDelayStep, withEarliestDelays } from './experiment';
 import { smsTiming } from './timing';
 import { smsCartChange } from './cart-change';
 import { smsBody } from './body';
@@ -56,6 +56,8 @@ export type StepOutcome =
   | 'held'
   /** The contact is in the campaign's holdout (control group): the sequence ends, nothing sent. */
   | 'held_out'
+  /** The contact's variant of the step has a later delay: due again then, nothing sent. */
+  | 'variant_delay'
   | 'stopped'
   | 'finished';
 
@@ -70,6 +72,8 @@ export interface SmsWork extends Work<ContactDoc> {
   campaign?: CampaignDoc;
   /** The step's variant for this contact (experiment.ts): its text replaces the template's message. */
   variant?: { id: string; content?: string | null; incentive?: string | null };
+  /** The variant's delay puts the step off until then (experiment.ts). */
+  variantDue?: Date;
   templates?: TemplateDoc[];
   /** Claims of the contact's earlier (and, after a crash, current) steps. */
   claims?: Claim[];
@@ -152,7 +156,8 @@ export class SmsSteps {
       step('template', (open) => this.template(open)),
       step('settle', (open) => this.settle(open)),
       smsCartChange(this.SendClaim.collection as unknown as Collection<SendClaimDoc>, this.deps.logger),
-      smsExperimentStep({ contacts: this.deps.store.contacts, logs: this.deps.logs, now: this.deps.now }),
+      smsExperimentStep({ contacts: this.deps.store.contacts, logs: this.deps.logs, now: this.deps.now, delayUnitMs: this.deps.delayUnitMs }),
+      smsVariantDelayStep({ store: this.deps.store, scheduler: this.deps.scheduler }),
       step('message', (open, ctx) => this.message(open, ctx)),
       smsTiming(this.deps.readTouches),
       step('phone owner', (open) => this.phoneOwners(open)),
@@ -213,7 +218,8 @@ export class SmsSteps {
         continue;
       }
       w.campaign = campaign;
-      w.templates = await this.templatesOf(campaign.id);
+      // A step with variants is looked at after the earliest variant's delay (experiment.ts).
+      w.templates = withEarliestDelays(await this.templatesOf(campaign.id), campaign.experiment);
       w.claims = claims.get(w.c.id) ?? [];
     }
   }
