@@ -35,6 +35,8 @@ const LOG_LABELS: Record<string, { label: string; tone: Tone }> = {
   skipped_no_link: { label: 'Skipped: no checkout link', tone: 'neutral' },
   held_blackout: { label: 'Held (blackout)', tone: 'warning' },
   held_frequency_cap: { label: 'Held (frequency cap)', tone: 'warning' },
+  // The campaign's control group: no text by design, not a failure.
+  held_out: { label: 'Held out (control group)', tone: 'neutral' },
 };
 
 export function logStatusLabel(status: string): string {
