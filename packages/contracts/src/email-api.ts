@@ -8,6 +8,7 @@
  */
 import * as yup from 'yup';
 import { checkoutFallbackUrlField } from './checkout-link';
+import { campaignExitFieldsOptional, type CampaignExitSettings } from './timing';
 import { EMAIL_MAX_LENGTH, EMAIL_PATTERN, isEmailAddress } from './email-address';
 import type { DeliveryInfo, IntegrationSigning } from './webhook-signing';
 import type { Cart } from './cart';
@@ -359,6 +360,8 @@ export interface EmailCampaign {
   type: string;
   active: boolean;
   created_at: string;
+  on_cart_change: CampaignExitSettings['on_cart_change'];
+  priority: number;
 }
 
 export interface EmailTemplate {
@@ -382,6 +385,8 @@ export interface CampaignRequest {
   description?: string | null;
   type?: string;
   active?: boolean;
+  on_cart_change?: CampaignExitSettings['on_cart_change'];
+  priority?: number;
 }
 
 export interface TemplateRequest {
@@ -504,6 +509,7 @@ function campaignFields(strict: boolean) {
     description: trimmedOrNull().typeError('Description must be text').nullable().default(null).max(2000, 'Description must be at most 2000 characters'),
     type: trimmedOrDefault().typeError('Campaign type must be text').max(100, 'Campaign type must be at most 100 characters').default(DEFAULT_TEMPLATE_TYPE),
     active: strict ? active.transform(onlyBoolean) : active,
+    ...campaignExitFieldsOptional,
   };
 }
 /** Campaign dialog (name required; type default abandoned_cart; description optional; active default true). */

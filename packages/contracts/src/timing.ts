@@ -76,3 +76,9 @@ export const campaignExitFields = {
     .max(100, 'Priority must be a whole number from 0 to 100')
     .default(0),
 };
+
+/** The same fields where one left out keeps its stored value (the email campaign's PUT). */
+export const campaignExitFieldsOptional = {
+  on_cart_change: yup.string().oneOf([...CART_CHANGE_RULES], 'When the cart changes must be continue or restart').optional(),
+  priority: campaignExitFields.priority.default(undefined).optional(),
+};

@@ -32,6 +32,8 @@ describe('campaigns and templates', () => {
       type: 'abandoned_cart',
       active: true,
       created_at: expect.any(String),
+      on_cart_change: 'continue',
+      priority: 0,
     });
     expect(Number.isInteger(created.id)).toBe(true);
     expect((await email.api('GET', `/api/email/campaigns/${created.id}`)).body).toEqual(created);
@@ -41,13 +43,14 @@ describe('campaigns and templates', () => {
     expect(list.map((c) => c.id)).toEqual([second.id, created.id]);
 
     const put = await email.api('PUT', `/api/email/campaigns/${created.id}`, {
-      body: { name: 'Spring sale', description: 'd', type: 'abandoned_cart', active: false },
+      body: { name: 'Spring sale', description: 'd', type: 'abandoned_cart', active: false, on_cart_change: 'restart', priority: 7 },
     });
     expect(put.status).toBe(200);
-    expect(put.body).toMatchObject({ id: created.id, name: 'Spring sale', description: 'd', active: false });
+    expect(put.body).toMatchObject({ id: created.id, name: 'Spring sale', description: 'd', active: false, on_cart_change: 'restart', priority: 7 });
     // A field left out keeps its value.
     const put2 = await email.api('PUT', `/api/email/campaigns/${created.id}`, { body: { name: 'Spring sale 2' } });
-    expect(put2.body).toMatchObject({ name: 'Spring sale 2', description: 'd', active: false });
+    expect(put2.body).toMatchObject({ name: 'Spring sale 2', description: 'd', active: false, on_cart_change: 'restart', priority: 7 });
+    expect((await email.api('PUT', `/api/email/campaigns/${created.id}`, { body: { name: 'x', on_cart_change: 'later' } })).status).toBe(400);
 
     expect((await email.api('DELETE', `/api/email/campaigns/${second.id}`)).body).toEqual({
       success: true,

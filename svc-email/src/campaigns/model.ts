@@ -17,6 +17,9 @@ export interface CampaignDoc {
   updated_at: Date;
   /** Holdout, step variants and winners (GET/PUT /api/email/campaigns/{id}/experiment); absent: none. */
   experiment?: StoredCampaignExperiment | null;
+  /** What a cart change does to a running sequence ('continue' while unset) and the campaign's priority (0). */
+  on_cart_change?: 'continue' | 'restart';
+  priority?: number;
 }
 
 const schema = new mongoose.Schema<CampaignDoc>(
@@ -29,6 +32,8 @@ const schema = new mongoose.Schema<CampaignDoc>(
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
     experiment: { type: mongoose.Schema.Types.Mixed, default: undefined },
+    on_cart_change: { type: String },
+    priority: { type: Number },
   },
   { versionKey: false, collection: 'email_campaigns' },
 );
@@ -46,5 +51,7 @@ export function toCampaign(d: CampaignDoc): EmailCampaign {
     type: d.type,
     active: d.active,
     created_at: iso(d.created_at)!,
+    on_cart_change: d.on_cart_change ?? 'continue',
+    priority: d.priority ?? 0,
   };
 }

@@ -28,6 +28,8 @@ export function campaignsRouter(campaigns: CampaignsService): Router {
       description: body && 'description' in body ? input.description : undefined,
       type: body && 'type' in body ? input.type : undefined,
       active: body && 'active' in body ? input.active : undefined,
+      on_cart_change: input.on_cart_change,
+      priority: input.priority,
     });
     ctx.body = after;
     auditChange(ctx, before, after);

@@ -8,7 +8,7 @@ export type CampaignInput = Required<Pick<CampaignRequest, 'name'>> & {
   description: string | null;
   type: string;
   active: boolean;
-};
+} & Partial<Pick<CampaignRequest, 'on_cart_change' | 'priority'>>;
 export type CampaignUpdate = Pick<CampaignRequest, 'name'> & Partial<Omit<CampaignRequest, 'name'>>;
 
 export class CampaignsService {
@@ -44,6 +44,8 @@ export class CampaignsService {
       description: input.description,
       type: input.type,
       active: input.active,
+      on_cart_change: input.on_cart_change ?? 'continue',
+      priority: input.priority ?? 0,
       created_at: now,
       updated_at: now,
     };
@@ -57,6 +59,8 @@ export class CampaignsService {
     if (input.description !== undefined) set.description = input.description;
     if (input.type !== undefined) set.type = input.type;
     if (input.active !== undefined) set.active = input.active;
+    if (input.on_cart_change !== undefined) set.on_cart_change = input.on_cart_change;
+    if (input.priority !== undefined) set.priority = input.priority;
     const doc = await this.coll.findOneAndUpdate(
       { id },
       { $set: set },

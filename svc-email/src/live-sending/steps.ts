@@ -16,6 +16,7 @@ import type { UnsubscribeLinkSettings } from '../unsubscribe/links';
 import type { ResendProvider } from '../providers/resend';
 import type { SendResult } from '../providers/types';
 import { composeEmail } from './compose';
+import { emailCartChange } from './cart-change';
 import type { RecoveryUrls } from './recovery-urls';
 import type { SendClaimDoc, SequenceStepDoc } from './model';
 import type { StepRelease } from './step-store';
@@ -127,6 +128,7 @@ export class EmailSteps {
   get all(): Step[] {
     return [
       step('contact', (open) => this.contact(open)),
+      emailCartChange({ claims: this.deps.claims, campaigns: this.deps.campaigns, logger: this.deps.logger }),
       step('template', (open, ctx) => this.template(open, ctx)),
       ...(this.deps.experimentRows ? [emailExperimentStep({ rows: this.deps.experimentRows, hourMs: this.deps.hourMs })] : []),
       step('provider', (open, ctx) => this.configured(open, ctx)),

@@ -1,0 +1,86 @@
+/**
+ * A cart that changes while the email sequence runs, through the service over HTTP and NATS with the fake Resend: a
+ * campaign set to restart starts again from its first template; one left on continue goes on with its next one.
+ */
+import { randomUUID } from 'node:crypto';
+import { startFakeResend, type FakeResend } from '@act/testing';
+import type { EmailCampaign } from '@act/contracts/src/email-api';
+import { contactCreated, dropDb, HOOK_TIMEOUT_MS, natsConnect, startEmail, waitFor, type EmailUnderTest } from '../test/helpers';
+
+jest.setTimeout(120_000);
+
+let fake: FakeResend;
+let email: EmailUnderTest;
+beforeAll(async () => {
+  fake = await startFakeResend();
+  email = await startEmail('cartchange', {
+    EMAIL_LIVE_SENDING: 'true',
+    RESEND_BASE_URL: fake.url,
+    RESEND_API_KEY: 're_live',
+    RESEND_FROM: 'Shop <shop@example.com>',
+    EMAIL_DELAY_HOUR_MS: '1000',
+    EMAIL_SEQUENCE_SCAN_MS: '200',
+    PUBLIC_URL: 'https://carts.example.com',
+    UNSUBSCRIBE_SECRET: 'cart-secret',
+    UNSUBSCRIBE_MAILTO: '',
+  });
+}, HOOK_TIMEOUT_MS);
+afterAll(async () => {
+  await email?.svc.stop();
+  if (email) await dropDb(email.db);
+  await fake?.close();
+});
+
+async function funnel(funnelId: string, onCartChange?: 'restart'): Promise<EmailCampaign> {
+  let c = (await email.api('POST', '/api/email/campaigns', { body: { name: `Campaign ${funnelId}` } })).body as EmailCampaign;
+  expect(c).toMatchObject({ on_cart_change: 'continue', priority: 0 });
+  if (onCartChange) {
+    const r = await email.api('PUT', `/api/email/campaigns/${c.id}`, { body: { name: c.name, on_cart_change: onCartChange, priority: 3 } });
+    expect(r.status).toBe(200);
+    c = r.body as EmailCampaign;
+    expect(c).toMatchObject({ on_cart_change: onCartChange, priority: 3, active: true });
+  }
+  for (const [i, [name, delay]] of ([['First', 0], ['Second', 8], ['Third', 2]] as const).entries()) {
+    const r = await email.api('POST', '/api/resend/templates', {
+      body: { campaign_id: c.id, name, subject: `${name} for {{contactEmail}}`, from_name: 'Cart Team', html_content: '<p>Your cart is waiting.</p>', template_order: i + 1, delay_hours: delay },
+    });
+    expect(r.status).toBe(201);
+  }
+  const i = await email.api('POST', '/api/webhook-integrations', { body: { name: funnelId, funnel_id: funnelId, reminder_delay: 2, campaign_id: c.id } });
+  expect(i.status).toBe(201);
+  return c;
+}
+
+/** The SMS side's fact of the contact with its cart (the email side keeps the newer cart). */
+async function relayCart(funnelId: string, contactId: string, to: string, total: number) {
+  const nc = await natsConnect();
+  try {
+    await nc.jetstream().publish(
+      `${email.prefix}funnel.contact.created`,
+      JSON.stringify({
+        eventId: randomUUID(), source: 'svc-sms', occurredAt: new Date().toISOString(), funnelId, contactId, email: to, phone: null, createdAt: new Date().toISOString(),
+        cart: { items: [], more_items: 0, subtotal: total, discounts: null, total, currency: 'EUR', recovery_url: 'https://pay.example.com/c/r', recovery_expires_at: null, updated_at: new Date().toISOString(), updated_at_source: 'sender' },
+      }),
+    );
+  } finally {
+    await nc.close();
+  }
+}
+const subjects = (to: string) => fake.emailsTo(to).map((e) => e.subject.split(' for ')[0]);
+
+it('a cart changed after the first email restarts a campaign set to restart; a campaign left on continue goes on', async () => {
+  await funnel('ec-restart', 'restart');
+  await funnel('ec-continue');
+  for (const [f, id, to] of [['ec-restart', 'er-1', 'restart.one@example.com'], ['ec-continue', 'ec-1', 'continue.one@example.com']] as const) {
+    expect((await email.api('POST', '/api/webhook', { body: contactCreated(id, to, f), user: null })).status).toBe(200);
+    await relayCart(f, id, to, 4200);
+  }
+  await waitFor(async () => subjects('restart.one@example.com').length === 1 && subjects('continue.one@example.com').length === 1, { timeoutMs: 20_000, what: 'the first emails' });
+  // The shopper changes the cart before the second template falls due.
+  await relayCart('ec-restart', 'er-1', 'restart.one@example.com', 9900);
+  await relayCart('ec-continue', 'ec-1', 'continue.one@example.com', 9900);
+  await waitFor(async () => subjects('continue.one@example.com').length === 3, { timeoutMs: 40_000, what: 'the continued sequence' });
+  expect(subjects('continue.one@example.com')).toEqual(['First', 'Second', 'Third']);
+  await waitFor(async () => subjects('restart.one@example.com').length === 4, { timeoutMs: 40_000, what: 'the restarted sequence' });
+  expect(subjects('restart.one@example.com')).toEqual(['First', 'First', 'Second', 'Third']);
+});
