@@ -110,6 +110,22 @@ describe('/documentation: the tab that fits, and "How to connect"', () => {
     expect(screen.getByLabelText('Webhook URL of Shopify store').textContent).toBe(SHOPIFY.webhook_url);
   });
 
+  it('from a Stripe or a WooCommerce card: their own steps (events or topics by name, where the secret goes) with the URL written in', async () => {
+    const stripe = { ...SHOP_INTEGRATION, id: 6, name: 'Stripe shop', signing: { has_secret: true, source: 'stripe' as const } };
+    const woo = { ...SHOP_INTEGRATION, id: 7, name: 'Woo shop', webhook_url: 'http://127.0.0.1:8080/api/webhook/i/wooKey0123456789abcdef', signing: { has_secret: false, source: 'woocommerce' as const } };
+    renderPage('/documentation?integration=6', [DEFAULT_INTEGRATION, stripe, woo]);
+    await waitFor(() => expect(selectedTab()).toBe('Stripe Checkout'));
+    const connect = within(await screen.findByRole('region', { name: 'Connect Stripe Checkout' }));
+    expect(connect.getByLabelText('Webhook URL of Stripe shop').textContent).toBe(stripe.webhook_url);
+    for (const event of ['checkout.session.expired', 'checkout.session.completed', 'checkout.session.async_payment_succeeded']) expect(connect.getByText(event)).toBeTruthy();
+    expect(within(screen.getByRole('region', { name: 'Its signing secret' })).getByText(/whsec_/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('tab', { name: 'WooCommerce' }));
+    const woocommerce = within(screen.getByRole('region', { name: 'Connect WooCommerce' }));
+    expect(woocommerce.getByLabelText('Webhook URL of Stripe shop').textContent).toBe(stripe.webhook_url);
+    for (const topic of ['order.created', 'order.updated']) expect(woocommerce.getByText(topic)).toBeTruthy();
+    expect(within(screen.getByRole('region', { name: 'Its signing secret' })).getByText('X-WC-Webhook-Signature')).toBeTruthy();
+  });
+
   it('from a card without a sender: the first sender’s steps, its URL written in', async () => {
     renderPage('/documentation?integration=2');
     await waitFor(() => expect(selectedTab()).toBe('ClickFunnels 2.0'));

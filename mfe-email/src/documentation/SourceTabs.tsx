@@ -4,7 +4,12 @@ import {
   CLICKFUNNELS2_CONTACT_EVENTS,
   CLICKFUNNELS2_PAID_EVENTS,
   SHOPIFY_TOPICS,
+  STRIPE_CONTACT_EVENTS,
+  STRIPE_PAID_EVENTS,
   WEBHOOK_SOURCE_LABELS,
+  WOOCOMMERCE_PAID_STATUSES,
+  WOOCOMMERCE_TOPICS,
+  WOOCOMMERCE_UNPAID_STATUSES,
   WEBHOOK_SOURCES,
   type WebhookSource,
 } from '@act/contracts/src/webhook-signing';
@@ -170,6 +175,84 @@ export function ShopifyTab({ target }: SenderGuideProps) {
   );
 }
 
+export function StripeTab({ target }: SenderGuideProps) {
+  return (
+    <Stack spacing={3}>
+      <Section title="Connect Stripe Checkout">
+        <Steps>
+          <UrlStep target={target} />
+          <li>
+            In the Stripe Dashboard open <strong>Developers → Webhooks</strong> (Workbench → Webhooks), choose{' '}
+            <strong>Add destination</strong> (an endpoint of your account) with that URL, and select the event that
+            means &quot;the shopper left the checkout&quot;:
+          </li>
+        </Steps>
+        <Events names={STRIPE_CONTACT_EVENTS} />
+        <Typography>and the events that mean &quot;paid&quot;:</Typography>
+        <Events names={STRIPE_PAID_EVENTS} />
+        <Typography color="textSecondary">
+          An expired session with an email or phone becomes a contact: its amount, its currency and, when the Checkout
+          Session was created with <code>after_expiration.recovery.enabled</code>, its recovery URL as the reminders&apos;
+          checkout link (after that link expires the integration&apos;s fallback link is used, else the step is skipped).
+          A session completed through a recovery link (<code>recovered_from</code>) stops that contact&apos;s reminders and
+          is named on its revenue row. A shopper who declined promotions at checkout (<code>consent.promotions</code>{' '}
+          <code>opt_out</code>) gets no reminder.
+        </Typography>
+      </Section>
+      <Section title="Its signing secret">
+        <Typography>
+          Open the destination in Stripe and reveal its <strong>Signing secret</strong> (<code>whsec_…</code>). On the
+          integration&apos;s card choose <strong>Set secret</strong>, paste it and choose Stripe as the sender: every
+          delivery is then checked against <code>Stripe-Signature</code> (HMAC-SHA256 of the timestamp and the body),
+          and one more than 5 minutes old is refused. While you roll the secret, paste the old and the new separated by
+          a comma: either verifies.
+        </Typography>
+        <Typography color="textSecondary">
+          Line items: in the same dialog, a Stripe <strong>restricted key</strong> (<code>rk_…</code>) with read access
+          to Checkout Sessions lets the tracker fetch each expired session&apos;s items once; without one the total alone
+          is kept.
+        </Typography>
+      </Section>
+      <Divider />
+      <TestDelivery source="stripe" target={target} />
+    </Stack>
+  );
+}
+
+export function WooCommerceTab({ target }: SenderGuideProps) {
+  return (
+    <Stack spacing={3}>
+      <Section title="Connect WooCommerce">
+        <Steps>
+          <UrlStep target={target} />
+          <li>
+            In WordPress open <strong>WooCommerce → Settings → Advanced → Webhooks</strong> and add a webhook with
+            status <strong>Active</strong>, that URL as the <strong>Delivery URL</strong> and API version{' '}
+            <strong>WP REST API Integration v3</strong>, once for each topic:
+          </li>
+        </Steps>
+        <Events names={WOOCOMMERCE_TOPICS} />
+        <Typography color="textSecondary">
+          An order in an unpaid status ({WOOCOMMERCE_UNPAID_STATUSES.join(', ')}) with a billing email or phone becomes a
+          contact with its line items, total and the order&apos;s payment URL as the checkout link; the same order later
+          in a paid status ({WOOCOMMERCE_PAID_STATUSES.join(', ')}) is the purchase that stops the reminders. On saving,
+          WooCommerce first sends a ping, which is answered 200 and creates nothing.
+        </Typography>
+      </Section>
+      <Section title="Its signing secret">
+        <Typography>
+          Type a <strong>Secret</strong> into the webhook&apos;s form in WooCommerce (or generate one on the
+          integration&apos;s card with <strong>Set secret</strong> and paste it there), and save the same secret on the
+          card, choosing WooCommerce as the sender: every delivery is then checked against{' '}
+          <code>X-WC-Webhook-Signature</code> (base64 HMAC-SHA256 of the body). Use the same secret for both topics.
+        </Typography>
+      </Section>
+      <Divider />
+      <TestDelivery source="woocommerce" target={target} />
+    </Stack>
+  );
+}
+
 export function SignedGenericTab({ target }: SenderGuideProps) {
   return (
     <Stack spacing={3}>
@@ -232,6 +315,8 @@ const GUIDES: Partial<Record<WebhookSource, ComponentType<SenderGuideProps>>> = 
   clickfunnels2: ClickFunnels2Tab,
   clickfunnels_classic: ClickFunnelsClassicTab,
   shopify: ShopifyTab,
+  stripe: StripeTab,
+  woocommerce: WooCommerceTab,
   generic: SignedGenericTab,
 };
 

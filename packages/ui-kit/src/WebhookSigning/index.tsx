@@ -172,16 +172,23 @@ export function WebhookSigningDialog({
   const [generated, setGenerated] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Stripe only: a restricted key that reads Checkout Sessions (their line items); write-only like the secret.
+  const [apiKey, setApiKey] = useState('');
 
   function reset() {
     setSecret('');
+    setApiKey('');
     setGenerated(false);
     setError(null);
     setSource(currentSource ?? '');
   }
 
   async function save() {
-    const patch: IntegrationSigningPatch = { webhook_secret: secret, webhook_source: source || null };
+    const patch: IntegrationSigningPatch = {
+      webhook_secret: secret,
+      webhook_source: source || null,
+      ...(source === 'stripe' && apiKey.trim() ? { sender_api_key: apiKey.trim() } : {}),
+    };
     try {
       await integrationSigningPatchSchema.validate(patch);
     } catch (err) {
@@ -266,6 +273,20 @@ export function WebhookSigningDialog({
               </MenuItem>
             ))}
           </TextField>
+          {source === 'stripe' && (
+            <TextField
+              label="Stripe restricted key (optional)"
+              value={apiKey}
+              onChange={(e) => {
+                setApiKey(e.target.value);
+                setError(null);
+              }}
+              helperText="rk_… with read access to Checkout Sessions: each expired session's line items are fetched once. Never shown again."
+              autoComplete="off"
+              slotProps={{ htmlInput: { spellCheck: false } }}
+              fullWidth
+            />
+          )}
         </Stack>
       </DialogContent>
       <DialogActions>
