@@ -1,6 +1,7 @@
 // Incentives in Chromium through the gateway: on an email campaign's page, upload a pool of 150 codes as a CSV file
 // and see its count; a pool of 5 shows the under-100 warning; a step given a unique code from the pool says so; the
-// same panel on an SMS campaign's card. Screenshots at 1440x900 and 390x844 (.run/screenshots/incentives-*.png).
+// same panel on an SMS campaign's card; an integration's shop for created codes, set by an admin, shown without its
+// token. Screenshots at 1440x900 and 390x844 (.run/screenshots/incentives-*.png).
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, openedDialog, readStack, screenshotBoth, signIn } from './browser';
 
@@ -84,6 +85,30 @@ describe('incentives in the browser', () => {
 
     await panel.scrollIntoViewIfNeeded();
     await screenshotBoth(page, 'incentives-email');
+    await context.close();
+  });
+
+  it("an integration's shop for created codes: set by an admin, shown without its token", async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await signIn(page, 'admin', stack.adminPassword);
+    const integration = (await call(page, 'POST', '/api/webhook-integrations', { name: `Shop ${tag}`, funnel_id: `shop-${tag}`, reminder_delay: 60 })).body;
+    await page.goto(`${stack.url}/webhook-integrations`);
+    const card = page.getByRole('article', { name: `Shop ${tag}` });
+    const line = card.getByTestId('shop-codes');
+    await expect(line.getByTestId('shop-codes-status').textContent()).resolves.toBe('None: codes from pools or fixed codes only');
+    await line.getByRole('button', { name: 'Set shop' }).click();
+    const dialog = await openedDialog(page, 'Shop for unique codes');
+    await dialog.getByLabel('myshopify.com domain').fill('north-goods.myshopify.com');
+    await dialog.getByLabel('Admin API access token').fill('shpat_e2e_secret_token');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await expect(line.getByTestId('shop-codes-status').textContent()).resolves.toBe('Shopify north-goods.myshopify.com (admin token set)');
+    const stored = await call(page, 'GET', `/api/email/integrations/${integration.id}/shop`);
+    expect(stored.body).toEqual({ platform: 'shopify', shop: 'north-goods.myshopify.com', has_key: true, has_secret: false });
+    expect(JSON.stringify(stored.body)).not.toContain('shpat_e2e_secret_token');
+    await card.scrollIntoViewIfNeeded();
+    await screenshotBoth(page, 'incentives-shop');
     await context.close();
   });
 

@@ -21,6 +21,7 @@ import ClearIcon from '@mui/icons-material/PersonRemoveOutlined';
 import HelpIcon from '@mui/icons-material/HelpOutlineOutlined';
 import type { WebhookIntegration } from '@act/contracts/src/email-api';
 import { WebhookEndpoint } from '@act/ui-kit/src/WebhookSigning';
+import { ShopCodesLine } from '@act/ui-kit/src/Incentives';
 import { RevenueFigure, type RevenueFigures } from '@act/ui-kit/src/Revenue/RevenueFigure';
 import { DateTime } from '@act/ui-kit';
 import { minutes } from '../shared';
@@ -160,6 +161,7 @@ export function IntegrationCard({
           onSetSecret={onSetSecret}
           onRemoveSecret={onRemoveSecret}
         />
+        <ShopCodesLine prefix="/api/email" integrationId={integration.id} integrationName={integration.name} isAdmin={isAdmin} />
       </CardContent>
       <Divider />
       <CardActions sx={{ px: 2, py: 1.5, flexWrap: 'wrap', gap: 1, '& > :not(style) ~ :not(style)': { ml: 0 } }}>

@@ -7,6 +7,7 @@ import SendIcon from '@mui/icons-material/SendOutlined';
 import type { SmsIntegration } from '@act/contracts/src/sms-api';
 import { formatDate } from '@act/ui-kit';
 import { WebhookEndpoint } from '@act/ui-kit/src/WebhookSigning';
+import { ShopCodesLine } from '@act/ui-kit/src/Incentives';
 import { RevenueFigure, type RevenueFigures } from '@act/ui-kit/src/Revenue/RevenueFigure';
 import { ActiveBadge, Field } from '../shared/ui';
 
@@ -69,6 +70,7 @@ export function IntegrationCard({
           onSetSecret={onSetSecret}
           onRemoveSecret={onRemoveSecret}
         />
+        <ShopCodesLine prefix="/api/sms" integrationId={i.id} integrationName={i.name} isAdmin={isAdmin} />
       </CardContent>
       <Divider />
       <CardActions sx={{ px: 2, py: 1.25, justifyContent: 'flex-end', flexWrap: 'wrap', gap: 1 }}>
