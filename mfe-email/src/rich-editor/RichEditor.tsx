@@ -1,6 +1,6 @@
 import { useMemo, useRef, useState, type Ref } from 'react';
 import { Box, FormHelperText, MenuItem, TextField } from '@mui/material';
-import { CART_BLOCK_MAX_ITEMS } from '@act/contracts/src/cart-block';
+import { CART_BLOCK_DEFAULT_ITEMS, CART_BLOCK_MAX_ITEMS } from '@act/contracts/src/cart-block';
 import IndentIcon from '@mui/icons-material/FormatIndentIncrease';
 import OutdentIcon from '@mui/icons-material/FormatIndentDecrease';
 import ImageIcon from '@mui/icons-material/InsertPhotoOutlined';
@@ -140,9 +140,9 @@ export function RichEditor({ value, onChange, label, error, helperText, minHeigh
                 select
                 size="small"
                 label="Cart items shown"
-                value={String(editor.getAttributes('cartBlock').items ?? 3)}
+                value={String(editor.getAttributes('cartBlock').items ?? CART_BLOCK_DEFAULT_ITEMS)}
                 onChange={(e) => editor.chain().focus().setCartBlockItems(Number(e.target.value)).run()}
-                sx={{ minWidth: 140, ml: 1 }}
+                sx={{ width: 150, flex: '0 0 auto', ml: 1 }}
               >
                 {Array.from({ length: CART_BLOCK_MAX_ITEMS }, (_, i) => (
                   <MenuItem key={i + 1} value={String(i + 1)}>

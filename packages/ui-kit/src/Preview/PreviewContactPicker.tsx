@@ -71,17 +71,18 @@ export function PreviewContactPicker({ endpoint, value, onChange, searchBy, labe
   }, [value, options, chosen]);
 
   return (
-    <Autocomplete<Option, false, true>
+    <Autocomplete<Option, false, false>
       size="small"
-      disableClearable
       disabled={disabled}
       options={[SAMPLE, ...options]}
-      value={selected ?? undefined}
+      // Always controlled (null until the default is known), so the default shows once it is.
+      value={selected}
       filterOptions={(o) => o}
       getOptionLabel={labelOf}
       isOptionEqualToValue={(a, b) => ('sample' in a ? 'sample' in b : !('sample' in b) && a.id === b.id)}
       onInputChange={(_e, v, reason) => reason === 'input' && setInput(v)}
       onChange={(_e, o) => {
+        if (!o) return;
         if ('sample' in o) onChange(SAMPLE);
         else {
           setChosen(o);
