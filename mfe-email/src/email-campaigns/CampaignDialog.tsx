@@ -1,5 +1,6 @@
 import { useFormik } from 'formik';
-import { Box, Dialog, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
+import { Box, Dialog, DialogContent, DialogTitle, MenuItem, Stack, TextField } from '@mui/material';
+import type { CartChangeRuleName } from '@act/contracts/src/timing';
 import { DEFAULT_TEMPLATE_TYPE, campaignSchema } from '@act/contracts/src/email-api';
 import type { CampaignRequest, EmailCampaign } from './api';
 import { ActiveSwitch, FormDialogActions } from '../shared/FormDialogParts';
@@ -15,6 +16,8 @@ export interface CampaignFormValues {
   type: string;
   description: string;
   active: boolean;
+  on_cart_change: CartChangeRuleName;
+  priority: number;
 }
 
 export function campaignFormValues(campaign: EmailCampaign | null): CampaignFormValues {
@@ -23,6 +26,8 @@ export function campaignFormValues(campaign: EmailCampaign | null): CampaignForm
     type: campaign?.type || DEFAULT_TEMPLATE_TYPE,
     description: campaign?.description ?? '',
     active: campaign?.active ?? true,
+    on_cart_change: campaign?.on_cart_change ?? 'continue',
+    priority: campaign?.priority ?? 0,
   };
 }
 
@@ -33,6 +38,8 @@ export function campaignRequestOf(values: CampaignFormValues): Required<Campaign
     description: values.description.trim() || null,
     type: values.type.trim() || DEFAULT_TEMPLATE_TYPE,
     active: values.active,
+    on_cart_change: values.on_cart_change,
+    priority: Number(values.priority),
   };
 }
 
@@ -102,6 +109,33 @@ function CampaignForm({ editing, onClose, onSubmit }: Omit<CampaignDialogProps, 
             helperText="Optional"
             disabled={busy}
           />
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+            <TextField
+              select
+              name="on_cart_change"
+              label="When the cart changes"
+              value={form.values.on_cart_change}
+              onChange={form.handleChange}
+              helperText="After an email went out and the shopper changed the cart."
+              disabled={busy}
+              sx={{ flex: 2 }}
+            >
+              <MenuItem value="continue">Continue with the next template</MenuItem>
+              <MenuItem value="restart">Restart from the first template</MenuItem>
+            </TextField>
+            <TextField
+              name="priority"
+              label="Priority"
+              type="number"
+              value={form.values.priority}
+              onChange={form.handleChange}
+              error={!!form.errors.priority}
+              helperText={form.errors.priority ?? '0-100: higher wins when a person is in two campaigns.'}
+              disabled={busy}
+              slotProps={{ htmlInput: { min: 0, max: 100, step: 1 } }}
+              sx={{ flex: 1 }}
+            />
+          </Stack>
           <ActiveSwitch checked={form.values.active} onChange={form.handleChange} disabled={busy} />
         </Stack>
       </DialogContent>

@@ -10,6 +10,8 @@ const campaign = {
   type: 'abandoned_cart',
   active: true,
   created_at: '2026-03-01T09:30:00.000Z',
+  on_cart_change: 'continue',
+  priority: 0,
 };
 
 describe('/email-campaigns (spec §2)', () => {
@@ -61,6 +63,9 @@ describe('/email-campaigns (spec §2)', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create Campaign' }));
     expect(await within(dialog).findByText('Campaign name is required')).toBeTruthy();
     fireEvent.change(within(dialog).getByLabelText(/Campaign Name/), { target: { value: ' New one ' } });
+    fireEvent.mouseDown(within(dialog).getByRole('combobox', { name: 'When the cart changes' }));
+    fireEvent.click(await screen.findByRole('option', { name: 'Restart from the first template' }));
+    fireEvent.change(within(dialog).getByRole('spinbutton', { name: 'Priority' }), { target: { value: '2' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create Campaign' }));
     expect(await screen.findByText('Campaign created')).toBeTruthy();
     expect(api.callsTo('POST', '/api/email/campaigns')[0].body).toEqual({
@@ -68,6 +73,8 @@ describe('/email-campaigns (spec §2)', () => {
       description: null,
       type: 'abandoned_cart',
       active: true,
+      on_cart_change: 'restart',
+      priority: 2,
     });
   });
 

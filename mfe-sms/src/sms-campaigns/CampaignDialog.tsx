@@ -14,6 +14,7 @@ import {
 } from '@mui/material';
 import { apiRequest, errorMessage } from '@act/ui-kit';
 import { smsCampaignSchema, type SmsCampaign, type SmsIntegration } from '@act/contracts/src/sms-api';
+import type { CartChangeRuleName } from '@act/contracts/src/timing';
 import { SMS_KEYS } from '../shared/keys';
 import { useNotify } from '../shared/notify';
 import { useRefetch } from '../shared/refetch';
@@ -23,6 +24,8 @@ interface FormValues {
   /** '' is 'No Integration'. */
   integration_id: string;
   active: boolean;
+  on_cart_change: CartChangeRuleName;
+  priority: number;
 }
 
 export interface CampaignDialogProps {
@@ -41,6 +44,8 @@ export function CampaignDialog({ open, campaign, integrations, onClose }: Campai
       name: campaign?.name ?? '',
       integration_id: campaign?.integration_id ? String(campaign.integration_id) : '',
       active: campaign?.active ?? true,
+      on_cart_change: campaign?.on_cart_change ?? 'continue',
+      priority: campaign?.priority ?? 0,
     },
     validationSchema: smsCampaignSchema,
     onSubmit: async (values) => {
@@ -49,6 +54,8 @@ export function CampaignDialog({ open, campaign, integrations, onClose }: Campai
         name: values.name.trim(),
         integration_id: values.integration_id ? Number(values.integration_id) : null,
         active: values.active,
+        on_cart_change: values.on_cart_change,
+        priority: Number(values.priority),
       };
       try {
         if (editing) await apiRequest('PATCH', `${SMS_KEYS.campaigns}/${campaign.id}`, body);
@@ -106,6 +113,31 @@ export function CampaignDialog({ open, campaign, integrations, onClose }: Campai
                 </MenuItem>
               ))}
             </TextField>
+            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+              <TextField
+                select
+                label="When the cart changes"
+                name="on_cart_change"
+                value={form.values.on_cart_change}
+                onChange={form.handleChange}
+                helperText="After a reminder went out and the shopper changed the cart."
+                sx={{ flex: 2 }}
+              >
+                <MenuItem value="continue">Continue with the next step</MenuItem>
+                <MenuItem value="restart">Restart from the first step</MenuItem>
+              </TextField>
+              <TextField
+                label="Priority"
+                name="priority"
+                type="number"
+                value={form.values.priority}
+                onChange={form.handleChange}
+                error={!!form.errors.priority}
+                helperText={form.errors.priority ?? '0-100: higher wins when a person is in two campaigns.'}
+                slotProps={{ htmlInput: { min: 0, max: 100, step: 1 } }}
+                sx={{ flex: 1 }}
+              />
+            </Stack>
             <FormControlLabel
               control={<Switch name="active" checked={form.values.active} onChange={form.handleChange} />}
               label="Active"

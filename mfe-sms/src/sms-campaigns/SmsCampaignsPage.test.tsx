@@ -95,6 +95,8 @@ describe('/sms-campaigns (spec sections 2, 5, 8)', () => {
       name: 'Recovery',
       integration_id: null,
       active: true,
+      on_cart_change: 'continue',
+      priority: 0,
     });
 
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -102,12 +104,16 @@ describe('/sms-campaigns (spec sections 2, 5, 8)', () => {
     dialog = within(await screen.findByRole('dialog', { name: 'New SMS Campaign' }));
     await change(dialog.getByRole('textbox', { name: /^Campaign Name/ }), 'Linked');
     await choose('Integration', 'Spring');
+    await choose('When the cart changes', 'Restart from the first step');
+    await change(dialog.getByRole('spinbutton', { name: 'Priority' }), '5');
     await click(dialog.getByRole('button', { name: 'Create' }));
     expect(await screen.findByText('Failed to create campaign: Integration not found')).toBeTruthy();
     expect(api.callsTo('POST', '/api/sms-campaigns')[1]!.body).toEqual({
       name: 'Linked',
       integration_id: 3,
       active: true,
+      on_cart_change: 'restart',
+      priority: 5,
     });
   });
 
