@@ -1,3 +1,4 @@
+import { normalizeCart } from '@act/contracts/src/cart';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ADAPTERS, adapterFor, detectSource, keptCart, type Headers, type SourceId } from './index';
@@ -183,6 +184,33 @@ describe('ClickFunnels Classic', () => {
       amount: 47,
       currency: 'USD',
       funnelId: '90210',
+    });
+  });
+
+  it('a purchase that did not go through is its buyer with the cart: the products, one of each, and the total', () => {
+    const r = parse('clickfunnels_classic', fixture('clickfunnels-classic', 'purchase-failed'));
+    expect(r.ok && r.fact).toMatchObject({
+      kind: 'contact',
+      op: 'created',
+      contactId: '118823',
+      email: 'sam.rivera@example.com',
+      phone: '+15125550143',
+      firstName: 'Sam',
+      funnelId: '90210',
+    });
+    const cart = r.ok && r.fact.kind === 'contact' ? normalizeCart(r.fact.cart, new Date('2026-11-20T00:00:00Z')) : null;
+    expect(cart).toEqual({
+      notes: [],
+      cart: expect.objectContaining({
+        currency: 'USD',
+        total: 5695,
+        updated_at: '2026-11-19T18:41:12.000Z',
+        updated_at_source: 'sender',
+        items: [
+          expect.objectContaining({ name: 'Starter kit', quantity: 1, unit_price: 4700, line_total: 4700 }),
+          expect.objectContaining({ name: 'Express shipping', quantity: 1, unit_price: 995, line_total: 995 }),
+        ],
+      }),
     });
   });
 

@@ -1,4 +1,5 @@
 import { amount, currency, email, first, LIMITS, obj, text } from '../values';
+import type { CartInput } from '@act/contracts/src/cart';
 import type { AdapterResult, SourceAdapter } from '../types';
 
 /**
@@ -6,7 +7,9 @@ import type { AdapterResult, SourceAdapter } from '../types';
  * no event field; a contact delivery carries the contact at the top level or under `contact`, a purchase delivery
  * its purchase under `purchase` (amount as `{ cents, currency_iso }` or a number, the buyer under
  * `purchase.contact`), with a numeric `funnel_id`. Supported: contact (opt-in) and purchase deliveries; others are
- * ignored. Classic does not sign its deliveries: an integration that receives them relies on its unguessable URL,
+ * ignored. A purchase that did not go through (`failed`, `pending`, `unpaid`: a declined card) is the buyer left
+ * with a cart: a contact whose cart is the purchase's products (each `name` and `amount`, one of each, `bump` an
+ * order bump) and its `amount` as the total. Classic does not sign its deliveries: an integration that receives them relies on its unguessable URL,
  * and a signing secret on it would refuse them (docs/webhooks.md).
  */
 
@@ -30,6 +33,26 @@ function purchaseAmount(p: Record<string, unknown>): { amount: number | null; cu
   };
 }
 
+/** Statuses of a purchase that did not go through: its buyer still has the cart. */
+const UNPAID_STATUSES = ['failed', 'pending', 'unpaid', 'incomplete'];
+
+/** A Classic purchase's products as the cart (amounts in cents, so minor units as given). */
+function purchaseCart(p: Record<string, unknown>): CartInput {
+  const total = obj(p.amount) ?? obj(p.original_amount);
+  const products = Array.isArray(p.products) ? p.products : [];
+  const productCurrency = products.length ? obj(obj(products[0])?.amount)?.currency_iso : null;
+  return {
+    currency: total?.currency_iso ?? productCurrency ?? p.original_amount_currency,
+    items: products.map((prod) => {
+      const pr = obj(prod) ?? {};
+      const cents = obj(pr.amount)?.cents;
+      return { name: pr.name, quantity: pr.quantity ?? 1, unitPrice: { minor: cents }, lineTotal: { minor: cents }, sku: pr.sku };
+    }),
+    total: { minor: total?.cents ?? p.original_amount_cents },
+    updatedAt: p.updated_at ?? p.created_at,
+  };
+}
+
 function parse(body: unknown): AdapterResult {
   const b = obj(body);
   const purchase = obj(b?.purchase);
@@ -42,6 +65,29 @@ function parse(body: unknown): AdapterResult {
   if (purchase) {
     const buyer = obj(purchase.contact) ?? obj(b.contact) ?? {};
     const status = text(purchase.status);
+    if (status && UNPAID_STATUSES.includes(status.toLowerCase())) {
+      const contactId = first(text(purchase.contact_id), text(buyer.id), text(purchase.member_id));
+      const em = email(buyer.email) ?? email(purchase.email);
+      const phone = text(buyer.phone, LIMITS.phone);
+      if (!contactId) return fail('purchase.contact.id is required for an unpaid purchase');
+      if (!em && !phone) return fail('purchase.contact.email or phone is required');
+      return {
+        ok: true,
+        eventName,
+        deliveryId,
+        fact: {
+          kind: 'contact',
+          op: 'created',
+          contactId,
+          email: em,
+          phone,
+          firstName: text(buyer.first_name, LIMITS.name) ?? text(buyer.name, LIMITS.name),
+          checkoutUrl: null,
+          funnelId,
+          cart: purchaseCart(purchase),
+        },
+      };
+    }
     if (status && !['paid', 'completed', 'success'].includes(status.toLowerCase()))
       return {
         ok: true,
