@@ -63,15 +63,19 @@ export function incentivesRouter(
   router.put('/integrations/:id/shop', requireAdmin(), async (ctx) => {
     const id = parseId(ctx.params.id, 'integration id');
     const before = await deps.credentials.status(id);
-    ctx.body = await deps.credentials.set(id, body(ctx), { allowHttp: deps.allowHttpShops });
-    // The secrets as set / changed, never their values.
-    auditChange(ctx, before, ctx.body);
+    const after = await deps.credentials.set(id, body(ctx), { allowHttp: deps.allowHttpShops });
+    ctx.body = after;
+    // Sent credentials are a change (set or rotated) whatever the status shows; recorded as [set] / [changed], never the values.
+    auditChange(ctx, before, after, {
+      secrets: { key: { before: before.has_key, after: true }, ...(after.platform === 'woocommerce' ? { secret: { before: before.has_secret, after: true } } : {}) },
+    });
   });
   router.delete('/integrations/:id/shop', requireAdmin(), async (ctx) => {
     const id = parseId(ctx.params.id, 'integration id');
     const before = await deps.credentials.status(id);
-    ctx.body = await deps.credentials.clear(id);
-    auditChange(ctx, before, ctx.body);
+    const after = await deps.credentials.clear(id);
+    ctx.body = after;
+    auditChange(ctx, before, after, { secrets: { key: { before: before.has_key, after: false }, secret: { before: before.has_secret, after: false } } });
   });
 
   router.get('/incentive-redemptions', async (ctx) => {
