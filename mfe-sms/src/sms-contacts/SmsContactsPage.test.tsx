@@ -62,14 +62,21 @@ describe('/sms-contacts: a contact held by the blackout', () => {
     until.setHours(8, 0, 0, 0);
     mockApi({
       ...signedIn,
-      'GET /api/sms-contacts?': contactsServer(() => [contact(1, { held_until: until.toISOString() }), contact(2)]),
+      'GET /api/sms-contacts?': contactsServer(() => [
+        contact(1, { held_until: until.toISOString(), held_by: 'blackout' }),
+        contact(2),
+        contact(3, { held_until: until.toISOString(), held_by: 'frequency_cap' }),
+      ]),
       'GET /api/sms-webhook-integrations': { json: [integration(1)] },
     });
     renderWithProviders(<SmsContactsPage />);
     const held = await screen.findAllByTestId('held-until');
     // The shared formatter's time, with the viewer's zone named: the window is set in another zone.
     expect(formatTime(until, { zone: true })).toMatch(/^0?8[:.]00/);
-    expect(held.map((h) => h.textContent)).toEqual([`Held until ${formatTime(until, { zone: true })} (blackout)`]);
+    expect(held.map((h) => h.textContent).sort()).toEqual([
+      `Held until ${formatTime(until, { zone: true })} (blackout)`,
+      `Held until ${formatTime(until, { zone: true })} (frequency cap)`,
+    ]);
   });
 });
 

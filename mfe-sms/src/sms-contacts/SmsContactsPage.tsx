@@ -175,7 +175,7 @@ export default function SmsContactsPage() {
               variant="caption"
               color="warning.main"
               data-testid="waiting-reason"
-              sx={{ display: 'block', mt: 0.5, whiteSpace: 'nowrap' }}
+              sx={{ display: 'block', mt: 0.5, maxWidth: 150 }}
             >
               {twilio.row_reason}
             </Typography>
@@ -187,14 +187,15 @@ export default function SmsContactsPage() {
               data-testid="held-until"
               sx={{ display: 'block', mt: 0.5, whiteSpace: 'nowrap' }}
             >
-              Held until {formatTime(c.held_until, { zone: true })} (blackout)
+              Held until {formatTime(c.held_until, { zone: true })} ({c.held_by === 'frequency_cap' ? 'frequency cap' : 'blackout'})
             </Typography>
           )}
         </>
       ),
     },
-    { key: 'remind_at', label: 'Remind At', render: (c) => <DateTime value={c.remind_at} zone /> },
-    { key: 'created', label: 'Created', render: (c) => <DateTime value={c.created_at} /> },
+    // Dates stacked (the time under the day) so the row's Status and action stay on a laptop's screen.
+    { key: 'remind_at', label: 'Remind At', cellSx: { whiteSpace: 'nowrap' }, render: (c) => <DateTime value={c.remind_at} zone stacked /> },
+    { key: 'created', label: 'Created', cellSx: { whiteSpace: 'nowrap' }, render: (c) => <DateTime value={c.created_at} stacked /> },
     {
       key: 'actions',
       label: 'Actions',

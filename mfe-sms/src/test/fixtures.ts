@@ -36,6 +36,7 @@ export function contact(i: number, over: Partial<SmsContact> = {}): SmsContact {
     purchased_at: null,
     opted_out: false,
     held_until: null,
+    held_by: null,
     cart: null,
     reminders_held: null,
     ...over,

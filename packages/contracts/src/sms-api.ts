@@ -272,8 +272,10 @@ export interface SmsContact {
   purchased_at: string | null;
   /** The phone replied STOP (and not START since). */
   opted_out: boolean;
-  /** While the blackout holds the next message: when the window ends (issue 14); null otherwise. */
+  /** While a timing rule holds the next message: when the hold ends (issue 14); null otherwise. */
   held_until: string | null;
+  /** Which rule holds it while held_until is set: the blackout (on the shopper's clock) or the frequency cap. */
+  held_by: 'blackout' | 'frequency_cap' | null;
   /** The cart the sender told us about (packages/contracts cart.ts); null when it sent none. */
   cart: Cart | null;
   /** Why no message goes to this contact (the shopper declined the sender's promotional messages); null: none. */

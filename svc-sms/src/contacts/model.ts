@@ -27,6 +27,8 @@ export interface ContactDoc {
   next_at: Date | null;
   /** Set when the blackout held the step: the window's end (the step is held while next_at still equals it). */
   held_until?: Date | null;
+  /** Which timing rule set held_until (absent: the blackout, as before the frequency cap). */
+  held_by?: 'blackout' | 'frequency_cap' | null;
   /** Which compare-and-set write took the step in flight (a random token per write; read back under contention). */
   lease_by?: string | null;
   /** Steps of the sequence handled so far (sent, skipped or failed); the version checked by every step. */
@@ -59,6 +61,7 @@ const schema = new mongoose.Schema<ContactDoc>(
     remind_at: { type: Date, required: true },
     next_at: { type: Date, default: null },
     held_until: { type: Date, default: null },
+    held_by: { type: String },
     lease_by: { type: String },
     step: { type: Number, default: 0 },
     sent_count: { type: Number, default: 0 },

@@ -324,9 +324,11 @@ export class ContactService {
 }
 
 export function toApiContact(d: ContactDoc, optedOut: boolean, integrationName: string | null): SmsContact {
-  const { next_at, held_until, step, sent_count, last_sent_at, checkout_url, updated_at, ...rest } = toApi(
+  const { next_at, held_until, held_by, step, sent_count, last_sent_at, checkout_url, updated_at, ...rest } = toApi(
     d as unknown as Record<string, unknown>,
   ) as unknown as ContactDoc;
+  // Held only while the step still waits for that hold's end (a later step or a send clears it in effect).
+  const held = !!held_until && !!next_at && new Date(held_until).getTime() === new Date(next_at).getTime();
   void step;
   void last_sent_at;
   void checkout_url;
@@ -347,11 +349,8 @@ export function toApiContact(d: ContactDoc, optedOut: boolean, integrationName: 
     messages_sent: sent_count ?? 0,
     purchased_at: rest.purchased_at ? new Date(rest.purchased_at).toISOString() : null,
     opted_out: optedOut,
-    // Held only while the step still waits for that window's end (a later step or a send clears it in effect).
-    held_until:
-      held_until && next_at && new Date(held_until).getTime() === new Date(next_at).getTime()
-        ? new Date(held_until).toISOString()
-        : null,
+    held_until: held ? new Date(held_until!).toISOString() : null,
+    held_by: held ? (held_by ?? 'blackout') : null,
     cart: rest.cart ?? null,
     reminders_held: rest.reminders_held ?? null,
   };

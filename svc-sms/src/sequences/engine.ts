@@ -154,7 +154,15 @@ export class SequenceEngine {
     if (held.length === 0) return;
     const now = this.deps.now();
     const { changed } = await this.store.casAll(
-      held.map((w) => ({ c: w.c, next_at: lease, update: { $set: { next_at: w.held!.until, held_until: w.held!.until, updated_at: now } } })),
+      held.map((w) => ({ c: w.c, next_at: lease, update: {
+          $set: {
+            next_at: w.held!.until,
+            held_until: w.held!.until,
+            held_by: w.held!.rule === 'quiet_hours' ? ('blackout' as const) : ('frequency_cap' as const),
+            updated_at: now,
+          },
+        },
+      })),
     );
     for (const w of held) if (!changed.has(w.ref)) w.nextAt = null;
     await this.logs

@@ -110,6 +110,7 @@ it('holds an Australian mobile at 03:00 Sydney until 08:00 there, texts a New Yo
     return c.held_until ? c : null;
   }, 30_000);
   expect(au.held_until).toBe(morning.toUTC().toISO());
+  expect(au.held_by).toBe('blackout');
   expect(au.next_send_at).toBe(au.held_until);
   expect(au.status).toBe('pending');
   const auLogs = await logsOf('au-1');
@@ -131,6 +132,7 @@ it('holds an Australian mobile at 03:00 Sydney until 08:00 there, texts a New Yo
     return c.held_until ? c : null;
   }, 30_000);
   expect(cap.held_until).toBe(capEnd);
+  expect(cap.held_by).toBe('frequency_cap');
   const capLogs = await logsOf('cap-1');
   expect(capLogs).toHaveLength(1);
   expect(capLogs[0]).toMatchObject({
