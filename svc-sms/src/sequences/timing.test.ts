@@ -159,3 +159,10 @@ it('holds an Australian mobile at 03:00 Sydney until 08:00 there, texts a New Yo
   expect((await contactOf('au-1')).held_until).toBeNull();
   expect(sentTo(NY_PHONE)).toHaveLength(1);
 });
+
+it("keeps the email side's frequency cap: its change, published on NATS, is the cap here", async () => {
+  expect(((await call(svc.url, 'GET', '/api/twilio/config')).body as { frequency_cap_hours: number | null }).frequency_cap_hours).toBe(CAP_HOURS);
+  const changedAt = new Date().toISOString();
+  await publishEvent(t.natsPrefix, Subjects.frequencyCapChanged, { eventId: randomUUID(), source: 'svc-email', occurredAt: changedAt, hours: 5, changedAt });
+  await waitFor(async () => ((await call(svc.url, 'GET', '/api/twilio/config')).body as { frequency_cap_hours: number | null }).frequency_cap_hours === 5, 20_000);
+});
