@@ -64,6 +64,15 @@ const SERVICE_ROUTES: Record<Service, [string, string][]> = {
     ['GET', '/api/direct-unsubscribes'],
     ['POST', '/api/email-unsubscribes/quick-add'],
     ['POST', '/api/email-unsubscribes/remove'],
+    ['GET', '/api/email/incentive-pools'],
+    ['POST', '/api/email/incentive-pools'],
+    ['GET', '/api/email/incentive-pools/000000000000000000000001'],
+    ['GET', '/api/email/templates/1/incentive'],
+    ['PUT', '/api/email/templates/1/incentive'],
+    ['GET', '/api/email/integrations/1/shop'],
+    ['PUT', '/api/email/integrations/1/shop'],
+    ['DELETE', '/api/email/integrations/1/shop'],
+    ['GET', '/api/email/incentive-redemptions'],
   ],
   'svc-sms': [
     ['POST', '/api/sms/webhook'],
@@ -92,6 +101,15 @@ const SERVICE_ROUTES: Record<Service, [string, string][]> = {
     ['POST', '/api/twilio/test-connection'],
     ['POST', '/api/twilio/test-sms'],
     ['POST', '/api/twilio/webhooks'],
+    ['GET', '/api/sms/incentive-pools'],
+    ['POST', '/api/sms/incentive-pools'],
+    ['GET', '/api/sms/incentive-pools/000000000000000000000001'],
+    ['GET', '/api/sms/templates/1/incentive'],
+    ['PUT', '/api/sms/templates/1/incentive'],
+    ['GET', '/api/sms/integrations/1/shop'],
+    ['PUT', '/api/sms/integrations/1/shop'],
+    ['DELETE', '/api/sms/integrations/1/shop'],
+    ['GET', '/api/sms/incentive-redemptions'],
   ],
 };
 
@@ -244,6 +262,7 @@ describe('the gateway and the roles', () => {
         JSON.stringify(u).includes(tag),
       ),
       resend: await ok('GET', '/api/resend/config', undefined, { cookie: adminCookie }),
+      shops: [await ok('GET', '/api/email/integrations/1/shop', undefined, { cookie: adminCookie }), await ok('GET', '/api/sms/integrations/1/shop', undefined, { cookie: adminCookie })],
     });
     const before = await snapshot();
     const calls: [string, string, unknown][] = [
@@ -260,6 +279,10 @@ describe('the gateway and the roles', () => {
       ['GET', '/api/direct-unsubscribes', undefined],
       ['POST', '/api/email-unsubscribes/quick-add', { email: `${tag}-by-user@example.com` }],
       ['POST', '/api/email-unsubscribes/remove', { id: unsubscribeId }],
+      ['PUT', '/api/email/integrations/1/shop', { platform: 'shopify', shop: 'owned.myshopify.com', key: 'shpat_owned' }],
+      ['DELETE', '/api/email/integrations/1/shop', undefined],
+      ['PUT', '/api/sms/integrations/1/shop', { platform: 'shopify', shop: 'owned.myshopify.com', key: 'shpat_owned' }],
+      ['DELETE', '/api/sms/integrations/1/shop', undefined],
     ];
     const answers: string[] = [];
     for (const [method, path, body] of calls) {
