@@ -125,7 +125,8 @@ export default function ContactsPage() {
       label: 'Email',
       sortable: true,
       headSx: NOWRAP,
-      cellSx: NOWRAP,
+      // A long address wraps rather than pushing Status and the action past the card on a laptop's screen.
+      cellSx: { minWidth: 180, maxWidth: 260, overflowWrap: 'anywhere' },
       render: (c) => (
         <>
           <Link component={RouterLink} to={`/contacts/${c.id}`} variant="body2" sx={{ fontWeight: 500 }} data-testid="contact-link">
@@ -174,7 +175,7 @@ export default function ContactsPage() {
       <DataTable
         ariaLabel="Contacts"
         minWidth={900}
-        tableSx={{ '& td, & th': { py: 1.25 } }}
+        tableSx={{ '& td, & th': { py: 1.25, px: 1.5 } }}
         columns={columns}
         rows={loadingFirst ? undefined : rows}
         rowKey={(c) => c.id}

@@ -12,12 +12,6 @@ import {
   MenuItem,
   Skeleton,
   Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
   TextField,
   ToggleButton,
   ToggleButtonGroup,
@@ -27,7 +21,24 @@ import { BarChart } from '@mui/x-charts';
 import DownloadIcon from '@mui/icons-material/DownloadOutlined';
 import { REVENUE_DAY_CHOICES, type RevenueSummary, type RevenueTable } from '@act/contracts/src/revenue-api';
 import { errorMessage } from '../request';
-import { formatMoneyList, formatShortDate } from '../format';
+import { formatMoney, formatMoneyList, formatShortDate } from '../format';
+import { DataTable, type DataColumn } from '../DataTable';
+
+type IntegrationRow = RevenueSummary['integrations'][number];
+
+/** The per-integration table: a DataTable, so on a phone each integration is a card and no column is cut. */
+const INTEGRATION_COLUMNS: DataColumn<IntegrationRow>[] = [
+  { key: 'name', label: 'Integration', cellSx: { overflowWrap: 'anywhere' }, render: (i) => i.name },
+  { key: 'purchases', label: 'Purchases', align: 'right', render: (i) => i.purchases },
+  { key: 'recovered', label: 'Recovered', align: 'right', render: (i) => i.recovered },
+  { key: 'rate', label: 'Recovery rate', align: 'right', render: (i) => pct(i.recovery_rate) },
+  {
+    key: 'revenue',
+    label: 'Recovered revenue',
+    align: 'right',
+    render: (i) => formatMoneyList(i.revenue.filter((r) => r.recovered > 0).map((r) => ({ currency: r.currency, amount: r.recovered }))),
+  },
+];
 
 export interface RevenuePanelProps {
   /** `/api/revenue` (email side) or `/api/sms/revenue`. */
@@ -120,7 +131,12 @@ function RevenueChart({ s, view }: { s: RevenueSummary; view: 'purchases' | 'rev
       <BarChart
         height={280}
         xAxis={[{ scaleType: 'band', data: labels }]}
-        yAxis={[{ min: 0, width: 48, tickMinStep: view === 'purchases' ? 1 : undefined }]}
+        yAxis={[
+          view === 'purchases'
+            ? { min: 0, width: 48, tickMinStep: 1 }
+            : // Money as every page writes it: "$20.00", or a dash with no currency to write it in (no bare "0.00").
+              { min: 0, width: 64, valueFormatter: (v: number | null) => (currency ? formatMoney(v, currency) : '—') },
+        ]}
         series={series}
         grid={{ horizontal: true }}
         margin={{ left: 8, right: 16, top: 16, bottom: 8 }}
@@ -251,35 +267,16 @@ export function RevenuePanel({ basePath, integrations, integrationId }: RevenueP
                 <Funnel s={data} />
               </Grid>
             </Grid>
-            <TableContainer tabIndex={0} aria-label="Revenue per integration">
-              <Table size="small" data-testid="revenue-integrations">
-                <TableHead>
-                  <TableRow>
-                    <TableCell>Integration</TableCell>
-                    <TableCell align="right">Purchases</TableCell>
-                    <TableCell align="right">Recovered</TableCell>
-                    <TableCell align="right">Recovery rate</TableCell>
-                    <TableCell align="right">Recovered revenue</TableCell>
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {data.integrations.length === 0 && (
-                    <TableRow>
-                      <TableCell colSpan={5}>No purchases or reminders in this period.</TableCell>
-                    </TableRow>
-                  )}
-                  {data.integrations.map((i) => (
-                    <TableRow key={i.funnel_id ?? ''}>
-                      <TableCell>{i.name}</TableCell>
-                      <TableCell align="right">{i.purchases}</TableCell>
-                      <TableCell align="right">{i.recovered}</TableCell>
-                      <TableCell align="right">{pct(i.recovery_rate)}</TableCell>
-                      <TableCell align="right">{formatMoneyList(i.revenue.filter((r) => r.recovered > 0).map((r) => ({ currency: r.currency, amount: r.recovered })))}</TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            </TableContainer>
+            <DataTable
+              ariaLabel="Revenue per integration"
+              size="small"
+              tableSx={{ '& td, & th': { py: 1 } }}
+              columns={INTEGRATION_COLUMNS}
+              rows={data.integrations}
+              rowKey={(i) => i.funnel_id ?? ''}
+              empty="No purchases or reminders in this period."
+              rowProps={() => ({ 'data-testid': 'revenue-integration-row' })}
+            />
           </Stack>
         )}
       </CardContent>
