@@ -219,7 +219,10 @@ export class SequenceEngine {
         .sort({ remind_at: 1 })
         .limit(ROUND)
         .toArray();
-      adopted += await this.store.start(pending.map((c) => ({ id: c.id, contact_id: c.contact_id, integration_id: c.integration_id, remind_at: c.remind_at })));
+      // Most have their row (due, about to be taken): only the others are written.
+      const have = await this.store.existing(pending.map((c) => c.id));
+      const missing = pending.filter((c) => !have.has(c.id));
+      adopted += await this.store.start(missing.map((c) => ({ id: c.id, contact_id: c.contact_id, integration_id: c.integration_id, remind_at: c.remind_at })));
       if (pending.length < ROUND) break;
       const last = pending[pending.length - 1]!.remind_at;
       // A round of contacts all due at one instant: the next round could not move past it.

@@ -101,6 +101,13 @@ export class StepStore implements FlowStepStore<SequenceStepDoc> {
     return res.upsertedCount;
   }
 
+  /** Which of these contacts have a row ($in on the unique contact_ref). */
+  async existing(refs: number[]): Promise<Set<number>> {
+    if (refs.length === 0) return new Set();
+    const rows = await this.steps.find({ contact_ref: { $in: refs } }, { projection: { _id: 0, contact_ref: 1 } }).toArray();
+    return new Set(rows.map((r) => r.contact_ref));
+  }
+
   /** The flows of deleted contacts ($in on the unique contact_ref). */
   async remove(refs: number[]): Promise<void> {
     if (refs.length) await this.steps.deleteMany({ contact_ref: { $in: refs } });
