@@ -28,6 +28,7 @@ import type { StepLogs } from './step-logs';
 import { smsExperimentStep, smsVariantDelayStep, withEarliestDelays } from './experiment';
 import { smsTiming } from './timing';
 import { smsCartChange } from './cart-change';
+import { smsPriorityExit } from './priority-exit';
 import { smsBody } from './body';
 
 /** Logged instead of a message with an empty link. */
@@ -156,6 +157,7 @@ export class SmsSteps {
       step('template', (open) => this.template(open)),
       step('settle', (open) => this.settle(open)),
       smsCartChange(this.SendClaim.collection as unknown as Collection<SendClaimDoc>, this.deps.logger),
+      smsPriorityExit({ contacts: this.deps.store.contacts, campaignOf: (id) => this.campaignOfIntegration(id), logger: this.deps.logger }),
       smsExperimentStep({ contacts: this.deps.store.contacts, logs: this.deps.logs, now: this.deps.now, delayUnitMs: this.deps.delayUnitMs }),
       smsVariantDelayStep({ store: this.deps.store, scheduler: this.deps.scheduler }),
       step('message', (open, ctx) => this.message(open, ctx)),
@@ -510,6 +512,13 @@ export class SmsSteps {
     return this.deps.recent.get(`templates:${campaignId}`, () =>
       this.Template.find({ campaign_id: campaignId, active: true }).sort({ sequence_order: 1, id: 1 }).lean<TemplateDoc[]>(),
     );
+  }
+
+  /** The campaign of an integration's contacts, through the same short-lived reads as the template step. */
+  private async campaignOfIntegration(id: number): Promise<CampaignDoc | null> {
+    const integration = await this.deps.recent.get(`integration:${id}`, () => this.Integration.findOne({ id }).lean<IntegrationDoc>());
+    if (!integration || !integration.active) return null;
+    return this.deps.recent.get(`campaign:${integration.id}:${integration.sms_campaign_id}`, () => this.campaignOf(integration));
   }
 
   private async campaignOf(integration: IntegrationDoc): Promise<CampaignDoc | null> {

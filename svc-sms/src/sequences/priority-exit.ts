@@ -1,0 +1,50 @@
+import type { Collection } from 'mongodb';
+import type { TwilioConfig } from '@act/contracts/src/sms-api';
+import { exitDecision, step, type FlowStep } from '@act/flow';
+import type { Logger } from '@act/service-kit';
+import type { CampaignDoc } from '../campaigns/model';
+import type { ContactDoc } from '../contacts/model';
+import { OPEN_STATUSES } from '../contacts/service';
+import type { SmsWork } from './steps';
+
+export interface PriorityExitDeps {
+  contacts: Collection<ContactDoc>;
+  /** The campaign an integration's contacts are in (null: none, or the integration is off). */
+  campaignOf(integrationId: number): Promise<CampaignDoc | null>;
+  logger: Logger;
+}
+
+/**
+ * The same phone entered another integration's campaign of higher priority after this contact entered its own:
+ * this sequence ends (packages/flow exitDecision), so the person gets the one that matters more. One read of the
+ * burst's phones' open contacts (the `phone` index).
+ */
+export function smsPriorityExit(deps: PriorityExitDeps): FlowStep<SmsWork, TwilioConfig> {
+  return step('priority', async (open) => {
+    const ranked = open.filter((w) => w.campaign);
+    if (ranked.length === 0) return;
+    const others = await deps.contacts
+      .find(
+        { phone: { $in: [...new Set(ranked.map((w) => w.c.phone))] }, status: { $in: [...OPEN_STATUSES] } },
+        { projection: { _id: 0, id: 1, phone: 1, integration_id: 1, created_at: 1 } },
+      )
+      .toArray();
+    for (const w of ranked) {
+      for (const o of others) {
+        if (o.phone !== w.c.phone || o.id === w.c.id || o.integration_id === null) continue;
+        const campaign = await deps.campaignOf(o.integration_id);
+        if (!campaign) continue;
+        const decision = exitDecision(
+          { campaignId: w.campaign!.id, enteredAt: w.c.created_at, stepsSent: w.c.sent_count },
+          { onCartChange: w.campaign!.on_cart_change ?? 'continue', priority: w.campaign!.priority ?? 0 },
+          { kind: 'entered_campaign', at: o.created_at, campaignId: campaign.id, priority: campaign.priority ?? 0 },
+        );
+        if (decision.action !== 'exit') continue;
+        w.outcome = 'stopped';
+        w.set = { next_at: null, status: w.c.step === 0 && w.c.status === 'pending' ? 'abandoned' : w.c.status };
+        deps.logger.info({ contact: w.c.id, campaign: w.campaign!.id, reason: decision.reason }, 'SMS sequence ended: a campaign of higher priority');
+        break;
+      }
+    }
+  });
+}
