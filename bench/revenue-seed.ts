@@ -66,7 +66,8 @@ export async function seedLedger(db: Db, o: SeedOptions): Promise<SeedFacts> {
     const mine: Touch[] = [];
     // Every campaign runs an experiment: a 20% holdout (marks where its reminders would have gone: never reminded,
     // never linked) and two variants of each step for the rest.
-    const heldOut = i % 5 === 4;
+    // (By blocks of five, so the held-out contacts include buyers: every fifth contact buys.)
+    const heldOut = Math.floor(i / 5) % 5 === 4;
     for (let s = 0; s < steps.length; s++) {
       const sentAt = Math.min(o.now - 1000, start + steps[s]! + Math.floor(rand() * 3_600_000));
       const channel = (i + s) % 2 ? 'sms' : 'email';

@@ -269,7 +269,7 @@ export class AttributionLedger {
       this.touches.createIndex({ keys: 1, sentAt: 1 }),
       this.touches.createIndex({ sentAt: 1, funnelId: 1 }),
       // A campaign's experiment results: its touches and holdout marks.
-      this.touches.createIndex({ campaignId: 1, channel: 1, sentAt: 1 }),
+      this.touches.createIndex({ campaignId: 1, channel: 1 }),
       this.purchases.createIndex({ fingerprint: 1, purchasedAt: 1 }),
       this.purchases.createIndex({ buyerKeys: 1, purchasedAt: 1 }),
       this.purchases.createIndex({ purchasedAt: 1, funnelId: 1 }),

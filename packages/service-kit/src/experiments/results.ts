@@ -37,8 +37,6 @@ interface Bought {
   currency: string | null;
 }
 
-const KEYS_PER_READ = 5_000;
-
 const interval = (i: Interval | null): ResultInterval | null => (i ? { estimate: i.estimate, lower: i.lower, upper: i.upper } : null);
 
 function counts(amounts: (number | null)[], engagement?: { delivered: number | null; clicked: number | null }): GroupCounts & { purchasersOnly: number } {
@@ -122,9 +120,10 @@ export async function campaignResults({
     if (!prior || at < prior.at) c.steps.set(tid, { variant: t.variant ?? null, at, step: t.step });
   }
 
-  // The contacts' purchases in one read per few thousand names (the buyerKeys + purchasedAt index).
+  // The purchases of the campaign's period, in one read by time (the purchasedAt index): bounded by the purchases
+  // made then, where a read by the contacts' names was a `$in` of tens of thousands of keys. Kept by name.
   const byKey = new Map<string, Bought[]>();
-  const allKeys = [...new Set([...contacts.values()].flatMap((c) => [...c.keys]))];
+  const allKeys = new Set([...contacts.values()].flatMap((c) => [...c.keys]));
   let lo = Infinity;
   let hi = -Infinity;
   for (const c of contacts.values()) {
@@ -132,19 +131,18 @@ export async function campaignResults({
     for (const s of c.steps.values()) hi = Math.max(hi, s.at);
   }
   const windowMs = windowDays * DAY_MS;
-  for (let i = 0; i < allKeys.length; i += KEYS_PER_READ) {
+  if (contacts.size > 0) {
     const found = await ledger.purchases
-      .find(
-        { buyerKeys: { $in: allKeys.slice(i, i + KEYS_PER_READ) }, purchasedAt: { $gte: new Date(lo), $lte: new Date(hi + windowMs) } },
-        { projection: { _id: 1, buyerKeys: 1, purchasedAt: 1, amount: 1, currency: 1 } },
-      )
+      .find({ purchasedAt: { $gte: new Date(lo), $lte: new Date(hi + windowMs) } }, { projection: { _id: 1, buyerKeys: 1, purchasedAt: 1, amount: 1, currency: 1 } })
       .toArray();
-    const seen = new Set<string>();
     for (const p of found) {
-      if (seen.has(p._id)) continue;
-      seen.add(p._id);
-      const b: Bought & { id: string } = { id: p._id, at: p.purchasedAt.getTime(), amount: p.amount, currency: p.currency };
-      for (const k of p.buyerKeys) byKey.set(k, [...(byKey.get(k) ?? []), b]);
+      const b: Bought = { at: p.purchasedAt.getTime(), amount: p.amount, currency: p.currency };
+      for (const k of p.buyerKeys) {
+        if (!allKeys.has(k)) continue;
+        let list = byKey.get(k);
+        if (!list) byKey.set(k, (list = []));
+        list.push(b);
+      }
     }
   }
   const purchasesOf = (c: ContactFacts, from: number): Bought[] => {
@@ -205,12 +203,15 @@ export async function campaignResults({
   const decisions = new Map<number, WinnerDecision>();
   const steps: StepResult[] = experiment.steps.map((s) => {
     const groups = s.variants.map((v) => ({ id: v.id, ...counts(perVariant.get(`${s.template_id}|${v.id}`) ?? [], engagement?.get(`${s.template_id}|${v.id}`)) }));
-    const decision = decideWinner(
-      groups.map(({ purchasersOnly: _p, ...g }) => g),
-      { minRecipients: experiment.winner_min_recipients },
-    );
-    decisions.set(s.template_id, decision);
     const kept = experiment.winners.find((w) => w.template_id === s.template_id) ?? null;
+    // A kept decision stands: no simulation again (10,000 draws per variant) for a step already decided.
+    const decision: WinnerDecision = kept
+      ? { status: 'winner', winner: kept.variant, probabilities: kept.probabilities, basedOn: [] }
+      : decideWinner(
+          groups.map(({ purchasersOnly: _p, ...g }) => g),
+          { minRecipients: experiment.winner_min_recipients },
+        );
+    decisions.set(s.template_id, decision);
     return {
       template_id: s.template_id,
       step: stepNumber.get(s.template_id) ?? null,

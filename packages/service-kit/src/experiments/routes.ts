@@ -22,6 +22,7 @@ export function experimentsRouter(base: string, service: ExperimentsService, ove
     const id = parseId(ctx.params.id, 'campaign id');
     const before = await service.settings.get(id);
     const after = await service.settings.put(id, ctx.request.body);
+    service.forget(id);
     ctx.body = after;
     auditChange(ctx, before, after);
   });

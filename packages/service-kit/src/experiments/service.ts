@@ -16,7 +16,12 @@ export interface StepPlan {
  * which also decide a step's winner when the campaign asks for it (the decision is kept once, with its numbers and
  * its time; the winner then takes every contact assigned after it).
  */
+/** How long a campaign's results are reused: a page, its reloads and the Dashboard's line share one computation. */
+export const RESULTS_FRESH_MS = 10_000;
+
 export class ExperimentsService {
+  private readonly recent = new Map<number, { at: number; results: Promise<CampaignResults> }>();
+
   constructor(
     private readonly deps: {
       channel: Channel;
@@ -81,7 +86,28 @@ export class ExperimentsService {
     return { channel: this.deps.channel, totals };
   }
 
-  async results(campaignId: number): Promise<CampaignResults> {
+  /**
+   * A campaign's results, computed at most every RESULTS_FRESH_MS (a change of its settings computes them again): a
+   * campaign of tens of thousands of contacts reads all its touches and the period's purchases.
+   */
+  results(campaignId: number): Promise<CampaignResults> {
+    const now = Date.now();
+    const hit = this.recent.get(campaignId);
+    if (hit && now - hit.at < RESULTS_FRESH_MS) return hit.results;
+    const results = this.compute(campaignId);
+    this.recent.set(campaignId, { at: now, results });
+    // A failure is not kept.
+    results.catch(() => this.recent.delete(campaignId));
+    if (this.recent.size > 1000) this.recent.delete(this.recent.keys().next().value!);
+    return results;
+  }
+
+  /** Its settings changed: the next read computes its results again. */
+  forget(campaignId: number): void {
+    this.recent.delete(campaignId);
+  }
+
+  private async compute(campaignId: number): Promise<CampaignResults> {
     const experiment = await this.deps.settings.get(campaignId);
     const [windowDays, engagement] = await Promise.all([this.deps.windowDays(), this.deps.engagement?.(campaignId)]);
     const { results, decisions } = await campaignResults({ ledger: this.deps.ledger, channel: this.deps.channel, experiment, windowDays, engagement });
