@@ -31,7 +31,7 @@ export interface SequenceStepDoc {
   state: SequenceState;
   /** Emails accepted by the provider so far. */
   sent: number;
-  /** purchased, unsubscribed, contact_deleted, campaign_unavailable, reminders_held. */
+  /** purchased, unsubscribed, contact_deleted, campaign_unavailable, reminders_held, higher_priority_campaign. */
   stop_reason: string | null;
   created_at: Date;
   updated_at: Date;

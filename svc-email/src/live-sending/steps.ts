@@ -17,6 +17,7 @@ import type { ResendProvider } from '../providers/resend';
 import type { SendResult } from '../providers/types';
 import { composeEmail } from './compose';
 import { emailCartChange } from './cart-change';
+import { emailPriorityExit } from './priority-exit';
 import type { RecoveryUrls } from './recovery-urls';
 import type { SendClaimDoc, SequenceStepDoc } from './model';
 import type { StepRelease } from './step-store';
@@ -129,6 +130,9 @@ export class EmailSteps {
     return [
       step('contact', (open) => this.contact(open)),
       emailCartChange({ claims: this.deps.claims, campaigns: this.deps.campaigns, logger: this.deps.logger }),
+      ...(this.deps.experimentRows
+        ? [emailPriorityExit({ contacts: this.deps.contacts, rows: this.deps.experimentRows, campaigns: this.deps.campaigns, logger: this.deps.logger })]
+        : []),
       step('template', (open, ctx) => this.template(open, ctx)),
       ...(this.deps.experimentRows ? [emailExperimentStep({ rows: this.deps.experimentRows, hourMs: this.deps.hourMs })] : []),
       step('provider', (open, ctx) => this.configured(open, ctx)),

@@ -1,0 +1,75 @@
+/**
+ * A person in two email campaigns, through the service over HTTP with the fake Resend: the same address enters
+ * another funnel's campaign of higher priority while its first flow runs; that first flow ends, the other goes on.
+ * An address only in the first campaign gets all of it.
+ */
+import { MongoClient } from 'mongodb';
+import { startFakeResend, type FakeResend } from '@act/testing';
+import type { EmailCampaign } from '@act/contracts/src/email-api';
+import { contactCreated, dropDb, HOOK_TIMEOUT_MS, MONGODB_URI, startEmail, waitFor, type EmailUnderTest } from '../test/helpers';
+
+jest.setTimeout(120_000);
+
+let fake: FakeResend;
+let email: EmailUnderTest;
+beforeAll(async () => {
+  fake = await startFakeResend();
+  email = await startEmail('priority', {
+    EMAIL_LIVE_SENDING: 'true',
+    RESEND_BASE_URL: fake.url,
+    RESEND_API_KEY: 're_live',
+    RESEND_FROM: 'Shop <shop@example.com>',
+    EMAIL_DELAY_HOUR_MS: '1000',
+    EMAIL_SEQUENCE_SCAN_MS: '200',
+    PUBLIC_URL: 'https://carts.example.com',
+    UNSUBSCRIBE_SECRET: 'priority-secret',
+    UNSUBSCRIBE_MAILTO: '',
+  });
+}, HOOK_TIMEOUT_MS);
+afterAll(async () => {
+  await email?.svc.stop();
+  if (email) await dropDb(email.db);
+  await fake?.close();
+});
+
+async function funnel(funnelId: string, templates: [string, number][], priority = 0) {
+  const c = (await email.api('POST', '/api/email/campaigns', { body: { name: `Campaign ${funnelId}`, priority } })).body as EmailCampaign;
+  expect(c.priority).toBe(priority);
+  for (const [i, [name, delay]] of templates.entries()) {
+    const r = await email.api('POST', '/api/resend/templates', {
+      body: { campaign_id: c.id, name, subject: `${name} for {{contactEmail}}`, from_name: 'Cart Team', html_content: '<p>Your cart is waiting.</p>', template_order: i + 1, delay_hours: delay },
+    });
+    expect(r.status).toBe(201);
+  }
+  expect((await email.api('POST', '/api/webhook-integrations', { body: { name: funnelId, funnel_id: funnelId, reminder_delay: 1, campaign_id: c.id } })).status).toBe(201);
+}
+const post = async (funnelId: string, contactId: string, to: string) =>
+  expect((await email.api('POST', '/api/webhook', { body: contactCreated(contactId, to, funnelId), user: null })).status).toBe(200);
+const subjects = (to: string) => fake.emailsTo(to).map((e) => e.subject.split(' for ')[0]);
+
+it('a flow ends when the address enters a campaign of higher priority; an address only in the first gets all of it', async () => {
+  await funnel('e-low', [['LowFirst', 0], ['LowSecond', 8]]);
+  await funnel('e-high', [['HighFirst', 0]], 10);
+  await post('e-low', 'el-1', 'both.one@example.com');
+  await post('e-low', 'el-2', 'only.two@example.com');
+  await waitFor(async () => subjects('both.one@example.com').length === 1 && subjects('only.two@example.com').length === 1, { timeoutMs: 20_000, what: 'the first emails' });
+  await post('e-high', 'eh-1', 'both.one@example.com');
+  await waitFor(async () => subjects('both.one@example.com').includes('HighFirst'), { timeoutMs: 20_000, what: 'the higher campaign' });
+  await waitFor(async () => subjects('only.two@example.com').length === 2, { timeoutMs: 30_000, what: "the control's second email" });
+  // The first person's low flow, due for its second email, ends instead.
+  const client = await MongoClient.connect(MONGODB_URI);
+  try {
+    const row = await waitFor(
+      async () => {
+        const r = await client.db(email.db).collection('email_sequence_steps').findOne({ contact_id: 'el-1' });
+        return r?.state === 'stopped' ? r : null;
+      },
+      { timeoutMs: 30_000, what: 'the low flow stopped' },
+    );
+    expect(row.stop_reason).toBe('higher_priority_campaign');
+  } finally {
+    await client.close();
+  }
+  expect(subjects('only.two@example.com')).toEqual(['LowFirst', 'LowSecond']);
+  expect(subjects('both.one@example.com')).toEqual(['LowFirst', 'HighFirst']);
+});
