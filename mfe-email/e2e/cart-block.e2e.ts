@@ -137,6 +137,10 @@ it('inserts the Cart block, then previews the email with the newest contact with
   await dialog.getByRole('button', { name: 'Insert cart block' }).click();
   await block.waitFor();
   expect(await block.getAttribute('data-items')).toBe('3');
+  // The new block is selected: the toolbar shows its count.
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('[role="combobox"]')].some((el) => el.getAttribute('aria-labelledby') && el.textContent === '3'),
+  );
   await page.screenshot({ path: screenshotPath('cart-editor-1440.png') });
 
   await dialog.getByRole('tab', { name: 'Preview' }).click();
@@ -168,4 +172,45 @@ it('inserts the Cart block, then previews the email with the newest contact with
   await dialog.waitFor({ state: 'detached' });
   const saved = await api<{ name: string; html_content: string }[]>('GET', `/api/resend/templates/campaign/${campaignId}`);
   expect(saved.body.find((t) => t.name === `With cart ${tag}`)!.html_content).toContain('data-cart-block');
+});
+
+it('the SMS template editor previews with the newest contact with a cart: its text as sent, the item name shortened to keep one segment', async () => {
+  const phone = `+1555${String(Date.now()).slice(-7)}`;
+  const campaign = await api<{ id: number }>('POST', '/api/sms-campaigns', { name: `Texts ${tag}`, integration_id: null, active: true });
+  expect(campaign.status).toBe(201);
+  const integration = await api<{ webhook_url: string }>('POST', '/api/sms-webhook-integrations', { name: `Woo texts ${tag}`, funnel_id: `woo-sms-${tag}`, reminder_delay: 600, active: true });
+  expect(integration.status).toBe(201);
+  const body = JSON.parse(order());
+  body.billing.phone = phone;
+  const delivered = await api('POST', new URL(integration.body.webhook_url).pathname, JSON.stringify(body), {
+    'X-WC-Webhook-Topic': 'order.created',
+    'X-WC-Webhook-Resource': 'order',
+    'X-WC-Webhook-Event': 'created',
+    'X-WC-Webhook-Delivery-ID': `ds-${tag}`,
+    'X-WC-Webhook-Source': 'https://kettle-and-co.example.com/',
+  });
+  expect(delivered.status).toBe(200);
+
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: width === 1440 ? 900 : 844 });
+    await page.goto(`${url}/sms-campaigns`);
+    const card = page.getByRole('article', { name: `Texts ${tag}` });
+    await card.getByRole('button', { name: 'Add Template' }).click();
+    const dialog = await openedDialog(page, 'New SMS Template');
+    await dialog.getByRole('textbox', { name: /^Template Name/ }).fill(`Nudge ${tag}`);
+    await dialog.getByRole('textbox', { name: 'Message' }).fill('Hi {{firstName}}, your {{firstItemName}} ({{cartTotal}}) waits. Code {{discountCode}}: {{recoveryUrl}}');
+    const text = dialog.getByTestId('sms-preview-text');
+    await dialog.getByText(/^Hi Oliver, your /).waitFor();
+    // The order's pay link (105 characters) is longer than the typical 60: the item name gives way, the link and the
+    // code stay whole, and the message keeps its template's one segment.
+    expect(await text.textContent()).toMatch(
+      /^Hi Oliver, your C[^(]*\.\.\. \(£48\.90\) waits\. Code \(unique code\): https:\/\/kettle-and-co\.example\.com\/checkout\/order-pay\/727\/\?pay_for_order=true&key=wc_order_Xq7v2PmLk9Tz3$/,
+    );
+    await dialog.getByText(/characters, 1 segment \(GSM-7\); the first item’s name was shortened/).waitFor();
+    expect(await dialog.getByRole('combobox', { name: 'Preview as' }).inputValue()).toContain('Oliver');
+    await dialog.getByTestId('sms-contact-preview').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: screenshotPath(`cart-sms-preview-${width}.png`) });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+  }
 });

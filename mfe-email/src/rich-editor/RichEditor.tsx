@@ -24,11 +24,19 @@ import {
   type RichTextEditorRef,
 } from 'mui-tiptap';
 import type { Editor } from '@tiptap/core';
+import { NodeSelection } from '@tiptap/pm/state';
 import { editorExtensions } from './extensions';
 import { InsertImageDialog } from './InsertImageDialog';
 import { useEmbedImages } from './imageFiles';
 import { appendImage } from './urls';
 import { LinkMenu } from './LinkMenu';
+
+/** The item count of the Cart block the selection is on (the toolbar's field). */
+function selectedCartItems(editor: Editor): number {
+  const sel = editor.state.selection;
+  const node = sel instanceof NodeSelection ? sel.node : null;
+  return node?.type.name === 'cartBlock' ? Number(node.attrs.items) : CART_BLOCK_DEFAULT_ITEMS;
+}
 
 export interface RichEditorProps {
   /** HTML. Read when the editor mounts; after that the editor reports changes through onChange. */
@@ -140,7 +148,9 @@ export function RichEditor({ value, onChange, label, error, helperText, minHeigh
                 select
                 size="small"
                 label="Cart items shown"
-                value={String(editor.getAttributes('cartBlock').items ?? CART_BLOCK_DEFAULT_ITEMS)}
+                // Keyed and read from the selected block itself, so another block's count never lingers here.
+                key={editor.state.selection.from}
+                value={String(selectedCartItems(editor))}
                 onChange={(e) => editor.chain().focus().setCartBlockItems(Number(e.target.value)).run()}
                 sx={{ width: 150, flex: '0 0 auto', ml: 1 }}
               >

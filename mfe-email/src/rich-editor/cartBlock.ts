@@ -1,4 +1,5 @@
 import { Node, mergeAttributes } from '@tiptap/core';
+import { NodeSelection } from '@tiptap/pm/state';
 import { CART_BLOCK_DEFAULT_ITEMS, cartBlockLabel, clampCartBlockItems } from '@act/contracts/src/cart-block';
 
 declare module '@tiptap/core' {
@@ -41,8 +42,19 @@ export const CartBlock = Node.create({
     return {
       insertCartBlock:
         (items = CART_BLOCK_DEFAULT_ITEMS) =>
-        ({ commands }) =>
-          commands.insertContent({ type: this.name, attrs: { items: clampCartBlockItems(items) } }),
+        ({ chain }) =>
+          chain()
+            .insertContent({ type: this.name, attrs: { items: clampCartBlockItems(items) } })
+            // The new block selected, as a picked image is: its item count shows in the toolbar at once.
+            .command(({ tr }) => {
+              let at = -1;
+              tr.doc.nodesBetween(0, tr.selection.from, (node, pos) => {
+                if (node.type.name === this.name && pos + node.nodeSize <= tr.selection.from) at = pos;
+              });
+              if (at >= 0) tr.setSelection(NodeSelection.create(tr.doc, at));
+              return true;
+            })
+            .run(),
       setCartBlockItems:
         (items) =>
         ({ commands }) =>

@@ -89,5 +89,8 @@ describe('the Cart block', () => {
     editor.commands.setTextSelection(3);
     editor.commands.insertCartBlock();
     expect(editor.getHTML()).toContain('<div data-cart-block="" data-items="3">');
+    // Inserted and selected: the toolbar's item count is the new block's.
+    expect(editor.isActive('cartBlock')).toBe(true);
+    expect(editor.getAttributes('cartBlock').items).toBe(3);
   });
 });
