@@ -272,13 +272,14 @@ export async function startFakeTwilio() {
 }
 
 /** One JSON POST on an undici pool: { ok } for a 2xx answer, else { error } (the status and the body's start). */
-async function postJson(pool, path, body, timeoutMs = undefined) {
+/** `body` as an object, or as the exact bytes a signature was made over (a string); `headers` beside content-type. */
+async function postJson(pool, path, body, timeoutMs = undefined, headers = {}) {
   try {
     const res = await pool.request({
       path,
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
+      headers: { 'content-type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
     });
@@ -331,7 +332,7 @@ export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  * falls behind shows it in p50/p99 instead of slowing the generator down (no coordinated omission).
  * Returns { requests, ok2xx, non2xx, errors, timeouts, eventsPerSec, p50Ms, p99Ms, maxMs, firstError }.
  */
-export async function postPaced({ url, rate, durationSec, connections = 64, body, timeoutMs = 10_000 }) {
+export async function postPaced({ url, rate, durationSec, connections = 64, body, timeoutMs = 10_000, sign = undefined }) {
   const { origin, pathname } = new URL(url);
   const pool = new Pool(origin, { connections, pipelining: 1 });
   const total = Math.round(rate * durationSec);
@@ -344,7 +345,9 @@ export async function postPaced({ url, rate, durationSec, connections = 64, body
   let firstError = null;
   const inFlight = new Set();
   const send = async (i, due) => {
-    const r = await postJson(pool, pathname, body(i), timeoutMs);
+    // A signed delivery is signed over the bytes it sends, as the sender does (`sign(raw)` → its headers).
+    const raw = JSON.stringify(body(i));
+    const r = await postJson(pool, pathname, raw, timeoutMs, sign ? sign(raw) : {});
     if (r.ok) ok2xx++;
     else {
       if (r.status) non2xx++;

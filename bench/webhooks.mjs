@@ -5,6 +5,10 @@
 // A signed ClickFunnels 2.0 phase follows on each side (`contact.identified` posted to an integration's own URL,
 // each delivery HMAC-signed with the integration's secret, each with its own event_id so the replay guard stores
 // one row per delivery): its events/s must stay within 15% of the unsigned figure of the same run.
+// A signed Stripe Checkout phase follows it, judged the same way (`checkout.session.expired` to an integration
+// pinned to Stripe, each delivery signed by the official library's generateTestHeaderString with its `whsec_`
+// secret, each with its own event and session id); at the first steady --rate it runs again beside the unsigned
+// phase at that rate, for the CPU milliseconds per event of each (the signature's own cost, free of saturation).
 // Each phase also records the CPU seconds of every process of the stack per accepted event (the machine is shared:
 // CPU per event is the figure that does not depend on what else runs). A warm-up on both URLs comes first (not
 // counted): the stand-in is a fresh JVM whose JIT compiles during its first seconds of load, which a running
@@ -23,6 +27,7 @@ import { fork } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import Stripe from 'stripe';
 import {
   adminClient,
   benchStack,
@@ -48,6 +53,7 @@ const RATES = (process.argv.find((a) => a.startsWith('--rate='))?.split('=')[1] 
 const REPLICAS = arg('replicas', 2);
 const TARGET = { eventsPerSec: 2000, p99Ms: 50, ratioToEcho: 0.25, signedWithinShare: 0.15 };
 const SECRET = 'bench-clickfunnels-webhook-secret';
+const STRIPE_SECRET = 'whsec_bench0123456789abcdefghijklmnop';
 
 /** ClickFunnels 2.0's scheme: hex HMAC-SHA256 of "{unix seconds}.{raw body}" with the endpoint's secret. */
 function signClickFunnels2(body) {
@@ -56,6 +62,11 @@ function signClickFunnels2(body) {
     'X-Webhook-ClickFunnels-Signature': createHmac('sha256', SECRET).update(`${ts}.${body}`).digest('hex'),
     'X-Webhook-ClickFunnels-Timestamp': ts,
   };
+}
+
+/** Stripe's scheme (`Stripe-Signature: t=…,v1=…`, HMAC-SHA256 of "{t}.{raw body}"), made by the official library. */
+function signStripe(body) {
+  return { 'Stripe-Signature': Stripe.webhooks.generateTestHeaderString({ payload: body, secret: STRIPE_SECRET }) };
 }
 
 function load(url, makeBody, duration = DURATION, sign = undefined) {
@@ -173,14 +184,18 @@ try {
   const { emailIntegration, smsIntegration } = await createIntegrations(api);
   // The signed phases post to an integration of their own (a secret makes its funnel refuse unsigned deliveries),
   // at its own URL, with its secret set (write-only, admin).
-  const signedUrl = async (kind, integration) => {
+  const signedUrl = async (kind, integration, signing = { webhook_secret: SECRET }, funnel = `bench-signed-${run}`) => {
     const { id: _id, created_at: _c, webhook_url: _u, signing: _s, email_template: _t, ...fields } = integration;
-    const twin = await api('POST', `/api/${kind}`, { ...fields, name: `${fields.name} (signed)`, funnel_id: `bench-signed-${run}` });
-    const saved = await api('PATCH', `/api/${kind}/${twin.id}`, { webhook_secret: SECRET });
+    const twin = await api('POST', `/api/${kind}`, { ...fields, name: `${fields.name} (${funnel})`, funnel_id: funnel });
+    const saved = await api('PATCH', `/api/${kind}/${twin.id}`, signing);
     return `${stack.url}${new URL(saved.webhook_url).pathname}`;
   };
   const emailSignedUrl = await signedUrl('webhook-integrations', emailIntegration);
   const smsSignedUrl = await signedUrl('sms-webhook-integrations', smsIntegration);
+  // Stripe's integrations are pinned to Stripe (its secret and its sender), a funnel of their own.
+  const stripeSigning = { webhook_secret: STRIPE_SECRET, webhook_source: 'stripe' };
+  const emailStripeUrl = await signedUrl('webhook-integrations', emailIntegration, stripeSigning, `bench-stripe-${run}`);
+  const smsStripeUrl = await signedUrl('sms-webhook-integrations', smsIntegration, stripeSigning, `bench-stripe-${run}`);
   // Each signed phase names contacts of its own: the other side hears every contact (cross-channel), so a phase
   // reusing the previous one's ids would update known contacts instead of creating them, unlike the unsigned phases.
   const firstId = { ec: 1_000_000, sc: 5_000_000 };
@@ -202,6 +217,43 @@ try {
     },
   });
 
+  /** A checkout.session.expired Event as Stripe posts it: the session is the contact, its own id per delivery. */
+  const stripeBody = (i, prefix) => {
+    const session = `cs_test_${prefix}${run}${i}`;
+    return {
+      id: `evt_${prefix}${run}${i}`,
+      object: 'event',
+      api_version: '2025-06-30.basil',
+      created: Math.floor(Date.now() / 1000),
+      type: 'checkout.session.expired',
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      data: {
+        object: {
+          id: session,
+          object: 'checkout.session',
+          mode: 'payment',
+          status: 'expired',
+          payment_status: 'unpaid',
+          amount_subtotal: 7920,
+          amount_total: 7920,
+          currency: 'eur',
+          customer_email: null,
+          customer_details: { email: `stripe.shopper${i}@example.com`, name: 'Léa Martin', phone: `+1415557${String(i % 10000).padStart(4, '0')}` },
+          consent: { promotions: 'opt_in', terms_of_service: null },
+          after_expiration: { recovery: { allow_promotion_codes: true, enabled: true, expires_at: Math.floor(Date.now() / 1000) + 30 * 86_400, url: `https://buy.stripe.com/r/${session}` } },
+          recovered_from: null,
+          metadata: {},
+        },
+      },
+    };
+  };
+  const SIGNERS = {
+    cf2: { make: (i, prefix) => clickFunnels2Body(i, prefix), sign: signClickFunnels2 },
+    stripe: { make: (i, prefix) => stripeBody(i, prefix), sign: signStripe },
+  };
+
   console.log(`[bench] ${CONNECTIONS} connections, ${DURATION} s per phase`);
   await load(echo.url, (i) => body(i, 'warm')); // warm-up of the load generator itself
   const echoResult = summary(await load(echo.url, (i) => body(i, 'echo')));
@@ -215,18 +267,18 @@ try {
     await sleep(2_000); // the consumers' and the relay's backlog of the warm-up
   }
   /** One measured phase: the answers, the CPU seconds per process per accepted event, the rows stored meanwhile. */
-  async function phase(url, prefix, events, rate = undefined, signed = false) {
+  async function phase(url, prefix, events, rate = undefined, signed = undefined) {
     // Each phase starts once the last one's backlog is worked off (outboxes, cross-channel consumers): a phase that
     // shared the cores with it read as slower than it is, and the signed/unsigned comparison moved by 30 points.
     const settledMs = await stack.quiet();
     const before = await events.countDocuments({});
     const cpu0 = descendantCpu();
     const t0 = Date.now();
+    const sender = signed ? SIGNERS[signed] : null;
+    const make = sender ? (i) => sender.make(i, prefix) : (i) => body(i, prefix);
     const r = rate
-      ? await postPaced({ url, rate, durationSec: DURATION, connections: 2 * CONNECTIONS, body: (i) => body(i, prefix) })
-      : signed
-        ? summary(await load(url, (i) => clickFunnels2Body(i, prefix), DURATION, signClickFunnels2))
-        : summary(await load(url, (i) => body(i, prefix), DURATION));
+      ? await postPaced({ url, rate, durationSec: DURATION, connections: 2 * CONNECTIONS, body: make, sign: sender?.sign })
+      : summary(await load(url, make, DURATION, sender?.sign));
     windows[prefix] = [t0, Date.now()];
     const cpu = cpuDelta(cpu0, descendantCpu());
     const stored = (await waitForCount(async () => (await events.countDocuments({})) - before, r.ok2xx)) ?? 0;
@@ -236,8 +288,8 @@ try {
    * The signed ClickFunnels 2.0 phase of one side, right after that side's unsigned phase (the stand-in slows as its
    * collections grow, so the two compared phases run next to each other) and judged against it.
    */
-  async function signedPhase(url, prefix, events, unsigned, unsignedUrl) {
-    const { stored, ...r } = await phase(url, prefix, events, undefined, true);
+  async function signedPhase(url, prefix, events, unsigned, unsignedUrl, signed = 'cf2') {
+    const { stored, ...r } = await phase(url, prefix, events, undefined, signed);
     // The unsigned phase again right after: the stand-in slows as its collections grow, so the signed figure is
     // judged against the mean of the unsigned phases on either side of it, not only the one before.
     const after = await phase(unsignedUrl, `${prefix}u`, events);
@@ -260,10 +312,15 @@ try {
   console.log('[bench] POST /api/sms/webhook', smsResult);
   const smsSigned = await signedPhase(smsSignedUrl, 'sc', smsEvents, smsResult, `${stack.url}/api/sms/webhook`);
   console.log('[bench] signed ClickFunnels 2.0 to /api/sms/webhook/i/<key>', smsSigned);
+  // Judged against the unsigned phases just around it, as the ClickFunnels one (its "after" phase is the one before).
+  const emailStripe = await signedPhase(emailStripeUrl, 'est', emailEvents, { eventsPerSec: emailSigned.unsignedAround.at(-1) }, `${stack.url}/api/webhook`, 'stripe');
+  console.log('[bench] signed Stripe Checkout to /api/webhook/i/<key>', emailStripe);
+  const smsStripe = await signedPhase(smsStripeUrl, 'sst', smsEvents, { eventsPerSec: smsSigned.unsignedAround.at(-1) }, `${stack.url}/api/sms/webhook`, 'stripe');
+  console.log('[bench] signed Stripe Checkout to /api/sms/webhook/i/<key>', smsStripe);
   /** The same URL at a steady rate (evenly spaced): events/s kept up, p50/p99 from when each was due, all stored. */
-  async function atRate(url, prefix, events, rate) {
+  async function atRate(url, prefix, events, rate, signed = undefined) {
     await sleep(2_000);
-    const { stored, cpuMsPerEvent, firstError, ...r } = await phase(url, `${prefix}${rate}`, events, rate);
+    const { stored, cpuMsPerEvent, firstError, ...r } = await phase(url, `${prefix}${rate}`, events, rate, signed);
     const allStored = stored >= r.ok2xx;
     const met = { eventsPerSec: r.ok2xx === r.requests && r.eventsPerSec >= rate * 0.99, p99Ms: r.p99Ms <= TARGET.p99Ms };
     return { rate, ...r, stored, allStored, met, firstError, cpuMsPerEvent };
@@ -276,6 +333,15 @@ try {
     smsAtRate.push(await atRate(`${stack.url}/api/sms/webhook`, 'sr', smsEvents, rate));
     console.log(`[bench] POST /api/sms/webhook at ${rate}/s`, smsAtRate.at(-1));
   }
+  // Signed Stripe at the first steady rate, beside the unsigned phase at that rate: CPU per event of each.
+  const stripeAtRate = async (url, prefix, events, unsigned) => {
+    const r = await atRate(url, prefix, events, unsigned.rate, 'stripe');
+    return { ...r, unsignedCpuMsPerEvent: unsigned.cpuMsPerEvent, cpuShareOfUnsigned: +(r.cpuMsPerEvent.total / Math.max(0.01, unsigned.cpuMsPerEvent.total)).toFixed(3) };
+  };
+  const emailStripeAtRate = emailAtRate.length ? await stripeAtRate(emailStripeUrl, 'ers', emailEvents, emailAtRate[0]) : null;
+  console.log(`[bench] signed Stripe to /api/webhook/i/<key> at ${RATES[0]}/s`, emailStripeAtRate);
+  const smsStripeAtRate = smsAtRate.length ? await stripeAtRate(smsStripeUrl, 'srs', smsEvents, smsAtRate[0]) : null;
+  console.log(`[bench] signed Stripe to /api/sms/webhook/i/<key> at ${RATES[0]}/s`, smsStripeAtRate);
   const verdict = (r) => ({
     eventsPerSec: r.eventsPerSec >= TARGET.eventsPerSec,
     p99Ms: r.p99Ms <= TARGET.p99Ms,
@@ -294,6 +360,7 @@ try {
       allStored: emailStored >= emailResult.ok2xx,
       met: verdict(emailResult),
       signedClickFunnels2: emailSigned,
+      signedStripe: { ...emailStripe, atFixedRate: emailStripeAtRate },
       atFixedRate: emailAtRate,
     },
     sms: {
@@ -303,6 +370,7 @@ try {
       allStored: smsStored >= smsResult.ok2xx,
       met: verdict(smsResult),
       signedClickFunnels2: smsSigned,
+      signedStripe: { ...smsStripe, atFixedRate: smsStripeAtRate },
       atFixedRate: smsAtRate,
     },
   };
@@ -337,14 +405,38 @@ try {
       ratio: smsSigned.shareOfUnsigned,
       stored: `${smsSigned.stored}/${smsSigned.ok2xx}`,
     },
+    'signed Stripe, email': {
+      'events/s': emailStripe.eventsPerSec,
+      'p50 ms': emailStripe.p50Ms,
+      'p99 ms': emailStripe.p99Ms,
+      ratio: emailStripe.shareOfUnsigned,
+      stored: `${emailStripe.stored}/${emailStripe.ok2xx}`,
+    },
+    'signed Stripe, SMS': {
+      'events/s': smsStripe.eventsPerSec,
+      'p50 ms': smsStripe.p50Ms,
+      'p99 ms': smsStripe.p99Ms,
+      ratio: smsStripe.shareOfUnsigned,
+      stored: `${smsStripe.stored}/${smsStripe.ok2xx}`,
+    },
   });
   for (const [name, r] of [
-    ['email', emailSigned],
-    ['SMS', smsSigned],
+    ['ClickFunnels 2.0 (email)', emailSigned],
+    ['ClickFunnels 2.0 (SMS)', smsSigned],
+    ['Stripe Checkout (email)', emailStripe],
+    ['Stripe Checkout (SMS)', smsStripe],
   ])
     console.log(
-      `[bench] signed ClickFunnels 2.0 (${name}): ${r.eventsPerSec}/s, ${(100 * r.shareOfUnsigned).toFixed(1)}% of the unsigned phases around it (${r.unsignedAround.join(" and ")}/s; target >= ${100 * (1 - TARGET.signedWithinShare)}%), ${r.non2xx} non-2xx`,
+      `[bench] signed ${name}: ${r.eventsPerSec}/s, ${(100 * r.shareOfUnsigned).toFixed(1)}% of the unsigned phases around it (${r.unsignedAround.join(" and ")}/s; target >= ${100 * (1 - TARGET.signedWithinShare)}%), ${r.non2xx} non-2xx`,
     );
+  for (const [name, r] of [
+    ['email', emailStripeAtRate],
+    ['SMS', smsStripeAtRate],
+  ])
+    if (r)
+      console.log(
+        `[bench] signed Stripe (${name}) at a steady ${r.rate}/s: ${r.cpuMsPerEvent.total} CPU ms per event, unsigned ${r.unsignedCpuMsPerEvent.total} (${(100 * r.cpuShareOfUnsigned).toFixed(1)}%), stored ${r.stored}/${r.ok2xx}`,
+      );
   console.log(`[bench] written ${path.relative(process.cwd(), file)}`);
   for (const [name, list] of [
     ['/api/webhook', emailAtRate],
@@ -354,7 +446,7 @@ try {
       console.log(
         `[bench] ${name} at a steady ${r.rate}/s: ${r.eventsPerSec}/s answered, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, max ${r.maxMs} ms, stored ${r.stored}/${r.ok2xx}`,
       );
-  const fixedRateLost = [...emailAtRate, ...smsAtRate, emailSigned, smsSigned].some((r) => !r.allStored);
+  const fixedRateLost = [...emailAtRate, ...smsAtRate, emailSigned, smsSigned, emailStripe, smsStripe, ...[emailStripeAtRate, smsStripeAtRate].filter(Boolean)].some((r) => !r.allStored);
   if (!result.email.allStored || !result.sms.allStored || fixedRateLost) {
     console.error('[bench] FAIL: some accepted events were not stored');
     process.exitCode = 1;
@@ -373,8 +465,10 @@ if (gc && result) {
   writeResult('webhooks', result);
   result.email.signedClickFunnels2.standInGc = at('ec');
   result.sms.signedClickFunnels2.standInGc = at('sc');
+  result.email.signedStripe.standInGc = at('est');
+  result.sms.signedStripe.standInGc = at('sst');
   writeResult('webhooks', result);
-  const phases = { e: '/api/webhook', s: '/api/sms/webhook', ec: 'signed CF2 email', sc: 'signed CF2 SMS' };
+  const phases = { e: '/api/webhook', s: '/api/sms/webhook', ec: 'signed CF2 email', sc: 'signed CF2 SMS', est: 'signed Stripe email', sst: 'signed Stripe SMS' };
   for (const rate of RATES) {
     phases[`er${rate}`] = `/api/webhook at ${rate}/s`;
     phases[`sr${rate}`] = `/api/sms/webhook at ${rate}/s`;
