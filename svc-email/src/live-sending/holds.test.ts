@@ -21,7 +21,6 @@ beforeAll(async () => {
     RESEND_API_KEY: 're_live',
     RESEND_FROM: 'Shop <shop@example.com>',
     EMAIL_DELAY_HOUR_MS: '1000',
-    EMAIL_SEQUENCE_SCAN_MS: '200',
     PUBLIC_URL: 'https://carts.example.com',
     UNSUBSCRIBE_SECRET: 'holds-secret',
     UNSUBSCRIBE_MAILTO: '',

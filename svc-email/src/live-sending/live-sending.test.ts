@@ -23,7 +23,6 @@ function liveEnv(fake: FakeResend): Record<string, string> {
     RESEND_API_KEY: 're_live',
     RESEND_FROM: 'Shop <shop@example.com>',
     EMAIL_DELAY_HOUR_MS: String(HOUR_MS),
-    EMAIL_SEQUENCE_SCAN_MS: '200',
     PUBLIC_URL,
     UNSUBSCRIBE_SECRET: SECRET,
     UNSUBSCRIBE_MAILTO: '',
