@@ -26,7 +26,7 @@ import { EventPublisher } from './events/publisher';
 import { startEventConsumers } from './events/consumers';
 import { EMAIL_HOLDINGS } from './privacy/holdings';
 import { buildAttribution } from './attribution';
-import { emailExperimentsRouter } from './campaigns/experiments';
+import { emailExperiments } from './campaigns/experiments';
 import { EmailTimelineService } from './timeline/service';
 
 export interface EmailServiceOptions {
@@ -60,6 +60,8 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
   const webhook = new WebhookService(events, contacts, cache, publisher, replays);
   const attribution = await buildAttribution({ conn, outbox, logger, logs, integrations: cache, simulated: !config.sending.liveSending });
 
+  const experiments = emailExperiments(conn, attribution.ledger, () => attribution.revenue.windowDays());
+
   await Promise.all([integrations.ensureDefault(await settings.getReminderDelay()), replays.init()]);
   await integrations.ensureKeys();
 
@@ -68,6 +70,7 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
   let retention: { stop(): void } | null = null;
   let revenueConsumer: { stop(): void } | null = null;
   let capConsumer: { stop(): void } | null = null;
+  let winnerChecks: { stop(): void } | null = null;
 
   return {
     routers: [
@@ -81,7 +84,7 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
       webhookSigningRouter(settings),
       ...sending.routers,
       attribution.router,
-      emailExperimentsRouter(conn, attribution.ledger, () => attribution.revenue.windowDays()),
+      experiments.router,
       timelinePartRouter(new EmailTimelineService(conn, cache, attribution.ledger)),
       testToolsRouter({ contacts, logs, events, reminders: flows, ledger: attribution.ledger, outbox }),
     ],
@@ -111,6 +114,7 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
       });
       revenueConsumer = attribution.start(bus);
       capConsumer = startFrequencyCapConsumer({ conn, bus, logger, service: 'svc-email', setting: sending.frequencyCap });
+      winnerChecks = experiments.startWinnerChecks(logger);
       await sending.start();
     },
     async stop() {
@@ -120,6 +124,7 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
       retention?.stop();
       revenueConsumer?.stop();
       capConsumer?.stop();
+      winnerChecks?.stop();
     },
   };
 }

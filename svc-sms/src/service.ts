@@ -8,7 +8,7 @@ import { IntegrationService } from './integrations/service';
 import { integrationRouter } from './integrations/routes';
 import { CampaignService } from './campaigns/service';
 import { campaignRouter } from './campaigns/routes';
-import { smsExperimentsRouter } from './campaigns/experiments';
+import { smsExperiments } from './campaigns/experiments';
 import { TemplateService } from './templates/service';
 import { templateRouter } from './templates/routes';
 import { ContactService } from './contacts/service';
@@ -88,6 +88,7 @@ export async function buildSmsService(
   const events = new WebhookEventService(conn, { now, listLimit: settings.listLimit });
   const providerService = new ProviderService(conn, { provider, config, publicUrl, now, logger });
   const attribution = await buildAttribution({ conn, outbox, logger });
+  const experiments = smsExperiments(conn, attribution.ledger, () => attribution.revenue.windowDays());
   const incentives = await buildIncentives(conn, logger);
   const engine = new SequenceEngine({
     conn,
@@ -149,6 +150,7 @@ export async function buildSmsService(
   let retention: { stop(): void } | null = null;
   let revenueConsumer: { stop(): void } | null = null;
   let capConsumer: { stop(): void } | null = null;
+  let winnerChecks: { stop(): void } | null = null;
 
   return {
     routers: [
@@ -157,7 +159,7 @@ export async function buildSmsService(
       integrationRouter(integrationService),
       webhookSigningRouter(signingSettings),
       campaignRouter(new CampaignService(conn)),
-      smsExperimentsRouter(conn, attribution.ledger, () => attribution.revenue.windowDays()),
+      experiments.router,
       templateRouter(new TemplateService(conn, providerService)),
       contactRouter(contacts, publisher),
       logRouter(new LogService(conn, { listLimit: settings.listLimit })),
@@ -197,6 +199,7 @@ export async function buildSmsService(
       });
       revenueConsumer = attribution.start(bus);
       capConsumer = startFrequencyCapConsumer({ conn, bus, logger, service: 'svc-sms', setting: frequencyCap });
+      winnerChecks = experiments.startWinnerChecks(logger);
     },
     async stop() {
       poller?.stop();
@@ -205,6 +208,7 @@ export async function buildSmsService(
       retention?.stop();
       revenueConsumer?.stop();
       capConsumer?.stop();
+      winnerChecks?.stop();
       await agendaJobs.stop();
     },
   };

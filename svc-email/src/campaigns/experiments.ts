@@ -1,7 +1,6 @@
-import type Router from '@koa/router';
 import type { Connection } from 'mongoose';
 import type { Collection } from 'mongodb';
-import { ExperimentSettings, ExperimentsService, experimentsRouter, type AttributionLedger, type Engagement } from '@act/service-kit';
+import { ExperimentSettings, ExperimentsService, experimentsRouter, type AttributionLedger, type Engagement, type Logger } from '@act/service-kit';
 import { emailTemplateModel } from '../templates/model';
 import { emailLogModel, type EmailLogDoc } from '../email-logs/model';
 import { campaignModel } from './model';
@@ -9,12 +8,15 @@ import { campaignModel } from './model';
 /** Resend's furthest report on an email that says it arrived (a complaint comes after delivery). */
 const DELIVERED = new Set(['delivered', 'opened', 'clicked', 'complained']);
 
+/** How often an instance looks for a winner to decide (a campaign's results are a few reads of its ledger). */
+const WINNER_CHECK_MS = 5 * 60_000;
+
 /**
  * Email campaign experiments (holdout, step variants, results): `/api/email/campaigns/{id}/experiment` and
  * `/api/email/campaigns/{id}/results`. Delivered and clicked per variant come from Resend's events on the email
  * logs (each row keeps the furthest: a click after delivery counts for both).
  */
-export function emailExperimentsRouter(conn: Connection, ledger: AttributionLedger, windowDays: () => Promise<number>): Router {
+export function emailExperiments(conn: Connection, ledger: AttributionLedger, windowDays: () => Promise<number>) {
   const templates = emailTemplateModel(conn).collection;
   const logs = emailLogModel(conn).collection as unknown as Collection<EmailLogDoc>;
   const settings = new ExperimentSettings(campaignModel(conn).collection as never, async (id) =>
@@ -36,5 +38,10 @@ export function emailExperimentsRouter(conn: Connection, ledger: AttributionLedg
     }
     return out;
   };
-  return experimentsRouter('/api/email/campaigns', new ExperimentsService({ channel: 'email', settings, ledger, windowDays, engagement }), '/api/revenue/incremental');
+  const service = new ExperimentsService({ channel: 'email', settings, ledger, windowDays, engagement });
+  return {
+    router: experimentsRouter('/api/email/campaigns', service, '/api/revenue/incremental'),
+    /** The automatic winners' look while nobody opens the pages (every WINNER_CHECK_MS). */
+    startWinnerChecks: (logger: Logger) => service.startWinnerChecks({ everyMs: WINNER_CHECK_MS, logger }),
+  };
 }

@@ -1,17 +1,19 @@
-import type Router from '@koa/router';
 import type { Connection } from 'mongoose';
 import type { Collection } from 'mongodb';
-import { ExperimentSettings, ExperimentsService, experimentsRouter, type AttributionLedger, type Engagement } from '@act/service-kit';
+import { ExperimentSettings, ExperimentsService, experimentsRouter, type AttributionLedger, type Engagement, type Logger } from '@act/service-kit';
 import { templateModel } from '../templates/model';
 import { logModel, type LogDoc } from '../logs/model';
 import { campaignModel } from './model';
+
+/** How often an instance looks for a winner to decide (a campaign's results are a few reads of its ledger). */
+const WINNER_CHECK_MS = 5 * 60_000;
 
 /**
  * SMS campaign experiments (holdout, step variants, results): `/api/sms-campaigns/{id}/experiment` and
  * `/api/sms-campaigns/{id}/results`. Delivered per variant comes from the SMS logs (Twilio's reports); SMS has no
  * click figure (null).
  */
-export function smsExperimentsRouter(conn: Connection, ledger: AttributionLedger, windowDays: () => Promise<number>): Router {
+export function smsExperiments(conn: Connection, ledger: AttributionLedger, windowDays: () => Promise<number>) {
   const Template = templateModel(conn);
   const logs = logModel(conn).collection as unknown as Collection<LogDoc>;
   const settings = new ExperimentSettings(campaignModel(conn).collection as never, async (id) =>
@@ -35,5 +37,10 @@ export function smsExperimentsRouter(conn: Connection, ledger: AttributionLedger
     for (const s of steps) for (const v of s.variants) out.set(`${s.template_id}|${v.id}`, { delivered: seen.get(`${s.template_id}|${v.id}`)?.size ?? 0, clicked: null });
     return out;
   };
-  return experimentsRouter('/api/sms-campaigns', new ExperimentsService({ channel: 'sms', settings, ledger, windowDays, engagement }), '/api/sms/revenue/incremental');
+  const service = new ExperimentsService({ channel: 'sms', settings, ledger, windowDays, engagement });
+  return {
+    router: experimentsRouter('/api/sms-campaigns', service, '/api/sms/revenue/incremental'),
+    /** The automatic winners' look while nobody opens the pages (every WINNER_CHECK_MS). */
+    startWinnerChecks: (logger: Logger) => service.startWinnerChecks({ everyMs: WINNER_CHECK_MS, logger }),
+  };
 }

@@ -2,7 +2,8 @@ import mongoose, { type Connection } from 'mongoose';
 import { DAY_MS } from '@act/contracts/src/attribution';
 import { testDbName } from '../testing';
 import { AttributionLedger, type TouchInput } from '../attribution/ledger';
-import { experimentOf } from './settings';
+import { ExperimentSettings, experimentOf } from './settings';
+import { ExperimentsService } from './service';
 import { campaignResults, resultsCsv } from './results';
 
 // Against the MongoDB stand-in that infra/scripts/test.mjs provides.
@@ -83,4 +84,42 @@ it('counts each group per contact from the ledger: variants, the holdout by its 
     '70,1,A,3,,,2,50,USD,,,,,,,97,',
     '70,1,B,3,,,1,40,USD,,,,,,,97,',
   ]);
+});
+
+it('the automatic winner is decided by the periodic look, kept once with its numbers and time, and a page reads it', async () => {
+  const campaigns = conn.collection<{ id: number; experiment?: unknown }>('exp_campaigns');
+  const settings = new ExperimentSettings(campaigns as never, async () => [90]);
+  await campaigns.insertOne({ id: 9 });
+  await settings.put(9, {
+    holdout_percent: 0,
+    auto_winner: true,
+    winner_min_recipients: 50,
+    steps: [{ template_id: 90, variants: ['A', 'B'].map((id) => ({ id, share: 50 })) }],
+  });
+  // 60 contacts each; A converts 5 of them, B 30 (same order value): B is best beyond doubt.
+  for (let i = 0; i < 120; i++) {
+    const c = `w${i}`;
+    await ledger.recordTouch({ ...touch(c, { variant: i < 60 ? 'A' : 'B', campaignId: 9, templateId: 90 }), key: `sms:${c}` });
+    if ((i < 60 && i % 12 === 0) || (i >= 60 && i % 2 === 0)) await ledger.recordPurchase(purchase(c, 1, 40));
+  }
+  const service = new ExperimentsService({ channel: 'sms', settings, ledger, windowDays: async () => 7 });
+  expect((await settings.undecided()).map((e) => e.campaign_id)).toEqual([9]);
+  const checks = service.startWinnerChecks({ everyMs: 50, logger: { warn: () => undefined } });
+  try {
+    for (let i = 0; i < 100 && (await settings.get(9)).winners.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+  } finally {
+    checks.stop();
+  }
+  const { winners } = await settings.get(9);
+  expect(winners.map((w) => [w.template_id, w.variant, w.based_on.map((b) => [b.id, b.recipients, b.purchasers, b.revenue])])).toEqual([
+    [90, 'B', [['A', 60, 5, 200], ['B', 60, 30, 1200]]],
+  ]);
+  expect(winners[0]!.probabilities.B).toBeGreaterThanOrEqual(0.95);
+  expect(Date.parse(winners[0]!.decided_at)).toBeGreaterThan(Date.now() - 60_000);
+  expect(await settings.undecided()).toEqual([]);
+  // Kept once: a later decision changes nothing; the results show the kept one.
+  await settings.keepWinner(9, { ...winners[0]!, variant: 'A', decided_at: new Date().toISOString() });
+  expect((await settings.get(9)).winners).toEqual(winners);
+  service.forget(9);
+  expect((await service.results(9)).steps[0]!.winner).toEqual(winners[0]);
 });

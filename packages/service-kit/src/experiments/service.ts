@@ -102,6 +102,26 @@ export class ExperimentsService {
     return results;
   }
 
+  /**
+   * Looks at every campaign that picks a winner on its own and has an undecided step, every `everyMs` (first after
+   * one period), so a winner is decided even while nobody opens its page; each instance may do it, a step's winner is
+   * kept once. A failed look is logged and the next one comes.
+   */
+  startWinnerChecks({ everyMs, logger }: { everyMs: number; logger: { warn(obj: object, msg: string): void } }): { stop(): void } {
+    let running = false;
+    const timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      void (async () => {
+        for (const e of await this.deps.settings.undecided()) await this.results(e.campaign_id);
+      })()
+        .catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'automatic winner check failed'))
+        .finally(() => (running = false));
+    }, everyMs);
+    timer.unref();
+    return { stop: () => clearInterval(timer) };
+  }
+
   /** Its settings changed: the next read computes its results again. */
   forget(campaignId: number): void {
     this.recent.delete(campaignId);

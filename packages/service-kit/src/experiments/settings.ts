@@ -51,6 +51,12 @@ export class ExperimentSettings {
     return docs.map((d) => experimentOf(d.id, d.experiment));
   }
 
+  /** The campaigns that pick a winner on their own and have a step with variants but no winner yet. */
+  async undecided(): Promise<CampaignExperiment[]> {
+    const docs = await this.campaigns.find({ 'experiment.auto_winner': true }, { projection: { _id: 0, id: 1, experiment: 1 } }).toArray();
+    return docs.map((d) => experimentOf(d.id, d.experiment)).filter((e) => e.steps.some((s) => !e.winners.some((w) => w.template_id === s.template_id)));
+  }
+
   /** Replaces the settings; the winners already decided stay (a decision is history, not a setting). */
   async put(campaignId: number, body: unknown): Promise<CampaignExperiment> {
     const input = (await validate(campaignExperimentSchema, body ?? {})) as CampaignExperimentRequest;
