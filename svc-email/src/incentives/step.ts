@@ -11,10 +11,11 @@ export const INCENTIVE_RETRY_MS = 5_000;
  * puts the send off (the grant keeps the code it will be created as).
  */
 export function emailIncentiveStep(incentives: Incentives, retryMs = INCENTIVE_RETRY_MS): FlowStep<EmailWork, EmailSettings> {
-  return incentiveStep<EmailWork, { now: Date }>(
+  const give = incentiveStep<EmailWork, { now: Date }>(
     incentives.giver,
     incentives.steps,
-    (w) => ({ contact_ref: w.ref, step_key: stepKey('email', w.next!.id), integration_id: w.contact!.integration_id ?? null }),
+    // A variant with its own code (campaign experiments) gives that code instead of the step's incentive.
+    (w) => (w.variant?.incentive ? null : { contact_ref: w.ref, step_key: stepKey('email', w.next!.id), integration_id: w.contact!.integration_id ?? null }),
     (w, result, ctx) => {
       if (result.retry) {
         w.outcome = 'waiting';
@@ -26,6 +27,13 @@ export function emailIncentiveStep(incentives: Incentives, retryMs = INCENTIVE_R
       w.incentiveNote = result.note;
     },
   );
+  return {
+    name: give.name,
+    async run(open, ctx) {
+      for (const w of open) if (w.variant?.incentive) w.discountCode = w.variant.incentive;
+      await give.run(open, ctx);
+    },
+  };
 }
 
 /** What the send's log adds about the code: which one was given, or why none was. */

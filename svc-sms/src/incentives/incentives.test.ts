@@ -97,3 +97,21 @@ it('a WooCommerce coupon is created once per shopper and step though its first c
     discount: [{ currency: 'GBP', minor: 500 }],
   });
 });
+
+it("a variant's own code (campaign experiments) is given instead of the step's incentive", async () => {
+  const pool = await call(sms.svc.url, 'POST', '/api/sms/incentive-pools', { body: { name: 'Unused', csv: 'U-1\nU-2\n' } });
+  const { campaign, templates } = await createFunnel(sms.svc.url, 'sms-variant', [{ message: 'Code {discount_code}: {checkout_url}' }]);
+  await call(sms.svc.url, 'PUT', `/api/sms/templates/${templates[0]!.id}/incentive`, { body: { kind: 'pool', pool_id: pool.body.id } });
+  const variant = (id: string) => ({ id, share: 50, subject: null, content: null, delay: null, incentive: `VAR-${id}` });
+  const put = await call(sms.svc.url, 'PUT', `/api/sms-campaigns/${campaign.id}/experiment`, {
+    body: { holdout_percent: 0, steps: [{ template_id: templates[0]!.id, variants: [variant('A'), variant('B')] }] },
+  });
+  expect(put.status).toBe(200);
+  await postContact(sms.svc.url, 'sms-variant', 'sv-1', '+15552080301', { checkout_url: 'https://shop.example/c/v' });
+  await waitFor(async () => sentTo('+15552080301').length === 1, 30_000);
+  const [text] = sentTo('+15552080301');
+  expect(text).toMatch(/^Code VAR-[AB]: https:\/\/shop\.example\/c\/v$/);
+  const [log] = await logsOf(['+15552080301']);
+  expect(log!.error_message).toBe(`Code ${/VAR-[AB]/.exec(text!)![0]}`);
+  expect((await call(sms.svc.url, 'GET', `/api/sms/incentive-pools/${pool.body.id}`)).body).toMatchObject({ remaining: 2 });
+});

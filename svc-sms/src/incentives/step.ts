@@ -22,7 +22,8 @@ export function smsIncentiveStep(
   const give = incentiveStep<SmsWork, BurstContext<TwilioConfig>>(
     incentives.giver,
     incentives.steps,
-    (w) => (w.noLink ? null : { contact_ref: w.c.id, step_key: stepKey('sms', w.tpl!.id), integration_id: w.c.integration_id ?? null }),
+    // A variant with its own code (campaign experiments) gives that code instead of the step's incentive.
+    (w) => (w.noLink || w.variant?.incentive ? null : { contact_ref: w.c.id, step_key: stepKey('sms', w.tpl!.id), integration_id: w.c.integration_id ?? null }),
     (w, result) => {
       if (result.retry) {
         w.outcome = 'paced';
@@ -39,6 +40,10 @@ export function smsIncentiveStep(
   return {
     name: 'incentive',
     async run(open, ctx) {
+      for (const w of open.filter((x) => !x.noLink && x.variant?.incentive)) {
+        w.discountCode = w.variant!.incentive!;
+        w.message = smsBody(w.variant!.content ?? w.tpl!.message, w.c, w.link ?? null, w.discountCode).message;
+      }
       await give.run(open, ctx);
       const later = open.filter((w) => retrying.delete(w));
       if (later.length === 0) return;
