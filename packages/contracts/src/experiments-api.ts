@@ -22,10 +22,7 @@ export interface ExperimentVariant {
   content: string | null;
   /** Delay before this step for contacts of the variant (hours on email, minutes on SMS, as the step's own delay). */
   delay: number | null;
-  /**
-   * The variant's discount code: email writes it where the content has {{discountCode}} (instead of the step's own
-   * code); SMS keeps it with the variant and does not write it yet.
-   */
+  /** The variant's own discount code, given instead of the step's incentive (the message's code placeholder). */
   incentive: string | null;
 }
 
