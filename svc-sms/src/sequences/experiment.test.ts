@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { call } from '@act/service-kit/testing';
 import { Subjects } from '@act/contracts';
 import type { SmsContact, SmsLog } from '@act/contracts/src/sms-api';
+import type { TimelinePart } from '@act/contracts/src/timeline';
 import { useSmsWithTwilio } from '../test/sms-with-twilio';
 import { createFunnel, publishEvent, sleep, waitFor } from '../test/helpers';
 
@@ -25,6 +26,9 @@ const contact = (funnelId: string, contactId: string, phone: string) => ({
   checkoutUrl: 'https://pay.example.com/c/recover',
   createdAt: new Date().toISOString(),
 });
+/** The titles of a contact's messages on its contact page (the SMS side's part of the timeline). */
+const timelineTitles = async (contact: SmsContact) =>
+  ((await call(sms.svc.url, 'GET', `/internal/timeline?contact=${contact.id}`)).body as TimelinePart).entries.filter((e) => e.kind === 'message').map((e) => e.title);
 const variant = (id: string, content: string, delay: number | null = null) => ({ id, share: 50, subject: null, content, delay, incentive: null });
 
 it("each contact gets its variant's text, a later variant delay is waited for, and nothing else is sent", async () => {
@@ -47,6 +51,9 @@ it("each contact gets its variant's text, a later variant delay is waited for, a
   for (const m of mine()) {
     if (m.body === 'Beta Ann') expect(m.at).toBeGreaterThanOrEqual(remindAt.get(m.to)! + 4_000);
   }
+  // The contact page says which variant a contact got.
+  const b = contacts.find((c) => mine().some((m) => m.to === c.phone && m.body === 'Beta Ann'))!;
+  expect(await timelineTitles(b)).toEqual(['SMS handed to Twilio (queued) (step 1), variant B']);
 });
 
 it('a held-out contact gets no text; its log says so and its sequence ends', async () => {
@@ -66,4 +73,5 @@ it('a held-out contact gets no text; its log says so and its sequence ends', asy
   expect(texted.size).toBe(phones.length - held.length);
   const contacts = ((await call(sms.svc.url, 'GET', '/api/sms-contacts')).body as SmsContact[]).filter((c) => held.some((l) => l.phone === c.phone));
   expect(contacts.map((c) => c.next_send_at)).toEqual(contacts.map(() => null));
+  expect(await timelineTitles(contacts[0]!)).toEqual(['held out (control group)']);
 });
