@@ -51,7 +51,10 @@ function order(): string {
     name,
     quantity: i === 4 ? 2 : 1,
     image: { id: i + 1, src: i === 4 ? '' : `${pictureBase}/products/${i + 1}.svg` },
+    total: (22 * (i === 4 ? 2 : 1)).toFixed(2),
   }));
+  // Six units at 22.00, less the order's 5.00 discount.
+  o.total = '127.00';
   return JSON.stringify(o);
 }
 
@@ -153,7 +156,7 @@ it('inserts the Cart block, then previews the email with the newest contact with
   for (const name of ['Ceramic pour-over - White', 'Gooseneck kettle', 'Hand grinder']) await frame.getByText(name, { exact: true }).waitFor();
   expect(await frame.getByText('Glass carafe').count()).toBe(0);
   await frame.getByText('and 2 more').waitFor();
-  await frame.getByText(/^Total: £/).waitFor();
+  await frame.getByText('Total: £127.00').waitFor();
   expect(await frame.getByRole('link', { name: 'Complete Your Purchase' }).getAttribute('href')).toBe(
     'https://kettle-and-co.example.com/checkout/order-pay/727/?pay_for_order=true&key=wc_order_Xq7v2PmLk9Tz3',
   );
@@ -198,13 +201,13 @@ it('the SMS template editor previews with the newest contact with a cart: its te
     await card.getByRole('button', { name: 'Add Template' }).click();
     const dialog = await openedDialog(page, 'New SMS Template');
     await dialog.getByRole('textbox', { name: /^Template Name/ }).fill(`Nudge ${tag}`);
-    await dialog.getByRole('textbox', { name: 'Message' }).fill('Hi {{firstName}}, your {{firstItemName}} ({{cartTotal}}) waits. Code {{discountCode}}: {{recoveryUrl}}');
+    await dialog.getByRole('textbox', { name: 'Message' }).fill('Hi {{firstName}}, your {{firstItemName}} ({{cartTotal}}) waits: {{recoveryUrl}}');
     const text = dialog.getByTestId('sms-preview-text');
     await dialog.getByText(/^Hi Oliver, your /).waitFor();
-    // The order's pay link (105 characters) is longer than the typical 60: the item name gives way, the link and the
-    // code stay whole, and the message keeps its template's one segment.
+    // The order's pay link (105 characters) is longer than the typical 60: the item name gives way, the link stays
+    // whole, and the message keeps its template's one segment.
     expect(await text.textContent()).toMatch(
-      /^Hi Oliver, your C[^(]*\.\.\. \(£48\.90\) waits\. Code \(unique code\): https:\/\/kettle-and-co\.example\.com\/checkout\/order-pay\/727\/\?pay_for_order=true&key=wc_order_Xq7v2PmLk9Tz3$/,
+      /^Hi Oliver, your Ceramic pour-ov[^(]*\.\.\. \(£127\.00\) waits: https:\/\/kettle-and-co\.example\.com\/checkout\/order-pay\/727\/\?pay_for_order=true&key=wc_order_Xq7v2PmLk9Tz3$/,
     );
     await dialog.getByText(/characters, 1 segment \(GSM-7\); the first item’s name was shortened/).waitFor();
     expect(await dialog.getByRole('combobox', { name: 'Preview as' }).inputValue()).toContain('Oliver');

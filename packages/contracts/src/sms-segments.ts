@@ -49,7 +49,7 @@ export function fitSmsMessage(template: string, input: MessageInput): FittedSms 
   if (fullSegments.segments <= budget || !item) return { message: full, segments: fullSegments, shortened: false };
   const chars = Array.from(item);
   const withItem = (n: number): string => {
-    const name = n >= chars.length ? item : n === 0 ? '' : chars.slice(0, n).join('').trimEnd() + ELLIPSIS;
+    const name = n >= chars.length ? item : n === 0 ? '' : chars.slice(0, n).join('').replace(/[\s,.:;\-–—/]+$/u, '') + ELLIPSIS;
     return renderSmsTemplate(template, { ...values, first_item_name: name } as Record<SmsPlaceholderKey, string | null>);
   };
   // Longest prefix that fits (the segment count never falls as the name grows); none fits: the name is left out.
