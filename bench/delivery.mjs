@@ -88,7 +88,8 @@ try {
     name: 'Only',
     subject: 'Your cart is waiting',
     from_name: 'Shop',
-    html_content: '<p>Hi {{firstName}}, your cart is waiting.</p>',
+    // With the editor's Cart block, so every email goes through the MJML layout (contracts/cart-block.ts's stored form).
+    html_content: '<p>Hi {{firstName}}, your cart is waiting.</p><div data-cart-block="" data-items="3">Cart</div>',
     template_order: 1,
     delay_hours: 0,
   });
