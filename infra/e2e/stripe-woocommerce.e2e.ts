@@ -194,7 +194,9 @@ it('Stripe and WooCommerce connected from the UI: signed carts become contacts w
     expect.stringMatching(/Delivery refused \(signature\).*signature refused/),
     expect.stringMatching(/Delivery received: contact created.*From Stripe · signature verified.*checkout\.session\.expired/),
   ]);
+  // The purchase names the checkout it recovered (Stripe's recovered_from: Léa's expired session).
   expect(entries.find((e) => e.startsWith('purchase'))).toContain('€79.20');
+  expect(entries.find((e) => e.startsWith('purchase'))).toContain(`recovered checkout ${session}`);
   expect(entries.filter((e) => e.startsWith('message'))).toEqual([expect.stringMatching(/simulated/i)]);
   await shootBoth('contact-stripe');
 }, 300_000);

@@ -103,7 +103,11 @@ export function purchaseSource(purchases: Collection<PurchaseDoc>, keys: string[
         kind: 'purchase',
         title: purchaseTitle(credited),
         status: 'purchased',
-        detail: p.heardFrom?.length ? `Reported by ${p.heardFrom.map((s) => REPORTERS[s] ?? s).join(' and ')}` : null,
+        // The checkout it recovered, when the sender named it (Stripe's expired session), beside who reported it.
+        detail:
+          [p.heardFrom?.length ? `Reported by ${p.heardFrom.map((s) => REPORTERS[s] ?? s).join(' and ')}` : null, p.recoveredFrom ? `recovered checkout ${p.recoveredFrom}` : null]
+            .filter(Boolean)
+            .join(' · ') || null,
         amount: p.amount,
         currency: p.currency,
         attributed: credited

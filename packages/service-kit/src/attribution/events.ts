@@ -40,6 +40,7 @@ export async function handleRevenueEvent(ledger: AttributionLedger, { subject, p
       purchasedAt,
       source: str(e.source) ?? 'unknown',
       eventId: payload.eventId,
+      recoveredFrom: str(e.recoveredFrom),
     });
     return;
   }

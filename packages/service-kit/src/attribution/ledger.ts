@@ -57,10 +57,12 @@ export interface PurchaseDoc {
   heardFrom: string[];
   /** Every reminder to this buyer in the MAX_WINDOW_DAYS before the purchase, whatever order they arrived in. */
   touches: Touch[];
+  /** The sender's checkout this purchase recovered (Stripe's `recovered_from`: the expired session), when it said. */
+  recoveredFrom?: string;
 }
 
 export type TouchInput = Touch & Buyer;
-export type PurchaseInput = Buyer & { amount: number | null; currency: string | null; purchasedAt: Date; source: string; eventId: string };
+export type PurchaseInput = Buyer & { amount: number | null; currency: string | null; purchasedAt: Date; source: string; eventId: string; recoveredFrom?: string | null };
 
 const MAX_WINDOW_MS = MAX_WINDOW_DAYS * DAY_MS;
 /**
@@ -425,7 +427,7 @@ export class AttributionLedger {
     const merge = async (id: string) => {
       const doc = await this.purchases.findOneAndUpdate(
         { _id: id },
-        { $addToSet: { heardFrom: p.source, buyerKeys: { $each: keys } } },
+        { $addToSet: { heardFrom: p.source, buyerKeys: { $each: keys } }, ...(p.recoveredFrom ? { $set: { recoveredFrom: p.recoveredFrom } } : {}) },
         { returnDocument: 'after', projection: { _id: 1, funnelId: 1, amount: 1, currency: 1, purchasedAt: 1 } },
       );
       if (doc) stored = { id: doc._id, funnelId: doc.funnelId, amount: doc.amount, currency: doc.currency, purchasedAt: doc.purchasedAt };
@@ -458,6 +460,7 @@ export class AttributionLedger {
           purchasedAt: at,
           heardFrom: [p.source],
           touches: known,
+          ...(p.recoveredFrom ? { recoveredFrom: p.recoveredFrom } : {}),
         });
         stored = { id: newId, funnelId: p.funnelId, amount: p.amount, currency, purchasedAt: at };
       } catch (err) {
