@@ -33,6 +33,14 @@ export interface FittedSms {
 }
 
 const ELLIPSIS = '...';
+const TRAILING = new Set([' ', '\t', '\n', ',', '.', ':', ';', '-', '\u2013', '\u2014', '/']);
+
+/** The first `n` characters, without the spaces and punctuation they would end on before the ellipsis. */
+function cutAt(chars: string[], n: number): string {
+  let end = n;
+  while (end > 0 && TRAILING.has(chars[end - 1]!)) end--;
+  return chars.slice(0, end).join('');
+}
 
 /**
  * One contact's SMS: the template filled in with this contact's values. When that message takes more segments than
@@ -49,7 +57,7 @@ export function fitSmsMessage(template: string, input: MessageInput): FittedSms 
   if (fullSegments.segments <= budget || !item) return { message: full, segments: fullSegments, shortened: false };
   const chars = Array.from(item);
   const withItem = (n: number): string => {
-    const name = n >= chars.length ? item : n === 0 ? '' : chars.slice(0, n).join('').replace(/[\s,.:;\-–—/]+$/u, '') + ELLIPSIS;
+    const name = n >= chars.length ? item : n === 0 ? '' : cutAt(chars, n) + ELLIPSIS;
     return renderSmsTemplate(template, { ...values, first_item_name: name } as Record<SmsPlaceholderKey, string | null>);
   };
   // Longest prefix that fits (the segment count never falls as the name grows); none fits: the name is left out.
