@@ -70,7 +70,7 @@ function TimingForm({ current }: { current: EmailTimingSettings }) {
           }
           label="Enable email quiet hours"
         />
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ opacity: values.quiet_hours_enabled ? 1 : 0.6 }}>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
           {(
             [
               ['Quiet from', 'quiet_start_hour'],
@@ -82,7 +82,8 @@ function TimingForm({ current }: { current: EmailTimingSettings }) {
               select
               label={label}
               value={values[name]}
-              disabled={!isAdmin || saving}
+              // Set while the switch is on: a dimmed field would read poorly (and fail contrast) for nothing.
+              disabled={!isAdmin || saving || !values.quiet_hours_enabled}
               onChange={(e) => setValues({ ...values, [name]: Number(e.target.value) })}
               sx={{ minWidth: 160 }}
             >
