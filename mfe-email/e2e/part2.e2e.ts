@@ -282,9 +282,9 @@ describe('legacy templates and the Resend page', () => {
     await dialog.getByLabel(/^Subject Line/).fill('Your cart is waiting!');
 
     await dialog.getByRole('tab', { name: 'Preview' }).click();
-    const preview = dialog.locator('iframe[title="Template preview"]');
+    const preview = dialog.locator('iframe[title="Email preview with contact data"]');
     expect(await preview.getAttribute('sandbox')).toBe('');
-    await preview.contentFrame().getByText('Hi customer@example.com,').waitFor();
+    await preview.contentFrame().getByText('Hi jane@example.com,').waitFor();
     await dialog.getByRole('button', { name: 'Create Template' }).click();
     await toast('Template created');
     await card().waitFor();
