@@ -403,6 +403,8 @@ describe('funnel webhook', () => {
       outcome: 'invalid',
       integration_id: null,
       event_name: 'contact_created',
+      // An invalid delivery names no contact, so it links to no contact page.
+      contact_ref: null,
     });
     expect(events.filter((e) => e.type === 'invalid').map((e) => e.payload)).toContain('{not json');
     expect(events.some((e) => e.type === 'handshake')).toBe(true);
