@@ -308,7 +308,8 @@ describe('blackout', () => {
       await postContact(sms.svc.url, 'night-funnel', 'night-1', '+15552010030');
       const held = await waitFor(async () => {
         const c = await contactOf('night-1');
-        return c.next_send_at && new Date(c.next_send_at).getTime() > Date.now() + 60_000 ? c : null;
+        // Held once held_until is written: while the step is being worked, next_send_at is its lease's end.
+        return c.held_until && c.next_send_at && new Date(c.next_send_at).getTime() > Date.now() + 60_000 ? c : null;
       });
       expect(new Date(held.next_send_at!).toISOString()).toBe(expectedEnd.toUTC().toISO());
       expect(held.status).toBe('pending');
