@@ -10,12 +10,12 @@ import useSWR from 'swr';
 import { Alert, Box, Button, Chip, CircularProgress, Link, Paper, Stack, Typography } from '@mui/material';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import type { TimelineContact, TimelineEntry, TimelineKind, TimelinePage, TimelineSide } from '@act/contracts/src/timeline';
-import { currencyDigits } from '@act/contracts/src/cart';
 import { apiRequest, errorMessage } from '../request';
 import { PageHeader } from '../PageHeader';
 import { Loading } from '../Loading';
 import { ErrorCard } from '../ErrorCard';
 import { DateTime, formatMoney, NO_VALUE } from '../format';
+import { CartCard } from './CartCard';
 
 /** Where each side's contact page lives (the shell's routes). */
 export const contactPath = (side: TimelineSide, id: number) => (side === 'email' ? `/contacts/${id}` : `/sms-contacts/${id}`);
@@ -49,13 +49,6 @@ const SENDER_LABEL: Record<string, string> = {
   stripe: 'Stripe',
   woocommerce: 'WooCommerce',
 };
-
-/** An amount in minor units (a cart's) in the shared money format. */
-function minorMoney(minor: number | null, currency: string | null): string {
-  if (minor === null || !currency) return formatMoney(null, currency);
-  const digits = currencyDigits(currency) ?? 2;
-  return formatMoney(minor / 10 ** digits, currency);
-}
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -124,44 +117,6 @@ function Identity({ contact, others }: { contact: TimelineContact; others: Timel
             </span>
           ))}
         </Typography>
-      )}
-    </Paper>
-  );
-}
-
-function CartCard({ cart }: { cart: NonNullable<TimelineContact['cart']> }) {
-  return (
-    <Paper variant="outlined" sx={{ p: 2.5 }} data-testid="contact-cart">
-      <Typography variant="subtitle1" sx={{ fontWeight: 600, mb: 1 }}>
-        Cart {cart.total !== null && `· ${minorMoney(cart.total, cart.currency)}`}
-      </Typography>
-      <Stack spacing={0.5}>
-        {cart.items.map((item, i) => (
-          <Stack key={i} direction="row" spacing={2} sx={{ justifyContent: 'space-between' }}>
-            <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
-              {item.quantity} × {item.name}
-              {item.variant ? ` (${item.variant})` : ''}
-            </Typography>
-            <Typography variant="body2" sx={{ whiteSpace: 'nowrap' }}>
-              {minorMoney(item.line_total, cart.currency)}
-            </Typography>
-          </Stack>
-        ))}
-        {cart.more_items > 0 && (
-          <Typography variant="caption" color="textSecondary">
-            and {cart.more_items} more item(s)
-          </Typography>
-        )}
-        {cart.items.length === 0 && (
-          <Typography variant="body2" color="textSecondary">
-            The sender gave the amount only.
-          </Typography>
-        )}
-      </Stack>
-      {cart.recovery_url && (
-        <Link href={cart.recovery_url} target="_blank" rel="noopener noreferrer" sx={{ display: 'inline-block', mt: 1, overflowWrap: 'anywhere' }}>
-          Checkout link
-        </Link>
       )}
     </Paper>
   );
