@@ -90,6 +90,7 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
     ],
     async start() {
       void contacts.flagAllListed().catch((err) => logger.warn({ err: (err as Error).message }, 'flagging unsubscribed contacts failed'));
+      void contacts.markLegacyTests().catch((err) => logger.warn({ err: (err as Error).message }, 'marking earlier test deliveries failed'));
       consumers = startEventConsumers({ conn, bus, logger, deps: { contacts, integrations: cache, events } });
       privacy = startPrivacyResponder({
         conn,

@@ -57,6 +57,8 @@ export interface FunnelContactEvent extends EventEnvelope {
   cart?: Cart | null;
   /** Why no reminder may go to this contact (the shopper declined promotions), as the publishing side decided. */
   remindersHeld?: string | null;
+  /** A "Send test delivery" sample's contact, as the publishing side stored it; absent only in events from before the flag. */
+  test?: boolean;
 }
 
 /** `frequency_cap_hours` as one side saved it (null: off), and when: the latest change wins on both sides. */

@@ -1,13 +1,17 @@
 /**
  * "Send test delivery" posts a sample whose shopper is `test-delivery+<nonce>@example.com` (example.com is reserved,
- * RFC 2606: no shopper has it). Both sides know such a contact by that address, on every path (its own webhook or the
- * other side's relayed event), so it is marked a test everywhere: a "Test" badge, no reminder, in no count.
+ * RFC 2606: no shopper has it), with the header below. Intake stores its contact with `test: true` and the relayed
+ * event carries the flag, so the other side stores it too; every reader reads the flag: a "Test" badge, no reminder,
+ * in no count. The address alone marks only contacts stored before the flag (docs/delivery.md "Test deliveries").
  */
 export const TEST_DELIVERY_LOCAL = 'test-delivery+';
 export const TEST_DELIVERY_DOMAIN = '@example.com';
 
 /** The sample's phone: 555-0100 is reserved for fiction (NANPA), so no shopper has it either. */
 export const TEST_DELIVERY_PHONE = '+14155550100';
+
+/** Set by "Send test delivery" on its sample; honoured only together with the sample's reserved address or phone. */
+export const TEST_DELIVERY_HEADER = 'x-act-test-delivery';
 
 export const testDeliveryEmail = (nonce: string): string => `${TEST_DELIVERY_LOCAL}${nonce}${TEST_DELIVERY_DOMAIN}`;
 

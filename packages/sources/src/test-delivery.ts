@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { TEST_DELIVERY_PHONE, testDeliveryEmail } from '@act/contracts/src/test-delivery';
+import { TEST_DELIVERY_HEADER, TEST_DELIVERY_PHONE, isTestDeliveryEmail, testDeliveryEmail } from '@act/contracts/src/test-delivery';
 import { adapterFor } from './adapters';
-import type { SourceId } from './types';
+import type { Headers, SourceId } from './types';
 
 export interface TestDeliveryResult {
   source: SourceId;
@@ -39,6 +39,7 @@ export async function sendTestDelivery(opts: {
     headers: {
       'content-type': 'application/json',
       'user-agent': 'AbandonedCartTracker-TestDelivery/1.0',
+      [TEST_DELIVERY_HEADER]: nonce,
       ...headers,
       ...signature,
     },
@@ -59,4 +60,15 @@ export async function sendTestDelivery(opts: {
     status: res.status,
     body: parsed,
   };
+}
+
+/**
+ * Whether a delivery is the product's own "Send test delivery": its header, and the sample's reserved address (or,
+ * without an address, the reserved phone). The header alone cannot hide a real shopper, and a real delivery whose
+ * shopper happens to have a reserved address is not a test.
+ */
+export function isTestDelivery(headers: Headers, contact: { email: string | null; phone: string | null }): boolean {
+  const h = headers[TEST_DELIVERY_HEADER];
+  if (typeof h !== 'string' || h.length === 0) return false;
+  return contact.email ? isTestDeliveryEmail(contact.email) : contact.phone === TEST_DELIVERY_PHONE;
 }

@@ -1,6 +1,5 @@
 import type { Collection } from 'mongodb';
 import { cohortFunnel, type RevenueSide } from '@act/service-kit';
-import { TEST_DELIVERY_EMAIL_PATTERN } from '@act/contracts/src/test-delivery';
 import type { ContactDoc } from '../contacts/model';
 import type { EmailLogDoc } from '../email-logs/model';
 import type { IntegrationCache } from '../integrations/cache';
@@ -12,7 +11,7 @@ const REALLY_SENT = 'sent';
 export function emailRevenueSide({ contacts, logs, integrations, simulated }: { contacts: Collection<ContactDoc>; logs: Collection<EmailLogDoc>; integrations: IntegrationCache; simulated: boolean }): RevenueSide {
   async function contactsIn(from: Date, until: Date, integrationId?: number): Promise<number> {
     // A test delivery's contact is in no count.
-    return contacts.countDocuments({ created_at: { $gte: from, $lt: until }, email_lower: { $not: TEST_DELIVERY_EMAIL_PATTERN }, ...(integrationId !== undefined ? { integration_id: integrationId } : {}) });
+    return contacts.countDocuments({ created_at: { $gte: from, $lt: until }, test: { $ne: true }, ...(integrationId !== undefined ? { integration_id: integrationId } : {}) });
   }
   return {
     async funnel(from, until, integrationId) {
@@ -30,7 +29,7 @@ export function emailRevenueSide({ contacts, logs, integrations, simulated }: { 
       }
       if (first.size === 0) return cohortFunnel(count, [], true);
       const cohort = await contacts
-        .find({ id: { $in: [...first.keys()] }, created_at: { $gte: from, $lt: until }, email_lower: { $not: TEST_DELIVERY_EMAIL_PATTERN }, ...(integrationId !== undefined ? { integration_id: integrationId } : {}) }, { projection: { _id: 0, id: 1, purchased_at: 1 } })
+        .find({ id: { $in: [...first.keys()] }, created_at: { $gte: from, $lt: until }, test: { $ne: true }, ...(integrationId !== undefined ? { integration_id: integrationId } : {}) }, { projection: { _id: 0, id: 1, purchased_at: 1 } })
         .toArray();
       return cohortFunnel(
         count,

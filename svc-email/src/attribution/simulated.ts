@@ -1,7 +1,6 @@
 import Router from '@koa/router';
 import type { Collection } from 'mongodb';
 import type { Contact, Paged } from '@act/contracts/src/email-api';
-import { isTestDeliveryEmail } from '@act/contracts/src/test-delivery';
 import type { EmailLogDoc } from '../email-logs/model';
 
 /**
@@ -20,9 +19,8 @@ export async function simulatedRefs(logs: Collection<EmailLogDoc>, ids: number[]
 const isContact = (v: unknown): v is Contact => typeof v === 'object' && v !== null && typeof (v as Contact).id === 'number' && typeof (v as Contact).status === 'string';
 
 /**
- * Adds `simulated` and `test` to the contacts the contacts list answers, after it answered: a contact shown "Sent"
- * whose email nobody received reads "Sent (simulated)" on every screen, and a test delivery's contact carries a
- * "Test" badge. Mounted before the contacts router; it only adds fields to what that router wrote.
+ * Adds `simulated` to the contacts the contacts list answers, after it answered: a contact shown "Sent"
+ * whose email nobody received reads "Sent (simulated)" on every screen (its `test` flag is stored). Mounted before the contacts router; it only adds fields to what that router wrote.
  */
 export function simulatedContactsRouter(logs: Collection<EmailLogDoc>): Router {
   const router = new Router();
@@ -33,10 +31,7 @@ export function simulatedContactsRouter(logs: Collection<EmailLogDoc>): Router {
     const rows = Array.isArray(body) ? body : body && 'items' in body && Array.isArray(body.items) ? body.items : isContact(body) ? [body] : [];
     const contacts = rows.filter(isContact);
     const simulated = await simulatedRefs(logs, contacts.map((c) => c.id));
-    for (const c of contacts) {
-      c.simulated = simulated.has(c.id);
-      c.test = isTestDeliveryEmail(c.email);
-    }
+    for (const c of contacts) c.simulated = simulated.has(c.id);
   });
   return router;
 }

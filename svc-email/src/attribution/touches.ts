@@ -1,7 +1,6 @@
 import type { Collection } from 'mongodb';
 import type { Logger, Outbox } from '@act/service-kit';
 import { Subjects, type EventEnvelope, type SendEvent } from '@act/contracts';
-import { isTestDeliveryEmail } from '@act/contracts/src/test-delivery';
 import type { ContactDoc } from '../contacts/model';
 import type { EmailLogObserver } from '../email-logs/service';
 import type { IntegrationCache } from '../integrations/cache';
@@ -15,8 +14,7 @@ const TOUCH_STATUSES = new Set(['sent', 'would_send', 'held_out']);
  */
 export function emailTouchPublisher({ outbox, contacts, integrations, logger }: { outbox: Outbox; contacts: Collection<ContactDoc>; integrations: IntegrationCache; logger: Logger }): EmailLogObserver {
   return async (entries, at) => {
-    // A test delivery's contact is in no figure.
-    const touched = entries.filter((e) => TOUCH_STATUSES.has(e.status) && !isTestDeliveryEmail(e.email));
+    const touched = entries.filter((e) => TOUCH_STATUSES.has(e.status));
     if (touched.length === 0) return;
     // Not awaited: two more round trips per send held each send slot longer, and fewer emails then fell due
     // together into one Resend batch call. The outbox row follows the log within milliseconds.
@@ -26,11 +24,13 @@ export function emailTouchPublisher({ outbox, contacts, integrations, logger }: 
   async function publish(touched: Parameters<EmailLogObserver>[0], at: Date): Promise<void> {
     try {
       const refs = [...new Set(touched.map((e) => e.contact_ref))];
-      const found = await contacts.find({ id: { $in: refs } }, { projection: { _id: 0, id: 1, phone: 1, integration_id: 1 } }).toArray();
+      const found = await contacts.find({ id: { $in: refs } }, { projection: { _id: 0, id: 1, phone: 1, integration_id: 1, test: 1 } }).toArray();
       const byRef = new Map(found.map((c) => [c.id, c]));
       const bodies: Omit<SendEvent, keyof EventEnvelope>[] = [];
       for (const e of touched) {
         const c = byRef.get(e.contact_ref);
+        // A test delivery's contact is in no figure.
+        if (c?.test === true) continue;
         const integrationId = e.touch?.integration_id ?? c?.integration_id ?? null;
         const integration = await integrations.byId(integrationId);
         const body: Omit<SendEvent, keyof EventEnvelope> = {

@@ -29,6 +29,8 @@ export interface ContactDoc {
   reminders_held?: string | null;
   /** Set while the address is on the unsubscribe list (absent otherwise); see ContactsService.unsubscribedChanged. */
   unsubscribed?: true;
+  /** A "Send test delivery" sample's contact (set at intake; false for any other); absent only on contacts stored before the flag, which the start-up backfill marks. */
+  test?: boolean;
 }
 
 const schema = new mongoose.Schema<ContactDoc>(
@@ -48,6 +50,7 @@ const schema = new mongoose.Schema<ContactDoc>(
     cart: { type: mongoose.Schema.Types.Mixed, default: undefined },
     reminders_held: { type: String },
     unsubscribed: { type: Boolean },
+    test: { type: Boolean },
   },
   { versionKey: false, collection: 'contacts' },
 );
@@ -74,13 +77,16 @@ schema.index({ integration_id: 1, _id: 1 });
 // The Unsubscribed filter and its count: only the few contacts whose address is on the list are in it.
 schema.index({ unsubscribed: 1, created_at: -1, _id: -1 }, { partialFilterExpression: { unsubscribed: true } });
 
+// "Remove test deliveries" and the backfill's result: only the few test contacts are in it.
+schema.index({ test: 1 }, { partialFilterExpression: { test: true } });
+
 export function contactModel(conn: Connection) {
   return (conn.models.Contact as mongoose.Model<ContactDoc>) ?? conn.model<ContactDoc>('Contact', schema);
 }
 
-export const CONTACT_PROJECTION = { _id: 0, id: 1, contact_id: 1, email: 1, created_at: 1, remind_at: 1, purchased_at: 1, status: 1, integration_id: 1, cart: 1, reminders_held: 1, unsubscribed: 1 } as const;
+export const CONTACT_PROJECTION = { _id: 0, id: 1, contact_id: 1, email: 1, created_at: 1, remind_at: 1, purchased_at: 1, status: 1, integration_id: 1, cart: 1, reminders_held: 1, unsubscribed: 1, test: 1 } as const;
 
-export function toContact(d: Pick<ContactDoc, 'id' | 'contact_id' | 'email' | 'created_at' | 'remind_at' | 'purchased_at' | 'status' | 'integration_id' | 'cart' | 'reminders_held' | 'unsubscribed'>): Contact {
+export function toContact(d: Pick<ContactDoc, 'id' | 'contact_id' | 'email' | 'created_at' | 'remind_at' | 'purchased_at' | 'status' | 'integration_id' | 'cart' | 'reminders_held' | 'unsubscribed' | 'test'>): Contact {
   return {
     id: d.id,
     contact_id: d.contact_id,
@@ -93,5 +99,6 @@ export function toContact(d: Pick<ContactDoc, 'id' | 'contact_id' | 'email' | 'c
     cart: d.cart ?? null,
     reminders_held: d.reminders_held ?? null,
     unsubscribed: d.unsubscribed === true,
+    test: d.test === true,
   };
 }

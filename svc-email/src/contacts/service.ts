@@ -3,6 +3,7 @@ import type { Collection, Filter } from 'mongodb';
 import type { ObjectId } from 'mongodb';
 import { NotFoundError, createBatcher, insertNew, isDuplicateKeyError, readList, type ListOptions, type ListQueryParsed } from '@act/service-kit';
 import type { Contact, ContactStatus, Paged } from '@act/contracts/src/email-api';
+import { TEST_DELIVERY_EMAIL_PATTERN } from '@act/contracts/src/test-delivery';
 import { CONTACT_PROJECTION, FUNNEL_KEY_INDEX, contactModel, toContact, type ContactDoc } from './model';
 
 /**
@@ -32,6 +33,8 @@ export interface FunnelContactInput {
   phone: string | null;
   firstName: string | null;
   createdAt: Date;
+  /** A "Send test delivery" sample's contact (stored as `test`, set on insert only). */
+  test: boolean;
 }
 
 export interface PurchaseInput {
@@ -57,7 +60,7 @@ export const CONTACT_LIST_OPTIONS: ListOptions = {
 };
 
 /** The fields every new contact starts with; shared by the webhook path and the benchmark's direct seeding. */
-export function newContactFields(id: number, input: { email: string; phone: string | null; firstName: string | null; createdAt: Date }, remind_at: Date): NewContact {
+export function newContactFields(id: number, input: { email: string; phone: string | null; firstName: string | null; createdAt: Date; test?: boolean }, remind_at: Date): NewContact {
   return {
     id,
     email: input.email,
@@ -69,6 +72,7 @@ export function newContactFields(id: number, input: { email: string; phone: stri
     purchased_at: null,
     sent_at: null,
     status: 'pending',
+    test: input.test === true,
   };
 }
 
@@ -159,6 +163,14 @@ export class ContactsService {
     await this.unsubscribedChanged(chunk, true);
   }
 
+  /**
+   * At start: contacts stored before the `test` flag existed are tests by the sample's reserved address (the rule
+   * they were stored under); every reader then reads the flag alone. Served by the `email_lower` index.
+   */
+  async markLegacyTests(): Promise<void> {
+    await this.coll.updateMany({ email_lower: TEST_DELIVERY_EMAIL_PATTERN, test: { $exists: false } }, { $set: { test: true } });
+  }
+
   /** contact_updated: new email/phone for a known contact; an unknown one is created as contact_created would. */
   async updateFromFunnel(input: FunnelContactInput): Promise<{ created: boolean; contact: ContactDoc }> {
     const id = await this.allocateId();
@@ -166,7 +178,7 @@ export class ContactsService {
     const set: Partial<ContactDoc> = { email: input.email, email_lower: input.email.toLowerCase() };
     if (input.phone !== null) set.phone = input.phone;
     if (input.firstName !== null) set.first_name = input.firstName;
-    const onInsert: Partial<ContactDoc> = { id, created_at: input.createdAt, remind_at, purchased_at: null, sent_at: null, status: 'pending' };
+    const onInsert: Partial<ContactDoc> = { id, created_at: input.createdAt, remind_at, purchased_at: null, sent_at: null, status: 'pending', test: input.test };
     if (input.phone === null) onInsert.phone = null;
     if (input.firstName === null) onInsert.first_name = null;
     // As on creation, the flow before the contact; only when there is no contact yet (the usual update finds one).

@@ -1,3 +1,4 @@
+import { isTestDeliveryEmail } from '@act/contracts/src/test-delivery';
 import { Subjects, type FactOrigin, type FunnelContactEvent, type FunnelPurchaseEvent } from '@act/contracts';
 import { CartStore, cartFromEvent, heldFromEvent, isTrusted, readOrigin, refusedFact } from '@act/sources';
 import type { ContactsService } from '../contacts/service';
@@ -58,7 +59,9 @@ export async function handleFunnelEvent(subject: string, payload: Record<string,
     if (!integration) return;
     if (!trusted && (await integrations.requiresSigning(integration)))
       return refuse(deps, Subjects.contactCreated, payload, integration, origin);
-    await contacts.createFromFunnel({ integration, contactId, email, phone: str(p.phone), firstName: str(p.firstName), createdAt: date(p.createdAt) });
+    // An event from before the flag: a test by the sample's address, the rule it was published under.
+    const test = typeof p.test === 'boolean' ? p.test : isTestDeliveryEmail(email);
+    await contacts.createFromFunnel({ integration, contactId, email, phone: str(p.phone), firstName: str(p.firstName), createdAt: date(p.createdAt), test });
     // What the SMS side kept of the checkout: the same cart (newest by the sender's time) and hold here.
     const carts = new CartStore(contacts.coll);
     const cart = cartFromEvent(p.cart, new Date());

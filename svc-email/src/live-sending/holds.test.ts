@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { startFakeResend, type FakeResend } from '@act/testing';
+import { TEST_DELIVERY_HEADER } from '@act/contracts/src/test-delivery';
 import { contactCreated, dropDb, natsConnect, sleep, startEmail, waitFor, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
 
 const HOLD = 'The shopper declined promotional messages at checkout';
@@ -101,7 +102,7 @@ it('a contact held after its first email gets no further step; the log says why 
 });
 
 it("a test delivery's sample shopper gets no email and no simulated reminder; a real contact of the funnel does", async () => {
-  await email.api('POST', '/api/webhook', { body: contactCreated('td-1', 'test-delivery+5e1f@example.com', 'held-funnel'), user: null });
+  await email.api('POST', '/api/webhook', { body: contactCreated('td-1', 'test-delivery+5e1f@example.com', 'held-funnel'), user: null, headers: { [TEST_DELIVERY_HEADER]: '5e1f' } });
   await email.api('POST', '/api/webhook', { body: contactCreated('td-real', 'real.three@example.com', 'held-funnel'), user: null });
   await waitFor(async () => fake.emailsTo('real.three@example.com').length === 1, { timeoutMs: 15_000, what: 'the control email' });
   const held = await waitFor(async () => (await logsFor('td-1')).find((l) => l.status === 'held'), { timeoutMs: 10_000, what: 'the held log' });

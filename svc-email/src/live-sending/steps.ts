@@ -54,7 +54,7 @@ export function failedMessage(
   return `Failed to send "${t.name}" (step ${t.template_order}) to ${email}: ${error}`;
 }
 
-type StepContact = Pick<ContactDoc, 'id' | 'contact_id' | 'email' | 'first_name' | 'status' | 'integration_id' | 'reminders_held' | 'cart'>;
+type StepContact = Pick<ContactDoc, 'id' | 'contact_id' | 'email' | 'first_name' | 'status' | 'integration_id' | 'reminders_held' | 'test' | 'cart'>;
 const CONTACT_FIELDS = {
   _id: 0,
   id: 1,
@@ -64,6 +64,7 @@ const CONTACT_FIELDS = {
   status: 1,
   integration_id: 1,
   reminders_held: 1,
+  test: 1,
   // The whole cart: the message shows it (its total, items, the Cart block), and its recovery deadline rules the link.
   cart: 1,
 } as const;

@@ -3,6 +3,7 @@
  * delivery's sample shopper, gets none; its reminder log says why, and it is no touch of any count.
  */
 import { randomUUID } from 'node:crypto';
+import { TEST_DELIVERY_HEADER } from '@act/contracts/src/test-delivery';
 import type { TimelinePart } from '@act/contracts/src/timeline';
 import { contactCreated, dropDb, natsConnect, startEmail, waitFor, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
 
@@ -21,7 +22,7 @@ const logsFor = async (contactId: string) => ((await email.api('GET', '/api/emai
 
 it('a held contact and a test delivery get no would_send reminder; the log says why; a real contact gets one', async () => {
   await email.api('POST', '/api/webhook', { body: contactCreated('rh-1', 'declined@example.com', 'held'), user: null });
-  await email.api('POST', '/api/webhook', { body: contactCreated('rh-td', 'test-delivery+9a8b@example.com', 'held'), user: null });
+  await email.api('POST', '/api/webhook', { body: contactCreated('rh-td', 'test-delivery+9a8b@example.com', 'held'), user: null, headers: { [TEST_DELIVERY_HEADER]: '9a8b' } });
   await email.api('POST', '/api/webhook', { body: contactCreated('rh-real', 'real@example.com', 'held'), user: null });
   const nc = await natsConnect();
   try {

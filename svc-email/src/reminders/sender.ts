@@ -1,4 +1,3 @@
-import { isTestDeliveryEmail } from '@act/contracts/src/test-delivery';
 import type { NewEmailLog } from '../email-logs/service';
 
 /** A contact whose reminder the flow's first step has claimed (pending → sent): only that step logs its reminder. */
@@ -9,12 +8,14 @@ export interface ClaimedContact {
   integration_id: number | null;
   /** Why no reminder may go (set at intake, e.g. the shopper declined promotional messages). */
   reminders_held?: string | null;
+  /** A "Send test delivery" sample's contact (stored at intake). */
+  test?: boolean;
 }
 
 /** The reason a contact's reminder and sequence steps are held (its held reason, or a test delivery), else null. */
-export function heldReason(c: { email: string; reminders_held?: string | null }): string | null {
+export function heldReason(c: { reminders_held?: string | null; test?: boolean }): string | null {
   if (c.reminders_held) return c.reminders_held;
-  return isTestDeliveryEmail(c.email) ? 'test delivery' : null;
+  return c.test === true ? 'test delivery' : null;
 }
 
 export function heldMessage(email: string, reason: string): string {

@@ -27,7 +27,7 @@ export interface ReminderStepDeps {
 }
 
 type Read = ClaimedContact & Pick<ContactDoc, 'status'>;
-const CLAIMED = { _id: 0, id: 1, contact_id: 1, email: 1, integration_id: 1, reminders_held: 1, status: 1 } as const;
+const CLAIMED = { _id: 0, id: 1, contact_id: 1, email: 1, integration_id: 1, reminders_held: 1, test: 1, status: 1 } as const;
 
 /**
  * The first step of every email flow: the reminder. The contact is claimed pending → sent (conditional, so a

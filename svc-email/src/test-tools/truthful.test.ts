@@ -3,6 +3,7 @@
  * a would_send reminder is marked simulated on its contact row and counted nowhere as reminded; a test delivery's
  * contact is marked test, in no count, and removed in one audited action; the Resend status says what waits.
  */
+import { TEST_DELIVERY_HEADER } from '@act/contracts/src/test-delivery';
 import type { Contact } from '@act/contracts/src/email-api';
 import type { ProviderStatusResponse } from '@act/contracts/src/provider-status';
 import type { RevenueSummary } from '@act/contracts/src/revenue-api';
@@ -32,7 +33,7 @@ describe('truthful figures on the email side', () => {
     expect(created.status).toBeLessThan(300);
     const integrationId = (created.body as { id: number }).id;
     for (const [id, address] of [['t-1', 'shopper1@shop.test'], ['t-2', 'shopper2@shop.test'], ['t-test', 'test-delivery+0123abcd@example.com']])
-      expect((await email.api('POST', '/api/webhook', { body: contactCreated(id, address, 'truth'), user: null })).status).toBe(200);
+      expect((await email.api('POST', '/api/webhook', { body: contactCreated(id, address, 'truth'), user: null, headers: id === 't-test' ? { [TEST_DELIVERY_HEADER]: '0123abcd' } : {} })).status).toBe(200);
     const rows = await waitFor(async () => {
       const got = await contacts();
       // The claim (status sent) comes before the reminder's log, which is what says it was simulated.

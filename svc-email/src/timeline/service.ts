@@ -7,7 +7,6 @@ import { emailLogModel, type EmailLogDoc } from '../email-logs/model';
 import { webhookEventModel, type WebhookEventDoc } from '../webhook-events/model';
 import { unsubscribeModel, type UnsubscribeDoc } from '../unsubscribe/model';
 import type { IntegrationCache } from '../integrations/cache';
-import { isTestDeliveryEmail } from '@act/contracts/src/test-delivery';
 import { simulatedRefs } from '../attribution/simulated';
 import { deliveryEntry, logEntry, providerEntry, unsubscribeEntry } from './entries';
 
@@ -120,7 +119,7 @@ export class EmailTimelineService {
       integration_name: integration?.name ?? null,
       funnel_id: integration?.funnel_id ?? null,
       status: c.status,
-      reminders_held: c.reminders_held ?? (isTestDeliveryEmail(c.email) ? TEST_DELIVERY_HOLD : null),
+      reminders_held: c.reminders_held ?? (c.test === true ? TEST_DELIVERY_HOLD : null),
       simulated: c.status === 'sent' && (await simulatedRefs(this.logs, [c.id])).has(c.id),
       created_at: iso(c.created_at)!,
       purchased_at: iso(c.purchased_at),

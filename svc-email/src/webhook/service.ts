@@ -9,6 +9,7 @@ import {
   decideVerification,
   describingHeaders,
   genericCart,
+  isTestDelivery,
   isTrusted,
   isWooCommercePing,
   looksLikeWebhookKey,
@@ -151,7 +152,8 @@ export class WebhookService {
     // The SMS side applies its own integration's signing rules to what this delivery publishes.
     const origin = webhookOrigin(source, decision.verification, integration.id);
     try {
-      const { answer, outcome, reason } = await this.apply(fact, integration, pinned !== null, origin);
+      const test = fact.kind === 'contact' && isTestDelivery(d.headers, { email: fact.email, phone: fact.phone });
+      const { answer, outcome, reason } = await this.apply(fact, integration, pinned !== null, origin, test);
       await this.events.record(typeOf(fact, outcome), d.raw, { ...base, outcome, verification_reason: reason ?? null });
       return answer;
     } catch (err) {
@@ -228,6 +230,8 @@ export class WebhookService {
     integration: IntegrationDoc,
     byUrl: boolean,
     origin: FactOrigin,
+    /** The product's own "Send test delivery" (its contact is stored and relayed with `test: true`). */
+    test: boolean,
   ): Promise<{ answer: WebhookAnswer; outcome: DeliveryInfo['outcome']; reason?: string }> {
     if (fact.kind === 'handshake')
       return { answer: { body: { status: 'ok', message: 'Handshake received' } }, outcome: 'handshake' };
@@ -278,6 +282,7 @@ export class WebhookService {
         phone: fact.phone,
         firstName: fact.firstName,
         createdAt: now,
+        test,
       };
       const checkoutUrl = fact.checkoutUrl
         ? { integrationId: integration.id, contactId: fact.contactId, url: fact.checkoutUrl }
@@ -296,6 +301,7 @@ export class WebhookService {
           firstName: fact.firstName,
           createdAt: now.toISOString(),
           origin,
+          test,
           ...shared,
         });
         return {
@@ -322,6 +328,7 @@ export class WebhookService {
         firstName: contact.first_name ?? null,
         createdAt: new Date(contact.created_at).toISOString(),
         origin,
+        test: contact.test === true,
         ...shared,
       });
       return {

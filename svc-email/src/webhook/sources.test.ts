@@ -452,9 +452,11 @@ describe('per-integration URLs and the senders', () => {
     const headers = Object.fromEntries(Object.entries(posted!.headers).map(([k, v]) => [k, String(v)]));
     expect(ADAPTERS[source].verify(Buffer.from(posted!.body), headers, secret)).toEqual({ ok: true });
     // What the recorder got, handed to the service as the gateway would: a verified contact with its cart.
-    const forward = Object.fromEntries(Object.entries(headers).filter(([k]) => /^(stripe-|x-wc-)/.test(k)));
+    const forward = Object.fromEntries(Object.entries(headers).filter(([k]) => /^(stripe-|x-wc-|x-act-test-delivery$)/.test(k)));
     const taken = await deliver(shop.path, posted!.body, forward);
     expect(taken).toMatchObject({ status: 200, body: { status: 'ok', message: 'Contact created' } });
     expect(await lastEvent()).toMatchObject({ source, verification: 'verified', event_name: eventName });
+    // The product's own sample: its contact is stored as a test.
+    expect(await contactsOf(shop.id)).toEqual([expect.objectContaining({ email: expect.stringMatching(/^test-delivery\+/), test: true })]);
   });
 });
