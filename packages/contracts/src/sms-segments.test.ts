@@ -66,3 +66,39 @@ describe('a filled-in message keeps to its template’s segments', () => {
     expect(fitted.segments.segments).toBe(2);
   });
 });
+
+describe('an item name that does not fit even cut to one character is left out without a gap', () => {
+  const link = 'https://shop.example.com/checkouts/c/0123456789abcdef';
+  const cart = { ...SAMPLE_CART, items: [{ ...SAMPLE_CART.items[0]!, name: 'Mug' }], total: 1250, currency: 'GBP' };
+  /** A first name that makes the message without the item name exactly one full segment (160 characters). */
+  const filling = (template: string): MessageInput => {
+    const base = { firstName: 'A', recoveryUrl: link, cart };
+    const shortest = fitSmsMessage(template, { ...base, firstName: 'A'.repeat(200) }).message;
+    // Left out at 200 characters of name; the first name's length moves the message one for one.
+    const firstName = 'A'.repeat(200 - (shortest.length - 160));
+    return { ...base, firstName };
+  };
+
+  it('drops the space before the name with it, so the text never reads "your  (£12.50)"', () => {
+    const template = 'Hi {{firstName}}, your {{firstItemName}} ({{cartTotal}}) is waiting: {{recoveryUrl}}';
+    const fitted = fitSmsMessage(template, filling(template));
+    expect(fitted.shortened).toBe(true);
+    expect(fitted.message).not.toContain('  ');
+    expect(fitted.message).toContain(`, your (£12.50) is waiting: ${link}`);
+    expect(fitted.message).toHaveLength(160);
+    expect(fitted.segments.segments).toBe(1);
+  });
+
+  it('drops the space after it at the start of the message, and keeps a fallback the template writes', () => {
+    const atStart = '{{firstItemName}} still in your cart, {{firstName}}: {{recoveryUrl}}';
+    const started = fitSmsMessage(atStart, filling(atStart));
+    expect(started.message.startsWith('still in your cart, A')).toBe(true);
+    expect(started.message).not.toContain('  ');
+    // The fallback is shorter than any cut of the name ('E...'), so the name is left out for it.
+    const withFallback = 'Hi {{firstName}}, {{firstItemName | "it"}} ({{cartTotal}}) is waiting: {{recoveryUrl}}';
+    const named = { ...cart, items: [{ ...cart.items[0]!, name: 'Enamel Camping Mug' }] };
+    const fitted = fitSmsMessage(withFallback, { ...filling(withFallback), cart: named });
+    expect(fitted.shortened).toBe(true);
+    expect(fitted.message).toContain(', it (£12.50) is waiting');
+  });
+});

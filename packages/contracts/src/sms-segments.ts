@@ -42,6 +42,35 @@ function cutAt(chars: string[], n: number): string {
   return chars.slice(0, end).join('');
 }
 
+/** Stands where the item name was while its place is tidied (a private-use character no template writes). */
+const LEFT_OUT = '\uE000';
+
+/**
+ * The message with the item name left out: the template's fallback for it when it writes one, else nothing, and the
+ * space before the name goes with it ("your {{firstItemName}} ({{cartTotal}})" reads "your ($12.00)", not
+ * "your  ($12.00)"); at the start of the message or of a line it is the space after.
+ */
+function withoutItem(template: string, values: Record<SmsPlaceholderKey, string | null>): string {
+  const plain = renderSmsTemplate(template, { ...values, first_item_name: null });
+  const marked = renderSmsTemplate(template, { ...values, first_item_name: LEFT_OUT });
+  // A fallback of the template's own took the name's place: that text stands as written.
+  if (marked.split(LEFT_OUT).join('') !== plain) return plain;
+  const chars = Array.from(marked);
+  const out: string[] = [];
+  for (let i = 0; i < chars.length; i++) {
+    if (chars[i] !== LEFT_OUT) {
+      out.push(chars[i]!);
+      continue;
+    }
+    const before = out[out.length - 1];
+    const next = chars[i + 1];
+    const lineStart = before === undefined || before === '\n';
+    if (before === ' ' && (next === undefined || /[\s,.;:!?)]/.test(next))) out.pop();
+    else if (lineStart && next === ' ') i++;
+  }
+  return out.join('');
+}
+
 /**
  * One contact's SMS: the template filled in with this contact's values. When that message takes more segments than
  * the template's typical one (a long product name, a name outside GSM-7), the first item's name is shortened until it
@@ -57,7 +86,8 @@ export function fitSmsMessage(template: string, input: MessageInput): FittedSms 
   if (fullSegments.segments <= budget || !item) return { message: full, segments: fullSegments, shortened: false };
   const chars = Array.from(item);
   const withItem = (n: number): string => {
-    const name = n >= chars.length ? item : n === 0 ? '' : cutAt(chars, n) + ELLIPSIS;
+    if (n === 0) return withoutItem(template, values);
+    const name = n >= chars.length ? item : cutAt(chars, n) + ELLIPSIS;
     return renderSmsTemplate(template, { ...values, first_item_name: name } as Record<SmsPlaceholderKey, string | null>);
   };
   // Longest prefix that fits (the segment count never falls as the name grows); none fits: the name is left out.
