@@ -48,6 +48,7 @@ export const TWILIO_KEYS = [
   'blackout_end_hour',
   'blackout_timezone',
   'blackout_enabled',
+  'frequency_cap_hours',
 ];
 
 export function newTag(): string {
