@@ -38,6 +38,7 @@ import { DuePoller } from '@act/flow';
 import { FunnelEventPublisher } from './events/publisher';
 import { startFunnelConsumers } from './events/consumers';
 import { initEarlierContacts, pickUpEarlierContacts } from './integrations/earlier-contacts';
+import { markLegacyTestDeliveries } from './integrations/test-deliveries';
 import { WebhookSigningSettings } from './webhook-signing/settings';
 import { webhookSigningRouter } from './webhook-signing/routes';
 import { buildAttribution } from './attribution';
@@ -176,6 +177,7 @@ export async function buildSmsService(
       await agendaJobs.start(engine);
       poller?.start();
       consumers = startFunnelConsumers({ conn, bus, contacts, integrations, events, logger });
+      void markLegacyTestDeliveries(conn).catch((err) => logger.warn({ err: (err as Error).message }, 'marking earlier test deliveries failed'));
       privacy = startPrivacyResponder({
         conn,
         bus,

@@ -11,7 +11,6 @@ import ClearIcon from '@mui/icons-material/DeleteSweepOutlined';
 import BlockIcon from '@mui/icons-material/DoNotDisturbOnOutlined';
 import { apiRequest, ConfirmDialog, DateTime, errorMessage, formatTime, PageHeader, type DataColumn } from '@act/ui-kit';
 import { ProviderBanner, useProviderStatus } from '@act/ui-kit/src/ProviderBanner';
-import { TEST_DELIVERY_PHONE } from '@act/contracts/src/test-delivery';
 import { AdminOnlyNote, adminOnlyReason } from '@act/ui-kit/src/AdminOnlyNote';
 import {
   SMS_CONTACT_STATUSES,
@@ -169,7 +168,7 @@ export default function SmsContactsPage() {
       render: (c) => (
         <>
           <ContactStatusBadge status={c.status} />
-          {c.phone === TEST_DELIVERY_PHONE && <Chip size="small" color="secondary" label="Test" sx={{ ml: 0.5 }} data-testid="test-badge" />}
+          {c.test && <Chip size="small" color="secondary" label="Test" sx={{ ml: 0.5 }} data-testid="test-badge" />}
           {c.status === 'pending' && twilio?.row_reason && Date.parse(c.remind_at) <= Date.now() && (
             <Typography
               variant="caption"

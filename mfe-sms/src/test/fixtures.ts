@@ -39,6 +39,7 @@ export function contact(i: number, over: Partial<SmsContact> = {}): SmsContact {
     held_by: null,
     cart: null,
     reminders_held: null,
+    test: false,
     ...over,
   };
 }

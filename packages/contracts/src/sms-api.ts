@@ -280,6 +280,8 @@ export interface SmsContact {
   cart: Cart | null;
   /** Why no message goes to this contact (the shopper declined the sender's promotional messages); null: none. */
   reminders_held: string | null;
+  /** A "Send test delivery" sample (contracts test-delivery.ts): a "Test" badge, never texted, in no count. */
+  test: boolean;
 }
 
 export interface SmsLog {

@@ -1,6 +1,5 @@
 import type { Collection } from 'mongodb';
 import { cohortFunnel, type RevenueSide } from '@act/service-kit';
-import { TEST_DELIVERY_PHONE } from '@act/contracts/src/test-delivery';
 import type { ContactDoc } from '../contacts/model';
 import type { IntegrationDoc } from '../integrations/model';
 
@@ -21,7 +20,7 @@ export function smsRevenueSide({ contacts, integrations }: { contacts: Collectio
     },
     async funnel(from, until, integrationId) {
       // A test delivery's contact is in no count.
-      const range = { created_at: { $gte: from, $lt: until }, phone: { $ne: TEST_DELIVERY_PHONE }, ...(integrationId !== undefined ? { integration_id: integrationId } : {}) };
+      const range = { created_at: { $gte: from, $lt: until }, test: { $ne: true }, ...(integrationId !== undefined ? { integration_id: integrationId } : {}) };
       const [count, reached] = await Promise.all([
         contacts.countDocuments(range),
         // sent_count counts the messages Twilio took (held, skipped and blocked steps are not sends).

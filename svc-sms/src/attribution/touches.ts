@@ -1,15 +1,14 @@
 import type { Collection } from 'mongodb';
 import type { Logger, Outbox } from '@act/service-kit';
 import { Subjects, type EventEnvelope, type SendEvent } from '@act/contracts';
-import { TEST_DELIVERY_PHONE } from '@act/contracts/src/test-delivery';
 import type { ContactDoc } from '../contacts/model';
 import type { IntegrationDoc } from '../integrations/model';
 import type { LogDoc } from '../logs/model';
 
-/** Twilio took the message (a SID) and has not refused it: attribution's touch (a test delivery's is in no figure). */
-const isSend = (l: Omit<LogDoc, 'id'>) => !!l.message_sid && l.contact_ref !== null && l.status !== 'failed' && l.status !== 'undelivered' && l.phone !== TEST_DELIVERY_PHONE;
+/** Twilio took the message (a SID) and has not refused it: attribution's touch. */
+const isSend = (l: Omit<LogDoc, 'id'>) => !!l.message_sid && l.contact_ref !== null && l.status !== 'failed' && l.status !== 'undelivered';
 /** A contact held out of its campaign: the ledger's holdout mark (no send), so its purchases count for the control group. */
-const isHoldout = (l: Omit<LogDoc, 'id'>) => l.status === 'held_out' && l.contact_ref !== null && l.phone !== TEST_DELIVERY_PHONE;
+const isHoldout = (l: Omit<LogDoc, 'id'>) => l.status === 'held_out' && l.contact_ref !== null;
 const isTouch = (l: Omit<LogDoc, 'id'>) => isSend(l) || isHoldout(l);
 
 /**
@@ -28,13 +27,15 @@ export function smsTouchPublisher({ outbox, contacts, integrations, logger }: { 
       const refs = [...new Set(touched.map((l) => l.contact_ref!))];
       const ids = [...new Set(touched.map((l) => l.integration_id).filter((v): v is number => v !== null))];
       const [found, owners] = await Promise.all([
-        contacts.find({ id: { $in: refs } }, { projection: { _id: 0, id: 1, email: 1, funnel_id: 1 } }).toArray(),
+        contacts.find({ id: { $in: refs } }, { projection: { _id: 0, id: 1, email: 1, funnel_id: 1, test: 1 } }).toArray(),
         integrations.find({ id: { $in: ids } }, { projection: { _id: 0, id: 1, funnel_id: 1, sms_campaign_id: 1 } }).toArray(),
       ]);
       const byRef = new Map(found.map((c) => [c.id, c]));
       const byId = new Map(owners.map((i) => [i.id, i]));
       for (const l of touched) {
         const c = byRef.get(l.contact_ref!);
+        // A test delivery's contact is in no figure.
+        if (c?.test === true) continue;
         const integration = l.integration_id !== null ? byId.get(l.integration_id) : undefined;
         const body: Omit<SendEvent, keyof EventEnvelope> = {
           channel: 'sms',

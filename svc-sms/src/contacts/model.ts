@@ -45,6 +45,8 @@ export interface ContactDoc {
   reminders_held?: string | null;
   /** The campaign's holdout and the variant per step, drawn once (sequences/experiment.ts) and never again. */
   experiment?: StoredExperiment | null;
+  /** A "Send test delivery" sample's contact (set at intake; false for any other); absent only on contacts stored before the flag, which the start-up backfill marks. */
+  test?: boolean;
 }
 
 const schema = new mongoose.Schema<ContactDoc>(
@@ -72,6 +74,7 @@ const schema = new mongoose.Schema<ContactDoc>(
     cart: { type: mongoose.Schema.Types.Mixed, default: undefined },
     reminders_held: { type: String },
     experiment: { type: mongoose.Schema.Types.Mixed, default: undefined },
+    test: { type: Boolean },
   },
   { versionKey: false },
 );
@@ -87,6 +90,8 @@ schema.index({ contact_id: 1 });
 schema.index({ email: 1 });
 // Newest first with the id as tiebreak, as the list pages read.
 schema.index({ created_at: -1, id: -1 });
+// "Remove test deliveries" and what the figures leave out: only the few test contacts are in it.
+schema.index({ test: 1 }, { partialFilterExpression: { test: true } });
 
 export function contactModel(conn: Connection): Model<ContactDoc> {
   return (conn.models.SmsContact as Model<ContactDoc>) ?? conn.model<ContactDoc>('SmsContact', schema, 'sms_contacts');

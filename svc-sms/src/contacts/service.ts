@@ -52,6 +52,8 @@ export interface FunnelContactInput {
   email?: string | null;
   firstName?: string | null;
   checkoutUrl?: string | null;
+  /** A "Send test delivery" sample's contact: stored as `test`, never scheduled (set on insert only). */
+  test: boolean;
 }
 
 interface UpsertItem {
@@ -111,12 +113,13 @@ export class ContactService {
       id,
       status: 'pending',
       remind_at: remindAt,
-      next_at: remindAt,
+      next_at: input.test ? null : remindAt,
       step: 0,
       sent_count: 0,
       last_sent_at: null,
       purchased_at: null,
       created_at: now,
+      test: input.test,
     };
     if (!input.email) onInsert.email = null;
     if (!input.firstName) onInsert.first_name = null;
@@ -128,7 +131,7 @@ export class ContactService {
       ? ({ ...onInsert, ...set, ...filter } as ContactDoc)
       : await this.Contact.findOne(filter).lean<ContactDoc>();
     if (!doc) throw new Error('contact upsert returned nothing');
-    if (created)
+    if (created && !input.test)
       this.deps.scheduler
         .schedule(doc.id, remindAt)
         .catch((err) =>
@@ -353,5 +356,6 @@ export function toApiContact(d: ContactDoc, optedOut: boolean, integrationName: 
     held_by: held ? (held_by ?? 'blackout') : null,
     cart: rest.cart ?? null,
     reminders_held: rest.reminders_held ?? null,
+    test: rest.test === true,
   };
 }

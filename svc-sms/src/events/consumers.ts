@@ -5,7 +5,6 @@ import { CartStore, cartFromEvent, heldFromEvent, isTrusted, readOrigin, refused
 import type { ContactService } from '../contacts/service';
 import type { IntegrationCache } from '../integrations/cache';
 import { keepEarlierContact } from '../integrations/earlier-contacts';
-import { holdTestDeliveries } from '../integrations/test-deliveries';
 import { TEST_DELIVERY_PHONE } from '@act/contracts/src/test-delivery';
 import { toE164 } from '../contacts/phone';
 import { contactModel } from '../contacts/model';
@@ -57,6 +56,8 @@ export function createFunnelEventHandler(deps: FunnelEventDeps) {
       const e = payload as unknown as FunnelContactEvent;
       const phone = toE164(e.phone);
       if (!phone || typeof e.funnelId !== 'string' || !e.funnelId || e.contactId == null) return;
+      // An event from before the flag: a test by the sample's phone, the rule it was published under.
+      const test = typeof e.test === 'boolean' ? e.test : phone === TEST_DELIVERY_PHONE;
       const integration = await deps.integrations.activeForFunnel(e.funnelId);
       // Kept for an SMS integration of this funnel created later (integrations/earlier-contacts.ts).
       if (!integration)
@@ -68,6 +69,7 @@ export function createFunnelEventHandler(deps: FunnelEventDeps) {
           first_name: typeof e.firstName === 'string' ? e.firstName : null,
           checkout_url: typeof (e as { checkoutUrl?: unknown }).checkoutUrl === 'string' ? (e as { checkoutUrl?: string }).checkoutUrl! : null,
           trusted,
+          test,
         });
       if (!trusted && (await deps.integrations.requiresSigning(integration)))
         return refuse(deps, Subjects.contactCreated, payload, integration, origin);
@@ -82,9 +84,8 @@ export function createFunnelEventHandler(deps: FunnelEventDeps) {
           typeof (e as { checkoutUrl?: unknown }).checkoutUrl === 'string'
             ? (e as { checkoutUrl?: string }).checkoutUrl
             : null,
+        test,
       });
-      // A test delivery's contact (the email side's sample) is never texted.
-      if (phone === TEST_DELIVERY_PHONE) await holdTestDeliveries(deps.conn);
       // What the email side kept of the checkout: the same cart (newest by the sender's time) and hold here.
       const carts = new CartStore(contactModel(deps.conn).collection);
       const cart = cartFromEvent(e.cart, new Date());

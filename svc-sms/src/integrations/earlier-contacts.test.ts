@@ -56,12 +56,12 @@ it('picks up the earlier contacts of its funnel when the SMS integration is crea
 });
 
 it("never texts a test delivery's contact the email side relays, while a real one of the same funnel is texted", async () => {
-  await publishEvent(sms.t.natsPrefix, Subjects.contactCreated, { ...contactEvent('td-1', '+14155550100'), email: 'test-delivery+0a1b2c3d@example.com' });
+  await publishEvent(sms.t.natsPrefix, Subjects.contactCreated, { ...contactEvent('td-1', '+14155550100'), email: 'test-delivery+0a1b2c3d@example.com', test: true });
   await publishEvent(sms.t.natsPrefix, Subjects.contactCreated, contactEvent('real-2', '+15552080002'));
   // The positive control: the real contact's text goes out after its delay ("minutes" are seconds here).
   await waitFor(async () => sms.twilio.messages.some((m) => m.to === '+15552080002'), 15_000);
   const td = await waitFor(async () => (await contacts()).find((c) => c.contact_id === 'td-1'), 5_000);
-  expect(td).toMatchObject({ phone: '+14155550100', next_send_at: null });
+  expect(td).toMatchObject({ phone: '+14155550100', next_send_at: null, test: true });
   await new Promise((r) => setTimeout(r, 2_000));
   expect(sms.twilio.messages.some((m) => m.to === '+14155550100')).toBe(false);
 });

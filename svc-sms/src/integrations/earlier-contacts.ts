@@ -18,6 +18,8 @@ export interface EarlierContactDoc {
   checkout_url: string | null;
   /** The fact passed a signature check where it came in (or was a staff action). */
   trusted: boolean;
+  /** A "Send test delivery" sample's contact (absent on those kept before the flag: false). */
+  test?: boolean;
   received_at: Date;
 }
 
@@ -44,7 +46,7 @@ export async function keepEarlierContact(conn: Connection, fact: Omit<EarlierCon
 export interface PickUpDeps {
   conn: Connection;
   /** Makes the SMS contact, as the funnel event would have (its sequence starts from now). */
-  upsert(input: { integration: IntegrationDoc; funnelId: string; contactId: string; phone: string; email: string | null; firstName: string | null; checkoutUrl: string | null }): Promise<unknown>;
+  upsert(input: { integration: IntegrationDoc; funnelId: string; contactId: string; phone: string; email: string | null; firstName: string | null; checkoutUrl: string | null; test: boolean }): Promise<unknown>;
   /** Whether the integration takes signed facts only (then an unverified one is not picked up). */
   requiresSigning(integration: IntegrationDoc): Promise<boolean>;
   logger: Logger;
@@ -63,7 +65,7 @@ export async function pickUpEarlierContacts(deps: PickUpDeps, integration: Integ
   let taken = 0;
   for (const k of kept) {
     if (signedOnly && !k.trusted) continue;
-    await deps.upsert({ integration, funnelId: k.funnel_id, contactId: k.contact_id, phone: k.phone, email: k.email, firstName: k.first_name, checkoutUrl: k.checkout_url });
+    await deps.upsert({ integration, funnelId: k.funnel_id, contactId: k.contact_id, phone: k.phone, email: k.email, firstName: k.first_name, checkoutUrl: k.checkout_url, test: k.test === true });
     await c.deleteOne({ funnel_id: k.funnel_id, contact_id: k.contact_id });
     taken++;
   }

@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import { clearTestDeliveries, holdTestDeliveries } from './test-deliveries';
+import { clearTestDeliveries } from './test-deliveries';
 import {
   BadGatewayError,
   BadRequestError,
@@ -154,15 +154,13 @@ export class IntegrationService {
     const base = this.signing.testBaseUrl ?? this.signing.publicUrl;
     const url = integrationWebhookUrl(base, '/api/sms/webhook', d.webhook_key);
     try {
-      const result = await sendTestDelivery({
+      // Its contact is stored as a test (the webhook intake), so it is never texted.
+      return await sendTestDelivery({
         source: source ?? d.webhook_source ?? 'clickfunnels2',
         url,
         secret,
         funnelId: d.funnel_id,
       });
-      // The sample became a contact (the webhook answered before this): it is a test, so it is never texted.
-      await holdTestDeliveries(this.conn);
-      return result;
     } catch (err) {
       this.signing.logger.warn({ err: (err as Error).message, url }, 'test delivery failed');
       throw new BadGatewayError(`The test delivery could not reach ${url}`);

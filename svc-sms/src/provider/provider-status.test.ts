@@ -1,5 +1,6 @@
 /** GET /api/sms/provider-status over the running svc-sms without Twilio: steps due wait, and the answer says how many. */
 import type { ProviderStatusResponse } from '@act/contracts/src/provider-status';
+import { TEST_DELIVERY_HEADER } from '@act/contracts/src/test-delivery';
 import { call } from '@act/service-kit/testing';
 import { createFunnel, dropDb, dropStream, postContact, smsTestEnv, startSms, waitFor, type SmsTestEnv } from '../test/helpers';
 import type { ServiceProcess } from '@act/service-kit/testing';
@@ -34,8 +35,8 @@ it('says Twilio is not configured and counts the steps that came due and wait fo
   });
   await createFunnel(svc.url, 'wait', [{ message: 'Hi' }]);
   for (const [i, phone] of ['+15552070001', '+15552070002', '+15552070003'].entries()) expect((await postContact(svc.url, 'wait', `w-${i}`, phone)).status).toBe(200);
-  // A test delivery's contact waits too, but is in no count.
-  expect((await postContact(svc.url, 'wait', 'w-test', '+14155550100', { email: 'test-delivery+abc@example.com' })).status).toBe(200);
+  // A test delivery's contact is never scheduled and in no count.
+  expect((await postContact(svc.url, 'wait', 'w-test', '+14155550100', { email: 'test-delivery+abc@example.com' }, { [TEST_DELIVERY_HEADER]: 'abc' })).status).toBe(200);
   // One "minute" of delay is one second here.
   const s = await waitFor(async () => {
     const got = await status();

@@ -1,7 +1,6 @@
 import type { Connection } from 'mongoose';
 import type { Collection } from 'mongodb';
 import { NO_CHECKOUT_LINK_MESSAGE } from '@act/contracts/src/checkout-link';
-import { TEST_DELIVERY_PHONE } from '@act/contracts/src/test-delivery';
 import {
   isTollFree,
   usesCheckoutLink,
@@ -185,7 +184,7 @@ export class SmsSteps {
         ? await this.deps.recent.get(`integration:${id}`, () => this.Integration.findOne({ id }).lean<IntegrationDoc>())
         : null;
       if (!integration || !integration.active) this.end(w, 'stopped');
-      else if (w.c.reminders_held || w.c.phone === TEST_DELIVERY_PHONE) this.hold(w);
+      else if (w.c.reminders_held || w.c.test === true) this.hold(w);
       else w.integration = integration;
     }
     const live = open.filter((w) => !w.outcome);

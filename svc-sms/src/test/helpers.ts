@@ -120,9 +120,11 @@ export function postContact(
   contactId: string,
   phone: string,
   extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
 ) {
   return call(url, 'POST', '/api/sms/webhook', {
     user: null,
+    headers,
     body: {
       event: 'contact_created',
       funnel_id: funnel,

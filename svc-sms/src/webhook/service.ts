@@ -18,6 +18,7 @@ import {
   decideVerification,
   describingHeaders,
   genericCart,
+  isTestDelivery,
   isWooCommercePing,
   keptCart,
   looksLikeWebhookKey,
@@ -169,7 +170,8 @@ export class FunnelWebhookService {
     // The email side applies its own integration's signing rules to what this delivery publishes.
     const origin = webhookOrigin(source, decision.verification, integration?.id ?? null);
     try {
-      const { result, outcome, reason } = await this.apply(fact, phone, pinned, integration, origin);
+      const test = fact.kind === 'contact' && isTestDelivery(d.headers, { email: fact.email, phone });
+      const { result, outcome, reason } = await this.apply(fact, phone, pinned, integration, origin, test);
       await events.record(typeOf(fact), d.raw, { ...base, outcome, verification_reason: reason ?? null });
       return result;
     } catch (err) {
@@ -245,6 +247,8 @@ export class FunnelWebhookService {
     pinned: IntegrationDoc | null,
     integration: IntegrationDoc | null,
     origin: FactOrigin,
+    /** The product's own "Send test delivery" (its contact is stored and relayed with `test: true`). */
+    test: boolean,
   ): Promise<Applied> {
     if (fact.kind === 'handshake')
       return { result: { status: 200, body: { status: 'ok', message: 'Handshake received' } }, outcome: 'handshake' };
@@ -270,6 +274,7 @@ export class FunnelWebhookService {
             firstName: fact.firstName,
             createdAt: now,
             origin,
+            test,
             // The email side keeps these on its contact too (the line items a sender must be asked for are fetched
             // on the side that holds the key: the cart travels as the delivery gave it).
             ...sharedExtras(fact, integration),
@@ -288,7 +293,7 @@ export class FunnelWebhookService {
     // Settled, not raced: the answer waits for both, so a failure never answers before the fact is in the outbox.
     const [publishedFact, applied] = await Promise.allSettled([
       published,
-      this.applyHere(fact, phone, integration, funnelId),
+      this.applyHere(fact, phone, integration, funnelId, test),
     ]);
     for (const r of [publishedFact, applied]) if (r.status === 'rejected') throw r.reason;
     return (applied as PromiseFulfilledResult<Applied>).value;
@@ -299,6 +304,7 @@ export class FunnelWebhookService {
     phone: string | null,
     integration: IntegrationDoc | null,
     funnelId: string | null,
+    test: boolean,
   ): Promise<Applied> {
     if (!integration || !integration.active) {
       const message = integration
@@ -318,6 +324,7 @@ export class FunnelWebhookService {
         email: fact.email,
         firstName: fact.firstName,
         checkoutUrl: fact.checkoutUrl,
+        test,
       });
       // After the contact's own write (the cart lives on it): the cart, conditional on the sender's time, and why no
       // message may go. The line items a sender must be asked for are fetched for a new contact only.
