@@ -136,7 +136,8 @@ export class SequenceEngine {
             );
             const handedAt = Date.now();
             for (const w of works)
-              if (w.row.stage === 'remind' && (w.outcome === REMINDED || w.outcome === 'held'))
+              // A timing rule's hold is no hand-off: the reminder is observed when it goes out.
+              if (w.row.stage === 'remind' && !w.held && (w.outcome === REMINDED || w.outcome === 'held'))
                 reminderLateness.observe({ channel: 'email' }, Math.max(0, handedAt - w.row.base_at.getTime()) / 1000);
           },
           // The burst's claims keep any email sent from going out again; the rows come back shortly.
