@@ -233,6 +233,21 @@ describe('/sms-contacts contents and actions (spec sections 2, 4, 8)', () => {
     expect(screen.getAllByRole('button', { name: 'Mark Purchased' })).toHaveLength(3);
   });
 
+  it('badges the stored test deliveries only: the flag decides, not the reserved phone', async () => {
+    mockApi({
+      ...signedIn,
+      'GET /api/sms-contacts?': contactsServer(() => [
+        contact(1, { phone: '+14155550100', test: true }),
+        contact(2, { phone: '+14155550100', test: false }),
+        contact(3),
+      ]),
+      'GET /api/sms-webhook-integrations': { json: [] },
+    });
+    renderWithProviders(<SmsContactsPage />);
+    const rows = await screen.findAllByTestId('contact-row');
+    expect(rows.map((r) => within(r).queryAllByTestId('test-badge').length)).toEqual([1, 0, 0]);
+  });
+
   it("'Mark Purchased' asks first, posts the contact's id, then refetches", async () => {
     let rows = few;
     const api = mockApi({
