@@ -195,6 +195,8 @@ describe('facts published by svc-sms', () => {
         createdAt: expect.any(String),
         // How the delivery was verified, so the email side can hold it to its own integration's signing rules.
         origin: { via: 'webhook', scheme: 'generic', verified: false, integrationId: null },
+        // Not the product's own test delivery: the email side stores it as a real contact.
+        test: false,
       },
     });
     expect(received[1]).toMatchObject({
