@@ -50,7 +50,7 @@ export type StepOutcome =
   | 'blocked_toll_free'
   | 'skipped_no_link'
   /**
-   * reminders_held on the contact, or a test delivery's sample phone: the sequence ends, nothing sent; or, with
+   * reminders_held on the contact, or a test delivery (its stored flag): the sequence ends, nothing sent; or, with
    * `held` on the work, a timing rule (quiet hours on the shopper's clock, the frequency cap) moved the step.
    */
   | 'held'
