@@ -194,7 +194,7 @@ export class SmsSteps {
 
   /**
    * No message for a contact whose reminders are held (the shopper declined promotional messages) nor for a test
-   * delivery's sample phone: the sequence ends, nothing is counted as sent, and the service log says why.
+   * delivery's contact (its stored flag): the sequence ends, nothing is counted as sent, and the service log says why.
    */
   private hold(w: SmsWork): void {
     const reason = w.c.reminders_held || 'test delivery';

@@ -543,7 +543,7 @@ const email: Operation[] = [
   },
   { service: 'svc-email', method: 'post', path: '/api/resend/test-connection', summary: 'Check the Resend key.', tag: 'Resend', access: 'user', responses: { 200: ok('ResendConnectionResult') } },
   { service: 'svc-email', method: 'post', path: '/api/test/clear-data', summary: 'Delete every contact, email log and webhook event (test tools).', tag: 'Test tools', access: 'user', responses: { 200: ok('ClearDataResponse'), 400: 'The body is neither empty nor a JSON object (nothing is deleted).', 403: 'With NODE_ENV=production, a plain user (only admins may).' } },
-  { service: 'svc-email', method: 'post', path: '/api/test/clear-test-deliveries', summary: "Delete every contact \"Send test delivery\" made on the email side (its sample address) and their email logs; real contacts are never touched. Audited.", tag: 'Test tools', access: 'user', responses: { 200: ok('ClearTestDeliveriesResponse'), 400: 'The body is neither empty nor a JSON object (nothing is deleted).' } },
+  { service: 'svc-email', method: 'post', path: '/api/test/clear-test-deliveries', summary: "Delete every contact \"Send test delivery\" made on the email side (stored with `test: true`) and their email logs; real contacts are never touched. Audited.", tag: 'Test tools', access: 'user', responses: { 200: ok('ClearTestDeliveriesResponse'), 400: 'The body is neither empty nor a JSON object (nothing is deleted).' } },
   { service: 'svc-email', method: 'post', path: '/api/test/check-abandoned-carts', summary: 'Process every due reminder now (test tools).', tag: 'Test tools', access: 'user', responses: { 200: ok('CheckAbandonedCartsResponse'), 400: 'The body is neither empty nor a JSON object (nothing is processed).', 403: 'With NODE_ENV=production, a plain user (only admins may).' } },
 ];
 
@@ -612,7 +612,7 @@ const sms: Operation[] = [
     body: { schema: testDeliveryRequestSchema, required: false },
     responses: { 200: ok('TestDeliveryResponse') },
   },
-  { service: 'svc-sms', method: 'post', path: '/api/sms-webhook-integrations/clear-test-deliveries', summary: "Delete every contact \"Send test delivery\" made on the SMS side (its sample phone) and their SMS logs; real contacts are never touched. Audited.", tag: 'SMS integrations', access: 'user', responses: { 200: ok('SmsClearTestDeliveriesResponse'), 400: 'The body is neither empty nor a JSON object (nothing is deleted).' } },
+  { service: 'svc-sms', method: 'post', path: '/api/sms-webhook-integrations/clear-test-deliveries', summary: "Delete every contact \"Send test delivery\" made on the SMS side (stored with `test: true`) and their SMS logs; real contacts are never touched. Audited.", tag: 'SMS integrations', access: 'user', responses: { 200: ok('SmsClearTestDeliveriesResponse'), 400: 'The body is neither empty nor a JSON object (nothing is deleted).' } },
   { service: 'svc-sms', method: 'delete', path: '/api/sms-webhook-integrations/{id}', summary: 'Delete an SMS webhook integration.', tag: 'SMS integrations', access: 'user', responses: { 200: ok('SmsActionResponse') } },
   { service: 'svc-sms', method: 'get', path: '/api/sms-campaigns', summary: 'SMS campaigns.', tag: 'SMS campaigns', access: 'user', responses: { 200: ok('SmsCampaignList') } },
   { service: 'svc-sms', method: 'post', path: '/api/sms-campaigns', summary: 'Create an SMS campaign.', tag: 'SMS campaigns', access: 'user', body: { schema: smsCampaignSchema }, responses: { 201: ok('SmsCampaign', 'Created') } },
