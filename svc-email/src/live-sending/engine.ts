@@ -89,6 +89,8 @@ export class SequenceEngine {
   private readonly poller: DuePoller;
   private unwatch: () => void = () => undefined;
   private adoptTimer: NodeJS.Timeout | null = null;
+  /** While "Process Missed Emails" runs: the contacts whose reminder was handled (it counts its own among them). */
+  private counting: number[] | null = null;
 
   constructor(private readonly deps: SequenceEngineDeps) {
     this.steps = sequenceStepModel(deps.conn).collection as unknown as Collection<SequenceStepDoc>;
@@ -97,8 +99,10 @@ export class SequenceEngine {
     this.store = new StepStore(this.steps, deps.liveSending, REMINDER_LEASE_MS);
     const remind = reminderStep({
       contacts: this.contacts,
+      rows: this.steps,
       unsubscribedAmong: (emails) => deps.unsubscribes.unsubscribedAmong(emails),
       markUnsubscribed: deps.markUnsubscribed,
+      onReminded: (refs) => this.counting?.push(...refs),
       campaignFor: deps.liveSending ? campaignChooser(deps) : undefined,
     });
     const pipeline = new EmailSteps({
@@ -119,9 +123,10 @@ export class SequenceEngine {
       {
         name: 'sequence',
         store: this.store,
-        gate: async (rows) => {
-          // Only the campaign's steps send through Resend: a burst of reminders reads no provider settings.
-          if (!deps.liveSending || rows.every((r) => r.stage === 'remind')) return { settings: { from: null } };
+        gate: async () => {
+          // Only the campaign's steps send through Resend (a reminder may go on to them in its burst): with live
+          // sending off no burst reads the provider's settings.
+          if (!deps.liveSending) return { settings: { from: null } };
           const status = await deps.provider.status();
           return { settings: { from: status.configured && status.from ? status.from : null } };
         },
@@ -137,8 +142,8 @@ export class SequenceEngine {
             const handedAt = Date.now();
             for (const w of works)
               // A timing rule's hold is no hand-off: the reminder is observed when it goes out.
-              if (w.row.stage === 'remind' && !w.held && (w.outcome === REMINDED || w.outcome === 'held'))
-                reminderLateness.observe({ channel: 'email' }, Math.max(0, handedAt - w.row.base_at.getTime()) / 1000);
+              if (w.remindedDueAt || (w.row.stage === 'remind' && !w.held && (w.outcome === REMINDED || w.outcome === 'held')))
+                reminderLateness.observe({ channel: 'email' }, Math.max(0, handedAt - (w.remindedDueAt ?? w.row.base_at).getTime()) / 1000);
           },
           // The burst's claims keep any email sent from going out again; the rows come back shortly.
           abandon: (works, lease) =>
@@ -197,7 +202,14 @@ export class SequenceEngine {
     for (;;) {
       const due = await this.store.dueReminders(new Date(), ROUND);
       if (due.length === 0) break;
-      for (const o of (await this.runner.processBurst(due)).values()) if (o === REMINDED) total++;
+      this.counting = [];
+      try {
+        await this.runner.processBurst(due);
+        const handled = new Set(this.counting);
+        total += due.filter((ref) => handled.has(ref)).length;
+      } finally {
+        this.counting = null;
+      }
       if (due.length < ROUND) break;
     }
     return total;

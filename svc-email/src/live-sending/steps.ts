@@ -94,6 +94,8 @@ export interface EmailWork extends Work<SequenceStepDoc> {
   log?: NewEmailLog;
   /** A timing rule moved the step to `until` (timing.ts): nothing claimed, a 'held' log says why. */
   held?: Held;
+  /** The reminder step claimed the contact and handed it on to its campaign's steps in this burst: when it was due. */
+  remindedDueAt?: Date;
 }
 
 export interface EmailStepsDeps {

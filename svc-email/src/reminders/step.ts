@@ -1,4 +1,5 @@
 import type { Collection } from 'mongodb';
+import type { SequenceStepDoc } from '../live-sending/model';
 import { step, type BurstContext, type FlowStep } from '@act/flow';
 import type { ContactDoc } from '../contacts/model';
 import type { NewEmailLog } from '../email-logs/service';
@@ -15,6 +16,8 @@ const STOPPED = 'stopped';
 
 export interface ReminderStepDeps {
   contacts: Collection<ContactDoc>;
+  /** The flow rows: a contact going on with its campaign has its row moved to the campaign here. */
+  rows: Collection<SequenceStepDoc>;
   /** Of these addresses, the ones on the unsubscribe list (normalised). */
   unsubscribedAmong(emails: string[]): Promise<Set<string>>;
   /** Contacts whose reminder was withheld for the unsubscribe list: they show `unsubscribed`. */
@@ -24,6 +27,8 @@ export interface ReminderStepDeps {
    * null: the flow ends with the reminder. `memo` lives for one burst.
    */
   campaignFor?(c: ClaimedContact, memo: Map<number, boolean>): Promise<number | null>;
+  /** Told of the contacts whose reminder this step handled (logged, or handed on to the campaign). */
+  onReminded?(refs: number[]): void;
 }
 
 type Read = ClaimedContact & Pick<ContactDoc, 'status'>;
@@ -33,7 +38,7 @@ const CLAIMED = { _id: 0, id: 1, contact_id: 1, email: 1, integration_id: 1, rem
  * The first step of every email flow: the reminder. The contact is claimed pending → sent (conditional, so a
  * purchase and the claim never both win), and the reminder handed on: a held contact gets a log saying why, an
  * unsubscribed address a log saying so (and shows `unsubscribed`), a contact whose integration has a campaign that
- * can send goes on with its templates (due now), any other gets the spec's `would_send` log and its flow ends.
+ * can send goes on with its templates in the same burst, any other gets the spec's `would_send` log and its flow ends.
  * The row's lease makes this instance the only one working the contact; a contact already `sent` (or
  * `unsubscribed`) here was claimed by a step that died before its row was written, and is handled again: every
  * reminder log is keyed by contact, so a repeat writes none twice.
@@ -70,6 +75,7 @@ export function reminderStep(deps: ReminderStepDeps): FlowStep<EmailWork, EmailS
     const unsubscribed = claimed.length ? await deps.unsubscribedAmong(claimed.map(({ c }) => c.email)) : new Set<string>();
     const suppressed: number[] = [];
     const memo = new Map<number, boolean>();
+    const handOn: { w: EmailWork; campaignId: number }[] = [];
     for (const { w, c } of claimed) {
       const entry = (message: string, status: string): NewEmailLog => ({ key: reminderLogKey(c.id), contact_id: c.contact_id, contact_ref: c.id, email: c.email, message, status });
       if (c.status === 'unsubscribed' || unsubscribed.has(normaliseEmail(c.email))) {
@@ -82,12 +88,27 @@ export function reminderStep(deps: ReminderStepDeps): FlowStep<EmailWork, EmailS
         end(w, REMINDED, 'finished', null, entry(wouldSendMessage(c.email), 'would_send'));
         continue;
       }
-      // The campaign's first template is due delay_hours after the claim: looked at again at once.
-      w.outcome = REMINDED;
-      w.nextAt = ctx.now;
-      w.release = { set: { campaign_id: campaignId, base_at: ctx.now, due_at: ctx.now }, reminded: true };
+      handOn.push({ w, campaignId });
     }
     // Before the rows are written: a crash in between leaves the row at this step, which then writes the log.
     if (suppressed.length) await deps.markUnsubscribed(suppressed);
+    deps.onReminded?.([...due.filter((w) => w.outcome === REMINDED).map((w) => w.ref), ...handOn.map(({ w }) => w.ref)]);
+    if (handOn.length === 0) return;
+    // The campaign's first template (due delay_hours after the claim) is looked at in this same burst, by the steps
+    // after this one: the claim is the campaign's first step, not a second schedule. The row is moved to the campaign
+    // first (the lease makes it ours; keyed by its unique contact_ref), so a crash from here on resumes the campaign,
+    // never the reminder.
+    await deps.rows.bulkWrite(
+      handOn.map(({ w, campaignId }) => ({
+        updateOne: { filter: { contact_ref: w.ref }, update: { $set: { campaign_id: campaignId, base_at: ctx.now }, $unset: { stage: '' } } },
+      })),
+      { ordered: false },
+    );
+    for (const { w, campaignId } of handOn) {
+      w.remindedDueAt = w.row.base_at;
+      w.row.campaign_id = campaignId;
+      w.row.base_at = ctx.now;
+      delete w.row.stage;
+    }
   });
 }
