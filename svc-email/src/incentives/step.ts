@@ -1,6 +1,6 @@
 import { stepKey, incentiveStep, type Incentives } from '@act/service-kit';
 import type { FlowStep } from '@act/flow';
-import type { EmailSettings, EmailWork } from '../live-sending/steps';
+import type { EmailSettings, EmailWork } from '../live-sending/work';
 
 /** A shop that could not create a code just now (5xx, throttled past a send's wait): the step is looked at again after this. */
 export const INCENTIVE_RETRY_MS = 5_000;

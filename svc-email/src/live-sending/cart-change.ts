@@ -3,7 +3,7 @@ import { exitDecision, step, type FlowStep } from '@act/flow';
 import type { Logger } from '@act/service-kit';
 import type { CampaignsService } from '../campaigns/service';
 import type { SendClaimDoc } from './model';
-import type { EmailSettings, EmailWork } from './steps';
+import type { EmailSettings, EmailWork } from './work';
 
 /** When the sender last changed the contact's cart, if after the campaign's last step (else null). */
 function changedSinceLastStep(w: EmailWork): Date | null {

@@ -5,7 +5,7 @@ import type { ExperimentVariant } from '@act/contracts/src/experiments-api';
 import type { EmailTemplateDoc } from '../templates/model';
 import type { NewEmailLog } from '../email-logs/service';
 import type { SequenceStepDoc } from './model';
-import type { EmailSettings, EmailWork } from './steps';
+import type { EmailSettings, EmailWork } from './work';
 
 /** The timeline's and the Email Logs' words for a contact of the control group. */
 export const HELD_OUT_MESSAGE = 'held out (control group)';

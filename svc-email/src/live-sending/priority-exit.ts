@@ -4,7 +4,7 @@ import type { Logger } from '@act/service-kit';
 import type { CampaignsService } from '../campaigns/service';
 import type { ContactDoc } from '../contacts/model';
 import type { SequenceStepDoc } from './model';
-import type { EmailSettings, EmailWork } from './steps';
+import type { EmailSettings, EmailWork } from './work';
 
 export interface EmailPriorityExitDeps {
   contacts: Collection<ContactDoc>;

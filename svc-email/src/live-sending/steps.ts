@@ -1,5 +1,5 @@
 import { ObjectId, type Collection } from 'mongodb';
-import { eachAtMost, insertAll, step, type BurstContext, type FlowStep, type Held, type Work } from '@act/flow';
+import { eachAtMost, insertAll, step, type BurstContext, type FlowStep } from '@act/flow';
 import { applyCodeToRecoveryUrl, type Incentives, type Logger } from '@act/service-kit';
 import { emailIncentiveStep, incentiveLogSuffix } from '../incentives/step';
 import { usesCheckoutLink } from '@act/contracts/src/email-api';
@@ -21,6 +21,9 @@ import { emailPriorityExit } from './priority-exit';
 import type { RecoveryUrls } from './recovery-urls';
 import type { SendClaimDoc, SequenceStepDoc } from './model';
 import type { StepRelease } from './step-store';
+import type { EmailSettings, EmailWork, StepContact } from './work';
+
+export type { EmailSettings, EmailWork, StepOutcome } from './work';
 import { earliestDelayHours, emailExperimentStep } from './experiment';
 import type { StoredCampaignExperiment } from '@act/service-kit';
 
@@ -28,9 +31,6 @@ import type { StoredCampaignExperiment } from '@act/service-kit';
 const NOT_CONFIGURED_RETRY_MS = 30_000;
 /** Checkout-link lookups of a burst at once (only for templates that use the link). */
 const LINK_LOOKUPS_AT_ONCE = 16;
-
-export type StepOutcome =
-  'not_due' | 'busy' | 'reminded' | 'held' | 'waiting' | 'not_configured' | 'sent' | 'failed' | 'skipped' | 'finished' | 'stopped';
 
 export function sentMessage(t: Pick<EmailTemplateDoc, 'name' | 'template_order'>, email: string, id: string): string {
   return `Sent "${t.name}" (step ${t.template_order}) to ${email}; Resend id ${id}`;
@@ -54,7 +54,6 @@ export function failedMessage(
   return `Failed to send "${t.name}" (step ${t.template_order}) to ${email}: ${error}`;
 }
 
-type StepContact = Pick<ContactDoc, 'id' | 'contact_id' | 'email' | 'first_name' | 'status' | 'integration_id' | 'reminders_held' | 'test' | 'cart'>;
 const CONTACT_FIELDS = {
   _id: 0,
   id: 1,
@@ -69,34 +68,6 @@ const CONTACT_FIELDS = {
   cart: 1,
 } as const;
 
-/** What the gate reads once per burst: the provider's sender address (null: Resend not configured). */
-export interface EmailSettings {
-  from: string | null;
-}
-
-/** One contact's due step as it goes through the pipeline. */
-export interface EmailWork extends Work<SequenceStepDoc> {
-  outcome?: StepOutcome;
-  contact?: StepContact;
-  templates?: EmailTemplateDoc[];
-  next?: EmailTemplateDoc;
-  recoveryUrl?: string | null;
-  claimId?: string;
-  /** The step's code for this shopper (incentives/step.ts), the shop it was made in, or why there is none. */
-  discountCode?: string | null;
-  codePlatform?: string | null;
-  incentiveNote?: string | null;
-  /** The campaign's experiment (holdout, step variants), and the contact's variant of this step (experiment.ts). */
-  experiment?: StoredCampaignExperiment | null;
-  variant?: { id: string; incentive: string | null };
-  /** Written to the row when the burst ends its lease. */
-  release?: Omit<StepRelease, 'ref'>;
-  log?: NewEmailLog;
-  /** A timing rule moved the step to `until` (timing.ts): nothing claimed, a 'held' log says why. */
-  held?: Held;
-  /** The reminder step claimed the contact and handed it on to its campaign's steps in this burst: when it was due. */
-  remindedDueAt?: Date;
-}
 
 export interface EmailStepsDeps {
   contacts: Collection<ContactDoc>;

@@ -5,7 +5,7 @@ import { recipientZone, timingDecisions, timingStep, type FlowStep, type TouchRe
 import type { ContactDoc } from '../contacts/model';
 import type { IntegrationCache } from '../integrations/cache';
 import type { TimingSettingsService } from '../settings/timing';
-import type { EmailSettings, EmailWork } from './steps';
+import type { EmailSettings, EmailWork } from './work';
 
 /**
  * The clock of a shopper nothing else places: the SMS blackout's default zone, so both channels read a shopper

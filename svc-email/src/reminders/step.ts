@@ -4,7 +4,7 @@ import { step, type BurstContext, type FlowStep } from '@act/flow';
 import type { ContactDoc } from '../contacts/model';
 import type { NewEmailLog } from '../email-logs/service';
 import { normaliseEmail } from '../unsubscribe/model';
-import type { EmailSettings, EmailWork, StepOutcome } from '../live-sending/steps';
+import type { EmailSettings, EmailWork, StepOutcome } from '../live-sending/work';
 import { heldEntry, heldReason, reminderLogKey, unsubscribedMessage, wouldSendMessage, type ClaimedContact } from './sender';
 
 /** A reminder claimed by this step and handled (logged, or its campaign started). */

@@ -3,7 +3,7 @@ import { applyCodeToRecoveryUrl, incentiveStep, stepKey, type Incentives } from 
 import type { BurstContext, FlowStep } from '@act/flow';
 import type { SequenceScheduler } from '../contacts/service';
 import type { ContactSteps } from '../sequences/store';
-import type { SmsWork } from '../sequences/steps';
+import type { SmsWork } from '../sequences/work';
 import { smsBody } from '../sequences/body';
 
 /** A shop that could not create a code just now: the step is due again after this. */

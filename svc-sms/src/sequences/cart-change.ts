@@ -3,7 +3,7 @@ import type { TwilioConfig } from '@act/contracts/src/sms-api';
 import { exitDecision, step, type FlowStep } from '@act/flow';
 import type { Logger } from '@act/service-kit';
 import type { SendClaimDoc } from './model';
-import type { SmsWork } from './steps';
+import type { SmsWork } from './work';
 
 /** When the sender last changed the contact's cart, if after the contact's last text (else null). */
 function changedSinceLastText(w: SmsWork): Date | null {

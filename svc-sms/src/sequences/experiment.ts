@@ -8,7 +8,7 @@ import type { SequenceScheduler } from '../contacts/service';
 import type { TemplateDoc } from '../templates/model';
 import type { StepLogs } from './step-logs';
 import type { ContactSteps } from './store';
-import type { SmsWork } from './steps';
+import type { SmsWork } from './work';
 
 /** The timeline's and the SMS Logs' words for a contact of the control group. */
 export const HELD_OUT_MESSAGE = 'held out (control group)';

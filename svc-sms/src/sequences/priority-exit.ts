@@ -5,7 +5,7 @@ import type { Logger } from '@act/service-kit';
 import type { CampaignDoc } from '../campaigns/model';
 import type { ContactDoc } from '../contacts/model';
 import { OPEN_STATUSES } from '../contacts/service';
-import type { SmsWork } from './steps';
+import type { SmsWork } from './work';
 
 export interface PriorityExitDeps {
   contacts: Collection<ContactDoc>;

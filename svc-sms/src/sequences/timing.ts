@@ -2,7 +2,7 @@ import { buyerKeys } from '@act/contracts/src/attribution';
 import type { TwilioConfig } from '@act/contracts/src/sms-api';
 import { recipientZone, timingDecisions, timingStep, type FlowStep, type TouchReader } from '@act/flow';
 import { blackoutWindowOf } from '../provider/config';
-import type { SmsWork } from './steps';
+import type { SmsWork } from './work';
 
 /**
  * The timing rules on SMS: the blackout read on each shopper's clock (the zone from the phone number, else the

@@ -1,4 +1,4 @@
-import type { Answer, Operation, ServiceName } from './operations';
+import type { Answer, Operation, ServiceName } from './operation-types';
 
 const ok = (shape: string, description = 'OK'): Answer => ({ shape, description });
 

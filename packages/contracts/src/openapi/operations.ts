@@ -4,7 +4,6 @@
  * copied); this table only says which goes where. The route walk of the e2e suite fails when a service registers a
  * route this table does not name.
  */
-import type { AnySchema } from 'yup';
 import { changePasswordSchema, createUserSchema, loginSchema, profileSchema, resetPasswordSchema, updateUserSchema } from '../auth';
 import {
   campaignRequestSchema,
@@ -36,50 +35,9 @@ import { emailTimingSettingsSchema } from '../timing';
 import { campaignExperimentSchema } from '../experiments-api';
 import { emailPreviewRequestSchema, smsPreviewRequestSchema, smsTemplateTestRequestSchema } from '../template-preview';
 import { incentiveOperations } from './incentive-operations';
+import type { Answer, Body, HeaderParam, Operation, ServiceName } from './operation-types';
 
-export type ServiceName = 'svc-auth' | 'svc-email' | 'svc-sms';
-/**
- * `public`: called by senders, providers and mail clients (no session, no browser checks); `anyone`: no session
- * needed, but a browser call (the sign-in calls: the gateway's same-origin checks apply); `user`: signed in;
- * `admin`: an admin.
- */
-export type Access = 'public' | 'anyone' | 'user' | 'admin';
-
-export interface HeaderParam {
-  name: string;
-  description: string;
-}
-
-export interface Body {
-  /** A yup schema (converted) or the name of a type of shapes.ts. */
-  schema: AnySchema | string;
-  contentType?: string;
-  /** Examples by name: `fixtures:<sender>` takes every fixture of packages/sources/src/<sender>/fixtures. */
-  examples?: string[];
-  required?: boolean;
-}
-
-export interface Answer {
-  /** A type of shapes.ts; absent: no body. */
-  shape?: string;
-  description: string;
-  contentType?: string;
-}
-
-export interface Operation {
-  service: ServiceName;
-  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
-  /** OpenAPI form: `/api/users/{id}`. */
-  path: string;
-  summary: string;
-  tag: string;
-  access: Access;
-  /** Query parameters: a type of shapes.ts or a yup object schema. */
-  query?: AnySchema | string;
-  body?: Body;
-  headers?: HeaderParam[];
-  responses: Record<number, Answer | string>;
-}
+export type { Access, Answer, Body, HeaderParam, Operation, ServiceName } from './operation-types';
 
 const ok = (shape: string, description = 'OK'): Answer => ({ shape, description });
 
