@@ -1,7 +1,8 @@
 import { useFormik } from 'formik';
-import { Box, Dialog, DialogContent, DialogTitle, MenuItem, Stack, TextField } from '@mui/material';
+import { Box, Dialog, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
 import type { CartChangeRuleName } from '@act/contracts/src/timing';
 import { DEFAULT_TEMPLATE_TYPE, campaignSchema } from '@act/contracts/src/email-api';
+import { CampaignRulesFields } from '@act/ui-kit';
 import type { CampaignRequest, EmailCampaign } from './api';
 import { ActiveSwitch, FormDialogActions } from '../shared/FormDialogParts';
 
@@ -109,33 +110,14 @@ function CampaignForm({ editing, onClose, onSubmit }: Omit<CampaignDialogProps, 
             helperText="Optional"
             disabled={busy}
           />
-          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-            <TextField
-              select
-              name="on_cart_change"
-              label="When the cart changes"
-              value={form.values.on_cart_change}
-              onChange={form.handleChange}
-              helperText="After an email went out and the shopper changed the cart."
-              disabled={busy}
-              sx={{ flex: 2 }}
-            >
-              <MenuItem value="continue">Continue with the next template</MenuItem>
-              <MenuItem value="restart">Restart from the first template</MenuItem>
-            </TextField>
-            <TextField
-              name="priority"
-              label="Priority"
-              type="number"
-              value={form.values.priority}
-              onChange={form.handleChange}
-              error={!!form.errors.priority}
-              helperText={form.errors.priority ?? '0-100: higher wins when a person is in two campaigns.'}
-              disabled={busy}
-              slotProps={{ htmlInput: { min: 0, max: 100, step: 1 } }}
-              sx={{ flex: 1 }}
-            />
-          </Stack>
+          <CampaignRulesFields
+            values={form.values}
+            priorityError={form.errors.priority}
+            onChange={form.handleChange}
+            disabled={busy}
+            stepNoun="template"
+            sentNoun="an email"
+          />
           <ActiveSwitch checked={form.values.active} onChange={form.handleChange} disabled={busy} />
         </Stack>
       </DialogContent>

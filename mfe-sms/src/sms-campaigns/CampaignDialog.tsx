@@ -12,7 +12,7 @@ import {
   Switch,
   TextField,
 } from '@mui/material';
-import { apiRequest, errorMessage } from '@act/ui-kit';
+import { CampaignRulesFields, apiRequest, errorMessage } from '@act/ui-kit';
 import { smsCampaignSchema, type SmsCampaign, type SmsIntegration } from '@act/contracts/src/sms-api';
 import type { CartChangeRuleName } from '@act/contracts/src/timing';
 import { SMS_KEYS } from '../shared/keys';
@@ -113,31 +113,13 @@ export function CampaignDialog({ open, campaign, integrations, onClose }: Campai
                 </MenuItem>
               ))}
             </TextField>
-            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-              <TextField
-                select
-                label="When the cart changes"
-                name="on_cart_change"
-                value={form.values.on_cart_change}
-                onChange={form.handleChange}
-                helperText="After a reminder went out and the shopper changed the cart."
-                sx={{ flex: 2 }}
-              >
-                <MenuItem value="continue">Continue with the next step</MenuItem>
-                <MenuItem value="restart">Restart from the first step</MenuItem>
-              </TextField>
-              <TextField
-                label="Priority"
-                name="priority"
-                type="number"
-                value={form.values.priority}
-                onChange={form.handleChange}
-                error={!!form.errors.priority}
-                helperText={form.errors.priority ?? '0-100: higher wins when a person is in two campaigns.'}
-                slotProps={{ htmlInput: { min: 0, max: 100, step: 1 } }}
-                sx={{ flex: 1 }}
-              />
-            </Stack>
+            <CampaignRulesFields
+              values={form.values}
+              priorityError={form.errors.priority}
+              onChange={form.handleChange}
+              stepNoun="step"
+              sentNoun="a reminder"
+            />
             <FormControlLabel
               control={<Switch name="active" checked={form.values.active} onChange={form.handleChange} />}
               label="Active"

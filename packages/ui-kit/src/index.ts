@@ -34,6 +34,8 @@ export {
   SMS_DEFAULT_PAGE_SIZE,
 } from './Pagination';
 export type { PaginationProps, PaginationState, UsePaginationOptions } from './Pagination';
+export { CampaignRulesFields } from './CampaignRules';
+export type { CampaignRulesFieldsProps } from './CampaignRules';
 export { ConfirmDialog } from './ConfirmDialog';
 export type { ConfirmDialogProps } from './ConfirmDialog';
 export { ErrorCard } from './ErrorCard';
