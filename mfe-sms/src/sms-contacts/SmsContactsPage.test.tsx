@@ -246,6 +246,7 @@ describe('/sms-contacts contents and actions (spec sections 2, 4, 8)', () => {
     renderWithProviders(<SmsContactsPage />);
     const rows = await screen.findAllByTestId('contact-row');
     expect(rows.map((r) => within(r).queryAllByTestId('test-badge').length)).toEqual([1, 0, 0]);
+    expect(rows.map((r) => within(r).queryByTestId('never-texted')?.textContent ?? null)).toEqual(['Never texted: a test delivery', null, null]);
   });
 
   it("'Mark Purchased' asks first, posts the contact's id, then refetches", async () => {

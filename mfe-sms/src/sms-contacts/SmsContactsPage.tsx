@@ -169,7 +169,13 @@ export default function SmsContactsPage() {
         <>
           <ContactStatusBadge status={c.status} />
           {c.test && <Chip size="small" color="secondary" label="Test" sx={{ ml: 0.5 }} data-testid="test-badge" />}
-          {c.status === 'pending' && twilio?.row_reason && Date.parse(c.remind_at) <= Date.now() && (
+          {/* A test delivery's contact keeps its spec status, but no step ever texts it: its row says so. */}
+          {c.test && (
+            <Typography variant="caption" color="textSecondary" data-testid="never-texted" sx={{ display: 'block', mt: 0.5, maxWidth: 150 }}>
+              Never texted: a test delivery
+            </Typography>
+          )}
+          {!c.test && c.status === 'pending' && twilio?.row_reason && Date.parse(c.remind_at) <= Date.now() && (
             <Typography
               variant="caption"
               color="warning.main"
