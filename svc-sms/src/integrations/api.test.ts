@@ -192,6 +192,9 @@ describe('campaigns and templates', () => {
       created_at: expect.any(String),
       integration_name: 'Camp int',
       template_count: 0,
+      // The flow rules a campaign carries, at their defaults.
+      on_cart_change: 'continue',
+      priority: 0,
     });
     const a = await post('/api/sms-templates', {
       campaign_id: c.body.id,
@@ -261,6 +264,8 @@ describe('provider settings without credentials', () => {
       blackout_end_hour: 8,
       blackout_timezone: 'America/New_York',
       blackout_enabled: true,
+      // The cross-channel frequency cap is off until an admin sets it.
+      frequency_cap_hours: null,
       configured: false,
     });
   });
@@ -309,6 +314,7 @@ describe('provider settings without credentials', () => {
       blackout_end_hour: 9,
       blackout_timezone: 'America/Chicago',
       blackout_enabled: false,
+      frequency_cap_hours: null,
       configured: false,
       message: 'Twilio configuration saved successfully',
     });
