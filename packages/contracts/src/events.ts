@@ -1,3 +1,4 @@
+import type { StoredZoneHints } from './timing';
 import type { WebhookSource } from './webhook-signing';
 import type { Cart } from './cart';
 
@@ -57,6 +58,8 @@ export interface FunnelContactEvent extends EventEnvelope {
   cart?: Cart | null;
   /** Why no reminder may go to this contact (the shopper declined promotions), as the publishing side decided. */
   remindersHeld?: string | null;
+  /** What the sender said of where the shopper lives (timing.ts's StoredZoneHints); the other side keeps it too. */
+  zoneHints?: StoredZoneHints | null;
   /** A "Send test delivery" sample's contact, as the publishing side stored it; absent only in events from before the flag. */
   test?: boolean;
 }

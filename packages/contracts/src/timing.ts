@@ -82,3 +82,57 @@ export const campaignExitFieldsOptional = {
   on_cart_change: yup.string().oneOf([...CART_CHANGE_RULES], 'When the cart changes must be continue or restart').optional(),
   priority: campaignExitFields.priority.default(undefined).optional(),
 };
+
+/** An address as far as it says where a shopper lives (Shopify's / WooCommerce's / Stripe's country and state). */
+export interface StoredAddressHint {
+  country_code: string | null;
+  province_code: string | null;
+}
+
+/**
+ * What a sender said of where the shopper lives, kept on the contact (`zone_hints`) for quiet hours on the shopper's
+ * own clock: a time zone it gave, the billing and shipping addresses' country and state, the shopper's locale. Each
+ * field is short, checked text or null; the whole is null when the sender said nothing of it.
+ */
+export interface StoredZoneHints {
+  timezone: string | null;
+  billing_address: StoredAddressHint | null;
+  shipping_address: StoredAddressHint | null;
+  locale: string | null;
+}
+
+const CODE = /^[A-Za-z]{2}$/;
+const PROVINCE = /^[A-Za-z0-9]{1,3}$/;
+const LOCALE = /^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8}){0,2}$/;
+const ZONE = /^[A-Za-z]+(?:\/[A-Za-z0-9_+-]+){0,2}$/;
+
+const code = (v: unknown, pattern: RegExp): string | null => (typeof v === 'string' && v.length <= 40 && pattern.test(v.trim()) ? v.trim() : null);
+
+function addressHint(v: unknown): StoredAddressHint | null {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return null;
+  const a = v as Record<string, unknown>;
+  const country = code(a.country_code ?? a.country, CODE);
+  if (!country) return null;
+  return { country_code: country.toUpperCase(), province_code: code(a.province_code ?? a.state, PROVINCE)?.toUpperCase() ?? null };
+}
+
+/**
+ * The zone hints of a delivery, from the fields senders use: `timezone` (the spec's formats, any sender that gives
+ * one), `billing_address` / `shipping_address` with `country_code` + `province_code` (Shopify) or `country` + `state`
+ * (WooCommerce, Stripe's `customer_details.address`), `customer_locale` / `locale`. Anything else is left out; null
+ * when nothing is left.
+ */
+export function zoneHintsOf(input: {
+  timezone?: unknown;
+  billing_address?: unknown;
+  shipping_address?: unknown;
+  locale?: unknown;
+}): StoredZoneHints | null {
+  const hints: StoredZoneHints = {
+    timezone: code(input.timezone, ZONE),
+    billing_address: addressHint(input.billing_address),
+    shipping_address: addressHint(input.shipping_address),
+    locale: code(input.locale, LOCALE),
+  };
+  return Object.values(hints).some((v) => v !== null) ? hints : null;
+}

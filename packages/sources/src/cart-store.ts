@@ -1,3 +1,4 @@
+import type { StoredZoneHints } from '@act/contracts/src/timing';
 import type { Cart } from '@act/contracts/src/cart';
 import { olderCartCondition } from './cart';
 
@@ -18,6 +19,11 @@ export class CartStore {
     const filter = { integration_id: integrationId, contact_id: contactId, ...olderCartCondition(cart) };
     const r = await this.contacts.updateOne(filter, { $set: { cart } });
     return r.modifiedCount > 0;
+  }
+
+  /** Keeps where the sender says the shopper lives (quiet hours on the shopper's clock read it); the latest wins. */
+  async keepZoneHints(integrationId: number, contactId: string, hints: StoredZoneHints): Promise<void> {
+    await this.contacts.updateOne({ integration_id: integrationId, contact_id: contactId }, { $set: { zone_hints: hints } });
   }
 
   /** Records why no message may go to the contact (the shopper's consent); the side's flow reads it. */

@@ -262,6 +262,8 @@ describe('Shopify', () => {
           'https://north-goods.myshopify.com/60673655038/checkouts/ac/b7e3c1a9d2f04e6c8a1b3d5f7e9c2a4b/recover?key=4f1e2d3c',
         funnelId: null,
         cart: expect.any(Object),
+        // Where the shopper lives, as Shopify gave it: quiet hours on the shopper's clock read it.
+        zoneHints: { timezone: null, billing_address: { country_code: 'CA', province_code: 'ON' }, shipping_address: null, locale: null },
       },
     });
   });

@@ -1,3 +1,4 @@
+import type { StoredZoneHints } from '@act/contracts/src/timing';
 /**
  * What every source adapter produces: the facts the services already act on (a contact is known, a purchase was
  * paid) in one shape, whatever the sender. The spec's own formats keep their parsers in each service (their rules
@@ -54,6 +55,8 @@ export interface ContactFact {
    * with the integration's API key; the cart then holds its total only until they are.
    */
   lineItemsRef?: { sender: 'stripe'; sessionId: string } | null;
+  /** What the sender said of where the shopper lives (a zone, addresses, locale): quiet hours on their clock. */
+  zoneHints?: StoredZoneHints | null;
 }
 
 export interface PurchaseFact {

@@ -1,3 +1,4 @@
+import type { StoredZoneHints } from '@act/contracts/src/timing';
 import mongoose, { type Connection } from 'mongoose';
 import type { Contact, ContactStatus } from '@act/contracts/src/email-api';
 import type { Cart } from '@act/contracts/src/cart';
@@ -27,6 +28,8 @@ export interface ContactDoc {
   cart?: Cart | null;
   /** Why no reminder may go (the shopper declined the sender's promotional messages); set by the webhook intake. */
   reminders_held?: string | null;
+  /** Where the sender says the shopper lives: quiet hours on the shopper's clock. */
+  zone_hints?: StoredZoneHints | null;
   /** Set while the address is on the unsubscribe list (absent otherwise); see ContactsService.unsubscribedChanged. */
   unsubscribed?: true;
   /** A "Send test delivery" sample's contact (set at intake; false for any other); absent only on contacts stored before the flag, which the start-up backfill marks. */
@@ -49,6 +52,7 @@ const schema = new mongoose.Schema<ContactDoc>(
     status: { type: String, enum: ['pending', 'sent', 'purchased'], required: true },
     cart: { type: mongoose.Schema.Types.Mixed, default: undefined },
     reminders_held: { type: String },
+    zone_hints: { type: mongoose.Schema.Types.Mixed, default: undefined },
     unsubscribed: { type: Boolean },
     test: { type: Boolean },
   },

@@ -1,3 +1,4 @@
+import { zoneHintsOf } from '@act/contracts/src/timing';
 import { isTestDeliveryEmail } from '@act/contracts/src/test-delivery';
 import { Subjects, type FactOrigin, type FunnelContactEvent, type FunnelPurchaseEvent } from '@act/contracts';
 import { CartStore, cartFromEvent, heldFromEvent, isTrusted, readOrigin, refusedFact } from '@act/sources';
@@ -68,6 +69,9 @@ export async function handleFunnelEvent(subject: string, payload: Record<string,
     if (cart) await carts.keep(integration.id, contactId, cart);
     const held = heldFromEvent(p.remindersHeld);
     if (held) await carts.hold(integration.id, contactId, held);
+    // Read again through the limits: the payload is JSON from the stream.
+    const zoneHints = zoneHintsOf(Object(p.zoneHints ?? {}) as Record<string, unknown>);
+    if (zoneHints) await carts.keepZoneHints(integration.id, contactId, zoneHints);
   }
 }
 

@@ -1,7 +1,7 @@
 import type { Collection } from 'mongodb';
 import { buyerKeys } from '@act/contracts/src/attribution';
 import { BLACKOUT_DEFAULTS } from '@act/contracts/src/sms-api';
-import { recipientZone, timingDecisions, timingStep, type FlowStep, type TouchReader } from '@act/flow';
+import { recipientZone, timingDecisions, timingStep, zoneHintsOf, type FlowStep, type TouchReader } from '@act/flow';
 import type { ContactDoc } from '../contacts/model';
 import type { IntegrationCache } from '../integrations/cache';
 import type { TimingSettingsService } from '../settings/timing';
@@ -41,7 +41,7 @@ export function emailTiming(deps: EmailTimingDeps): FlowStep<EmailWork, EmailSet
     if (!quietHours.enabled && !settings.frequency_cap_hours) return [];
     const [rows, integrations] = await Promise.all([
       deps.contacts
-        .find({ id: { $in: open.map((w) => w.ref) } }, { projection: { _id: 0, id: 1, contact_id: 1, email: 1, phone: 1, integration_id: 1 } })
+        .find({ id: { $in: open.map((w) => w.ref) } }, { projection: { _id: 0, id: 1, contact_id: 1, email: 1, phone: 1, integration_id: 1, zone_hints: 1 } })
         .toArray(),
       deps.integrations.get(),
     ]);
@@ -53,7 +53,7 @@ export function emailTiming(deps: EmailTimingDeps): FlowStep<EmailWork, EmailSet
         if (c) read.set(w, c);
         const funnelId = c?.integration_id != null ? (integrations.byId.get(c.integration_id)?.funnel_id ?? null) : null;
         return {
-          zone: recipientZone({ phone: c?.phone ?? null }, EMAIL_FALLBACK_ZONE),
+          zone: recipientZone(zoneHintsOf(c?.zone_hints, c?.phone), EMAIL_FALLBACK_ZONE),
           quietHours,
           keys: c ? buyerKeys({ funnelId, contactId: c.contact_id, email: c.email, phone: c.phone }) : [],
         };

@@ -272,7 +272,8 @@ export class WebhookService {
         if (cart) await this.carts.keep(integration.id, fact.contactId, cart);
         const hold = reminderHold(fact, integration.send_without_consent === true);
         if (hold) await this.carts.hold(integration.id, fact.contactId, hold);
-        const shared = { ...(cart ? { cart } : {}), ...(hold ? { remindersHeld: hold } : {}) };
+        if (fact.zoneHints) await this.carts.keepZoneHints(integration.id, fact.contactId, fact.zoneHints);
+        const shared = { ...(cart ? { cart } : {}), ...(hold ? { remindersHeld: hold } : {}), ...(fact.zoneHints ? { zoneHints: fact.zoneHints } : {}) };
         return { reason: withCartNotes(hold, notes) ?? undefined, shared };
       };
       const input = {

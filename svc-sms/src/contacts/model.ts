@@ -1,3 +1,4 @@
+import type { StoredZoneHints } from '@act/contracts/src/timing';
 import mongoose, { type Connection, type Model } from 'mongoose';
 import { phoneSuppressionKeys } from '@act/service-kit';
 import type { SmsContactStatus } from '@act/contracts/src/sms-api';
@@ -43,6 +44,8 @@ export interface ContactDoc {
   cart?: Cart | null;
   /** Why no message may go (the shopper declined the sender's promotional messages); set by the webhook intake. */
   reminders_held?: string | null;
+  /** Where the sender says the shopper lives: quiet hours on the shopper's clock. */
+  zone_hints?: StoredZoneHints | null;
   /** The campaign's holdout and the variant per step, drawn once (sequences/experiment.ts) and never again. */
   experiment?: StoredExperiment | null;
   /** A "Send test delivery" sample's contact (set at intake; false for any other); absent only on contacts stored before the flag, which the start-up backfill marks. */
@@ -73,6 +76,7 @@ const schema = new mongoose.Schema<ContactDoc>(
     updated_at: { type: Date, required: true },
     cart: { type: mongoose.Schema.Types.Mixed, default: undefined },
     reminders_held: { type: String },
+    zone_hints: { type: mongoose.Schema.Types.Mixed, default: undefined },
     experiment: { type: mongoose.Schema.Types.Mixed, default: undefined },
     test: { type: Boolean },
   },

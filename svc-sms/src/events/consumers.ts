@@ -1,3 +1,4 @@
+import { zoneHintsOf } from '@act/contracts/src/timing';
 import type { Connection } from 'mongoose';
 import { consume, type Bus, type ConsumedEvent, type Logger } from '@act/service-kit';
 import { Subjects, type FactOrigin, type FunnelContactEvent, type FunnelPurchaseEvent } from '@act/contracts';
@@ -92,6 +93,9 @@ export function createFunnelEventHandler(deps: FunnelEventDeps) {
       if (cart) await carts.keep(integration.id, contact.contact_id, cart);
       const held = heldFromEvent(e.remindersHeld);
       if (held) await carts.hold(integration.id, contact.contact_id, held);
+      // Read again through the limits: the payload is JSON from the stream.
+      const zoneHints = zoneHintsOf(Object(e.zoneHints ?? {}) as Record<string, unknown>);
+      if (zoneHints) await carts.keepZoneHints(integration.id, contact.contact_id, zoneHints);
     }
   };
 }

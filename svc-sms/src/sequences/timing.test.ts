@@ -7,6 +7,8 @@
  * out once.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { DateTime } from 'luxon';
 import { MongoClient } from 'mongodb';
 import { call, type ServiceProcess } from '@act/service-kit/testing';
@@ -35,6 +37,8 @@ const NY_PHONE = '+12125550143';
 const CAPPED_PHONE = '+12125550144';
 const CAPPED_EMAIL = 'capped.shopper@example.com';
 const CAP_HOURS = 2;
+/** A New York number whose Shopify checkout bills to Sydney: the address the sender gave decides, not the number. */
+const BILLED_IN_SYDNEY = '+12125550146';
 
 let twilio: FakeTwilio;
 let t: SmsTestEnv;
@@ -77,7 +81,7 @@ const logsOf = async (contactId: string) =>
   ((await call(svc.url, 'GET', '/api/sms-logs')).body as SmsLog[]).filter((l) => l.contact_id === contactId);
 const timelineOf = async (id: number) => (await call(svc.url, 'GET', `/internal/timeline?contact=${id}`)).body as TimelinePart;
 
-it('holds an Australian mobile at 03:00 Sydney until 08:00 there, texts a New York number at once, and caps a person the email side just reached', async () => {
+it('holds an Australian mobile at 03:00 Sydney until 08:00 there (and a New York number whose Shopify checkout bills to Sydney), texts a New York number at once, and caps a person the email side just reached', async () => {
   // The email side's send to the capped person, as it reaches this side's ledger (at the service's 03:00).
   const emailedAt = new Date(night.toMillis() + 1_000);
   await publishEvent(t.natsPrefix, Subjects.emailSent, {
@@ -102,6 +106,17 @@ it('holds an Australian mobile at 03:00 Sydney until 08:00 there, texts a New Yo
   expect((await postContact(svc.url, 'timing', 'au-1', AU_MOBILE, { first_name: 'Mia' })).status).toBe(200);
   expect((await postContact(svc.url, 'timing', 'ny-1', NY_PHONE, { first_name: 'Ned' })).status).toBe(200);
   expect((await postContact(svc.url, 'timing', 'cap-1', CAPPED_PHONE, { first_name: 'Cal', email: CAPPED_EMAIL })).status).toBe(200);
+  // Shopify's own checkout (the documented fixture), its billing address in New South Wales.
+  const checkout = JSON.parse(readFileSync(path.join(__dirname, '../../../packages/sources/src/shopify/fixtures/checkouts-create.json'), 'utf8'));
+  Object.assign(checkout, { token: 'billed-au-1', phone: BILLED_IN_SYDNEY, customer: { ...checkout.customer, phone: BILLED_IN_SYDNEY, first_name: 'Bea' } });
+  checkout.billing_address = { ...checkout.billing_address, phone: BILLED_IN_SYDNEY, country_code: 'AU', province_code: 'NSW' };
+  const [integration] = (await call(svc.url, 'GET', '/api/sms-webhook-integrations')).body as { webhook_url: string }[];
+  const shopify = await call(svc.url, 'POST', new URL(integration!.webhook_url).pathname, {
+    raw: JSON.stringify(checkout),
+    headers: { 'content-type': 'application/json', 'X-Shopify-Topic': 'checkouts/create', 'X-Shopify-Webhook-Id': 'billed-au-1' },
+    user: null,
+  });
+  expect(shopify.status).toBe(200);
 
   // The control: 03:00 in Sydney is the New York afternoon before, outside the window there.
   await waitFor(async () => sentTo(NY_PHONE).length === 1, 30_000);
@@ -126,6 +141,16 @@ it('holds an Australian mobile at 03:00 Sydney until 08:00 there, texts a New Yo
     [`SMS held by the blackout until ${au.held_until}`, 'quiet hours in Australia/Sydney (from the phone number): held until 08:00 local time'],
   ]);
 
+  const billed = await waitFor(async () => {
+    const c = await contactOf('billed-au-1');
+    return c?.held_until ? c : null;
+  }, 30_000);
+  expect(billed.held_until).toBe(morning.toUTC().toISO());
+  expect((await logsOf('billed-au-1'))[0]).toMatchObject({
+    status: 'held_blackout',
+    error_message: 'quiet hours in Australia/Sydney (from the billing address): held until 08:00 local time',
+  });
+
   const capEnd = new Date(emailedAt.getTime() + CAP_HOURS * 3_600_000).toISOString();
   const cap = await waitFor(async () => {
     const c = await contactOf('cap-1');
@@ -144,11 +169,12 @@ it('holds an Australian mobile at 03:00 Sydney until 08:00 there, texts a New Yo
   expect(capEntries.map((e) => e.title)).toEqual([`SMS held by the frequency cap until ${capEnd}`]);
   expect(sentTo(AU_MOBILE)).toEqual([]);
   expect(sentTo(CAPPED_PHONE)).toEqual([]);
+  expect(sentTo(BILLED_IN_SYDNEY)).toEqual([]);
 
   // Past 08:00 in Sydney (and past the cap's end): the same database, the service's clock moved on.
   await svc.stop();
   svc = await startAt(morning.plus({ seconds: 5 }));
-  await waitFor(async () => sentTo(AU_MOBILE).length === 1 && sentTo(CAPPED_PHONE).length === 1, 60_000);
+  await waitFor(async () => sentTo(AU_MOBILE).length === 1 && sentTo(CAPPED_PHONE).length === 1 && sentTo(BILLED_IN_SYDNEY).length === 1, 60_000);
   expect(sentTo(AU_MOBILE).map((m) => m.body)).toEqual(['Your cart is waiting Mia']);
   expect(sentTo(CAPPED_PHONE).map((m) => m.body)).toEqual(['Your cart is waiting Cal']);
   const after = await waitFor(async () => {

@@ -1,6 +1,6 @@
 import { buyerKeys } from '@act/contracts/src/attribution';
 import type { TwilioConfig } from '@act/contracts/src/sms-api';
-import { recipientZone, timingDecisions, timingStep, type FlowStep, type TouchReader } from '@act/flow';
+import { recipientZone, timingDecisions, timingStep, zoneHintsOf, type FlowStep, type TouchReader } from '@act/flow';
 import { blackoutWindowOf } from '../provider/config';
 import type { SmsWork } from './work';
 
@@ -16,7 +16,7 @@ export function smsTiming(readTouches: TouchReader | undefined): FlowStep<SmsWor
     return timingDecisions(
       ctx.now,
       open.map((w) => ({
-        zone: recipientZone({ phone: w.c.phone }, timezone),
+        zone: recipientZone(zoneHintsOf(w.c.zone_hints, w.c.phone), timezone),
         quietHours: { enabled, startHour, endHour },
         keys: buyerKeys({ funnelId: w.c.funnel_id, contactId: w.c.contact_id, email: w.c.email, phone: w.c.phone }),
       })),

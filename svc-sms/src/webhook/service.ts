@@ -1,3 +1,4 @@
+import type { StoredZoneHints } from '@act/contracts/src/timing';
 import {
   BadRequestError,
   NotFoundError,
@@ -333,6 +334,7 @@ export class FunnelWebhookService {
       if (cart) await this.deps.carts.keep(integration.id, contact.contact_id, cart);
       const hold = reminderHold(fact, integration.send_without_consent === true);
       if (hold) await this.deps.carts.hold(integration.id, contact.contact_id, hold);
+      if (fact.zoneHints) await this.deps.carts.keepZoneHints(integration.id, contact.contact_id, fact.zoneHints);
       return {
         result: {
           status: 200,
@@ -369,10 +371,10 @@ export class FunnelWebhookService {
 }
 
 /** What a contact fact carries to the email side besides the contact, only when there is something to carry. */
-function sharedExtras(fact: ContactFact, integration: IntegrationDoc | null): { cart?: Cart; remindersHeld?: string } {
+function sharedExtras(fact: ContactFact, integration: IntegrationDoc | null): { cart?: Cart; remindersHeld?: string; zoneHints?: StoredZoneHints } {
   const cart = keptCart(fact.cart, new Date()).cart;
   const held = reminderHold(fact, integration?.send_without_consent === true);
-  return { ...(cart ? { cart } : {}), ...(held ? { remindersHeld: held } : {}) };
+  return { ...(cart ? { cart } : {}), ...(held ? { remindersHeld: held } : {}), ...(fact.zoneHints ? { zoneHints: fact.zoneHints } : {}) };
 }
 
 /** The spec's event types; a contact or purchase that found no integration keeps its type (outcome `ignored`). */

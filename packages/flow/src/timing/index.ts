@@ -29,6 +29,7 @@ export {
   countryZone,
   describeZone,
   recipientZone,
+  zoneHintsOf,
   type AddressHint,
   type RecipientZone,
   type ZoneBasis,

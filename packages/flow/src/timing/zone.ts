@@ -22,6 +22,20 @@ export interface ZoneHints {
   phoneCountry?: string | null;
 }
 
+/** The hints a contact keeps (`zone_hints`, snake case as stored) as recipientZone reads them, beside its phone. */
+export function zoneHintsOf(
+  stored: { timezone?: string | null; billing_address?: AddressHint | null; shipping_address?: AddressHint | null; locale?: string | null } | null | undefined,
+  phone: string | null | undefined,
+): ZoneHints {
+  return {
+    timezone: stored?.timezone ?? null,
+    billingAddress: stored?.billing_address ?? null,
+    shippingAddress: stored?.shipping_address ?? null,
+    locale: stored?.locale ?? null,
+    phone: phone ?? null,
+  };
+}
+
 export type ZoneBasis = 'given' | 'billing_address' | 'shipping_address' | 'locale' | 'phone' | 'integration';
 
 export interface RecipientZone {

@@ -1,3 +1,4 @@
+import { zoneHintsOf } from '@act/contracts/src/timing';
 import { hmacSha256, signatureMatches } from '../crypto';
 import { amount, currency, email, first, header, LIMITS, obj, text, usedCodes } from '../values';
 import type { AdapterResult, SourceAdapter } from '../types';
@@ -99,6 +100,7 @@ function parse(body: unknown, topic: string | null, deliveryId: string | null): 
         checkoutUrl: url && /^https?:\/\//i.test(url) ? url : null,
         funnelId: null,
         cart: checkoutCart(b),
+        zoneHints: zoneHintsOf({ billing_address: b.billing_address, shipping_address: b.shipping_address, locale: b.customer_locale }),
       },
     };
   }

@@ -1,3 +1,4 @@
+import { zoneHintsOf } from '@act/contracts/src/timing';
 import Stripe from 'stripe';
 import { minorToDecimal } from '@act/contracts/src/cart';
 import { email, first, header, LIMITS, obj, text } from '../values';
@@ -109,6 +110,7 @@ function parse(body: unknown): AdapterResult {
         firstName: firstName(text(details.name, LIMITS.name)),
         checkoutUrl: url && /^https?:\/\//i.test(url) ? url : null,
         funnelId: null,
+        zoneHints: zoneHintsOf({ billing_address: details.address, locale: session.locale }),
         cart: {
           currency: session.currency,
           items: null,

@@ -1,3 +1,4 @@
+import { zoneHintsOf } from '@act/contracts/src/timing';
 import { hmacSha256, signatureMatches } from '../crypto';
 import { amount, currency, email, first, header, LIMITS, obj, text, usedCodes } from '../values';
 import type { AdapterResult, SourceAdapter } from '../types';
@@ -118,6 +119,7 @@ function parse(body: unknown, topic: string | null, deliveryId: string | null): 
         checkoutUrl: url && /^https?:\/\//i.test(url) ? url : null,
         funnelId: null,
         cart: orderCart(o),
+        zoneHints: zoneHintsOf({ billing_address: o.billing, shipping_address: o.shipping }),
       },
     };
   }
