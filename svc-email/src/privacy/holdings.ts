@@ -45,6 +45,8 @@ export const EMAIL_HOLDINGS: PersonalData[] = [
         phone: typeof c.phone === 'string' && c.phone ? erasedPhone(c.phone) : null,
         first_name: null,
         ...(c.cart ? { cart: erasedCart(c.cart) } : {}),
+        // Where the sender said the person lives (country, state, locale) goes with the rest of them.
+        zone_hints: null,
         contact_id: erasedContactId(String(c.contact_id)),
       },
     }),

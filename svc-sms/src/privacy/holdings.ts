@@ -43,6 +43,8 @@ export const SMS_HOLDINGS: PersonalData[] = [
         first_name: null,
         checkout_url: null,
         ...(c.cart ? { cart: erasedCart(c.cart) } : {}),
+        // Where the sender said the person lives (country, state, locale) goes with the rest of them.
+        zone_hints: null,
         contact_id: erasedContactId(String(c.contact_id)),
         // Nothing more is sent: the sequence ends here (its status, which the pages count, stays as it was).
         next_at: null,
