@@ -166,7 +166,8 @@ it('connect and attach: one form creates the email and SMS integrations of a fun
   await page.setViewportSize(DESKTOP);
   await card.getByRole('link', { name: `Nudges ${tag}` }).click();
   await page.waitForURL(`**/email-templates/${campaignId}`);
-  await page.getByText(`Step 2 ${tag}`).waitFor();
+  // The template's own heading (the page's incentive and experiment panels name the step too).
+  await page.getByRole('heading', { name: `Step 2 ${tag} (step 2)` }).waitFor();
 });
 
 it('How to connect: the integration’s sender tab with its own URL written in, whole on a phone', async () => {
