@@ -73,7 +73,10 @@ describe('SMS campaigns and templates', () => {
     await dialog.getByRole('button', { name: 'Insert {{checkoutUrl}}' }).click();
     expect(await message.inputValue()).toBe('Hi {{firstName}}, you left something behind: {{checkoutUrl}}');
     expect(await counter.textContent()).toBe('60/160');
-    await dialog.getByText('Hi Jane, you left something behind: https://example.com/checkout').waitFor();
+    // The preview is the service's own renderer; with sample data (not the newest contact other tests left).
+    await dialog.getByRole('combobox', { name: 'Preview as' }).click();
+    await page.getByRole('option', { name: 'Sample data' }).click();
+    await dialog.getByTestId('sms-preview-text').getByText('Hi Jane, you left something behind: https://example.com/checkout').waitFor();
 
     await dialog.getByRole('textbox', { name: 'Template Name' }).fill('First nudge');
     await dialog.getByRole('spinbutton', { name: 'Sequence Order' }).fill('1');

@@ -193,25 +193,6 @@ export default function EmailTemplatesPage() {
         </Box>
       )}
 
-      {id !== null && c && list && (
-        <ExperimentPanel
-          base="/api/email/campaigns"
-          campaignId={id}
-          campaignName={c.name}
-          channel="email"
-          steps={list.map((t) => ({ id: t.id, name: `${t.name} (step ${t.template_order})` }))}
-        />
-      )}
-
-      {id !== null && c && list && list.length > 0 && (
-        <IncentivesPanel
-          prefix="/api/email"
-          channel="email"
-          campaignName={c.name}
-          steps={list.map((t) => ({ id: t.id, name: `${t.name} (step ${t.template_order})` }))}
-        />
-      )}
-
       <DataTable
         ariaLabel="Email templates"
         size="medium"
@@ -223,6 +204,28 @@ export default function EmailTemplatesPage() {
         empty="No templates found. Create your first template using the button above."
         emptyIcon={<MailIcon />}
       />
+
+      {/* The campaign's templates first (the page's own work); what is tried and given on them after. */}
+      <Box sx={{ mt: 3 }}>
+        {id !== null && c && list && (
+          <ExperimentPanel
+            base="/api/email/campaigns"
+            campaignId={id}
+            campaignName={c.name}
+            channel="email"
+            steps={list.map((t) => ({ id: t.id, name: `${t.name} (step ${t.template_order})` }))}
+          />
+        )}
+
+        {id !== null && c && list && list.length > 0 && (
+          <IncentivesPanel
+            prefix="/api/email"
+            channel="email"
+            campaignName={c.name}
+            steps={list.map((t) => ({ id: t.id, name: `${t.name} (step ${t.template_order})` }))}
+          />
+        )}
+      </Box>
 
       <TemplateDialog
         open={dialogOpen}
