@@ -100,7 +100,8 @@ export function reminderStep(deps: ReminderStepDeps): FlowStep<EmailWork, EmailS
     // never the reminder.
     await deps.rows.bulkWrite(
       handOn.map(({ w, campaignId }) => ({
-        updateOne: { filter: { contact_ref: w.ref }, update: { $set: { campaign_id: campaignId, base_at: ctx.now }, $unset: { stage: '' } } },
+        // Its lease becomes the campaign steps' (the reminder's own is shorter): they send, and read it as theirs.
+        updateOne: { filter: { contact_ref: w.ref }, update: { $set: { campaign_id: campaignId, base_at: ctx.now, due_at: ctx.leaseUntil }, $unset: { stage: '' } } },
       })),
       { ordered: false },
     );
@@ -108,6 +109,7 @@ export function reminderStep(deps: ReminderStepDeps): FlowStep<EmailWork, EmailS
       w.remindedDueAt = w.row.base_at;
       w.row.campaign_id = campaignId;
       w.row.base_at = ctx.now;
+      w.row.due_at = ctx.leaseUntil;
       delete w.row.stage;
     }
   });
