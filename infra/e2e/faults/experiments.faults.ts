@@ -8,8 +8,8 @@ import { startProcess, stopProcess } from '../stack';
 import { adminCookie, api, expectStatus, inParallel, runTag, serviceDb, waitFor } from './helpers';
 
 // Each contact's group is a hash of (campaign, step, contact): over 1,000 contacts a group's share has a binomial
-// spread of 1.3 points, so "within 3 points" held in about 19 runs of 20 and the test failed the 20th (a 20%
-// holdout read 23.1% once). 2,000 contacts narrow the spread to 0.9 points: the same 3 points fail about once in
+// spread of 1.3 points, so "within 3 points" held in about 19 runs of 20 and the test failed the 20th (a group
+// read 3.1 points off its share once). 2,000 contacts narrow the spread to 0.9 points: the same 3 points fail about once in
 // several thousand runs.
 const CONTACTS = 2_000;
 const DELAY_MINUTES = 600;
