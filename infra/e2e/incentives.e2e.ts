@@ -96,6 +96,8 @@ describe('incentives in the browser', () => {
     await page.goto(`${stack.url}/webhook-integrations`);
     const card = page.getByRole('article', { name: `Shop ${tag}` });
     const line = card.getByTestId('shop-codes');
+    // The line reads "…" until the integration's shop settings arrive.
+    await line.getByTestId('shop-codes-status').filter({ hasNotText: '…' }).waitFor();
     await expect(line.getByTestId('shop-codes-status').textContent()).resolves.toBe('None: codes from pools or fixed codes only');
     await line.getByRole('button', { name: 'Set shop' }).click();
     const dialog = await openedDialog(page, 'Shop for unique codes');
@@ -103,6 +105,7 @@ describe('incentives in the browser', () => {
     await dialog.getByLabel('Admin API access token').fill('shpat_e2e_secret_token');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'hidden' });
+    await line.getByTestId('shop-codes-status').filter({ hasText: 'north-goods.myshopify.com' }).waitFor();
     await expect(line.getByTestId('shop-codes-status').textContent()).resolves.toBe('Shopify north-goods.myshopify.com (admin token set)');
     const stored = await call(page, 'GET', `/api/email/integrations/${integration.id}/shop`);
     expect(stored.body).toEqual({ platform: 'shopify', shop: 'north-goods.myshopify.com', has_key: true, has_secret: false });
