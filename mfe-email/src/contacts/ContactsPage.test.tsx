@@ -126,7 +126,7 @@ describe('/contacts (spec §2, §8, §9)', () => {
       within(await screen.findByRole('listbox'))
         .getAllByRole('option')
         .map((o) => o.textContent),
-    // The spec's four, and Unsubscribed (issue 14: a reminder suppressed by the unsubscribe list).
+    // The spec's four, and Unsubscribed (a reminder suppressed by the unsubscribe list).
     ).toEqual(['All Statuses', 'Pending', 'Sent', 'Purchased', 'Unsubscribed']);
     fireEvent.click(screen.getByRole('option', { name: 'Pending' }));
     expect(await screen.findByText('Showing 1 contact(s)')).toBeTruthy();

@@ -6,7 +6,7 @@ const STATUS_COLOURS: Record<string, ChipProps['color']> = {
   sent: 'info',
   purchased: 'success',
   abandoned: 'error',
-  // Issue 14: the reminder fell due for an unsubscribed address; nothing was sent.
+  // Not one of the spec's statuses: the reminder fell due for an unsubscribed address; nothing was sent.
   unsubscribed: 'default',
 };
 

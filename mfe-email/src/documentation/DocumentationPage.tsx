@@ -22,7 +22,7 @@ import { CodeBlock } from './CodeBlock';
 import { REQUIRED_EVENTS, TEST_EXAMPLES, webhookEndpoint } from './content';
 import { SENDER_TABS, SenderGuide, type ConnectTarget } from './SourceTabs';
 
-// Swagger UI is large: fetched when its tab is first opened, never with the page (issue 15).
+// Swagger UI is large: fetched when its tab is first opened, never with the page.
 const ApiReference = lazy(() => import('./ApiReference'));
 
 /** The SMS side's integrations, for a "How to connect" opened from an SMS card (its own API, through the gateway). */
@@ -62,7 +62,7 @@ export function openingTab(
 
 /**
  * /documentation (spec §2): the spec's three tabs, ClickFunnels Setup / Testing / Phase 2, then one tab per sender
- * of the contracts' list (issue 13) with a test delivery each, and the API reference. "How to connect" on an
+ * of the contracts' list with a test delivery each, and the API reference. "How to connect" on an
  * integration's card opens it as `?integration=<id>` (with `&side=sms` from an SMS card, `&sender=` when the
  * integration names its sender): that sender's tab, with the integration's own URL written into the steps.
  */

@@ -68,8 +68,8 @@ export function legacyCreateRequestOf(values: LegacyTemplateValues) {
 
 /**
  * The standalone page lists the templates that belong to no campaign, and the orphans: templates of a deleted
- * campaign keep its id (the spec keeps them) and were shown nowhere, so they could not be edited or deleted
- * (issue 16). Templates of an existing campaign live on that campaign's page. Without the campaign list (still
+ * campaign keep its id (the spec keeps them) and belong to no campaign page, so this page is where they can be
+ * edited or deleted. Templates of an existing campaign live on that campaign's page. Without the campaign list (still
  * loading, or it failed) only the campaign-less ones are shown.
  */
 export function standaloneTemplates(

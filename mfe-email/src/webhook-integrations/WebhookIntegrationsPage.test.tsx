@@ -138,7 +138,7 @@ describe('/webhook-integrations (spec §2, §4, §5, §8)', () => {
     await waitFor(() => expect(calls.callsTo('GET', '/api/webhook-integrations')).toHaveLength(2));
   });
 
-  it('sends a fallback checkout link when one is entered, and refuses one that is not an http(s) URL (issue 14)', async () => {
+  it('sends a fallback checkout link when one is entered, and refuses one that is not an http(s) URL', async () => {
     const calls = api({
       'POST /api/webhook-integrations': { status: 201, json: { ...SHOP_INTEGRATION, id: 5 } },
     });

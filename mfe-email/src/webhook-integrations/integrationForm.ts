@@ -97,8 +97,8 @@ export function requestOf(values: IntegrationFormValues, editing: WebhookIntegra
 
 /**
  * The integration form offers templates of the abandoned_cart type only (section 3), and only active ones: an
- * inactive template cannot be used for sending (the spec), so offering it chose a template that never sends
- * (issue 16). A stored inactive choice still shows, as the drawer shows any choice no longer offered.
+ * inactive template cannot be used for sending (the spec), so offering it would let the form choose a template
+ * that never sends. A stored inactive choice still shows, as the drawer shows any choice no longer offered.
  */
 export function templateChoices(templates: readonly EmailTemplateSummary[] | undefined): EmailTemplateSummary[] {
   return (templates ?? []).filter(
