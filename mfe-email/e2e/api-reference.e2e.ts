@@ -1,4 +1,4 @@
-// Issue 15: the Documentation page's "API reference" tab renders the gateway's OpenAPI document (Swagger UI, loaded
+// The Documentation page's "API reference" tab renders the gateway's OpenAPI document (Swagger UI, loaded
 // only when the tab opens: the page itself fetches none of it), offline: every request stays on the stack's origin.
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, readStack, screenshotPath, signIn } from '../../infra/e2e/browser';

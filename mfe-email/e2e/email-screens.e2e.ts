@@ -1,4 +1,4 @@
-// Browser tests of the email side's screens through the gateway (issue 3): webhooks in, contacts and events on
+// Browser tests of the email side's screens through the gateway: webhooks in, contacts and events on
 // screen, filters and sorting, Mark as Purchased, the reminder delay, an integration's life, clearing test data.
 // One file, tests in order on one page: they share the stack's svc-email database, and the last one clears it.
 import type { Browser, Locator, Page } from 'playwright-core';

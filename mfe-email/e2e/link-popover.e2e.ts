@@ -1,4 +1,4 @@
-// The template editor's link popover in Chromium (issue 16): a link the email may not carry (javascript:, data:,
+// The template editor's link popover in Chromium: a link the email may not carry (javascript:, data:,
 // ftp:) or that is no URL at all is refused with a message under the field and nothing is saved (mui-tiptap's
 // own form saved href="" or "https://not a url" silently); a good one is saved, can be edited and removed.
 import type { Browser, Page } from 'playwright-core';
@@ -97,7 +97,7 @@ it('says what is wrong with a link, saves only a good one, and edits and removes
   expect(await editor.locator('a').count()).toBe(0);
 });
 
-it('puts a variable from the chips where the caret is, in the rich text and in the raw HTML (issue 14: the unsubscribe link among them)', async () => {
+it('puts a variable from the chips where the caret is, in the rich text and in the raw HTML (the unsubscribe link among them)', async () => {
   await page.goto(`${url}/email-templates/${campaignId}`);
   await page.getByRole('button', { name: 'Add Template' }).click();
   const dialog = page.getByRole('dialog', { name: 'Create Template' });

@@ -1,4 +1,4 @@
-// Issue 13 end to end through the gateway: ClickFunnels 2.0 and Shopify deliveries signed the way the senders sign
+// Signed sender deliveries end to end through the gateway: ClickFunnels 2.0 and Shopify deliveries signed the way the senders sign
 // them, posted to an integration's own URL, reach both channels (the other side hears the fact over NATS); wrong,
 // missing and stale signatures create nothing; a replay does nothing twice. Then in Chromium: a secret set on an
 // integration's card, a test delivery sent from the Documentation tab, and the delivery verified in Webhook Events.

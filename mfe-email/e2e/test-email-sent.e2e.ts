@@ -1,4 +1,4 @@
-// The test send's success path in Chromium (part2.e2e.ts covers the error path): for this file svc-email is
+// The test send's success path in Chromium (campaigns-templates.e2e.ts covers the error path): for this file svc-email is
 // restarted with a Resend key and RESEND_BASE_URL pointing at a local fake of Resend's API, so the real SDK sends
 // and the fake records what arrived. svc-email gets its usual settings back at the end.
 import type { Browser, Page } from 'playwright-core';

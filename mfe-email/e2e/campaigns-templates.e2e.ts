@@ -1,4 +1,4 @@
-// Browser tests of the email side, part 2 (issue 4): a campaign and its templates written with the rich editor
+// Campaigns and templates of the email side in Chromium: a campaign and its templates written with the rich editor
 // (bold text, a link, an inserted image), their order and delay labels, a test send, deletes with confirmation.
 // The e2e stack has no Resend key, so the test send takes the spec's error path (dialog alert and toast); the
 // success path is test-email-sent.e2e.ts.
@@ -125,7 +125,7 @@ describe('campaigns and templates through the gateway', () => {
     await page.keyboard.type('Visit the shop');
     // Bold applied to a selection, not toggled before typing: a toggled mark is only "stored" on the empty cursor
     // and is dropped when the editor's selection is reset between the toolbar click and the first keystroke
-    // (focus handling on a loaded machine), which left the text plain and the test waiting for <strong> (issue 16).
+    // (focus handling on a loaded machine), which left the text plain and the test waiting for <strong>.
     await page.keyboard.press('Control+Home');
     await page.keyboard.press('Shift+End');
     await dialog.getByRole('button', { name: 'Bold', exact: true }).click();
@@ -245,7 +245,7 @@ describe('campaigns and templates through the gateway', () => {
     const all = await api<EmailTemplate[]>('/api/resend/templates');
     expect(all.find((t) => t.name === FIRST)?.campaign_id).toBe(campaignId);
     // Its campaign page is gone; the orphan shows on the legacy page instead, marked, so it can still be edited or
-    // deleted (issue 16: it used to be shown nowhere).
+    // deleted.
     await page.goto(`${url}/email-templates/${campaignId}`);
     await page.getByText('Error loading campaign or templates').waitFor();
     await page.goto(`${url}/resend-templates`);
