@@ -1,4 +1,4 @@
-// The change summary every service's audit records carry (issue 18): computed here once, for every feature.
+// The change summary every service's audit records carry: computed here once, for every feature.
 import { auditDiff, redact } from './audit';
 
 describe('auditDiff', () => {

@@ -83,7 +83,7 @@ function same(a: unknown, b: unknown): boolean {
 }
 
 /**
- * The change summary of one write (issue 18), computed one way for every feature: the fields whose value differs
+ * The change summary of one write, computed one way for every feature: the fields whose value differs
  * between the state read before the write and the state after it, each with its value before and after. A secret
  * (by its name: password, secret, token, API key, auth, signature) shows as `[set]` / `[not set]` before and
  * `[set]` / `[changed]` / `[cleared]` after, never its value. A creation (no before) lists the state after, a deletion

@@ -3,7 +3,7 @@ import { normEmail, normPhone } from '@act/contracts/src/attribution';
 import { identitySecret } from './config';
 
 /**
- * The salted hash that stands for an erased person (issue 18): on the suppression lists (so a later message to the
+ * The salted hash that stands for an erased person: on the suppression lists (so a later message to the
  * same address or number is still stopped) and in place of their address or number in kept records.
  *
  * HMAC-SHA256 keyed with PRIVACY_HASH_SALT, else with a key derived from IDENTITY_SECRET (every service and the

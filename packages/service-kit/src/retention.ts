@@ -77,7 +77,7 @@ export async function ensureRetentionIndex(conn: Connection, rule: RetentionRule
 }
 
 /**
- * Raw webhook payloads and logs older than `days` expire (issue 18: people's data is not kept for ever) by a TTL
+ * Raw webhook payloads and logs older than `days` expire (people's data is not kept for ever) by a TTL
  * index per rule, set to `days` at start (`collMod` when the setting changed). The purge below runs only where no
  * TTL monitor removes them (a server without `collMod`: the test stand-in), every `everyMs`; every
  * instance may run it, a delete of what is already gone is a no-op. `days` 0 keeps everything.

@@ -65,7 +65,7 @@ export async function runService({ name, defaultPort, defaultDb, metricsPortEnv,
   const outbox = createOutbox({ conn, bus, source: name, logger });
   const readiness: ReadinessChecks = { mongo: () => mongoReady(conn), nats: () => bus.isConnected() };
   const app = createApp({ logger, identitySecret: identitySecret(), readiness, bodyLimit: envInt('BODY_LIMIT', 1024 * 1024) });
-  // Before every feature's middleware and router: each staff change is recorded where it is made (issue 18).
+  // Before every feature's middleware and router: each staff change is recorded where it is made.
   app.use(auditMiddleware({ outbox, service: name as AuditService, logger }));
   const deps: ServiceDeps = { name, conn, bus, outbox, logger, app, publicUrl: env('PUBLIC_URL', 'http://127.0.0.1:8080') };
   const parts = await build(deps);

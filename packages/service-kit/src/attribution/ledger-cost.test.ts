@@ -1,5 +1,5 @@
 /**
- * What a send costs the revenue ledger (issue 14): 2,000 `send.*.sent` events (1,000 contacts, an email and a text
+ * What a send costs the revenue ledger: 2,000 `send.*.sent` events (1,000 contacts, an email and a text
  * each) on NATS, taken by the real revenue consumer into a ledger on the stand-in. Counts the MongoDB commands the
  * consumer sends (driver command monitoring) and the CPU of this process and of the stand-in while it works, and
  * prints them; the assertion is on commands per send, which does not depend on how busy the machine is.

@@ -215,7 +215,7 @@ export interface FormDialogProps extends Omit<FormDialogFrameProps, 'titleId' | 
 }
 
 /**
- * A create / edit / send dialog (issue 16's shared form-dialog block): the Dialog, named by its title, around
+ * A create / edit / send dialog (the shared form-dialog block): the Dialog, named by its title, around
  * `FormDialogFrame`. Imported by path (`@act/ui-kit/src/FormDialog`) like the other form blocks, so nothing of
  * the forms reaches the sign-in page through the shared ui-kit index.
  */

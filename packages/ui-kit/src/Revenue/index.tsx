@@ -146,7 +146,7 @@ function RevenueChart({ s, view }: { s: RevenueSummary; view: 'purchases' | 'rev
 }
 
 /**
- * Recovered revenue (issue 17): the figures, a chart per day and the conversion funnel over 7 / 30 / 90 days, for
+ * Recovered revenue: the figures, a chart per day and the conversion funnel over 7 / 30 / 90 days, for
  * either side; every table can be downloaded as CSV.
  */
 /**

@@ -70,7 +70,7 @@ function sliding(el: HTMLElement): boolean {
  *
  * It hides after `duration` whatever the pointer does (MUI's own timer pauses while hovered, so a toast under a
  * resting pointer never went away), and while a dialog or sheet is open it is rendered inside the topmost one, also
- * when that opens after the toast (issue 16).
+ * when that opens after the toast.
  */
 export function ToastProvider({ children, duration = TOAST_DURATION_MS }: { children: ReactNode; duration?: number }) {
   const [current, setCurrent] = useState<ActiveToast | null>(null);

@@ -4,7 +4,7 @@ import { createTheme } from '@mui/material';
 export const theme = createTheme({
   palette: {
     mode: 'light',
-    // WCAG AA (4.5:1) for text on every surface (issue 16, axe-core): each main colour takes white text at 4.5:1 or
+    // WCAG AA (4.5:1) for text on every surface (as axe-core checks it): each main colour takes white text at 4.5:1 or
     // more, grey text reads on the page background, and MUI picks dark text for any colour below the threshold.
     contrastThreshold: 4.5,
     primary: { main: '#2563eb', light: '#dbeafe', dark: '#1e40af', contrastText: '#ffffff' },
