@@ -44,7 +44,7 @@ describe('Twilio SMS settings', () => {
     expect(await page.getByRole('textbox', { name: 'Delivery status callbacks' }).inputValue()).toBe(
       `${url}/api/twilio/webhooks`,
     );
-    // On by default (issue 14): logs follow Twilio's status callbacks.
+    // On by default (the spec says off; docs/delivery.md): logs follow Twilio's status callbacks.
     expect(await page.getByRole('switch', { name: 'Enable delivery status webhooks' }).isChecked()).toBe(true);
     // Empty: Twilio is given the callback URL above.
     expect(await page.getByRole('textbox', { name: 'Webhook URL', exact: true }).inputValue()).toBe('');

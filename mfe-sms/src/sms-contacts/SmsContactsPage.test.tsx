@@ -29,12 +29,16 @@ const contactsServer = (rows: () => readonly SmsContact[]) =>
       if (integrationId && integrationId !== 'none' && c.integration_id !== Number(integrationId)) return false;
       return searchHits(q, [c.phone, c.contact_id, c.funnel_id, c.first_name, c.email, c.integration_name]);
     },
-    summary: (all) => ({
-      total: all.length,
-      pending: all.filter((c) => c.status === 'pending').length,
-      purchased: all.filter((c) => c.status === 'purchased').length,
-      sent: all.filter((c) => c.status === 'sent').length,
-    }),
+    summary: (all) => {
+      const real = all.filter((c) => !c.test);
+      return {
+        total: real.length,
+        pending: real.filter((c) => c.status === 'pending').length,
+        purchased: real.filter((c) => c.status === 'purchased').length,
+        sent: real.filter((c) => c.status === 'sent').length,
+        tests: all.length - real.length,
+      };
+    },
   });
 
 // 450 contacts: 9 pages of 50.
@@ -200,7 +204,7 @@ describe('/sms-contacts contents and actions (spec sections 2, 4, 8)', () => {
           total: 50_000,
           page: 1,
           pageSize: 50,
-          summary: { total: 50_000, pending: 20_001, purchased: 9_999, sent: 15_000 },
+          summary: { total: 50_000, pending: 20_001, purchased: 9_999, sent: 15_000, tests: 0 },
         },
       },
       'GET /api/sms-webhook-integrations': { json: [] },

@@ -71,7 +71,8 @@ export default function SmsContactsPage() {
   );
   const nameOf = (c: SmsContact) =>
     c.integration_name ?? (c.integration_id !== null ? integrationName.get(c.integration_id) : undefined) ?? null;
-  const counts = contacts.summary ?? { total: 0, pending: 0, purchased: 0, sent: 0 };
+  // The cards count no test delivery (their rows are listed, badged); clearing removes those too.
+  const counts = contacts.summary ?? { total: 0, pending: 0, purchased: 0, sent: 0, tests: 0 };
 
   // After a change: every other page, filter or size cached so far is dropped first (it loads afresh when shown,
   // the page this one may move to when the list shrank included), then this page loads again.
@@ -243,7 +244,7 @@ export default function SmsContactsPage() {
       <ConfirmDialog
         open={confirmingClear}
         title="Clear all SMS contacts?"
-        description={`This deletes all ${counts.total} SMS contacts and stops their reminders. It cannot be undone.`}
+        description={`This deletes all ${counts.total + counts.tests} SMS contacts and stops their reminders. It cannot be undone.`}
         confirmLabel="Clear All Contacts"
         destructive
         loading={clearing}

@@ -34,7 +34,7 @@ const logsServer = (rows: readonly SmsLog[]) =>
   });
 
 describe('/sms-logs (spec sections 2, 4, 9)', () => {
-  it('shows a step held by the blackout as held, with the time it goes out (issue 14)', async () => {
+  it('shows a step held by the blackout as held, with the time it goes out', async () => {
     const until = '2026-11-26T07:30:00.000Z';
     mockApi({
       ...signedIn,

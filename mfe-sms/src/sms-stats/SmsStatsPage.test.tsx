@@ -34,7 +34,7 @@ describe('/sms-stats (spec sections 2, 7, 8, 9)', () => {
     // Headline: 3 delivered of 11 sent = 27.3%.
     expect(within(screen.getByTestId('summary-Delivered')).getByText('27% delivery rate')).toBeTruthy();
     expect(within(screen.getByTestId('summary-Total SMS Sent')).getByText('11')).toBeTruthy();
-    // One stated base for every percentage (issue 14): the 11 sent, as the delivery rate's.
+    // One stated base for every percentage: the 11 sent, as the delivery rate's.
     expect(screen.getByTestId('breakdown-base').textContent).toBe('Percentages are of the 11 messages sent.');
     expect(screen.getByRole('progressbar', { name: 'Delivered' }).getAttribute('aria-valuenow')).toBe('27');
   });

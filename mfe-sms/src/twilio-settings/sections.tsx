@@ -87,7 +87,7 @@ export function CopyField({ label, value, helperText }: { label: string; value: 
       value={value}
       helperText={helperText}
       size="small"
-      // A textarea, so a long URL wraps at a phone's width instead of being cut off (issue 16).
+      // A textarea, so a long URL wraps at a phone's width instead of being cut off.
       multiline
       slotProps={{
         htmlInput: {
