@@ -2,9 +2,12 @@
 // Memory per instance against the number of contacts: seeds email and SMS contacts straight into the services'
 // databases (svc-email's own seedContacts; SMS contacts as the webhook writes them, their sequences closed so no
 // step is due), drives the Contacts and SMS Contacts pages through the gateway (sorts, filters, deep pages), and
-// reads each process's resident memory (VmRSS of /proc/<pid>/status) at every size, after one warm-up round.
-// Targets: each service's VmRSS at the largest size within 15% of the smallest; at 50,000 contacts every contacts
-// page action (a sort, a filter, a page) answered in <= 300 ms.
+// reads each process's resident memory (VmRSS of /proc/<pid>/status) at every size, after one warm-up round: its
+// peak while the same page rounds run (sampled every 100 ms) and its value 3 s after them. The peak is the figure
+// judged: the value after the rounds depends on when V8 last returned pages to the system (a service idle through
+// a long seeding reads lower at the larger size), the peak is what the same work needs at each size.
+// Targets: each service's peak VmRSS at the largest size within 15% of the smallest; at 50,000 contacts every
+// contacts page action (a sort, a filter, a page) answered in <= 300 ms.
 //   node bench/memory.mjs [--sizes=10000,50000,500000] [--rounds=3]
 import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -40,28 +43,40 @@ try {
       const actions = [];
       // A first round warms the caches and JIT at this size; the rounds after it are the figures.
       await drivePages(api, integration.id, size);
-      for (let r = 0; r < ROUNDS; r++) actions.push(...(await drivePages(api, integration.id, size)));
+      const peak = Object.fromEntries(SERVICES.map((s) => [s, 0]));
+      const sampler = setInterval(() => {
+        for (const s of SERVICES) peak[s] = Math.max(peak[s], vmRssKb(pids[s]) ?? 0);
+      }, 100);
+      try {
+        for (let r = 0; r < ROUNDS; r++) actions.push(...(await drivePages(api, integration.id, size)));
+      } finally {
+        clearInterval(sampler);
+      }
       await sleep(3_000);
       const rss = Object.fromEntries(SERVICES.map((s) => [s, vmRssKb(pids[s])]));
       const ms = actions.map((a) => a.ms).sort((a, b) => a - b);
       const slowest = [...actions].sort((a, b) => b.ms - a.ms).slice(0, 3);
       const failed = actions.filter((a) => a.error).length;
-      const row = { contacts: size, rssKb: rss, actions: actions.length, failed, actionMs: { p50: percentile(ms, 50), p95: percentile(ms, 95), max: ms.at(-1) }, slowest, load1: loadAvg() };
+      const row = { contacts: size, rssPeakKb: peak, rssKb: rss, actions: actions.length, failed, actionMs: { p50: percentile(ms, 50), p95: percentile(ms, 95), max: ms.at(-1) }, slowest, load1: loadAvg() };
       results.sizes.push(row);
-      console.log(`[bench] ${size}: VmRSS ${JSON.stringify(rss)} kB; page actions p50 ${row.actionMs.p50} ms, p95 ${row.actionMs.p95} ms, max ${row.actionMs.max} ms, ${failed} failed (load ${row.load1})`);
+      console.log(`[bench] ${size}: VmRSS peak ${JSON.stringify(peak)} kB, after ${JSON.stringify(rss)} kB; page actions p50 ${row.actionMs.p50} ms, p95 ${row.actionMs.p95} ms, max ${row.actionMs.max} ms, ${failed} failed (load ${row.load1})`);
     }
   } finally {
     await emailConn.close();
   }
   const first = results.sizes[0];
   const last = results.sizes.at(-1);
-  results.rssGrowthPct = Object.fromEntries(SERVICES.map((s) => [s, +(((last.rssKb[s] - first.rssKb[s]) / first.rssKb[s]) * 100).toFixed(1)]));
+  const growth = (key) => Object.fromEntries(SERVICES.map((s) => [s, +(((last[key][s] - first[key][s]) / first[key][s]) * 100).toFixed(1)]));
+  results.rssPeakGrowthPct = growth('rssPeakKb');
+  results.rssGrowthPct = growth('rssKb');
+  const within = (pct) => SERVICES.filter((s) => s !== 'gateway').every((s) => Math.abs(pct[s]) <= TARGET.rssGrowthPct);
   const at = results.sizes.find((r) => r.contacts === ACTION_SIZE);
   results.met = {
-    rss: SERVICES.filter((s) => s !== 'gateway').every((s) => Math.abs(results.rssGrowthPct[s]) <= TARGET.rssGrowthPct),
+    rssPeak: within(results.rssPeakGrowthPct),
+    rssAfter: within(results.rssGrowthPct),
     actionsAt50k: at ? at.failed === 0 && at.actionMs.max <= TARGET.actionMs : null,
   };
-  console.log(`[bench] VmRSS from ${first.contacts} to ${last.contacts} contacts: ${JSON.stringify(results.rssGrowthPct)} %; met ${JSON.stringify(results.met)}`);
+  console.log(`[bench] VmRSS from ${first.contacts} to ${last.contacts} contacts: peak ${JSON.stringify(results.rssPeakGrowthPct)} %, after ${JSON.stringify(results.rssGrowthPct)} %; met ${JSON.stringify(results.met)}`);
   console.log(`[bench] written ${writeResult('memory', results)}`);
 } finally {
   await stack.stop();
