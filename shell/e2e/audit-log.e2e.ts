@@ -1,4 +1,4 @@
-// The Audit Log page through the gateway in Chromium (issue 18): changes made on svc-auth and svc-email appear with
+// The Audit Log page through the gateway in Chromium: changes made on svc-auth and svc-email appear with
 // who and what, secrets left out; admins only, in the sidebar and on the server.
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, readStack, screenshotPath, signIn } from '../../infra/e2e/browser';

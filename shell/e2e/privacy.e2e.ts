@@ -1,4 +1,4 @@
-// The Privacy Requests page through the gateway in Chromium (issue 18): a wrong address is refused inline, a right
+// The Privacy Requests page through the gateway in Chromium: a wrong address is refused inline, a right
 // one is exported from both sides with a download, or erased on both sides after a confirmation; admins only.
 import type { Browser } from 'playwright-core';
 import { launchBrowser, openedDialog, readStack, screenshotPath, seedShopperOnBothSides, signIn } from '../../infra/e2e/browser';

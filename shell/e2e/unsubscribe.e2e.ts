@@ -1,4 +1,4 @@
-// The unsubscribe pages through the gateway (issue 4): a recipient unsubscribes on the public page, the admin sees
+// The unsubscribe pages through the gateway: a recipient unsubscribes on the public page, the admin sees
 // the entry in management, adds and removes an entry; a plain user is sent to /auth from management.
 import type { Browser, Locator, Page } from 'playwright-core';
 import { launchBrowser, readStack, signIn } from '../../infra/e2e/browser';

@@ -27,7 +27,7 @@ function queryOf(filters: Filters, extra: Record<string, string | number> = {}):
   return q ? `?${q}` : '';
 }
 
-/** /audit-log (admin only, issue 18): who did what, newest first, filtered and paged on the server. */
+/** /audit-log (admin only): who did what, newest first, filtered and paged on the server. */
 export default function AuditLogPage() {
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [page, setPage] = useState(1);

@@ -24,8 +24,8 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   const entries = user ? navEntriesFor(user.role) : [];
   const navRef = useRef<HTMLDivElement>(null);
   const { pathname } = useLocation();
-  // The active entry is always in view, also when the list scrolls on a short window (issue 16: at 900 px the
-  // last entries and the active one could sit below the fold).
+  // The active entry is always in view, also when the list scrolls on a short window (at 900 px the
+  // last entries and the active one can sit below the fold).
   useEffect(() => {
     navRef.current?.querySelector<HTMLElement>('a.active')?.scrollIntoView?.({ block: 'nearest' });
   }, [pathname, entries.length]);

@@ -50,7 +50,7 @@ export const NAV_ENTRIES: NavEntry[] = [
   { label: 'Legacy Templates', path: '/resend-templates', icon: TemplatesIcon },
   { label: 'Profile', path: '/profile', icon: ProfileIcon },
   { label: 'User Management', path: '/users', icon: UsersIcon, adminOnly: true },
-  // Issue 18: after User Management.
+  // The admin's records of people and changes, after User Management.
   { label: 'Audit Log', path: '/audit-log', icon: AuditIcon, adminOnly: true },
   { label: 'Privacy Requests', path: '/privacy-requests', icon: PrivacyIcon, adminOnly: true },
   { label: 'Unsubscribe Management', path: '/unsubscribe-management', icon: UnsubscribeIcon, adminOnly: true },

@@ -26,7 +26,7 @@ import { ValidationError } from 'yup';
 export const PRIVACY_KEY = '/api/privacy-requests';
 
 /**
- * /privacy-requests (admin only, issue 18): what both services hold about one person, as one document, or the
+ * /privacy-requests (admin only): what both services hold about one person, as one document, or the
  * erasure of it on both sides (after a confirmation: it cannot be undone).
  */
 export default function PrivacyRequestsPage() {

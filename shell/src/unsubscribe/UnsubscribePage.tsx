@@ -11,7 +11,7 @@ import { ALREADY_UNSUBSCRIBED, UNSUBSCRIBE, unsubscribeStatusKey, type Unsubscri
 export const NO_EMAIL = 'No email address provided. Please check the link and try again.';
 export const CHECK_FAILED = 'Failed to check subscription status. Please try again later.';
 export const UNSUBSCRIBE_FAILED = 'Failed to unsubscribe. Please try again later.';
-/** The link's address was refused as not an email address: trying again cannot help (issue 16). */
+/** The link's address was refused as not an email address: trying again cannot help. */
 export const INVALID_EMAIL = 'This link does not hold a valid email address. Please check the link and try again.';
 
 type State =

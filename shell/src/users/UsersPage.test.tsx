@@ -84,7 +84,7 @@ describe('/users (spec §2, §4, §5, §6, §8)', () => {
     expect(within(dialog).getByText('Please enter a valid email address')).toBeTruthy();
     expect(api.callsTo('POST', '/api/users')).toHaveLength(0);
 
-    // The server's upper bounds show inline too, before any request (issue 16).
+    // The server's upper bounds show inline too, before any request.
     fireEvent.change(within(dialog).getByLabelText(/Username/), { target: { value: 'u'.repeat(300) } });
     fireEvent.change(within(dialog).getByLabelText('Full Name'), { target: { value: 'n'.repeat(500) } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create User' }));
