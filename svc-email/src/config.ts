@@ -43,7 +43,7 @@ export interface EmailConfig {
    * the sample passes the gateway like a sender's delivery. Set it when the service cannot reach PUBLIC_URL.
    */
   webhookTestBaseUrl: string | null;
-  /** Part 2: Resend, live campaign sends, unsubscribe links (live-sending/config.ts). */
+  /** Sending: Resend, live campaign sends, unsubscribe links (live-sending/config.ts). */
   sending: SendingConfig;
 }
 

@@ -1,4 +1,4 @@
-// svc-email's part of the audit log (issue 18): each staff change leaves an audit.recorded event on the bus (svc-auth
+// svc-email's part of the audit log: each staff change leaves an audit.recorded event on the bus (svc-auth
 // gathers them), with who, from where and what, secrets left out; refused calls and public calls leave none.
 import type { NatsConnection, Subscription } from 'nats';
 import { testAdmin, testUser } from '@act/service-kit/testing';

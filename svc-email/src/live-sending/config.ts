@@ -2,9 +2,9 @@ import { envBool, envInt, identitySecret } from '@act/service-kit';
 import type { ResendSettings } from '../providers/resend';
 import { unsubscribeSecret } from '../unsubscribe/token';
 
-/** Settings of part 2 (campaign sends, Resend, unsubscribe links); every one from the environment. */
+/** Settings of the sending features (campaign sends, Resend, unsubscribe links); every one from the environment. */
 export interface SendingConfig {
-  /** EMAIL_LIVE_SENDING: campaign templates go out through Resend; off → part 1's `would_send` logs. */
+  /** EMAIL_LIVE_SENDING: campaign templates go out through Resend; off → a `would_send` log per reminder. */
   liveSending: boolean;
   /** EMAIL_DELAY_HOUR_MS: length of one hour of a template's delay_hours (tests shorten it). */
   delayHourMs: number;

@@ -26,6 +26,7 @@ import type { SendingConfig } from './config';
 import { RecoveryUrls, recoveryUrlModel } from './recovery-urls';
 import { SequenceEngine } from './engine';
 import { emailTiming } from './timing';
+import type { EmailTrackedLinks } from '../links';
 
 export { loadSendingConfig, type SendingConfig } from './config';
 
@@ -45,8 +46,8 @@ export interface SendingFeatures {
 }
 
 /**
- * Part 2 of svc-email in one place: campaigns, templates (full), Resend, the unsubscribe list, live campaign
- * sends. app.ts calls this once and mounts what it returns.
+ * The sending features of svc-email in one place: campaigns, templates (full), Resend, the unsubscribe list, live
+ * campaign sends. app.ts calls this once and mounts what it returns.
  */
 export async function buildSendingFeatures({
   conn,
@@ -55,6 +56,7 @@ export async function buildSendingFeatures({
   app,
   publicUrl,
   integrations,
+  trackedLinks,
   config,
 }: {
   conn: Connection;
@@ -63,6 +65,8 @@ export async function buildSendingFeatures({
   app: Koa;
   publicUrl: string;
   integrations: IntegrationCache;
+  /** Our redirect links (links/), put in the emails when the operator counts clicks with them. */
+  trackedLinks?: EmailTrackedLinks;
   config: SendingConfig;
 }): Promise<SendingFeatures> {
   await Promise.all([
@@ -141,6 +145,7 @@ export async function buildSendingFeatures({
         links,
         incentives,
         integrations,
+        trackedLinks,
         markUnsubscribed,
         liveSending: config.liveSending,
         hourMs: config.delayHourMs,

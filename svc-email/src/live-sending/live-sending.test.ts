@@ -148,7 +148,7 @@ describe('live campaign sending', () => {
       async () => (fake.emailsTo('buyer.two@example.com').length >= 1 ? fake.emailsTo('buyer.two@example.com') : null),
       { what: 'first email' },
     );
-    // No recovery URL from the funnel: the integration's fallback link (issue 14).
+    // No recovery URL from the funnel: the integration's fallback link.
     expect(first!.html).toContain('href="https://shop.example.com/cart"');
     const p = await email.api('POST', '/api/webhook', {
       body: { event: 'purchase_created', funnel_id: 'seq-funnel', contact: { id: 'L-2' } },
@@ -226,7 +226,7 @@ describe('live campaign sending', () => {
     });
     await waitFor(async () => fake.emailsTo('still.here@example.com').length >= 1, { what: "the control contact's first email" });
     expect(fake.emailsTo('Already.Gone@Example.com')).toHaveLength(0);
-    // The contact says what happened (issue 14): not Sent, and not an abandoned cart.
+    // The contact says what happened: not Sent, and not an abandoned cart.
     type Row = { contact_id: string; status: string };
     const contact = await waitFor(
       async () => {

@@ -115,9 +115,10 @@ export class RecoveryUrls {
   }
 
   /**
-   * Watches the funnel webhook (POST /api/webhook and /api/webhook/i/<key>; part 1's route, left as it is): after
-   * a contact delivery answered 200 with the contact's integration and funnel id, the checkout link is kept for
-   * that contact. A sender adapter's link arrives in `ctx.state.checkoutUrl`; the spec's formats carry it in the body.
+   * Watches the funnel webhook (POST /api/webhook and /api/webhook/i/<key>; the webhook feature's route, which this
+   * leaves as it is): after a contact delivery answered 200 with the contact's integration and funnel id, the
+   * checkout link is kept for that contact. A sender adapter's link arrives in `ctx.state.checkoutUrl`; the spec's
+   * formats carry it in the body.
    */
   middleware(logger: Logger) {
     return async (ctx: Context, next: Next) => {

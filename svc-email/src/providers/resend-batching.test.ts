@@ -1,5 +1,5 @@
 /**
- * Batches under the deployment's budget (issue 14, bench:delivery): the provider itself against the fake Resend,
+ * Batches under the deployment's budget (bench:delivery's load): the provider itself against the fake Resend,
  * with the emails asked for at known moments, so the test does not depend on how fast the engine reaches them.
  */
 import mongoose, { type Connection } from 'mongoose';

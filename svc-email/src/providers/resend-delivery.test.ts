@@ -1,5 +1,5 @@
 /**
- * Resend answering like Resend does when it is busy or failing (issue 14): 429 with retry-after, 5xx, a per-team
+ * Resend answering like Resend does when it is busy or failing: 429 with retry-after, 5xx, a per-team
  * rate; svc-email retries with the same Idempotency-Key until its deadline, paces its calls, and fails at once on
  * what cannot succeed. Through the service over HTTP, the real SDK against the fake.
  */

@@ -4,7 +4,7 @@ import { iso } from '@act/service-kit';
 
 /**
  * `suppressed`: Resend reported a hard bounce or a spam complaint for the address. `erased`: a privacy erase put the
- * address's salted hash here (issue 18).
+ * address's salted hash here.
  */
 export type UnsubscribeSource = 'page' | 'one_click' | 'admin' | 'suppressed' | 'erased';
 

@@ -67,7 +67,7 @@ export class UnsubscribeService {
     }
   }
 
-  /** On the list as written, or erased (issue 18: the list then holds the address's salted hash, see docs/privacy.md). */
+  /** On the list as written, or erased (the list then holds the address's salted hash, see docs/privacy.md). */
   async isUnsubscribed(email: string): Promise<boolean> {
     return (await this.unsubscribedAmong([email])).size > 0;
   }
@@ -85,7 +85,7 @@ export class UnsubscribeService {
   }
 
   /**
-   * Erase (issue 18): the hashed entry of each address, whether it was on the list or not (an erased person is never
+   * Erase: the hashed entry of each address, whether it was on the list or not (an erased person is never
    * emailed again). Returns how many were added (0 when all were there: an erase run twice adds nothing). Nothing is
    * published: the event would carry the address.
    */
