@@ -2,7 +2,7 @@ import mongoose, { type Connection } from 'mongoose';
 import type { EmailLog } from '@act/contracts/src/email-api';
 import { iso } from '@act/service-kit';
 
-/** One reminder (or, in part 2, one provider send) for one contact. */
+/** One reminder (or, with live sending, one provider send) for one contact. */
 export interface EmailLogDoc {
   id: number;
   /** The funnel's contact id (what the spec's Contact ID column shows). */

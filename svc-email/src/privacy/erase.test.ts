@@ -1,4 +1,4 @@
-// Erasing one person on the email side (issue 18), through the running svc-email: the request comes over NATS as
+// Erasing one person on the email side, through the running svc-email: the request comes over NATS as
 // svc-auth publishes it, the answer goes back the same way. Afterwards nothing in the service's database names the
 // person, the counts the pages show are the same, the hashed unsubscribe entry still stops them, and a second erase
 // changes nothing.

@@ -1,5 +1,5 @@
 /**
- * Resend's delivery events (issue 14): Svix-signed webhooks verified with Svix's library, moving the email's log
+ * Resend's delivery events: Svix-signed webhooks verified with Svix's library, moving the email's log
  * row forward, a bounce or a complaint suppressing the address. Real campaign sends through the fake Resend, the
  * events signed as Resend signs them, posted to the service over HTTP.
  */

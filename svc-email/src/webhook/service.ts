@@ -56,7 +56,7 @@ type Read = { ok: true; fact: Fact; eventName: string | null } | { ok: false; er
  * POST /api/webhook and /api/webhook/i/<key>: recognise the sender, read the delivery, find its integration, check
  * its signature, drop a replay, apply it, record it and answer; the outbox relay publishes. The spec's formats keep
  * their parser and answers; ClickFunnels and Shopify go through their adapters (packages/sources). The plain URL's
- * unsigned path stays as lean as before: no signature work, no replay write, integrations from a short-lived cache.
+ * unsigned path stays lean: no signature work, no replay write, integrations from a short-lived cache.
  */
 export class WebhookService {
   private readonly carts: CartStore;
@@ -201,7 +201,7 @@ export class WebhookService {
             funnelId: ev.funnelId,
           },
         };
-      // The spec format's checkout link is read from the body by the recovery-URL middleware, as before.
+      // The spec format's checkout link is read from the body by the recovery-URL middleware.
       return {
         ok: true,
         eventName,
