@@ -1,5 +1,5 @@
 /**
- * The audit log (issue 18): who did what, when, from where, to which record, on which service. Every service records
+ * The audit log: who did what, when, from where, to which record, on which service. Every service records
  * its staff actions; svc-auth gathers them (over NATS) and answers the Audit Log page. Self-contained (only yup): the
  * browser bundle imports it too.
  *

@@ -48,7 +48,7 @@ export const messages = {
 // (yup's email() skips empty strings). No transforms, so the same schema works in formik and under
 // the services' strict validation; callers trim before sending.
 // The server's upper bounds (svc-auth users/schema.ts), checked in the forms too so the message shows inline
-// instead of after a round trip (issue 16).
+// instead of after a round trip.
 const optionalEmail = yup.string().nullable().email(messages.invalidEmail).max(254, 'Email must be at most 254 characters');
 
 const optionalText = yup.string().nullable().max(200, 'Full name must be at most 200 characters');

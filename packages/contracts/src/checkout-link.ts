@@ -1,7 +1,7 @@
 import * as yup from 'yup';
 
 /**
- * An integration's fallback checkout link (issue 14), on both channels: the link a reminder takes for a contact
+ * An integration's fallback checkout link, on both channels: the link a reminder takes for a contact
  * whose funnel sent none. Optional; blank means none; http(s) only.
  */
 export function checkoutFallbackUrlField() {

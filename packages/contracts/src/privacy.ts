@@ -1,5 +1,5 @@
 /**
- * Privacy requests (issue 18): an admin asks every service what it holds about one person (an email address and/or a
+ * Privacy requests: an admin asks every service what it holds about one person (an email address and/or a
  * phone number), to export it or to erase it. svc-auth keeps the request; each service answers over NATS when it can,
  * so a service that is down answers when it returns. Self-contained (only yup and the dependency-free email-address): the browser bundle imports it too.
  *
