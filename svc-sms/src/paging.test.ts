@@ -229,7 +229,7 @@ describe('GET /api/sms-logs?page=', () => {
     expect(p2.total).toBe(N);
     expect(p2.summary).toEqual({
       total: N,
-      // Sent: every message Twilio accepted (queued there, sent on or delivered), issue 14.
+      // Sent: every message Twilio accepted (queued there, sent on or delivered).
       sent: count(range, (i) => ['queued', 'sent', 'delivered'].includes(group(i))),
       delivered: count(range, (i) => group(i) === 'delivered'),
       failed: count(range, (i) => ['failed', 'undelivered'].includes(group(i))),

@@ -1,4 +1,4 @@
-// svc-sms's part of the audit log (issue 18): each staff change leaves an audit.recorded event on the bus with the
+// svc-sms's part of the audit log: each staff change leaves an audit.recorded event on the bus with the
 // before and after of the fields it changed, secrets left out; an update that changes nothing and a probe (test
 // connection) leave none; a test SMS is recorded as an action (a message went out), without a diff.
 import { connect, type NatsConnection, type Subscription } from 'nats';

@@ -137,7 +137,7 @@ describe('integrations', () => {
     });
     const cleared = await patch(`/api/sms-webhook-integrations/${i.body.id}`, { sms_campaign_id: null });
     expect(cleared.body).toMatchObject({ sms_campaign_id: null, campaign_name: null, name: 'Edited' });
-    // A campaign linked from its side (integration_id) is the one that sends: the card names it (issue 14).
+    // A campaign linked from its side (integration_id) is the one that sends: the card names it.
     await post('/api/sms-campaigns', { name: 'Sends here', integration_id: i.body.id, active: true });
     const listed = (await call(svc.url, 'GET', '/api/sms-webhook-integrations')).body as { id: number; campaign_name: string | null }[];
     expect(listed.find((x) => x.id === i.body.id)?.campaign_name).toBe('Sends here');
@@ -253,7 +253,7 @@ describe('campaigns and templates', () => {
 });
 
 describe('provider settings without credentials', () => {
-  it('reads the defaults of section 9 (delivery callbacks on, issue 14) and says not configured', async () => {
+  it('reads the defaults of section 9 (but delivery callbacks on) and says not configured', async () => {
     const r = await call(svc.url, 'GET', '/api/twilio/config');
     expect(r.body).toEqual({
       messaging_service_sid: '',

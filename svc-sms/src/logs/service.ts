@@ -54,8 +54,8 @@ export class LogService {
       ...paged,
       summary: {
         total: sumOf(byStatus),
-        // Every message Twilio accepted (issue 14): queued at Twilio, sent on, or delivered. Waiting for a status
-        // callback is not "not sent"; with callbacks off the logs stay queued and the card read 0.
+        // Every message Twilio accepted: queued at Twilio, sent on, or delivered. Waiting for a status callback is
+        // not "not sent"; with callbacks off the logs stay queued, and a count of `sent` alone would read 0.
         sent: sumOf(byStatus, ['queued', 'sent', 'delivered']),
         delivered: group('delivered'),
         failed: group('failed'),

@@ -1,4 +1,4 @@
-// Erasing one person on the SMS side (issue 18), through the running svc-sms with a fake Twilio: the request comes
+// Erasing one person on the SMS side, through the running svc-sms with a fake Twilio: the request comes
 // over NATS as svc-auth publishes it, the answer goes back the same way. Afterwards nothing in the service's database
 // names the person, SMS Statistics and revenue read the same, the hashed opt-out entry still stops texts to the
 // number, and a second erase changes nothing.

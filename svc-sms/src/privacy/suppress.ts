@@ -3,7 +3,7 @@ import { erasedPhone, type ErasePerson } from '@act/service-kit';
 import { optOutModel } from '../contacts/model';
 
 /**
- * Erase (issue 18): the hashed opt-out entry of each of the person's numbers, whether they had opted out or not (an
+ * Erase: the hashed opt-out entry of each of the person's numbers, whether they had opted out or not (an
  * erased person is never texted again; every opt-out check also looks for this form). Returns how many were added
  * (0 when all were there: an erase run twice adds nothing). An upsert of a plain document: safe on redelivery.
  */

@@ -8,8 +8,8 @@ export const DEFAULT_PROVIDER_CONFIG: TwilioConfig = {
   messaging_service_sid: '',
   phone_number: '',
   webhook_url: '',
-  // Issue 14 (changing the spec's 'default to off'): without callbacks every log stays Queued and the Sent card
-  // reads 0, so they are on unless an admin turns them off.
+  // On, where the spec says 'default to off': without callbacks every log stays Queued and the Sent card reads 0,
+  // so they are on unless an admin turns them off.
   delivery_webhooks_enabled: true,
   ...BLACKOUT_DEFAULTS,
   frequency_cap_hours: null,

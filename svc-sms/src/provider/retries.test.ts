@@ -1,5 +1,5 @@
 /**
- * A busy or failing Twilio (issue 14): 429 / 20429 and 5xx are retried with backoff until the deadline; a request
+ * A busy or failing Twilio: 429 / 20429 and 5xx are retried with backoff until the deadline; a request
  * Twilio took but never answered is found in Twilio's own list instead of being sent twice. Through the service's
  * test-SMS route, the real SDK against the fake.
  */
