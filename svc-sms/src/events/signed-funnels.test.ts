@@ -116,7 +116,8 @@ describe('a funnel signed on the SMS side', () => {
     const made = await call(email.url, 'POST', '/api/webhook-integrations', { body: { name: 'Email sig-a', funnel_id: 'sig-a' } });
     expect(made.status).toBe(201);
     expect((await call(email.url, 'PATCH', `/api/webhook-integrations/${made.body.id}`, { body: { webhook_secret: EMAIL_SECRET } })).status).toBe(200);
-    // Unsigned is now refused by the email side itself; signed with the email side's secret, it goes to both sides.
+    // Unsigned, with the integration's secret set, is refused by the email side itself; signed with the email side's
+    // secret, it goes to both sides.
     expect((await post(email.url, '/api/webhook', contact('sig-a', 'v-1', '+15552050003', 'v1@example.com'))).status).toBe(401);
     expect((await post(email.url, '/api/webhook', contact('sig-a', 'v-1', '+15552050003', 'v1@example.com'), EMAIL_SECRET)).status).toBe(200);
     await waitFor(async () => (await smsContacts()).some((c) => c.contact_id === 'v-1'), 15_000);

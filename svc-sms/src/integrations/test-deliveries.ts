@@ -21,8 +21,8 @@ export async function clearTestDeliveries(conn: Connection): Promise<{ contacts:
 
 /**
  * At start: contacts stored before the `test` flag existed are tests by the sample's reserved phone (the rule they
- * were stored under), and lose any next step, as intake now never schedules one; every reader then reads the flag
- * alone. Served by the phone index.
+ * were stored under), and lose any next step, as intake never schedules one for a test; every reader then reads the
+ * flag alone. Served by the phone index.
  */
 export async function markLegacyTestDeliveries(conn: Connection): Promise<number> {
   const r = await contactModel(conn).collection.updateMany({ phone: TEST_DELIVERY_PHONE, test: { $exists: false } }, { $set: { test: true, next_at: null } });

@@ -1,7 +1,7 @@
 /**
  * A retry takes a slot of the sender's pace like a first attempt (in bench:delivery, a retry sent right after its
- * backoff, outside the pace, is an over-the-rate 429): the provider waits for the slot it is given, and the pacer hands out
- * none before a retry's backoff ends.
+ * backoff, outside the pace, is an over-the-rate 429): the provider waits for the slot it is given, and the pacer
+ * hands out none before a retry's backoff ends.
  */
 import mongoose, { type Connection } from 'mongoose';
 import { testDbName } from '@act/service-kit/testing';

@@ -114,10 +114,9 @@ export function createTwilioProvider({
           // An answered refusal created no message: Twilio's rate (messages, not calls) was not used by it.
           if (e.status !== undefined) msg.slotUnused?.();
           const wait = Math.round(Math.min(30_000, retryBaseMs * 2 ** (attempt - 1)) * (0.5 + Math.random() * 0.5));
-          // A retry takes a slot of the sender's pace once its backoff is over, like a first attempt (retries sent
-          // outside the pace were what earned the over-the-rate 429s). No slot before the deadline (a backlog longer
-          // than it), or the pace could not be read: the backoff alone, as before; a message is not failed for want
-          // of a slot.
+          // A retry takes a slot of the sender's pace once its backoff is over, like a first attempt (a retry sent
+          // outside the pace is an over-the-rate 429). No slot before the deadline (a backlog longer than it), or the
+          // pace could not be read: the backoff alone; a message is not failed for want of a slot.
           let retryAt = Date.now() + wait;
           if (retryable(e) && retryAt <= deadline && msg.retrySlot) {
             const backoffEnd = retryAt;

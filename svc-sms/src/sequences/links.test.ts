@@ -1,5 +1,5 @@
 /**
- * No message with an empty link ever goes out (issue 14): a template using {checkout_url} for a contact whose funnel
+ * No message with an empty link ever goes out: a template using {checkout_url} for a contact whose funnel
  * sent none takes the integration's fallback link; with neither, the step is logged as skipped and the sequence
  * goes on. Through the service over HTTP, with the fake Twilio.
  */

@@ -313,7 +313,7 @@ describe('blackout', () => {
       });
       expect(new Date(held.next_send_at!).toISOString()).toBe(expectedEnd.toUTC().toISO());
       expect(held.status).toBe('pending');
-      // It says it is held, and until when (issue 14), not just Pending with a past remind time.
+      // It says it is held, and until when, not just Pending with a past remind time.
       expect(held.held_until).toBe(held.next_send_at);
       // The positive control: a contact due after night-1 is held as well, so the engine has looked at due steps
       // since night-1 was held.
