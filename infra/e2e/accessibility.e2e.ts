@@ -1,5 +1,5 @@
 // Every screen, signed in as the admin and in public, checked with axe-core in Chromium at a desktop width and at a
-// phone's (390 px): no serious or critical violation of the WCAG 2.x A/AA rules axe applies (issue 16). Screens are
+// phone's (390 px): no serious or critical violation of the WCAG 2.x A/AA rules axe applies. Screens are
 // taken as a user first sees them, data loaded.
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';

@@ -1,4 +1,4 @@
-// An operator's first day, from an empty database, through the screens only (issue 26's proof): sign in, connect a
+// An operator's first day, from an empty database, through the screens only: sign in, connect a
 // signed ClickFunnels 2.0 funnel for email and SMS in one form, attach a two-template email campaign and an SMS
 // campaign, let ClickFunnels post its own contact and order deliveries, then read every figure on Dashboard,
 // Contacts, SMS Contacts, SMS Statistics and the contact page against what was posted, at 1440x900 and 390x844.

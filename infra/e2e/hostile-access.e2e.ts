@@ -1,4 +1,4 @@
-// Access rules under attack (issue 6): service ports refuse calls without a valid gateway identity, the gateway
+// Access rules under attack: service ports refuse calls without a valid gateway identity, the gateway
 // never lets a client's own identity header through, admin-only calls refuse a plain user (and change nothing),
 // the session cookie's flags, and login throttling per username and per client address.
 import { randomBytes } from 'node:crypto';

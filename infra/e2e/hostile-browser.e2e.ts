@@ -1,4 +1,4 @@
-// Stored XSS (issue 6): markup saved through the API in texts that pages show (integration name, SMS campaign
+// Stored XSS: markup saved through the API in texts that pages show (integration name, SMS campaign
 // name, SMS template message, user full name, webhook payload) must appear as literal text, and never run.
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, readStack, signIn } from './browser';

@@ -1,4 +1,4 @@
-// Generated hostile-input suite (issue 6): every public and signed-in endpoint behind the gateway × malformed
+// Generated hostile-input suite: every public and signed-in endpoint behind the gateway × malformed
 // JSON, wrong types, missing fields, huge bodies and strings, `$`-operators, prototype pollution, bad ids, XSS.
 // Asserted for every request: never a 5xx, a refusal is a 4xx with a JSON `{ error }`, a refused request leaves
 // its record unchanged and creates nothing; afterwards every service is still ready.

@@ -1,5 +1,5 @@
-// The list screens at a phone's size (390x844) in Chromium (issue 16): an empty table's message is on screen (it
-// was centred across a 900 px table: "No contacts found." off to the right), each table row is a card as wide as
+// The list screens at a phone's size (390x844) in Chromium: an empty table's message is on screen (centred
+// across a 900 px table, "No contacts found." would sit off to the right), each table row is a card as wide as
 // the screen so its last cells and their actions are on screen without any sideways scroll, the page itself never
 // scrolls sideways, and the Twilio callback URL is shown whole. Screenshots of each screen at 1440x900 and 390x844
 // go to .run/screenshots.

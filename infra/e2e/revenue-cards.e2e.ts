@@ -1,4 +1,4 @@
-// Recovered revenue on the integration cards and campaign pages of both sides (issue 17), in Chromium through the
+// Recovered revenue on the integration cards and campaign pages of both sides, in Chromium through the
 // gateway: a campaign and an integration on each side, an email to one contact and a text to another (published
 // as the services publish them), their purchases and an organic one; then each card and campaign page shows its
 // figures from the page's one summary. Screenshots at 1440x900 and 390x844 (.run/screenshots/revenue-cards-*.png).

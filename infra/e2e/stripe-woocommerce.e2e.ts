@@ -1,4 +1,4 @@
-// Stripe Checkout and WooCommerce in Chromium through the gateway (issue 31's proof): both connected from the UI (the
+// Stripe Checkout and WooCommerce in Chromium through the gateway: both connected from the UI (the
 // integration form, then the secret and the sender on the card), the senders' signed samples posted (Stripe signed
 // with the official library's generateTestHeaderString, WooCommerce with base64 HMAC-SHA256 of the body), the contacts
 // with their carts on Contacts and the contact page, their reminders (simulated: no Resend key), then the purchases

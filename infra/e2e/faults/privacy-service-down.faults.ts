@@ -1,4 +1,4 @@
-// A privacy export and a privacy erase (issue 18) while svc-sms is down: the request is durable (JetStream), the
+// A privacy export and a privacy erase while svc-sms is down: the request is durable (JetStream), the
 // email side answers at once, the SMS side when it is started again. The export lists what each side holds about the
 // person, and nothing about anyone else; the erase, of a person reminded on both channels, leaves nothing findable
 // by their address or number on either side, the Dashboard, SMS Statistics and revenue counts as they were, and a

@@ -1,4 +1,4 @@
-// The providers down while reminders fall due (issue 14): the fake Resend gone (its port refuses connections) and
+// The providers down while reminders fall due: the fake Resend gone (its port refuses connections) and
 // the fake Twilio answering 503, for 60 s; svc-email and svc-sms keep retrying within their deadlines, and once the
 // providers are back every reminder is delivered, none twice, none logged failed. Contacts are posted with a long delay and made due while the service
 // is stopped, so all of them fall due at once inside the outage.
