@@ -1,4 +1,4 @@
-// What an outsider can read without signing in (issue 16, leaks): the frontends' source maps (they hold the whole
+// What an outsider can read without signing in: the frontends' source maps (they hold the whole
 // source) are neither served nor named by the bundles, and the public /readyz says ready or not, nothing about which
 // service or dependency; the detail is on the gateway's internal port.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Recovered revenue in Chromium through the gateway (issue 17): purchases posted to both webhooks, reminders as the
+// Recovered revenue in Chromium through the gateway: purchases posted to both webhooks, reminders as the
 // services publish them (send.email.sent / send.sms.sent on the stack's NATS), then the Dashboard's and SMS
 // Statistics' revenue panels filtered to this test's integration, their CSV, and screenshots at desktop and phone
 // widths (.run/screenshots/revenue-*.png).

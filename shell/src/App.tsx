@@ -66,9 +66,9 @@ export function App() {
 
 /**
  * The frame of every signed-in page. A signed-out visitor is sent to /auth here, outside the lazy
- * layout, so the redirect never waits for the signed-in chunk (a slow download held the visitor on
- * a spinner, one that failed after the user answered on a blank page). While the user loads, the
- * layout renders as before: its sidebar frames RequireAuth's spinner.
+ * layout, so the redirect never waits for the signed-in chunk (a slow download would hold the visitor
+ * on a spinner, one that failed after the user answered would leave a blank page). While the user loads, the
+ * layout renders as usual: its sidebar frames RequireAuth's spinner.
  */
 function SignedInFrame() {
   const { user, isLoading } = useAuth();

@@ -619,11 +619,11 @@ export const RAW_CASES: RawCase[] = [
   { label: 'encoded traversal', method: 'GET', path: '/api/%2e%2e/%2e%2e/etc/passwd', as: 'user', expect: 'refuse' },
   { label: 'traversal into users', method: 'GET', path: '/api/contacts/..%2f..%2fusers', as: 'user', expect: 'refuse' },
   { label: 'double slash', method: 'GET', path: '/api//users', as: 'user', expect: 'refuse' },
-  // Methods no /api route has: the router used to fail on them (500).
+  // Methods no /api route has: 405, where a router that does not know them fails (500).
   ...['TRACE', 'PROPFIND', 'SEARCH', 'MKCOL', 'PURGE'].map(
     (method): RawCase => ({ label: `method ${method}`, method, path: '/api/contacts', as: 'user', expect: 405 }),
   ),
-  // Remote names that are Object.prototype members (a lookup by plain key found them: 500).
+  // Remote names that are Object.prototype members (a lookup by plain key would find them: 500).
   ...['constructor', '__proto__', 'toString', 'hasOwnProperty'].map(
     (name): RawCase => ({ label: `remote ${name}`, method: 'GET', path: `/remotes/${name}/x`, as: 'anon', expect: 404 }),
   ),

@@ -20,7 +20,7 @@ export interface ReplayedDelivery {
  * decide that a verified delivery is new: anyone who captured one could post it again under another id. So a
  * verified delivery is also known by what was signed: for our scheme the HMAC's input (`"{timestamp}.{raw body}"`),
  * for Shopify's and WooCommerce's (no timestamp) the raw body, for ClickFunnels 2.0 the `event_id` inside its signed body. The sender's
- * own id still follows, so a sender's retry that was signed again (a new timestamp) is recognised as before.
+ * own id still follows, so a sender's retry that was signed again (a new timestamp) is still recognised.
  * Unsigned deliveries keep the sender's id alone: nothing signed exists to bind it to.
  */
 export function replayIds(opts: ReplayedDelivery): string[] {

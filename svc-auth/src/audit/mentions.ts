@@ -8,7 +8,7 @@ const EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2
 const PHONE = /\+?\d(?:[\s().-]{0,3}\d){6,}/g;
 
 /**
- * The people an audit record's change mentions, as keys an erase can find by index (issue 18): the privacy hash of
+ * The people an audit record's change mentions, as keys an erase can find by index: the privacy hash of
  * each address in it (lower-cased) and of each number (by ten consecutive digits, as numbers are matched; a shorter
  * run of seven to nine digits as it is). Hashed, so the index names nobody; a false key (a long id read as a number)
  * costs only a look at that record when someone with that number is erased.

@@ -20,7 +20,7 @@ export function authRouter(auth: AuthService, sessions: SessionsService): Router
 
   router.post('/login', async (ctx) => {
     const { username, password } = await validateBody(ctx, loginSchema);
-    // A failed sign-in is recorded too (issue 18): the name tried, never the password.
+    // A failed sign-in is recorded too: the name tried, never the password.
     ctx.state.audit = { action: 'login.failed', actor: { id: null, username, role: null }, after: { username }, target_kind: 'session', evenOnFailure: true };
     const user = await auth.login(username, password, ctx.ip);
     ctx.state.audit = { action: 'login.succeeded', actor: { id: user.id, username: user.username, role: user.role }, after: { username }, target_kind: 'session', target_id: user.id };

@@ -61,7 +61,7 @@ export function createPrivacyRequests(conn: Connection, outbox: Outbox, logger?:
   };
 
   /**
-   * Once both sides erased the person, what svc-auth holds of them goes too (issue 18): the address and number on
+   * Once both sides erased the person, what svc-auth holds of them goes too: the address and number on
    * every privacy request for them (this one included; a short hash stays to tell requests apart), the exports kept
    * for download, and their mentions in the audit log's recorded changes (replaced by the erased forms; the records
    * themselves stay: who did what, and that the erase was asked, remains). Idempotent: run again, it finds nothing.
