@@ -32,8 +32,8 @@ export default tseslint.config(
   },
   {
     // ReDoS: a pattern whose matching time grows faster than its input lets one request hold a service's only
-    // thread (docs/security.md). Everywhere: backtracking inside one match attempt (`/^(a+)+$/`, the old
-    // `/^[^\s@]+@[^\s@]+\.[^\s@]+$/` on "a@....@").
+    // thread (docs/security.md). Everywhere: backtracking inside one match attempt (`/^(a+)+$/`, the naive
+    // email pattern `/^[^\s@]+@[^\s@]+\.[^\s@]+$/` on "a@....@").
     plugins: { regexp: regexpPlugin },
     rules: { 'regexp/no-super-linear-backtracking': 'error' },
   },

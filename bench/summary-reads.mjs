@@ -1,5 +1,5 @@
 // The summary's reads of the ledger alone (no HTTP, no services), on a stand-in of its own: the per-funnel reminded
-// sets (`r|`), the per-campaign ones (`c|`, issue 17) and the purchases (`p|`), at the revenue bench's size (50,000
+// sets (`r|`), the per-campaign ones (`c|`) and the purchases (`p|`), at the revenue bench's size (50,000
 // contacts, 200,000 reminders, 10,000 purchases over 90 days, 10 funnels). Median of 9 after 2 warm-ups per range.
 //   node bench/summary-reads.mjs [--contacts=50000 --sends=200000 --purchases=10000]
 import { ensureMongo } from '../infra/scripts/deps.mjs';

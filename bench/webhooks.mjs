@@ -19,7 +19,7 @@
 // whole phase; a stack that cannot keep up shows it as growing latency, not as a slower generator.
 // The warm-up is 15 s per URL: the stand-in's JIT and the services' first batches settle in that time (with 5 s the
 // first measured phase still ran 20-30% slower than the next identical one).
-// Then the same saturation phases on a fresh stack with two instances of every service behind the gateway (issue 15),
+// Then the same saturation phases on a fresh stack with two instances of every service behind the gateway,
 // next to the one-instance figures of this run; --replicas=1 skips it. On 2 cores a second instance adds no CPU: it
 // shows what coordination costs (a second process per service, the gateway balancing, batches split in two).
 //   node bench/webhooks.mjs [--duration=10] [--connections=32] [--warmup=15] [--rate=200,2000] [--replicas=2]

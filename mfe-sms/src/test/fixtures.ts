@@ -196,7 +196,7 @@ export function pagedList<T>(
   };
 }
 
-/** The browser's old rule, now the server's: a case-insensitive substring of any of the fields. */
+/** The server's search rule: a case-insensitive substring of any of the fields. */
 export function searchHits(query: URLSearchParams, fields: readonly (string | number | null | undefined)[]): boolean {
   const q = (query.get('search') ?? '').toLowerCase();
   return !q || fields.some((f) => f !== null && f !== undefined && String(f).toLowerCase().includes(q));
