@@ -290,7 +290,7 @@ describe('/sms-contacts contents and actions (spec sections 2, 4, 8)', () => {
     expect(await screen.findByText('Failed to mark contact as purchased: SMS contact not found')).toBeTruthy();
   });
 
-  it("'Clear All Contacts' asks first (issue 16): Cancel clears nothing, the dialog's button clears all", async () => {
+  it("'Clear All Contacts' asks first: Cancel clears nothing, the dialog's button clears all", async () => {
     let rows: readonly SmsContact[] = few;
     const api = mockApi({
       ...signedIn,

@@ -96,7 +96,7 @@ export default function SmsContactsPage() {
     }
   };
 
-  // The spec had this act at once; operators cleared every contact by a stray click (issue 16), so it asks first.
+  // The spec has this act at once; one stray click would clear every contact, so it asks first.
   const [confirmingClear, setConfirmingClear] = useState(false);
   const clearAll = async () => {
     setClearing(true);
