@@ -11,7 +11,7 @@ import { createOpenApiDocument, OPENAPI_PATH } from './openapi';
 import { createRecorder } from './record';
 import { createProxy } from './proxy';
 import { createUpstreams } from './upstreams/instances';
-import { isApiPath, routeFor } from './routes';
+import { isApiPath, routeFor, trackedLinkApiPath } from './routes';
 import { clientAddress, clientProto } from './security/client-address';
 import { checkBrowserRequest, ownOrigins } from './security/csrf';
 import { securityHeaders } from './security/headers';
@@ -140,9 +140,16 @@ export function createGateway(config: GatewayConfig, logger: Logger) {
    * chain and response handling cost a fifth of the gateway's CPU per webhook. Errors answer `{ error }` as Koa's do.
    */
   function handle(req: IncomingMessage, res: ServerResponse): boolean {
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const path = q === -1 ? url : url.slice(0, q);
+    let url = req.url ?? '/';
+    let q = url.indexOf('?');
+    let path = q === -1 ? url : url.slice(0, q);
+    // A shopper's click on a message's link: answered by the service that made it, like its other public routes.
+    const tracked = trackedLinkApiPath(path);
+    if (tracked) {
+      url = req.url = tracked + (q === -1 ? '' : url.slice(q));
+      q = url.indexOf('?');
+      path = tracked;
+    }
     const started = performance.now();
     // By the gateway's route table (a prefix, never the raw path with its ids), so series stay few.
     const label = isApiPath(path) ? routeFor(path).prefix : path === '/healthz' || path === '/readyz' ? path : 'pages';

@@ -1,4 +1,4 @@
-import { routeFor, isApiPath } from './routes';
+import { routeFor, isApiPath, trackedLinkApiPath } from './routes';
 
 describe('the /api prefix table', () => {
   const cases: [string, string, 'session' | 'anonymous'][] = [
@@ -23,6 +23,10 @@ describe('the /api prefix table', () => {
     ['/api/twilio/webhooks/status', 'svc-sms', 'anonymous'],
     ['/api/webhook', 'svc-email', 'anonymous'],
     ['/api/unsubscribe', 'svc-email', 'anonymous'],
+    ['/api/r/eAbCdEfGh', 'svc-email', 'anonymous'],
+    ['/api/sms/r/sAbCdEfGh', 'svc-sms', 'anonymous'],
+    ['/api/sms/rates', 'svc-sms', 'session'],
+    ['/api/rx', 'svc-email', 'session'],
     ['/api/resend/webhooks', 'svc-email', 'anonymous'],
     ['/api/resend/config', 'svc-email', 'session'],
     ['/api/webhook-events', 'svc-email', 'session'],
@@ -44,6 +48,15 @@ describe('the /api prefix table', () => {
   ];
   it.each(cases)('%s → %s (%s)', (path, service, access) => {
     expect(routeFor(path)).toMatchObject({ service, access });
+  });
+
+  it("sends a message's tracked link to the service its token names", () => {
+    expect(trackedLinkApiPath('/r/sAbC123-_x')).toBe('/api/sms/r/sAbC123-_x');
+    expect(trackedLinkApiPath('/r/eAbC123-_x')).toBe('/api/r/eAbC123-_x');
+    expect(trackedLinkApiPath('/r/')).toBeNull();
+    expect(trackedLinkApiPath('/rx/eAbC')).toBeNull();
+    expect(trackedLinkApiPath('/email/campaigns')).toBeNull();
+    expect(routeFor(trackedLinkApiPath('/r/sAbC')!)).toMatchObject({ service: 'svc-sms', access: 'anonymous', public: true });
   });
 
   it('knows what is an API path', () => {

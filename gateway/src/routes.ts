@@ -39,6 +39,7 @@ export const ROUTES: readonly Route[] = [
 
   // svc-sms: SMS side and Twilio
   { prefix: '/api/sms/webhook', service: 'svc-sms', access: 'anonymous', public: true, retry: true },
+  { prefix: '/api/sms/r', service: 'svc-sms', access: 'anonymous', public: true }, // a text's tracked link (/r/s...)
   { prefix: '/api/sms', service: 'svc-sms', access: 'session' },
   { prefix: '/api/sms-', service: 'svc-sms', access: 'session' }, // sms-campaigns, sms-templates, sms-contacts, sms-logs, ...
   { prefix: '/api/twilio/webhooks', service: 'svc-sms', access: 'anonymous', public: true, retry: true }, // Twilio's signature is checked by svc-sms
@@ -47,6 +48,7 @@ export const ROUTES: readonly Route[] = [
   // svc-email: its public endpoints; everything else falls to DEFAULT_ROUTE
   { prefix: '/api/webhook', service: 'svc-email', access: 'anonymous', public: true, retry: true },
   { prefix: '/api/unsubscribe', service: 'svc-email', access: 'anonymous', public: true, retry: true },
+  { prefix: '/api/r', service: 'svc-email', access: 'anonymous', public: true }, // an email's tracked link (/r/e...)
   { prefix: '/api/resend/webhooks', service: 'svc-email', access: 'anonymous', public: true, retry: true }, // Svix-signed, checked by svc-email
 ];
 
@@ -54,6 +56,16 @@ export const ROUTES: readonly Route[] = [
 export const DEFAULT_ROUTE: Route = { prefix: '/api', service: 'svc-email', access: 'session' };
 
 const BY_LENGTH = [...ROUTES].sort((a, b) => b.prefix.length - a.prefix.length);
+
+/**
+ * A message's tracked link (`/r/<token>`, on PUBLIC_URL) as the API path of the service that made it: the token's
+ * first letter names it (`s` SMS, else email). Null for any other path.
+ */
+export function trackedLinkApiPath(path: string): string | null {
+  if (!path.startsWith('/r/') || path.length === 3) return null;
+  const token = path.slice(3);
+  return token.startsWith('s') ? `/api/sms/r/${token}` : `/api/r/${token}`;
+}
 
 export function isApiPath(path: string): boolean {
   return path === '/api' || path.startsWith('/api/');

@@ -28,6 +28,7 @@ import { EMAIL_HOLDINGS } from './privacy/holdings';
 import { buildAttribution } from './attribution';
 import { emailExperiments } from './campaigns/experiments';
 import { EmailTimelineService } from './timeline/service';
+import { emailTrackedLinks } from './links';
 
 export interface EmailServiceOptions {
   config: EmailConfig;
@@ -47,8 +48,10 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
   // Webhook signing secrets are sealed under SECRETS_KEY; the cache opens them once per snapshot.
   const box = createSecretBox();
   const cache = new IntegrationCache(conn, config.integrationCacheMs, box);
+  const tracked = emailTrackedLinks(conn, publicUrl);
+  await tracked.init();
   // Part 2: campaigns, templates, Resend, unsubscribe list, live campaign sends, and email's one flow engine.
-  const sending = await buildSendingFeatures({ conn, outbox, logger, app, publicUrl, integrations: cache, config: config.sending });
+  const sending = await buildSendingFeatures({ conn, outbox, logger, app, publicUrl, integrations: cache, trackedLinks: tracked, config: config.sending });
   // The reminder step reports suppressed reminders to the contacts service, built just below (it needs the flows).
   const flows = sending.engine(logs, (ids) => contacts.markUnsubscribed(ids));
   const contacts = new ContactsService(conn, flows, createIdAllocator(conn, 'contacts', 1_000), config.delayUnitMs, sending.unsubscribes);
@@ -60,7 +63,7 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
   const webhook = new WebhookService(events, contacts, cache, publisher, replays);
   const attribution = await buildAttribution({ conn, outbox, logger, logs, integrations: cache, simulated: !config.sending.liveSending });
 
-  const experiments = emailExperiments(conn, attribution.ledger, () => attribution.revenue.windowDays());
+  const experiments = emailExperiments(conn, attribution.ledger, () => attribution.revenue.windowDays(), tracked);
 
   await Promise.all([integrations.ensureDefault(await settings.getReminderDelay()), replays.init()]);
   await integrations.ensureKeys();
@@ -85,7 +88,8 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
       ...sending.routers,
       attribution.router,
       experiments.router,
-      timelinePartRouter(new EmailTimelineService(conn, cache, attribution.ledger)),
+      ...tracked.routers,
+      timelinePartRouter(new EmailTimelineService(conn, cache, attribution.ledger, tracked.links)),
       testToolsRouter({ contacts, logs, events, reminders: flows, ledger: attribution.ledger, outbox }),
     ],
     async start() {

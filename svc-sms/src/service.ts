@@ -43,6 +43,7 @@ import { WebhookSigningSettings } from './webhook-signing/settings';
 import { webhookSigningRouter } from './webhook-signing/routes';
 import { buildAttribution } from './attribution';
 import { SmsTimelineService } from './timeline/service';
+import { smsTrackedLinks } from './links';
 
 /** Wires svc-sms from service-kit's dependencies: models, domain services, routers, scheduler, consumers. */
 export async function buildSmsService(
@@ -89,11 +90,13 @@ export async function buildSmsService(
   const events = new WebhookEventService(conn, { now, listLimit: settings.listLimit });
   const providerService = new ProviderService(conn, { provider, config, publicUrl, now, logger });
   const attribution = await buildAttribution({ conn, outbox, logger });
-  const experiments = smsExperiments(conn, attribution.ledger, () => attribution.revenue.windowDays());
+  const tracked = smsTrackedLinks(conn, publicUrl);
+  const experiments = smsExperiments(conn, attribution.ledger, () => attribution.revenue.windowDays(), tracked);
   const incentives = await buildIncentives(conn, logger);
   const engine = new SequenceEngine({
     conn,
     incentives,
+    trackedLinks: tracked,
     onLogged: attribution.onLogged,
     readTouches: (keys, since) => attribution.ledger.touchesSince(keys, since),
     provider,
@@ -161,6 +164,7 @@ export async function buildSmsService(
       webhookSigningRouter(signingSettings),
       campaignRouter(new CampaignService(conn)),
       experiments.router,
+      ...tracked.routers,
       templateRouter(new TemplateService(conn, providerService)),
       contactRouter(contacts, publisher),
       logRouter(new LogService(conn, { listLimit: settings.listLimit })),
@@ -169,7 +173,7 @@ export async function buildSmsService(
       statsRouter(new StatsService(conn, { config, now })),
       providerRouter(providerService),
       attribution.router,
-      timelinePartRouter(new SmsTimelineService(conn, attribution.ledger)),
+      timelinePartRouter(new SmsTimelineService(conn, attribution.ledger, tracked.links)),
       // Loopback http shops only outside production: the tests' fake Shopify and WooCommerce.
       incentivesRouter('/api/sms', 'sms', { ...incentives, allowHttpShops: process.env.NODE_ENV !== 'production' }),
     ],

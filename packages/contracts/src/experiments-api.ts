@@ -1,4 +1,5 @@
 import * as yup from 'yup';
+import { CODE_MESSAGE, CODE_PATTERN, INCENTIVE_KINDS, MAX_INCENTIVE_DAYS, type Incentive } from './incentives-api';
 
 /**
  * A campaign's experiment (both channels): a holdout share of its contacts that get no message on the channel, and
@@ -22,8 +23,12 @@ export interface ExperimentVariant {
   content: string | null;
   /** Delay before this step for contacts of the variant (hours on email, minutes on SMS, as the step's own delay). */
   delay: number | null;
-  /** The variant's own discount code, given instead of the step's incentive (the message's code placeholder). */
-  incentive: string | null;
+  /**
+   * The variant's own incentive, given to its contacts instead of the step's through the same incentive step (any kind
+   * a step can carry: none, a fixed code, a unique code from a pool, a code created in Shopify or WooCommerce); null
+   * keeps the step's. A plain code in a request is a fixed code.
+   */
+  incentive: Incentive | null;
 }
 
 export interface ExperimentStep {
@@ -64,6 +69,61 @@ const nullableText = (label: string, max: number) =>
     .nullable()
     .default(null);
 
+/** What is wrong with a variant's incentive (null: nothing); the same rules as a step's. */
+export function variantIncentiveProblem(v: unknown): string | null {
+  if (v === null || v === undefined) return null;
+  if (typeof v !== 'object' || Array.isArray(v)) return 'incentive must be a code or an incentive';
+  const o = v as Record<string, unknown>;
+  switch (o.kind) {
+    case 'none':
+      return null;
+    case 'fixed':
+      return typeof o.code === 'string' && CODE_PATTERN.test(o.code) ? null : CODE_MESSAGE;
+    case 'pool':
+      return typeof o.pool_id === 'string' && /^[0-9a-f]{24}$/.test(o.pool_id) ? null : 'Choose a code pool';
+    case 'shopify':
+    case 'woocommerce': {
+      if (o.discount !== 'percentage' && o.discount !== 'amount') return 'Discount must be percentage or amount';
+      if (typeof o.value !== 'number' || !Number.isFinite(o.value) || o.value <= 0) return 'Discount value must be a number above 0';
+      if (o.discount === 'percentage' && o.value > 100) return 'A percentage discount is at most 100';
+      if (typeof o.days !== 'number' || !Number.isInteger(o.days) || o.days < 1 || o.days > MAX_INCENTIVE_DAYS) return `Days must be a whole number from 1 to ${MAX_INCENTIVE_DAYS}`;
+      return null;
+    }
+    default:
+      return `Incentive kind must be one of ${INCENTIVE_KINDS.join(', ')}`;
+  }
+}
+
+/** A variant's incentive as kept: a plain code is a fixed code; only the fields of its kind. */
+export function variantIncentive(v: unknown): Incentive | null {
+  if (typeof v === 'string') return v.trim() ? { kind: 'fixed', code: v.trim() } : null;
+  if (!v || typeof v !== 'object') return null;
+  const o = v as Record<string, unknown> & Incentive;
+  switch (o.kind) {
+    case 'none':
+      return { kind: 'none' };
+    case 'fixed':
+      return { kind: 'fixed', code: String(o.code).trim() };
+    case 'pool':
+      return { kind: 'pool', pool_id: o.pool_id };
+    case 'shopify':
+    case 'woocommerce':
+      return { kind: o.kind, discount: o.discount, value: o.value, days: o.days };
+    default:
+      return null;
+  }
+}
+
+const variantIncentiveSchema = yup
+  .mixed<Incentive>()
+  .transform((v: unknown) => (typeof v === 'string' ? (v.trim() ? { kind: 'fixed', code: v.trim() } : null) : v))
+  .nullable()
+  .default(null)
+  .test('incentive', (v, ctx) => {
+    const problem = variantIncentiveProblem(v);
+    return problem ? ctx.createError({ message: problem }) : true;
+  });
+
 const variantSchema = yup.object({
   id: yup
     .string()
@@ -76,7 +136,7 @@ const variantSchema = yup.object({
   subject: nullableText('subject', 500),
   content: nullableText('content', 200_000),
   delay: yup.number().typeError('delay must be a number').integer('delay must be a whole number').min(0, 'delay must be 0 or more').max(100_000, 'delay is too long').nullable().default(null),
-  incentive: nullableText('incentive', 200),
+  incentive: variantIncentiveSchema,
 });
 
 const stepSchema = yup.object({

@@ -35,3 +35,4 @@ export * from './timeline-router';
 export * from './experiments';
 export * from './incentives';
 export { deliveryContacts, type DeliveryNames } from './delivery-contacts';
+export * from './tracked-links';

@@ -4,6 +4,7 @@ import { ExperimentSettings, ExperimentsService, experimentsRouter, type Attribu
 import { emailTemplateModel } from '../templates/model';
 import { emailLogModel, type EmailLogDoc } from '../email-logs/model';
 import { campaignModel } from './model';
+import type { EmailTrackedLinks } from '../links';
 
 /** Resend's furthest report on an email that says it arrived (a complaint comes after delivery). */
 const DELIVERED = new Set(['delivered', 'opened', 'clicked', 'complained']);
@@ -13,10 +14,11 @@ const WINNER_CHECK_MS = 5 * 60_000;
 
 /**
  * Email campaign experiments (holdout, step variants, results): `/api/email/campaigns/{id}/experiment` and
- * `/api/email/campaigns/{id}/results`. Delivered and clicked per variant come from Resend's events on the email
- * logs (each row keeps the furthest: a click after delivery counts for both).
+ * `/api/email/campaigns/{id}/results`. Delivered per variant comes from Resend's events on the email logs (each row
+ * keeps the furthest: a click after delivery counts for both); clicked from those events too, or, when the operator
+ * counts clicks with our link, from the clicks on our redirect links.
  */
-export function emailExperiments(conn: Connection, ledger: AttributionLedger, windowDays: () => Promise<number>) {
+export function emailExperiments(conn: Connection, ledger: AttributionLedger, windowDays: () => Promise<number>, tracked?: EmailTrackedLinks) {
   const templates = emailTemplateModel(conn).collection;
   const logs = emailLogModel(conn).collection as unknown as Collection<EmailLogDoc>;
   const settings = new ExperimentSettings(campaignModel(conn).collection as never, async (id) =>
@@ -24,15 +26,17 @@ export function emailExperiments(conn: Connection, ledger: AttributionLedger, wi
   );
   const engagement = async (campaignId: number): Promise<Engagement> => {
     const out: Engagement = new Map();
+    const ourLink = !!tracked && (await tracked.setting.ourLink());
     for (const s of (await settings.get(campaignId)).steps) {
       const rows = await logs
         .find({ template_id: s.template_id, variant: { $in: s.variants.map((v) => v.id) } }, { projection: { _id: 0, variant: 1, delivery: 1, contact_ref: 1 } })
         .toArray();
+      const linkClicks = ourLink ? await tracked!.links.clickedPerVariant(s.template_id, s.variants.map((v) => v.id)) : null;
       for (const v of s.variants) {
         const mine = rows.filter((r) => r.variant === v.id);
         out.set(`${s.template_id}|${v.id}`, {
           delivered: new Set(mine.filter((r) => r.delivery && DELIVERED.has(r.delivery)).map((r) => r.contact_ref)).size,
-          clicked: new Set(mine.filter((r) => r.delivery === 'clicked').map((r) => r.contact_ref)).size,
+          clicked: linkClicks ? (linkClicks.get(v.id) ?? 0) : new Set(mine.filter((r) => r.delivery === 'clicked').map((r) => r.contact_ref)).size,
         });
       }
     }

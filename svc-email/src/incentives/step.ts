@@ -1,5 +1,6 @@
 import { stepKey, incentiveStep, type Incentives } from '@act/service-kit';
 import type { FlowStep } from '@act/flow';
+import { variantIncentive } from '@act/contracts/src/experiments-api';
 import type { EmailSettings, EmailWork } from '../live-sending/work';
 
 /** A shop that could not create a code just now (5xx, throttled past a send's wait): the step is looked at again after this. */
@@ -14,8 +15,11 @@ export function emailIncentiveStep(incentives: Incentives, retryMs = INCENTIVE_R
   const give = incentiveStep<EmailWork, { now: Date }>(
     incentives.giver,
     incentives.steps,
-    // A variant with its own code (campaign experiments) gives that code instead of the step's incentive.
-    (w) => (w.variant?.incentive ? null : { contact_ref: w.ref, step_key: stepKey('email', w.next!.id), integration_id: w.contact!.integration_id ?? null }),
+    // A variant with its own incentive (campaign experiments) gives it instead of the step's, the same way.
+    (w) => {
+      const own = variantIncentive(w.variant?.incentive);
+      return { contact_ref: w.ref, step_key: stepKey('email', w.next!.id), integration_id: w.contact!.integration_id ?? null, ...(own ? { incentive: own } : {}) };
+    },
     (w, result, ctx) => {
       if (result.retry) {
         w.outcome = 'waiting';
@@ -27,13 +31,7 @@ export function emailIncentiveStep(incentives: Incentives, retryMs = INCENTIVE_R
       w.incentiveNote = result.note;
     },
   );
-  return {
-    name: give.name,
-    async run(open, ctx) {
-      for (const w of open) if (w.variant?.incentive) w.discountCode = w.variant.incentive;
-      await give.run(open, ctx);
-    },
-  };
+  return give;
 }
 
 /** What the send's log adds about the code: which one was given, or why none was. */

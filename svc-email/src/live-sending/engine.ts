@@ -16,6 +16,7 @@ import { campaignChooser } from './campaign-choice';
 import { sendClaimModel, sequenceStepModel, type SendClaimDoc, type SequenceStepDoc } from './model';
 import { StepStore, type FlowStart } from './step-store';
 import { EmailSteps, type EmailSettings, type EmailWork } from './steps';
+import type { EmailTrackedLinks } from '../links';
 
 export { failedMessage, sentMessage, skippedNoLinkMessage, type StepOutcome } from './steps';
 export { unsubscribedMessage } from '../reminders/sender';
@@ -52,6 +53,8 @@ export interface SequenceEngineDeps {
   /** Each step's code for the shopper (none, fixed, pool, created in the shop). */
   incentives: Incentives;
   integrations: IntegrationCache;
+  /** Our redirect links (links/): the emails carry them when the operator counts clicks with them. */
+  trackedLinks?: EmailTrackedLinks;
   /** Contacts whose reminder was withheld for the unsubscribe list (they then show `unsubscribed`). */
   markUnsubscribed(ids: number[]): Promise<void>;
   /** EMAIL_LIVE_SENDING: campaigns go on after the reminder; off, the reminder is the `would_send` log and the flow ends. */
@@ -115,6 +118,7 @@ export class SequenceEngine {
       recoveryUrls: deps.recoveryUrls,
       links: deps.links,
       incentives: deps.incentives,
+      trackedLinks: deps.trackedLinks,
       experimentRows: this.steps,
       hourMs: deps.hourMs,
       logger: deps.logger,

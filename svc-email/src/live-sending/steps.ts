@@ -19,6 +19,7 @@ import { composeEmail } from './compose';
 import { emailCartChange } from './cart-change';
 import { emailPriorityExit } from './priority-exit';
 import type { RecoveryUrls } from './recovery-urls';
+import type { EmailTrackedLinks } from '../links';
 import type { SendClaimDoc, SequenceStepDoc } from './model';
 import type { StepRelease } from './step-store';
 import type { EmailSettings, EmailWork, StepContact } from './work';
@@ -79,6 +80,8 @@ export interface EmailStepsDeps {
   recoveryUrls: RecoveryUrls;
   links: UnsubscribeLinkSettings;
   incentives: Incentives;
+  /** Our redirect links (links/), put in after the claim when the operator counts clicks with them; absent: none. */
+  trackedLinks?: EmailTrackedLinks;
   /** The flow rows, where a contact's holdout and variants are kept; absent: no campaign experiments. */
   experimentRows?: Collection<SequenceStepDoc>;
   hourMs: number;
@@ -114,6 +117,7 @@ export class EmailSteps {
       step('link', (open, ctx) => this.link(open, ctx)),
       emailIncentiveStep(this.deps.incentives),
       step('claim', (open, ctx) => this.claim(open, ctx)),
+      ...(this.deps.trackedLinks ? [this.deps.trackedLinks.step()] : []),
       step('send', (open, ctx) => this.send(open, ctx)),
     ];
   }
@@ -253,8 +257,8 @@ export class EmailSteps {
           to: w.contact!.email,
           firstName: w.contact!.first_name,
           cart: w.contact!.cart ?? null,
-          discountCode: w.variant?.incentive ?? w.discountCode ?? null,
-          recoveryUrl: applyCodeToRecoveryUrl(w.recoveryUrl ?? '', w.discountCode, w.codePlatform),
+          discountCode: w.discountCode ?? null,
+          recoveryUrl: w.trackedUrl ?? applyCodeToRecoveryUrl(w.recoveryUrl ?? '', w.discountCode, w.codePlatform),
           fromAddress: from,
           links: this.deps.links,
           // The claim's id: stable for this (contact, template), unique across deployments sharing a Resend account.

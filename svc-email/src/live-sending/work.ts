@@ -1,4 +1,5 @@
 import type { Held, Work } from '@act/flow';
+import type { Incentive } from '@act/contracts/src/incentives-api';
 import type { StoredCampaignExperiment } from '@act/service-kit';
 import type { ContactDoc } from '../contacts/model';
 import type { NewEmailLog } from '../email-logs/service';
@@ -27,6 +28,8 @@ export interface EmailWork extends Work<SequenceStepDoc> {
   templates?: EmailTemplateDoc[];
   next?: EmailTemplateDoc;
   recoveryUrl?: string | null;
+  /** Our redirect link standing for the recovery link in this email (links/step.ts), when clicks are counted with it. */
+  trackedUrl?: string;
   claimId?: string;
   /** The step's code for this shopper (incentives/step.ts), the shop it was made in, or why there is none. */
   discountCode?: string | null;
@@ -34,7 +37,7 @@ export interface EmailWork extends Work<SequenceStepDoc> {
   incentiveNote?: string | null;
   /** The campaign's experiment (holdout, step variants), and the contact's variant of this step (experiment.ts). */
   experiment?: StoredCampaignExperiment | null;
-  variant?: { id: string; incentive: string | null };
+  variant?: { id: string; incentive: Incentive | null };
   /** Written to the row when the burst ends its lease. */
   release?: Omit<StepRelease, 'ref'>;
   log?: NewEmailLog;

@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import type { Collection, Document } from 'mongodb';
-import { NotFoundError, iso, purchaseSource, readTimeline, type AttributionLedger, type TimelineSource } from '@act/service-kit';
+import { NotFoundError, clickedSource, iso, purchaseSource, readTimeline, type AttributionLedger, type TimelineSource, type TrackedLinks } from '@act/service-kit';
 import { mergePeople, personKeys, type TimelineContact, type TimelineCursor, type TimelineEntry, type TimelinePart, type TimelinePerson } from '@act/contracts/src/timeline';
 import { contactModel, type ContactDoc } from '../contacts/model';
 import { emailLogModel, type EmailLogDoc } from '../email-logs/model';
@@ -33,6 +33,8 @@ export class EmailTimelineService {
     conn: Connection,
     private readonly integrations: IntegrationCache,
     private readonly ledger: AttributionLedger,
+    /** Our redirect links: their first clicks are "clicked" entries beside Resend's. */
+    private readonly links?: TrackedLinks,
   ) {
     this.contacts = contactModel(conn).collection as unknown as Collection<ContactDoc>;
     this.logs = emailLogModel(conn).collection as unknown as Collection<EmailLogDoc>;
@@ -61,6 +63,7 @@ export class EmailTimelineService {
       { coll: this.events, prefix: 'email.delivery', filter: { person_keys: { $in: personKeys(person) } }, at: 'timestamp', id: 'id', entry: deliveryEntry },
       { coll: this.unsubscribes, prefix: 'email.unsubscribe', filter: { email: { $in: emails } }, at: 'unsubscribed_at', id: 'few', entry: unsubscribeEntry },
       purchaseSource(this.ledger.purchases, personKeys(person), 'email'),
+      ...(this.links ? [clickedSource('email', this.links, refs)] : []),
     ] as unknown as TimelineSource<Document>[];
     const { entries, more } = await readTimeline(
       sources.filter((s) => !isEmptyIn(s.filter)),

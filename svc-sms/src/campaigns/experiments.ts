@@ -4,16 +4,17 @@ import { ExperimentSettings, ExperimentsService, experimentsRouter, type Attribu
 import { templateModel } from '../templates/model';
 import { logModel, type LogDoc } from '../logs/model';
 import { campaignModel } from './model';
+import type { SmsTrackedLinks } from '../links';
 
 /** How often an instance looks for a winner to decide (a campaign's results are a few reads of its ledger). */
 const WINNER_CHECK_MS = 5 * 60_000;
 
 /**
  * SMS campaign experiments (holdout, step variants, results): `/api/sms-campaigns/{id}/experiment` and
- * `/api/sms-campaigns/{id}/results`. Delivered per variant comes from the SMS logs (Twilio's reports); SMS has no
- * click figure (null).
+ * `/api/sms-campaigns/{id}/results`. Delivered per variant comes from the SMS logs (Twilio's reports); clicked from
+ * the clicks on our redirect links when the operator tracks clicks (Twilio reports none: null otherwise).
  */
-export function smsExperiments(conn: Connection, ledger: AttributionLedger, windowDays: () => Promise<number>) {
+export function smsExperiments(conn: Connection, ledger: AttributionLedger, windowDays: () => Promise<number>, tracked?: SmsTrackedLinks) {
   const Template = templateModel(conn);
   const logs = logModel(conn).collection as unknown as Collection<LogDoc>;
   const settings = new ExperimentSettings(campaignModel(conn).collection as never, async (id) =>
@@ -34,7 +35,11 @@ export function smsExperiments(conn: Connection, ledger: AttributionLedger, wind
       if (!seen.has(key)) seen.set(key, new Set());
       seen.get(key)!.add(r.contact_ref);
     }
-    for (const s of steps) for (const v of s.variants) out.set(`${s.template_id}|${v.id}`, { delivered: seen.get(`${s.template_id}|${v.id}`)?.size ?? 0, clicked: null });
+    const ourLink = !!tracked && (await tracked.setting.ourLink());
+    for (const s of steps) {
+      const clicks = ourLink ? await tracked!.links.clickedPerVariant(s.template_id, s.variants.map((v) => v.id)) : null;
+      for (const v of s.variants) out.set(`${s.template_id}|${v.id}`, { delivered: seen.get(`${s.template_id}|${v.id}`)?.size ?? 0, clicked: clicks ? (clicks.get(v.id) ?? 0) : null });
+    }
     return out;
   };
   const service = new ExperimentsService({ channel: 'sms', settings, ledger, windowDays, engagement });

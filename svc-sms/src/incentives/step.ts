@@ -5,6 +5,7 @@ import type { SequenceScheduler } from '../contacts/service';
 import type { ContactSteps } from '../sequences/store';
 import type { SmsWork } from '../sequences/work';
 import { smsBody } from '../sequences/body';
+import { variantIncentive } from '@act/contracts/src/experiments-api';
 
 /** A shop that could not create a code just now: the step is due again after this. */
 export const INCENTIVE_RETRY_MS = 5_000;
@@ -22,8 +23,12 @@ export function smsIncentiveStep(
   const give = incentiveStep<SmsWork, BurstContext<TwilioConfig>>(
     incentives.giver,
     incentives.steps,
-    // A variant with its own code (campaign experiments) gives that code instead of the step's incentive.
-    (w) => (w.noLink || w.variant?.incentive ? null : { contact_ref: w.c.id, step_key: stepKey('sms', w.tpl!.id), integration_id: w.c.integration_id ?? null }),
+    // A variant with its own incentive (campaign experiments) gives it instead of the step's, the same way.
+    (w) => {
+      if (w.noLink) return null;
+      const own = variantIncentive(w.variant?.incentive);
+      return { contact_ref: w.c.id, step_key: stepKey('sms', w.tpl!.id), integration_id: w.c.integration_id ?? null, ...(own ? { incentive: own } : {}) };
+    },
     (w, result) => {
       if (result.retry) {
         w.outcome = 'paced';
@@ -33,6 +38,7 @@ export function smsIncentiveStep(
       w.incentiveNote = result.note;
       if (!result.code) return;
       w.discountCode = result.code;
+      w.codePlatform = result.platform ?? null;
       const link = w.link ? applyCodeToRecoveryUrl(w.link, result.code, result.platform) : null;
       w.message = smsBody(w.variant?.content ?? w.tpl!.message, w.c, link, result.code).message;
     },
@@ -40,10 +46,6 @@ export function smsIncentiveStep(
   return {
     name: 'incentive',
     async run(open, ctx) {
-      for (const w of open.filter((x) => !x.noLink && x.variant?.incentive)) {
-        w.discountCode = w.variant!.incentive!;
-        w.message = smsBody(w.variant!.content ?? w.tpl!.message, w.c, w.link ?? null, w.discountCode).message;
-      }
       await give.run(open, ctx);
       const later = open.filter((w) => retrying.delete(w));
       if (later.length === 0) return;

@@ -12,6 +12,7 @@ import type { Clock } from '../settings';
 import { StepLogs } from './step-logs';
 import { ContactSteps } from './store';
 import { SmsSteps, type SmsWork, type StepOutcome } from './steps';
+import type { SmsTrackedLinks } from '../links';
 
 export { NO_CHECKOUT_LINK, type StepOutcome } from './steps';
 
@@ -57,6 +58,8 @@ export interface SequenceEngineDeps {
   readTouches?: TouchReader;
   /** Each step's code for the shopper (none, fixed, pool, created in the shop). */
   incentives?: Incentives;
+  /** Our redirect links (links/): the texts carry them when the operator tracks clicks. */
+  trackedLinks?: SmsTrackedLinks;
 }
 
 /**
@@ -95,6 +98,7 @@ export class SequenceEngine {
       logger: deps.logger,
       readTouches: deps.readTouches,
       incentives: deps.incentives,
+      trackedLinks: deps.trackedLinks,
     });
     const channel: FlowChannel<ContactDoc, SmsWork, TwilioConfig> = {
       name: 'SMS',

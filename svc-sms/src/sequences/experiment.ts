@@ -89,7 +89,7 @@ export function smsExperimentStep({
   });
 }
 
-function pick(v: ExperimentVariant): { content: string | null; incentive: string | null } {
+function pick(v: ExperimentVariant): Pick<ExperimentVariant, 'content' | 'incentive'> {
   return { content: v.content, incentive: v.incentive };
 }
 

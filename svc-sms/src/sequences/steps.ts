@@ -30,6 +30,7 @@ import { smsCartChange } from './cart-change';
 import { smsPriorityExit } from './priority-exit';
 import { smsBody } from './body';
 import type { Claim, SmsWork, StepOutcome } from './work';
+import type { SmsTrackedLinks } from '../links';
 
 export type { SmsWork, StepOutcome } from './work';
 
@@ -60,6 +61,8 @@ export interface SmsStepsDeps {
   readTouches?: TouchReader;
   /** Each step's code for the shopper (none, fixed, pool, created in the shop); absent: no codes. */
   incentives?: Incentives;
+  /** Our redirect links (links/), put in after the claim when the operator tracks clicks; absent: none. */
+  trackedLinks?: SmsTrackedLinks;
 }
 
 type Step = FlowStep<SmsWork, TwilioConfig>;
@@ -109,6 +112,7 @@ export class SmsSteps {
       ...(this.deps.incentives ? [smsIncentiveStep(this.deps.incentives, { store: this.deps.store, scheduler: this.deps.scheduler })] : []),
       step('pace', (open, ctx) => this.pace(open, ctx)),
       step('claim', (open, ctx) => this.claim(open, ctx)),
+      ...(this.deps.trackedLinks ? [this.deps.trackedLinks.step()] : []),
       step('send', (open, ctx) => this.send(open, ctx)),
     ];
   }
@@ -417,7 +421,9 @@ export class SmsSteps {
     // With the step's code when it gave one (the grant keeps it), applied to the link where the shop does.
     const given = await this.deps.incentives?.giver.given(c.id, stepKey('sms', tpl.id));
     const link = c.checkout_url || w.integration!.checkout_fallback_url || null;
-    const message = smsBody(tpl.message, c, link && given ? applyCodeToRecoveryUrl(link, given.code, given.platform) : link, given?.code ?? null).message;
+    // Our redirect link when the message was sent with one (made after the claim, kept by the step).
+    const tracked = link ? await this.deps.trackedLinks?.links.sentWith(c.id, tpl.id) : null;
+    const message = smsBody(tpl.message, c, tracked || (link && given ? applyCodeToRecoveryUrl(link, given.code, given.platform) : link), given?.code ?? null).message;
     let found;
     try {
       // A minute of margin for the provider's clock.

@@ -1,4 +1,5 @@
 import type { Held, Work } from '@act/flow';
+import type { Incentive } from '@act/contracts/src/incentives-api';
 import type { ContactDoc } from '../contacts/model';
 import type { IntegrationDoc } from '../integrations/model';
 import type { CampaignDoc } from '../campaigns/model';
@@ -43,7 +44,7 @@ export interface SmsWork extends Work<ContactDoc> {
   integration?: IntegrationDoc;
   campaign?: CampaignDoc;
   /** The step's variant for this contact (experiment.ts): its text replaces the template's message. */
-  variant?: { id: string; content?: string | null; incentive?: string | null };
+  variant?: { id: string; content?: string | null; incentive?: Incentive | null };
   /** The variant's delay puts the step off until then (experiment.ts). */
   variantDue?: Date;
   templates?: TemplateDoc[];
@@ -56,6 +57,8 @@ export interface SmsWork extends Work<ContactDoc> {
   link?: string | null;
   /** The step's code for this shopper (incentives/step.ts), or why there is none. */
   discountCode?: string | null;
+  /** The shop the code was made in: a link applies it there (Shopify). */
+  codePlatform?: string | null;
   incentiveNote?: string | null;
   /** The template needs a checkout link and neither the contact nor the integration has one. */
   noLink?: boolean;

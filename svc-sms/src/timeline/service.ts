@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import type { Collection, Document } from 'mongodb';
-import { NotFoundError, purchaseSource, readTimeline, type AttributionLedger, type TimelineSource } from '@act/service-kit';
+import { NotFoundError, clickedSource, purchaseSource, readTimeline, type AttributionLedger, type TimelineSource, type TrackedLinks } from '@act/service-kit';
 import { mergePeople, personKeys, type TimelineContact, type TimelineCursor, type TimelinePart, type TimelinePerson } from '@act/contracts/src/timeline';
 import { contactModel, optOutModel, type ContactDoc, type OptOutDoc } from '../contacts/model';
 import { toE164 } from '../contacts/phone';
@@ -29,6 +29,8 @@ export class SmsTimelineService {
   constructor(
     conn: Connection,
     private readonly ledger: AttributionLedger,
+    /** Our redirect links: their first clicks are "clicked" entries. */
+    private readonly links?: TrackedLinks,
   ) {
     this.contacts = contactModel(conn).collection as unknown as Collection<ContactDoc>;
     this.logs = logModel(conn).collection as unknown as Collection<LogDoc>;
@@ -58,6 +60,7 @@ export class SmsTimelineService {
       { coll: this.events, prefix: 'sms.delivery', filter: { person_keys: { $in: keys } }, at: 'timestamp', id: 'id', entry: deliveryEntry },
       { coll: this.optOuts, prefix: 'sms.optout', filter: { phone: { $in: person.phones } }, at: 'opted_out_at', id: 'few', entry: optOutEntry },
       purchaseSource(this.ledger.purchases, keys, 'sms'),
+      ...(this.links && refs.length ? [clickedSource('sms', this.links, refs)] : []),
     ] as unknown as TimelineSource<Document>[];
     const { entries, more } = await readTimeline(
       sources.filter((s) => !Object.values(s.filter as Record<string, { $in?: unknown[] }>).some((v) => v?.$in?.length === 0)),

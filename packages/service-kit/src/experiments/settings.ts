@@ -5,6 +5,7 @@ import {
   type CampaignExperiment,
   type CampaignExperimentRequest,
   type ExperimentWinner,
+  variantIncentive,
 } from '@act/contracts/src/experiments-api';
 import { BadRequestError, NotFoundError } from '../errors';
 import { validate } from '../validate';
@@ -23,7 +24,7 @@ export function experimentOf(campaignId: number, stored: StoredCampaignExperimen
     holdout_percent: stored?.holdout_percent ?? 0,
     auto_winner: stored?.auto_winner ?? false,
     winner_min_recipients: stored?.winner_min_recipients ?? DEFAULT_WINNER_MIN_RECIPIENTS,
-    steps: stored?.steps ?? [],
+    steps: (stored?.steps ?? []).map((s) => ({ ...s, variants: s.variants.map((v) => ({ ...v, incentive: variantIncentive(v.incentive) })) })),
     winners: stored?.winners ?? [],
   };
 }
@@ -72,7 +73,7 @@ export class ExperimentSettings {
       winner_min_recipients: input.winner_min_recipients,
       steps: input.steps.map((s) => ({
         template_id: s.template_id,
-        variants: s.variants.map((v) => ({ id: v.id, share: v.share, subject: v.subject ?? null, content: v.content ?? null, delay: v.delay ?? null, incentive: v.incentive ?? null })),
+        variants: s.variants.map((v) => ({ id: v.id, share: v.share, subject: v.subject ?? null, content: v.content ?? null, delay: v.delay ?? null, incentive: variantIncentive(v.incentive) })),
       })),
       winners,
     };

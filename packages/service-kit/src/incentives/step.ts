@@ -1,3 +1,4 @@
+import type { Incentive } from './config';
 import type { IncentiveGiver, IncentiveResult } from './giver';
 import type { StepIncentives } from './steps';
 
@@ -6,6 +7,11 @@ export interface IncentiveSubject {
   contact_ref: number;
   step_key: string;
   integration_id: number | null;
+  /**
+   * The incentive to give instead of the step's (a campaign experiment's variant): given the same way, under the
+   * step's key (a contact has one variant of a step, so one grant).
+   */
+  incentive?: Incentive;
 }
 
 /**
@@ -25,10 +31,12 @@ export function incentiveStep<W, C>(
     async run(open, ctx) {
       const subjects = open.map((w) => ({ w, s: subjectOf(w) })).filter((x): x is { w: W; s: IncentiveSubject } => x.s !== null);
       if (subjects.length === 0) return;
-      const incentives = await steps.getMany(subjects.map((x) => x.s.step_key));
-      const given = subjects.filter((x) => incentives.get(x.s.step_key)!.kind !== 'none');
+      const ownKeys = subjects.filter((x) => !x.s.incentive).map((x) => x.s.step_key);
+      const incentives = ownKeys.length ? await steps.getMany(ownKeys) : new Map<string, Incentive>();
+      const incentiveOf = (s: IncentiveSubject) => s.incentive ?? incentives.get(s.step_key)!;
+      const given = subjects.filter((x) => incentiveOf(x.s).kind !== 'none');
       if (given.length === 0) return;
-      const results = await giver.give(given.map((x) => ({ ...x.s, incentive: incentives.get(x.s.step_key)! })));
+      const results = await giver.give(given.map((x) => ({ ...x.s, incentive: incentiveOf(x.s) })));
       given.forEach((x, i) => apply(x.w, results[i]!, ctx));
     },
   };

@@ -1,0 +1,4 @@
+export * from './model';
+export * from './links';
+export * from './setting';
+export * from './routes';
