@@ -3,10 +3,13 @@ import { mockApi, renderWithProviders } from '@act/ui-kit/src/testing';
 import { SIGNED_IN, log, paged } from '../shared/testing';
 import DashboardPage from './DashboardPage';
 
+/** A one-row contacts page read for its total, `tests` of which are test deliveries. */
+const counts = (total: number, tests = 0) => ({ json: { ...paged([], total).json, tests } });
+
 const COUNTS = {
-  'GET /api/contacts?page=1&pageSize=1': paged([], 12),
-  'GET /api/contacts?page=1&pageSize=1&status=purchased': paged([], 3),
-  'GET /api/contacts?page=1&pageSize=1&status=sent': paged([], 4),
+  'GET /api/contacts?page=1&pageSize=1': counts(12),
+  'GET /api/contacts?page=1&pageSize=1&status=purchased': counts(3),
+  'GET /api/contacts?page=1&pageSize=1&status=sent': counts(4),
 };
 
 function withData(extra = {}) {
@@ -42,6 +45,17 @@ describe('Dashboard (spec §2, §5, §8)', () => {
     expect(screen.queryByText('No test data to clear. The database is empty.')).toBeNull();
   });
 
+  it('counts no test delivery: each card is its total less the tests among it', async () => {
+    withData({
+      'GET /api/contacts?page=1&pageSize=1': counts(12, 2),
+      'GET /api/contacts?page=1&pageSize=1&status=purchased': counts(3, 1),
+    });
+    renderWithProviders(<DashboardPage />);
+    expect((await screen.findByLabelText('Total Contacts')).textContent).toBe('10');
+    expect(screen.getByLabelText('Completed Purchases').textContent).toBe('2');
+    expect(screen.getByLabelText('Abandoned Carts').textContent).toBe('4');
+  });
+
   it("labels every recent entry 'Would Send' (section 2) and shows a suppression or a real send beside it", async () => {
     withData({
       'GET /api/email-logs?page=1&pageSize=3': paged(
@@ -63,9 +77,9 @@ describe('Dashboard (spec §2, §5, §8)', () => {
   it('empty: the activity text and the empty-database note', async () => {
     mockApi({
       ...SIGNED_IN,
-      'GET /api/contacts?page=1&pageSize=1': paged([], 0),
-      'GET /api/contacts?page=1&pageSize=1&status=purchased': paged([], 0),
-      'GET /api/contacts?page=1&pageSize=1&status=sent': paged([], 0),
+      'GET /api/contacts?page=1&pageSize=1': counts(0),
+      'GET /api/contacts?page=1&pageSize=1&status=purchased': counts(0),
+      'GET /api/contacts?page=1&pageSize=1&status=sent': counts(0),
       'GET /api/email-logs?page=1&pageSize=3': paged([], 0),
       'GET /api/settings/reminder-delay': { json: { reminderDelay: 15 } },
     });

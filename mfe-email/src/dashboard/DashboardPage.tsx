@@ -3,7 +3,7 @@ import { PageHeader } from '@act/ui-kit';
 import { ProviderBanner } from '@act/ui-kit/src/ProviderBanner';
 import { RevenuePanel } from '@act/ui-kit/src/Revenue';
 import { IncrementalRevenueLine } from '@act/ui-kit/src/Experiments';
-import type { Paged, WebhookIntegration } from '@act/contracts/src/email-api';
+import type { ContactPage, WebhookIntegration } from '@act/contracts/src/email-api';
 import { contactsCountKey, INTEGRATIONS, LoadError, useApi, useTestDataCounts, RefreshButton } from '../shared';
 import { StatCards } from './StatCards';
 import { RecentActivity } from './RecentActivity';
@@ -14,12 +14,13 @@ import { AdminToolsCard } from './AdminToolsCard';
  * Dashboard (section 2). The counts come from one-row pages of GET /api/contacts (their `total`) rather than
  * the whole list, so the page stays light at 50,000 contacts. "Abandoned Carts" counts contacts whose
  * reminder went out (status sent): their reminder time passed without a purchase, which is what the
- * product calls an abandoned cart; a pending contact may still buy before its reminder time.
+ * product calls an abandoned cart; a pending contact may still buy before its reminder time. A test delivery's
+ * contact is in none of the three (each page says how many of its total are tests).
  */
 export default function DashboardPage() {
   const { contacts, logs, empty } = useTestDataCounts();
-  const purchased = useApi<Paged<unknown>>(contactsCountKey('purchased'));
-  const abandoned = useApi<Paged<unknown>>(contactsCountKey('sent'));
+  const purchased = useApi<ContactPage>(contactsCountKey('purchased'));
+  const abandoned = useApi<ContactPage>(contactsCountKey('sent'));
   const integrations = useApi<WebhookIntegration[]>(INTEGRATIONS);
 
   const failed = [contacts, purchased, abandoned].find((load) => load.error);
@@ -36,7 +37,7 @@ export default function DashboardPage() {
       <ProviderBanner provider="resend" />
       <Stack spacing={3}>
         <StatCards
-          stats={{ total: contacts.data?.total, purchased: purchased.data?.total, abandoned: abandoned.data?.total }}
+          stats={{ total: counted(contacts.data), purchased: counted(purchased.data), abandoned: counted(abandoned.data) }}
         />
         <Stack spacing={1}>
           <RevenuePanel basePath="/api/revenue" integrations={integrations.data ?? []} />
@@ -57,4 +58,9 @@ export default function DashboardPage() {
       </Stack>
     </>
   );
+}
+
+/** A page's total of real contacts: the test deliveries' are listed on Contacts but counted nowhere. */
+function counted(page: ContactPage | undefined): number | undefined {
+  return page && page.total - page.tests;
 }

@@ -4,6 +4,7 @@ import { adminOnlyReason } from '@act/ui-kit/src/AdminOnlyNote';
 import {
   RECENT_ACTIVITY_COUNT,
   type CheckAbandonedCartsResponse,
+  type ContactPage,
   type EmailLog,
   type Paged,
   type SuccessResponse,
@@ -23,7 +24,7 @@ const ADMIN_ONLY = 'Admin access required: on this server only administrators ca
  * settings stay light at 50,000 contacts. The recent-logs page is the dashboard's Recent Activity too.
  */
 export function useTestDataCounts() {
-  const contacts = useApi<Paged<unknown>>(contactsCountKey());
+  const contacts = useApi<ContactPage>(contactsCountKey());
   const logs = useApi<Paged<EmailLog>>(recentEmailLogsKey(RECENT_ACTIVITY_COUNT));
   const loaded = contacts.data !== undefined && logs.data !== undefined;
   return {

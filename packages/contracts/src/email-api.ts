@@ -156,6 +156,11 @@ export interface ContactListQuery extends ListQuery {
   integration_id?: number | 'none';
 }
 
+/** GET /api/contacts?page=: one page, and how many of its `total` are test deliveries (listed, in no figure). */
+export interface ContactPage extends Paged<Contact> {
+  tests: number;
+}
+
 /** POST /api/contacts/mark-purchased: the contact's numeric `id`, or its funnel `contact_id` string. */
 export interface MarkPurchasedRequest {
   contact_id: number | string;

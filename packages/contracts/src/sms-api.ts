@@ -339,12 +339,16 @@ export interface SmsWebhookEventListQuery extends SmsListQuery {
   type?: SmsWebhookEventType;
 }
 
-/** The four cards of SMS Contacts: every contact, and those pending, purchased, sent. */
+/**
+ * The four cards of SMS Contacts: every contact, and those pending, purchased, sent, none of them a test delivery's
+ * (those are listed with their "Test" badge and counted apart in `tests`).
+ */
 export interface SmsContactSummary {
   total: number;
   pending: number;
   purchased: number;
   sent: number;
+  tests: number;
 }
 /** The five cards of SMS Logs: failed counts undelivered too, pending counts queued too. */
 export interface SmsLogSummary {

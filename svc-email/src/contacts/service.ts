@@ -2,7 +2,7 @@ import type { Connection } from 'mongoose';
 import type { Collection, Filter } from 'mongodb';
 import type { ObjectId } from 'mongodb';
 import { NotFoundError, createBatcher, insertNew, isDuplicateKeyError, readList, type ListOptions, type ListQueryParsed } from '@act/service-kit';
-import type { Contact, ContactStatus, Paged } from '@act/contracts/src/email-api';
+import type { Contact, ContactPage, ContactStatus, Paged } from '@act/contracts/src/email-api';
 import { TEST_DELIVERY_EMAIL_PATTERN } from '@act/contracts/src/test-delivery';
 import { CONTACT_PROJECTION, FUNNEL_KEY_INDEX, contactModel, toContact, type ContactDoc } from './model';
 
@@ -269,7 +269,7 @@ export class ContactsService {
    * One page of the Contacts list (or the whole list) from MongoDB, by the indexes the model declares for each sort
    * and filter; the unfiltered total from the collection's count in its metadata, not a count of every entry.
    */
-  async list(q: ListQueryParsed, filters: { status?: ContactStatus; integrationId?: number | 'none' }): Promise<Contact[] | Paged<Contact>> {
+  async list(q: ListQueryParsed, filters: { status?: ContactStatus; integrationId?: number | 'none' }): Promise<Contact[] | ContactPage> {
     const filter: Filter<ContactDoc> = {};
     // The status a screen shows (docs/decisions.md, "Unsubscribed contacts"): purchased first, then the address on
     // the unsubscribe list, then the lifecycle status.
@@ -278,7 +278,12 @@ export class ContactsService {
     else if (filters.status) Object.assign(filter, { status: filters.status, unsubscribed: { $ne: true } });
     if (filters.integrationId !== undefined) filter.integration_id = filters.integrationId === 'none' ? null : filters.integrationId;
     const knownTotal = q.page !== null && Object.keys(filter).length === 0 ? this.coll.estimatedDocumentCount() : undefined;
-    return readList(this.coll, filter, CONTACT_PROJECTION, q, CONTACT_LIST_OPTIONS, toContact, knownTotal);
+    const read = readList(this.coll, filter, CONTACT_PROJECTION, q, CONTACT_LIST_OPTIONS, toContact, knownTotal);
+    if (q.page === null) return read as Promise<Contact[]>;
+    // The page lists test deliveries (badged); a figure counts none, so it says how many of its total they are
+    // (a count on the flag's partial index: they are few).
+    const [page, tests] = await Promise.all([read as Promise<Paged<Contact>>, this.coll.countDocuments({ ...filter, test: true })]);
+    return { ...page, tests };
   }
 
   countByIntegration(integrationId: number): Promise<number> {

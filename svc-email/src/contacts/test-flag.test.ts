@@ -61,6 +61,17 @@ it('stores the flag from the delivery, not from the address; holds, counts and r
 
   const byId = new Map((await contacts()).map((c) => [c.contact_id, c.test]));
   expect(Object.fromEntries(byId)).toEqual({ 'f-test': true, 'f-reserved': false, 'f-forged': false, legacy: true, 'legacy-real': false });
+  // A page lists the tests and says how many of its total they are, under each filter (the Dashboard's cards take
+  // them off): all five rows, two of them tests.
+  type Page = { items: Contact[]; total: number; tests: number };
+  const page = async (query: string) => (await email.api('GET', `/api/contacts?page=1&pageSize=50${query}`)).body as Page;
+  expect(await page('')).toMatchObject({ total: 5, tests: 2 });
+  for (const status of ['pending', 'sent', 'purchased', 'unsubscribed']) {
+    const p = await page(`&status=${status}`);
+    expect([status, p.tests]).toEqual([status, p.items.filter((c) => c.test).length]);
+  }
+  // Past their reminder time, both tests are `sent` (the sample's reminder held): the Abandoned Carts card counted them.
+  expect((await page('&status=sent')).tests).toBe(2);
   // Counted: the two real contacts of the integration, not its test delivery.
   const s = (await email.api('GET', `/api/revenue/summary?days=1&integration_id=${integrationId}`)).body as RevenueSummary;
   expect(s.funnel.contacts).toBe(2);

@@ -271,10 +271,14 @@ export class ContactService {
 
     const coll = this.Contact.collection;
     const counts = countBy(coll, 'status');
+    // The rows list a test delivery's contact (with its badge); the cards count none: the few tests (the flag's
+    // partial index) are taken off every status's count.
+    const testCounts = countBy(coll, 'status', { test: true });
     const knownTotal =
       search || integration ? undefined : counts.then((c) => sumOf(c, filters.status ? [filters.status] : undefined));
-    const [byStatus, paged] = await Promise.all([
+    const [byStatus, tests, paged] = await Promise.all([
       counts,
+      testCounts,
       readList(coll, filter, {}, q, CONTACT_LIST_OPTIONS, (d) => d as ContactDoc, knownTotal) as Promise<
         Paged<ContactDoc>
       >,
@@ -283,10 +287,11 @@ export class ContactService {
       ...paged,
       items: await this.toApiRows(paged.items, await namesRead),
       summary: {
-        total: sumOf(byStatus),
-        pending: byStatus.get('pending') ?? 0,
-        purchased: byStatus.get('purchased') ?? 0,
-        sent: byStatus.get('sent') ?? 0,
+        total: sumOf(byStatus) - sumOf(tests),
+        pending: counted(byStatus, tests, 'pending'),
+        purchased: counted(byStatus, tests, 'purchased'),
+        sent: counted(byStatus, tests, 'sent'),
+        tests: sumOf(tests),
       },
     };
   }
@@ -324,6 +329,11 @@ export class ContactService {
     if (ids.length) await this.deps.scheduler.cancel(ids).catch(() => undefined);
     return res.deletedCount;
   }
+}
+
+/** A status's count of real contacts: every contact in it less the test deliveries in it. */
+function counted(all: Map<string, number>, tests: Map<string, number>, status: string): number {
+  return (all.get(status) ?? 0) - (tests.get(status) ?? 0);
 }
 
 export function toApiContact(d: ContactDoc, optedOut: boolean, integrationName: string | null): SmsContact {

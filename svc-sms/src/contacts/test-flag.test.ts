@@ -10,7 +10,7 @@ import { Subjects } from '@act/contracts';
 import { TEST_DELIVERY_HEADER, TEST_DELIVERY_PHONE } from '@act/contracts/src/test-delivery';
 import type { ProviderStatusResponse } from '@act/contracts/src/provider-status';
 import type { RevenueSummary } from '@act/contracts/src/revenue-api';
-import type { SmsContact } from '@act/contracts/src/sms-api';
+import type { SmsContact, SmsContactPage } from '@act/contracts/src/sms-api';
 import { call, type ServiceProcess } from '@act/service-kit/testing';
 import { createFunnel, dropDb, dropStream, postContact, publishEvent, smsTestEnv, startSms, waitFor, type SmsTestEnv } from '../test/helpers';
 
@@ -84,6 +84,13 @@ it('stores the flag from the delivery, not from the phone; never schedules, coun
     legacy: [true, false],
     'legacy-real': [false, true],
   });
+  // The SMS Contacts page lists the seven rows, tests badged; its four cards count the four real contacts only.
+  const page = (await call(svc.url, 'GET', '/api/sms-contacts?page=1&pageSize=50')).body as SmsContactPage;
+  expect(page.total).toBe(7);
+  expect(page.items.filter((c) => c.test)).toHaveLength(3);
+  expect(page.summary).toEqual({ total: 4, pending: 4, purchased: 0, sent: 0, tests: 3 });
+  const pendingRows = (await call(svc.url, 'GET', '/api/sms-contacts?page=1&pageSize=50&status=pending')).body as SmsContactPage;
+  expect([pendingRows.total, pendingRows.summary.pending]).toEqual([7, 4]);
   // Waiting for Twilio once due ("minutes" are seconds here): the four real contacts, no test.
   await waitFor(async () => (await waiting()) === 4, 15_000);
   // Counted: the four real contacts of the seven, not the three tests.

@@ -9,6 +9,7 @@ import type {
   CheckAbandonedCartsResponse,
   Contact,
   ContactListQuery,
+  ContactPage,
   EmailCampaign,
   EmailLog,
   EmailTemplate,
@@ -123,6 +124,7 @@ export interface RevenueQueryParams {
 export type {
   CheckAbandonedCartsResponse,
   Contact,
+  ContactPage,
   CurrentUserDto,
   EmailCampaign,
   EmailTimingSettings,
@@ -169,7 +171,6 @@ export interface ErrorResponse {
   error: string;
 }
 
-export type ContactPage = Paged<Contact>;
 export type EmailLogPage = Paged<EmailLog>;
 export type WebhookEventPage = Paged<WebhookEvent>;
 
