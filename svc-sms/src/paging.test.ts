@@ -130,6 +130,7 @@ describe('GET /api/sms-contacts?page=', () => {
       pending: count(range, (i) => CONTACT_STATUSES[i % 7] === 'pending'),
       purchased: count(range, (i) => CONTACT_STATUSES[i % 7] === 'purchased'),
       sent: count(range, (i) => CONTACT_STATUSES[i % 7] === 'sent'),
+      tests: 0,
     };
     const p1 = await get<SmsContactPage>('/api/sms-contacts?page=1');
     expect(p1).toMatchObject({ total: N, page: 1, pageSize: 50, summary: cards });
