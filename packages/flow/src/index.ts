@@ -1,7 +1,7 @@
 export { countdown, eachAtMost, eachReleasing, once } from './concurrency';
 export { insertAll } from './insert';
 export { experimentStep, type ExperimentStepOptions, type ExperimentTarget, type NewAssignment, type StepPlan, type StoredExperiment } from './experiment';
-export { isOpen, runPipeline, step, type BurstContext, type FlowStep, type Work } from './pipeline';
+export { isOpen, runPipeline, step, underLease, type BurstContext, type FlowStep, type Work } from './pipeline';
 export { DuePoller, type DuePollerOptions, type PolledRunner } from './poller';
 export { RecentReads } from './recent';
 export {

@@ -1,7 +1,7 @@
 import { runPipeline, step, type BurstContext, type Work } from './pipeline';
 import { nextStepAt, pendingSteps } from './schedule';
 
-const ctx: BurstContext = { now: new Date(0), leaseUntil: new Date(60_000), release: () => undefined, settings: undefined };
+const ctx: BurstContext = { now: new Date(0), leaseId: 'lease-1', leaseUntil: new Date(60_000), release: () => undefined, settings: undefined };
 const works = (...refs: number[]): Work<null>[] => refs.map((ref) => ({ ref, row: null }));
 
 describe('runPipeline', () => {

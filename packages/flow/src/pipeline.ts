@@ -15,6 +15,12 @@ export interface Work<Row> {
 export interface BurstContext<S = undefined> {
   /** When the burst read its rows. */
   now: Date;
+  /**
+   * The burst's lease, as the step store wrote it on each row it took (`lease_id`): every write of a step under the
+   * lease names it (`underLease`), so it lands only while the row is still this burst's. A row's due time is no
+   * such mark: a channel may lease some rows for less (email's reminders) or move it within the burst.
+   */
+  leaseId: string;
   /** The end of the burst's lease: no provider call of the burst may start after it. */
   leaseUntil: Date;
   /**
@@ -24,6 +30,14 @@ export interface BurstContext<S = undefined> {
   release(): void;
   /** What the gate read for the burst (the provider's settings). */
   settings: S;
+}
+
+/**
+ * The part of a write's filter that makes it land only on a row the burst still holds: both channels' step stores
+ * keep the lease id of the burst holding a row in its `lease_id`.
+ */
+export function underLease(ctx: Pick<BurstContext<unknown>, 'leaseId'>): { lease_id: string } {
+  return { lease_id: ctx.leaseId };
 }
 
 /** One unit of the pipeline (rules, claim, pace, send...), written once for every channel that uses it. */

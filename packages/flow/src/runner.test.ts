@@ -117,6 +117,29 @@ describe('FlowRunner', () => {
     for (const ref of refs) expect([oa.get(ref), ob.get(ref)].filter((o) => o === 'sent')).toHaveLength(1);
   });
 
+  it("gives the steps the lease id the store wrote on the burst's rows, and one lease per burst", async () => {
+    const store = new MemoryStore();
+    seed(store, 3);
+    const seen: { id: string; onRows: (string | null)[] }[] = [];
+    const runner = new FlowRunner(
+      channel(store, async () => true, {
+        steps: [
+          step<W>('look', async (open, ctx) => {
+            seen.push({ id: ctx.leaseId, onRows: open.map((w) => store.rows.get(w.ref)!.lease) });
+            for (const w of open) w.outcome = 'looked';
+          }),
+        ],
+      }),
+      { leaseMs: 60_000, now, logger },
+    );
+    await runner.processBurst([1, 2]);
+    await runner.process(3);
+    expect(seen).toEqual([
+      { id: 'lease-1', onRows: ['lease-1', 'lease-1'] },
+      { id: 'lease-2', onRows: ['lease-2'] },
+    ]);
+  });
+
   it('answers busy for a key a burst of the same runner holds', async () => {
     const store = new MemoryStore();
     seed(store, 1);

@@ -14,7 +14,8 @@ export interface StepStore<Row> {
   readDue(refs: number[], now: Date): Promise<Row[]>;
   /**
    * Takes the lease of each row still as read (a conditional update per row: another instance that read the same rows
-   * changes none of them), its due time moved to `until`. Returns the lease's id and the rows taken.
+   * changes none of them), its due time moved to `until` and the lease's id written in its `lease_id`, which the
+   * steps' writes under the lease filter on (underLease). Returns the lease's id and the rows taken.
    */
   take(rows: Row[], until: Date): Promise<{ leaseId: string; taken: Row[] }>;
 }
@@ -174,7 +175,7 @@ export class FlowRunner<Row, W extends Work<Row>, S = undefined> {
     if (taken.length === 0) return;
     const lease = { leaseId, until };
     const works = taken.map((row) => this.channel.work(row));
-    const ctx: BurstContext<S> = { now, leaseUntil: until, release, settings: gated.settings };
+    const ctx: BurstContext<S> = { now, leaseId, leaseUntil: until, release, settings: gated.settings };
     try {
       await runPipeline(works, this.channel.steps, ctx);
       await recorder.finish(works, lease);

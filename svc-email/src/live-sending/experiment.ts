@@ -1,5 +1,5 @@
 import type { Collection } from 'mongodb';
-import { experimentStep, type FlowStep } from '@act/flow';
+import { experimentStep, underLease, type FlowStep } from '@act/flow';
 import { ExperimentsService, experimentOf, type StoredCampaignExperiment } from '@act/service-kit';
 import type { ExperimentVariant } from '@act/contracts/src/experiments-api';
 import type { EmailTemplateDoc } from '../templates/model';
@@ -43,7 +43,7 @@ export function emailExperimentStep({ rows, hourMs }: { rows: Collection<Sequenc
     },
     plan: (t, w) => ExperimentsService.planOf(w.experiment ? experimentOf(t.campaign, w.experiment) : null, t.step),
     async keep(items, ctx) {
-      // Under the burst's lease (its end is the row's due_at): nobody else writes these rows meanwhile.
+      // Only on a row the burst still holds: a row whose lease ran out belongs to whoever took it next.
       await rows.bulkWrite(
         items.map(({ w, holdout, step, variant }) => {
           const stored = w.row.experiment ?? {};
@@ -52,7 +52,7 @@ export function emailExperimentStep({ rows, hourMs }: { rows: Collection<Sequenc
             variants: { ...(stored.variants ?? {}), ...(variant !== undefined ? { [String(step)]: variant } : {}) },
           };
           w.row.experiment = experiment;
-          return { updateOne: { filter: { contact_ref: w.ref, due_at: ctx.leaseUntil }, update: { $set: { experiment } } } };
+          return { updateOne: { filter: { contact_ref: w.ref, ...underLease(ctx) }, update: { $set: { experiment } } } };
         }),
         { ordered: false },
       );

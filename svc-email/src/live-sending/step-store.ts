@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AnyBulkWriteOperation, Collection, Filter, UpdateFilter } from 'mongodb';
-import type { StepStore as FlowStepStore } from '@act/flow';
+import { underLease, type StepStore as FlowStepStore } from '@act/flow';
 import type { SequenceStepDoc } from './model';
 
 /** What a step's lease ends with: the row's new fields, and one more accepted email when it sent. */
@@ -153,7 +153,7 @@ export class StepStore implements FlowStepStore<SequenceStepDoc> {
     await this.steps.bulkWrite(
       releases.map(({ ref, set, sent, reminded }) => ({
         updateOne: {
-          filter: { contact_ref: ref, lease_id: leaseId },
+          filter: { contact_ref: ref, ...underLease({ leaseId }) },
           update: {
             $set: { lease_id: null, updated_at: at, ...set },
             ...(reminded ? { $unset: { stage: '' } } : {}),

@@ -1,6 +1,6 @@
 import type { Collection } from 'mongodb';
 import type { SequenceStepDoc } from '../live-sending/model';
-import { step, type BurstContext, type FlowStep } from '@act/flow';
+import { step, underLease, type BurstContext, type FlowStep } from '@act/flow';
 import type { ContactDoc } from '../contacts/model';
 import type { NewEmailLog } from '../email-logs/service';
 import { normaliseEmail } from '../unsubscribe/model';
@@ -92,25 +92,45 @@ export function reminderStep(deps: ReminderStepDeps): FlowStep<EmailWork, EmailS
     }
     // Before the rows are written: a crash in between leaves the row at this step, which then writes the log.
     if (suppressed.length) await deps.markUnsubscribed(suppressed);
-    deps.onReminded?.([...due.filter((w) => w.outcome === REMINDED).map((w) => w.ref), ...handOn.map(({ w }) => w.ref)]);
-    if (handOn.length === 0) return;
+    const reminded = due.filter((w) => w.outcome === REMINDED).map((w) => w.ref);
+    if (handOn.length === 0) {
+      deps.onReminded?.(reminded);
+      return;
+    }
     // The campaign's first template (due delay_hours after the claim) is looked at in this same burst, by the steps
     // after this one: the claim is the campaign's first step, not a second schedule. The row is moved to the campaign
-    // first (the lease makes it ours; keyed by its unique contact_ref), so a crash from here on resumes the campaign,
-    // never the reminder.
-    await deps.rows.bulkWrite(
+    // first, only while the burst still holds it, so a crash from here on resumes the campaign, never the reminder.
+    const res = await deps.rows.bulkWrite(
       handOn.map(({ w, campaignId }) => ({
         // Its lease becomes the campaign steps' (the reminder's own is shorter): they send, and read it as theirs.
-        updateOne: { filter: { contact_ref: w.ref }, update: { $set: { campaign_id: campaignId, base_at: ctx.now, due_at: ctx.leaseUntil }, $unset: { stage: '' } } },
+        updateOne: {
+          filter: { contact_ref: w.ref, ...underLease(ctx) },
+          update: { $set: { campaign_id: campaignId, base_at: ctx.now, due_at: ctx.leaseUntil }, $unset: { stage: '' } },
+        },
       })),
       { ordered: false },
     );
+    const lost = res.matchedCount < handOn.length ? await leaseLost(deps.rows, handOn.map(({ w }) => w.ref), ctx.leaseId) : new Set<number>();
     for (const { w, campaignId } of handOn) {
+      // The reminder's lease ran out before its row was moved (a slow burst): whoever took the row next goes on.
+      if (lost.has(w.ref)) {
+        w.outcome = 'busy';
+        continue;
+      }
       w.remindedDueAt = w.row.base_at;
       w.row.campaign_id = campaignId;
       w.row.base_at = ctx.now;
       w.row.due_at = ctx.leaseUntil;
       delete w.row.stage;
+      reminded.push(w.ref);
     }
+    deps.onReminded?.(reminded);
   });
+}
+
+/** Of these rows, the ones no longer held by this lease. */
+async function leaseLost(rows: Collection<SequenceStepDoc>, refs: number[], leaseId: string): Promise<Set<number>> {
+  const read = await rows.find({ contact_ref: { $in: refs } }, { projection: { _id: 0, contact_ref: 1, lease_id: 1 } }).toArray();
+  const held = new Set(read.filter((r) => r.lease_id === leaseId).map((r) => r.contact_ref));
+  return new Set(refs.filter((ref) => !held.has(ref)));
 }

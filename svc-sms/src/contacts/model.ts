@@ -30,8 +30,11 @@ export interface ContactDoc {
   held_until?: Date | null;
   /** Which timing rule set held_until (absent: the blackout, as before the frequency cap). */
   held_by?: 'blackout' | 'frequency_cap' | null;
-  /** Which compare-and-set write took the step in flight (a random token per write; read back under contention). */
-  lease_by?: string | null;
+  /**
+   * The lease of the burst working the step (a random id written with the take; every write under the lease names
+   * it); after a write that gave the lease up, that write's own id (read back under contention).
+   */
+  lease_id?: string | null;
   /** Steps of the sequence handled so far (sent, skipped or failed); the version checked by every step. */
   step: number;
   /** Messages actually handed to the provider. */
@@ -67,7 +70,7 @@ const schema = new mongoose.Schema<ContactDoc>(
     next_at: { type: Date, default: null },
     held_until: { type: Date, default: null },
     held_by: { type: String },
-    lease_by: { type: String },
+    lease_id: { type: String },
     step: { type: Number, default: 0 },
     sent_count: { type: Number, default: 0 },
     last_sent_at: { type: Date, default: null },

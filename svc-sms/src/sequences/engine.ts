@@ -111,11 +111,11 @@ export class SequenceEngine {
         // after the lease (a send is then found at the provider, not repeated).
         finish: async (works, lease) => {
           await this.logs.writeAll(works.filter((w) => w.log).map((w) => w.log!));
-          await this.writeHolds(works.filter((w) => w.held), lease.until);
+          await this.writeHolds(works.filter((w) => w.held), lease.leaseId);
           const ended = works.filter((w) => w.set);
           const stopped = await this.store.finishAll(
             ended.map((w) => ({ c: w.c, set: w.set!, sent: w.sent })),
-            lease.until,
+            lease.leaseId,
             deps.now(),
           );
           for (const w of ended) if (stopped.has(w.ref)) w.nextAt = null;
@@ -154,11 +154,12 @@ export class SequenceEngine {
    * Steps a timing rule held: the row is due again at the hold's end (the same step: no step + 1) while the lease is
    * still ours, and says until when (held_until); one log row each says why. A row no longer ours is not logged.
    */
-  private async writeHolds(held: SmsWork[], lease: Date): Promise<void> {
+  private async writeHolds(held: SmsWork[], leaseId: string): Promise<void> {
     if (held.length === 0) return;
     const now = this.deps.now();
-    const { changed } = await this.store.casAll(
-      held.map((w) => ({ c: w.c, next_at: lease, update: {
+    const changed = await this.store.putOff(
+      leaseId,
+      held.map((w) => ({ c: w.c, update: {
           $set: {
             next_at: w.held!.until,
             held_until: w.held!.until,

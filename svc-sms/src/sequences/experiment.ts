@@ -1,5 +1,5 @@
 import type { Collection } from 'mongodb';
-import { experimentStep, pendingSteps, step, type FlowStep } from '@act/flow';
+import { experimentStep, pendingSteps, step, underLease, type FlowStep } from '@act/flow';
 import { ExperimentsService, experimentOf, type StoredCampaignExperiment } from '@act/service-kit';
 import type { ExperimentVariant } from '@act/contracts/src/experiments-api';
 import type { TwilioConfig } from '@act/contracts/src/sms-api';
@@ -51,7 +51,7 @@ export function smsExperimentStep({
     },
     plan: (t, w) => ExperimentsService.planOf(experimentOf(t.campaign, w.campaign?.experiment), t.step),
     async keep(items, ctx) {
-      // The lease is ours (next_at is its end), so nobody else writes the row meanwhile.
+      // Only on a contact the burst still holds (a purchase or STOP clears next_at meanwhile, and wins).
       await contacts.bulkWrite(
         items.map(({ w, holdout, step, variant }) => {
           const stored = w.c.experiment ?? {};
@@ -60,7 +60,7 @@ export function smsExperimentStep({
             variants: { ...(stored.variants ?? {}), ...(variant !== undefined ? { [String(step)]: variant } : {}) },
           };
           w.c.experiment = experiment;
-          return { updateOne: { filter: { id: w.c.id, next_at: ctx.leaseUntil }, update: { $set: { experiment } } } };
+          return { updateOne: { filter: { id: w.c.id, ...underLease(ctx), next_at: { $ne: null } }, update: { $set: { experiment } } } };
         }),
         { ordered: false },
       );
@@ -102,7 +102,7 @@ export function smsVariantDelayStep({ store, scheduler }: { store: ContactSteps;
     const waiting = open.filter((w) => w.variantDue);
     if (waiting.length === 0) return;
     for (const w of waiting) w.outcome = 'variant_delay';
-    const { changed } = await store.casAll(waiting.map((w) => ({ c: w.c, next_at: ctx.leaseUntil, update: { $set: { next_at: w.variantDue! } } })));
+    const changed = await store.putOff(ctx.leaseId, waiting.map((w) => ({ c: w.c, update: { $set: { next_at: w.variantDue! } } })));
     await Promise.all(waiting.filter((w) => changed.has(w.ref)).map((w) => scheduler.schedule(w.ref, w.variantDue!).catch(() => undefined)));
   });
 }

@@ -260,7 +260,7 @@ export class SmsSteps {
       // Stopped meanwhile: the purchase or STOP wrote the contact; nothing to add.
       if (!f || !isOpen(f.status)) w.outcome = 'stopped';
       // The lease ran out and another attempt holds the step now.
-      else if (f.next_at?.getTime() !== ctx.leaseUntil.getTime()) w.outcome = 'busy';
+      else if (f.lease_id !== ctx.leaseId) w.outcome = 'busy';
     }
     const live = open.filter((w) => !w.outcome);
     const optedOut = await this.optedOut(live.map((w) => w.c.phone));
@@ -281,9 +281,7 @@ export class SmsSteps {
     const left = toSend.slice(slots.length);
     if (left.length === 0) return;
     for (const w of left) w.outcome = 'paced';
-    const { changed } = await this.deps.store.casAll(
-      left.map((w) => ({ c: w.c, next_at: ctx.leaseUntil, update: { $set: { next_at: nextFree } } })),
-    );
+    const changed = await this.deps.store.putOff(ctx.leaseId, left.map((w) => ({ c: w.c, update: { $set: { next_at: nextFree } } })));
     await Promise.all([...changed].map((id) => this.deps.scheduler.schedule(id, nextFree).catch(() => undefined)));
   }
 

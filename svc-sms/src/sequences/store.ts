@@ -1,11 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import type { AnyBulkWriteOperation, Collection, Filter, UpdateFilter } from 'mongodb';
-import type { StepStore } from '@act/flow';
+import { underLease, type StepStore } from '@act/flow';
 import { contactModel, type ContactDoc } from '../contacts/model';
 import { OPEN_STATUSES } from '../contacts/service';
 
 export const isOpen = (status: string) => (OPEN_STATUSES as readonly string[]).includes(status);
+
+/** A contact the lease still holds: its lease id, and next_at not cleared by a purchase, STOP or erase meanwhile. */
+function held(id: number, leaseId: string): Filter<ContactDoc> {
+  return { id, ...underLease({ leaseId }), next_at: { $ne: null } } as Filter<ContactDoc>;
+}
 
 /** A contact's step as a burst ends it: what its row becomes (with step + 1), and whether a message went out. */
 export interface StepEnd {
@@ -16,8 +21,9 @@ export interface StepEnd {
 
 /**
  * The SMS flows' positions: the contacts themselves (step, next_at, status). A step is taken by a compare-and-set on
- * (id, step, next_at) as read, moving next_at to the lease's end; it is written back with step + 1 while next_at is
- * still that lease. A closed contact always has next_at null (purchase, STOP and every end of a sequence clear it).
+ * (id, step, next_at) as read, moving next_at to the lease's end and writing the lease's id (lease_id); every write
+ * under the lease, and the step's end with step + 1, names that id. A purchase, a STOP or an erase clears next_at
+ * (a closed contact always has it null), so a write under the lease also asks for next_at still set: they win.
  */
 export class ContactSteps implements StepStore<ContactDoc> {
   readonly contacts: Collection<ContactDoc>;
@@ -45,55 +51,69 @@ export class ContactSteps implements StepStore<ContactDoc> {
     return read.filter((c) => isOpen(c.status) && c.next_at && c.next_at.getTime() <= now.getTime());
   }
 
+  /** Each contact still at the step and next_at read: next_at moved to `until`, the write's id its lease id. */
   async take(rows: ContactDoc[], until: Date): Promise<{ leaseId: string; taken: ContactDoc[] }> {
-    const { token, changed } = await this.casAll(rows.map((c) => ({ c, next_at: c.next_at!, update: { $set: { next_at: until } } })));
+    const token = randomUUID();
+    const changed = await this.writeAll(
+      token,
+      rows.map((c) => ({ c, filter: { id: c.id, step: c.step, next_at: c.next_at! }, update: { $set: { next_at: until } } })),
+    );
     return { leaseId: token, taken: rows.filter((c) => changed.has(c.id)) };
   }
 
-  /** The fresh status and next_at of these contacts (right before sending: a purchase or STOP may have landed). */
-  async fresh(refs: number[]): Promise<Map<number, Pick<ContactDoc, 'status' | 'next_at'>>> {
+  /**
+   * Gives up the lease of these contacts, each due again at its own time (the same step): only on a contact the
+   * burst still holds. Returns the ids written.
+   */
+  async putOff(leaseId: string, items: { c: ContactDoc; update: UpdateFilter<ContactDoc> }[]): Promise<Set<number>> {
+    // The write's own id replaces the lease's: the row is no longer held, and the read-back tells which it changed.
+    return this.writeAll(
+      randomUUID(),
+      items.map(({ c, update }) => ({ c, filter: held(c.id, leaseId), update })),
+    );
+  }
+
+  /** The fresh status, next_at and lease of these contacts (right before sending: a purchase or STOP may have landed). */
+  async fresh(refs: number[]): Promise<Map<number, Pick<ContactDoc, 'status' | 'next_at' | 'lease_id'>>> {
     const rows = await this.contacts
-      .find({ id: { $in: refs } }, { projection: { _id: 0, id: 1, status: 1, next_at: 1 } })
+      .find({ id: { $in: refs } }, { projection: { _id: 0, id: 1, status: 1, next_at: 1, lease_id: 1 } })
       .toArray();
     return new Map(rows.map((f) => [f.id, f]));
   }
 
   /**
-   * Compare-and-set on many contacts in one write: each row changes only while its step and next_at are still as
-   * given. Returns the write's token and the ids that changed (read back only when some did not).
+   * Conditional updates of many contacts in one write, each writing `token` as its lease id. Returns the ids that
+   * changed (read back by the token only when some did not).
    */
-  async casAll(
-    items: { c: ContactDoc; next_at: Date; update: UpdateFilter<ContactDoc> }[],
-  ): Promise<{ token: string; changed: Set<number> }> {
-    const token = randomUUID();
-    if (items.length === 0) return { token, changed: new Set() };
-    const ops: AnyBulkWriteOperation<ContactDoc>[] = items.map(({ c, next_at, update }) => ({
-      updateOne: {
-        filter: { id: c.id, step: c.step, next_at } as Filter<ContactDoc>,
-        update: { ...update, $set: { ...(update.$set ?? {}), lease_by: token } } as UpdateFilter<ContactDoc>,
-      },
+  private async writeAll(
+    token: string,
+    items: { c: ContactDoc; filter: Filter<ContactDoc>; update: UpdateFilter<ContactDoc> }[],
+  ): Promise<Set<number>> {
+    if (items.length === 0) return new Set();
+    const ops: AnyBulkWriteOperation<ContactDoc>[] = items.map(({ filter, update }) => ({
+      updateOne: { filter, update: { ...update, $set: { ...(update.$set ?? {}), lease_id: token } } as UpdateFilter<ContactDoc> },
     }));
     const res = await this.contacts.bulkWrite(ops, { ordered: false });
-    if (res.modifiedCount === items.length) return { token, changed: new Set(items.map((i) => i.c.id)) };
-    // Some were taken by another attempt: ours carry this write's token.
+    if (res.modifiedCount === items.length) return new Set(items.map((i) => i.c.id));
     const rows = await this.contacts
-      .find({ id: { $in: items.map((i) => i.c.id) } }, { projection: { _id: 0, id: 1, lease_by: 1 } })
+      .find({ id: { $in: items.map((i) => i.c.id) } }, { projection: { _id: 0, id: 1, lease_id: 1 } })
       .toArray();
-    return { token, changed: new Set(rows.filter((r) => r.lease_by === token).map((r) => r.id)) };
+    return new Set(rows.filter((r) => r.lease_id === token).map((r) => r.id));
   }
 
   /**
-   * Writes each step's end with step + 1, in one write, while next_at is still the lease: a purchase or STOP
-   * meanwhile cleared it, and wins (then only the step, and the message, are recorded). Returns the ids stopped so.
+   * Writes each step's end with step + 1, in one write, while the burst still holds the contact: a purchase or STOP
+   * meanwhile cleared next_at, and wins (then only the step, and the message, are recorded); a contact whose lease
+   * ran out and was taken by another attempt is left to it. Returns the ids stopped so.
    */
-  async finishAll(ends: StepEnd[], lease: Date, at: Date): Promise<Set<number>> {
+  async finishAll(ends: StepEnd[], leaseId: string, at: Date): Promise<Set<number>> {
     if (ends.length === 0) return new Set();
     const ops: AnyBulkWriteOperation<ContactDoc>[] = ends.map(({ c, set, sent }) => ({
       updateOne: {
-        filter: { id: c.id, step: c.step, next_at: lease } as Filter<ContactDoc>,
+        filter: { ...held(c.id, leaseId), step: c.step } as Filter<ContactDoc>,
         update: {
           $set: { ...set, step: c.step + 1, updated_at: at },
-          $unset: { lease_by: '' },
+          $unset: { lease_id: '' },
           ...(sent ? { $inc: { sent_count: 1 } } : {}),
         } as UpdateFilter<ContactDoc>,
       },
@@ -102,11 +122,13 @@ export class ContactSteps implements StepStore<ContactDoc> {
     const stopped = new Set<number>();
     if (res.modifiedCount === ends.length) return stopped;
     const rows = await this.contacts
-      .find({ id: { $in: ends.map((e) => e.c.id) } }, { projection: { _id: 0, id: 1, step: 1 } })
+      .find({ id: { $in: ends.map((e) => e.c.id) } }, { projection: { _id: 0, id: 1, step: 1, lease_id: 1, next_at: 1 } })
       .toArray();
-    const stepOf = new Map(rows.map((r) => [r.id, r.step]));
+    const byId = new Map(rows.map((r) => [r.id, r]));
     for (const e of ends) {
-      if (stepOf.get(e.c.id) !== e.c.step) continue;
+      const r = byId.get(e.c.id);
+      // Still ours, at this step, with next_at cleared: stopped meanwhile.
+      if (!r || r.step !== e.c.step || r.lease_id !== leaseId || r.next_at != null) continue;
       stopped.add(e.c.id);
       await this.recordStopped(e.c, at, !!e.sent);
     }
@@ -119,6 +141,7 @@ export class ContactSteps implements StepStore<ContactDoc> {
       { id: c.id, step: c.step },
       {
         $set: { step: c.step + 1, updated_at: at, ...(sent ? { last_sent_at: at } : {}) },
+        $unset: { lease_id: '' },
         ...(sent ? { $inc: { sent_count: 1 } } : {}),
       },
     );

@@ -13,6 +13,7 @@ type W = TimedWork<Row>;
 const now = new Date('2026-01-14T16:00:00Z'); // 03:00 in Sydney, 11:00 in New York
 const ctx: BurstContext<undefined> = {
   now,
+  leaseId: 'lease-1',
   leaseUntil: new Date(now.getTime() + 60_000),
   release: () => undefined,
   settings: undefined,
