@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import useSWR from 'swr';
 import { Box, Button, Divider, FormControlLabel, IconButton, Stack, Switch, TextField, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
@@ -10,7 +11,9 @@ import {
   type CampaignExperimentRequest,
   type ExperimentVariant,
 } from '@act/contracts/src/experiments-api';
+import type { PoolSummary } from '@act/contracts/src/incentives-api';
 import { apiRequest, serverMessage } from '../request';
+import { VariantIncentiveFields } from './VariantIncentiveFields';
 import { FormDialog } from '../FormDialog';
 
 export interface ExperimentStepChoice {
@@ -40,7 +43,8 @@ export interface ExperimentDialogProps {
 
 /**
  * The campaign's experiment form: the holdout share, the automatic winner and, per step, 2 to 4 variants with their
- * share of traffic and what each changes (subject and content on email, the text on SMS, the delay, the code).
+ * share of traffic and what each changes (subject and content on email, the text on SMS, the delay, the incentive:
+ * any a step can carry, in place of the step's own).
  * The server checks the rules (shares adding up to 100...) and its message is shown as is.
  */
 export function ExperimentDialog({ open, base, campaignId, channel, steps, current, onClose, onSaved }: ExperimentDialogProps) {
@@ -50,6 +54,7 @@ export function ExperimentDialog({ open, base, campaignId, channel, steps, curre
   const [variants, setVariants] = useState<Record<number, ExperimentVariant[]>>({});
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const pools = useSWR<PoolSummary[]>(open ? `/api/${channel}/incentive-pools` : null);
 
   useEffect(() => {
     if (!open) return;
@@ -181,9 +186,7 @@ export function ExperimentDialog({ open, base, campaignId, channel, steps, curre
                     value={v.content ?? ''}
                     onChange={(e) => edit(step.id, i, { content: text(e.target.value) })}
                   />
-                  {channel === 'email' && (
-                    <TextField size="small" label="Discount code (empty: the step's own)" value={v.incentive ?? ''} onChange={(e) => edit(step.id, i, { incentive: text(e.target.value) })} />
-                  )}
+                  <VariantIncentiveFields variant={v.id} value={v.incentive} pools={pools.data ?? []} onChange={(incentive) => edit(step.id, i, { incentive })} />
                 </Stack>
               ))}
             </Box>

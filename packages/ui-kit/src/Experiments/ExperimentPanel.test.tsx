@@ -67,6 +67,34 @@ describe('ExperimentPanel', () => {
     expect(api.callsTo('PUT', '/api/sms-campaigns/3/experiment')[0]!.body).toMatchObject({ holdout_percent: 20, auto_winner: true, winner_min_recipients: 100, steps: [{ template_id: 9, variants: [{ id: 'A', share: 70 }, { id: 'B', share: 50 }] }] });
   });
 
+  it("switches the channel's click counting, and gives a variant a unique code from a pool in place of the step's incentive", async () => {
+    const api = mockApi({
+      'GET /api/email/campaigns/3/experiment': { json: experiment },
+      'GET /api/email/campaigns/3/results': { json: { ...results, channel: 'email' } },
+      'GET /api/email/click-tracking': { json: { count_clicks_with: 'resend' } },
+      'PUT /api/email/click-tracking': { json: { count_clicks_with: 'link' } },
+      'GET /api/email/incentive-pools': { json: [{ id: 'a'.repeat(24), name: 'Spring', total: 500, remaining: 420, low: false }] },
+      'PUT /api/email/campaigns/3/experiment': { json: experiment },
+    });
+    renderWithProviders(<ExperimentPanel base="/api/email/campaigns" campaignId={3} campaignName="Spring" channel="email" steps={[{ id: 9, name: 'First email' }]} />);
+    await screen.findByTestId('experiment-incremental');
+    fireEvent.mouseDown(await screen.findByRole('combobox', { name: 'Count clicks with' }));
+    fireEvent.click(await screen.findByRole('option', { name: 'Our link' }));
+    await waitFor(() => expect(api.callsTo('PUT', '/api/email/click-tracking')).toHaveLength(1));
+    expect(api.callsTo('PUT', '/api/email/click-tracking')[0]!.body).toEqual({ count_clicks_with: 'link' });
+
+    fireEvent.click(screen.getByRole('button', { name: 'Edit experiment' }));
+    fireEvent.mouseDown(screen.getAllByRole('combobox', { name: 'Incentive' })[1]!);
+    fireEvent.click(await screen.findByRole('option', { name: 'A unique code from a pool' }));
+    expect(await screen.findByRole('combobox', { name: 'Code pool' })).toBeTruthy();
+    await waitFor(() => expect(screen.getByRole('combobox', { name: 'Code pool' }).textContent).toBe('Spring (420 of 500 left)'));
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(api.callsTo('PUT', '/api/email/campaigns/3/experiment')).toHaveLength(1));
+    expect(api.callsTo('PUT', '/api/email/campaigns/3/experiment')[0]!.body).toMatchObject({
+      steps: [{ template_id: 9, variants: [{ id: 'A', incentive: null }, { id: 'B', incentive: { kind: 'pool', pool_id: 'a'.repeat(24) } }] }],
+    });
+  });
+
   it('says how many more recipients are needed below the minimum sample', () => {
     expect(incrementalText({ status: 'not_enough_data', reminded_more_needed: 0, holdout_more_needed: 35 }, 'USD')).toBe('Below the minimum sample (holdout: 35 more recipients needed)');
     expect(incrementalText({ status: 'not_enough_data', reminded_more_needed: null, holdout_more_needed: null }, null)).toBe('Below the minimum sample (reminded: no purchase yet; holdout: no purchase yet)');

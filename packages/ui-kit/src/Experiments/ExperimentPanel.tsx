@@ -6,6 +6,7 @@ import type { CampaignExperiment, CampaignResults, GroupResult, IncrementalResul
 import { DataTable, type DataColumn } from '../DataTable';
 import { formatCount, formatMoney } from '../format';
 import { ExperimentDialog, type ExperimentStepChoice } from './ExperimentDialog';
+import { ClickTrackingControl } from './ClickTrackingControl';
 
 const pct = (v: number) => `${(Math.round(v * 1000) / 10).toFixed(1)}%`;
 const money = (v: number, currency: string | null) => (currency ? formatMoney(v, currency) : (Math.round(v * 100) / 100).toFixed(2));
@@ -116,6 +117,7 @@ export function ExperimentPanel({ base, campaignId, campaignName, channel, steps
             </Button>
           </Stack>
         </Stack>
+        <ClickTrackingControl channel={channel} onChanged={() => void results.mutate()} />
         {!s || !r ? (
           <Skeleton height={60} />
         ) : !running ? (
