@@ -38,8 +38,9 @@ export interface EmailServiceOptions {
 export async function buildEmailService({ conn, bus, outbox, logger, app, publicUrl }: ServiceDeps, { config }: EmailServiceOptions): Promise<ServiceParts> {
   // Unique indexes carry the idempotency rules: build them before the first request.
   await Promise.all([contactModel, emailLogModel, webhookEventModel, integrationModel, settingModel, emailTemplateModel].map((m) => m(conn).init()));
-  // The contact's id index serves the `{ id, status }` claim filter: the exact-key copy of it is no longer declared.
-  // Nothing marks a claim in flight on the contact any more (the flow row's lease does): its index goes too.
+  // Indexes a database may still hold that no model declares: the contact's id index serves the `{ id, status }`
+  // claim filter without an exact-key copy, and nothing marks a claim in flight on the contact (the flow row's lease
+  // does), so neither index has a reader.
   await dropRetiredIndexes(contactModel(conn).collection as never, ['id_1_status_1', 'send_pending_1']);
 
   const logs = new EmailLogsService(conn, createIdAllocator(conn, 'email_logs'));
@@ -50,7 +51,7 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
   const cache = new IntegrationCache(conn, config.integrationCacheMs, box);
   const tracked = emailTrackedLinks(conn, publicUrl);
   await tracked.init();
-  // Part 2: campaigns, templates, Resend, unsubscribe list, live campaign sends, and email's one flow engine.
+  // Sending: campaigns, templates, Resend, unsubscribe list, live campaign sends, and email's one flow engine.
   const sending = await buildSendingFeatures({ conn, outbox, logger, app, publicUrl, integrations: cache, trackedLinks: tracked, config: config.sending });
   // The reminder step reports suppressed reminders to the contacts service, built just below (it needs the flows).
   const flows = sending.engine(logs, (ids) => contacts.markUnsubscribed(ids));

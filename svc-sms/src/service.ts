@@ -142,7 +142,8 @@ export async function buildSmsService(
 
   // Unique indexes carry the idempotency rules (contact per funnel contact, one send per step): build them first.
   await Promise.all([...Object.values(conn.models).map((m) => m.init()), replays.init(), initEarlierContacts(conn)]);
-  // The contact's id index serves the step's compare-and-set filter: the exact-key copy of it is no longer declared.
+  // An index a database may still hold that no model declares: the contact's id index serves the step's
+  // compare-and-set filter without an exact-key copy.
   await dropRetiredIndexes(contactModel(conn).collection as never, ['step_cas']);
   await integrationService.ensureKeys();
 
