@@ -117,7 +117,7 @@ export interface WebhookIntegration extends IntegrationSigning {
   created_at: string;
 }
 
-/** GET /api/resend/templates rows (part 1 of the email side: what the integration form chooses among). */
+/** GET /api/resend/templates rows (what the integration form chooses among). */
 export interface EmailTemplateSummary {
   id: number;
   name: string;
@@ -285,8 +285,8 @@ export const markPurchasedRequestSchema = yup.object({
 });
 
 // =========================================================================================================
-// Email side, part 2: campaigns, templates, Resend, unsubscribe list (spec sections 2, 3, 5, 7, 9 and
-// sms-and-unsubscribe.md for the unsubscribe calls). Appended; the part 1 shapes above are unchanged.
+// Campaigns and sending: campaigns, templates, Resend, unsubscribe list (spec sections 2, 3, 5, 7, 9 and
+// sms-and-unsubscribe.md for the unsubscribe calls; docs/email-sending.md).
 
 export const DEFAULT_TEMPLATE_SUBJECT = 'Your cart is waiting!';
 /** Default from name of the standalone (legacy) templates page. */
@@ -298,7 +298,7 @@ export const FIRST_TEMPLATE_DELAY_HOURS = 0;
 export const LATER_TEMPLATE_DELAY_HOURS = 24;
 export const MAX_DELAY_HOURS = 8760;
 /**
- * The spec's two, the contact's first name (when the sender gave one), the unsubscribe link (issue 14: the same
+ * The spec's two, the contact's first name (when the sender gave one), the unsubscribe link (the same
  * signed token as the List-Unsubscribe header; it opens the confirm page), and the cart's (message-variables.ts:
  * total, item count, first item, the step's discount code). Every spelling of placeholders.ts is accepted
  * (`{first_name}`, `{{unsubscribe_url}}`), and `checkout_url` as another name of the recovery link, as users of other
@@ -489,8 +489,8 @@ export interface RemoveUnsubscribeResponse {
 }
 export const UNSUBSCRIBE_ADMIN_REASON = 'Manually added by admin';
 
-// Rules of section 5 for part 2 (the same message set for form and request; request variants take numbers and
-// booleans only as JSON numbers and booleans).
+// Rules of section 5 for campaigns, templates, test emails and the unsubscribe list (the same message set for form
+// and request; request variants take numbers and booleans only as JSON numbers and booleans).
 
 /** Trims strings; an empty string becomes undefined so a field's default applies. */
 const trimmedOrDefault = () => yup.string().transform((v: unknown) => (typeof v === 'string' ? v.trim() || undefined : v));
