@@ -1,6 +1,7 @@
 // Loaded with `node --import` in the services (bench/profile.mjs): counts MongoDB commands by `command:collection`
 // with their summed round-trip time while `<BENCH_PROF_DIR>/on` exists, and writes ops.<service>.<pid>.json there
-// when the file goes away or the process exits.
+// when the file goes away or the process exits. BENCH_OPS_SHAPES=1 splits each command by the keys of its filter
+// (`update:contacts {integration_id,contact_id,cart.updated_at}`), so one slow query shape stands out from the rest.
 import { existsSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -16,11 +17,16 @@ if (dir) {
   const loop = monitorEventLoopDelay({ resolution: 10 });
   let on = false;
   let since = 0;
+  const byShape = Boolean(process.env.BENCH_OPS_SHAPES);
+  const keysOf = (q) => (q && typeof q === 'object' ? `{${Object.keys(q).join(',')}}` : '');
+  const filterOf = (cmd) =>
+    cmd.filter ?? cmd.query ?? cmd.q ?? cmd.updates?.[0]?.q ?? cmd.deletes?.[0]?.q ?? cmd.pipeline?.[0]?.$match;
   const orig = Connection.prototype.command;
   Connection.prototype.command = async function command(ns, cmd, ...rest) {
     if (!on) return orig.call(this, ns, cmd, ...rest);
     const name = Object.keys(cmd)[0];
-    const key = `${name}:${typeof cmd[name] === 'string' ? cmd[name] : ''}`;
+    const coll = `${name}:${typeof cmd[name] === 'string' ? cmd[name] : ''}`;
+    const key = byShape ? `${coll} ${keysOf(filterOf(cmd))}` : coll;
     const entry = (counts[key] ??= { n: 0, ms: 0, docs: 0, maxMs: 0, over50: 0 });
     entry.n++;
     entry.docs += cmd.documents?.length ?? cmd.updates?.length ?? cmd.deletes?.length ?? 0;

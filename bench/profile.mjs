@@ -1,8 +1,12 @@
 #!/usr/bin/env node
 // Where the CPU goes under webhook load: a stack whose processes run with `--cpu-prof`, a load of N seconds on one
 // webhook URL, then the top functions (self time) and the top packages of each process's profile.
-//   node bench/profile.mjs [--target=email|sms|email-signed|sms-signed|echo] [--duration=8] [--connections=32] [--top=25]
-// The -signed targets post signed ClickFunnels 2.0 `contact.identified` deliveries to an integration's own URL.
+//   node bench/profile.mjs [--target=email|sms|email-signed|sms-signed|email-stripe|sms-stripe|echo] [--duration=8]
+//     [--connections=32] [--top=25] [--prefill=0]
+// The -signed targets post signed ClickFunnels 2.0 `contact.identified` deliveries to an integration's own URL; the
+// -stripe targets Stripe `checkout.session.expired` events signed by the official library (as bench/webhooks.mjs).
+// --prefill=N: N unsigned contacts posted to each side's plain URL first (not profiled), so a query that scans the
+// contacts earlier phases stored shows its cost on a store the size the bench's later phases meet.
 // --rate=N: a fixed N requests/s (autocannon overallRate) instead of as fast as it goes, so CPU per event can be
 // compared between two versions at the same throughput on a machine whose free CPU varies.
 // Profiles stay in bench/results/profiles/ (open them in Chrome DevTools → Performance) and are not committed.
@@ -10,6 +14,7 @@ import { createHmac } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import Stripe from 'stripe';
 import { adminClient, benchStack, BENCH_DIR, cpuDelta, descendantCpu } from './lib.mjs';
 
 const opt = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
@@ -19,6 +24,7 @@ const CONNECTIONS = Number(opt('connections', 32));
 const TOP = Number(opt('top', 25));
 const WARMUP = Number(opt('warmup', 0));
 const RATE = Number(opt('rate', 0));
+const PREFILL = Number(opt('prefill', 0));
 const ROOT = path.dirname(BENCH_DIR);
 const dir = path.join(BENCH_DIR, 'results', 'profiles');
 rmSync(dir, { recursive: true, force: true });
@@ -27,6 +33,8 @@ mkdirSync(dir, { recursive: true });
 const stack = await benchStack('profile', {
   NODE_OPTIONS: `--import=${path.join(BENCH_DIR, 'cpu-prof.mjs')} --import=${path.join(BENCH_DIR, 'mongo-ops.mjs')}`,
   BENCH_PROF_DIR: dir,
+  // The command tables split by filter keys: which query shape of a collection costs the time.
+  BENCH_OPS_SHAPES: '1',
 });
 const run = Date.now().toString(36);
 let result;
@@ -49,15 +57,79 @@ try {
     active: true,
   });
   const SECRET = 'profile-clickfunnels-webhook-secret';
+  const STRIPE_SECRET = 'whsec_profile0123456789abcdefghijklmn';
   const signed = TARGET.endsWith('-signed');
-  let url = `${stack.url}${TARGET.startsWith('sms') ? '/api/sms/webhook' : '/api/webhook'}`;
-  if (signed) {
+  const stripe = TARGET.endsWith('-stripe');
+  const plain = (side) => `${stack.url}${side === 'sms' ? '/api/sms/webhook' : '/api/webhook'}`;
+  let url = plain(TARGET.startsWith('sms') ? 'sms' : 'email');
+  if (signed || stripe) {
     const [kind, integration] = TARGET.startsWith('sms') ? ['sms-webhook-integrations', sms] : ['webhook-integrations', email];
-    const saved = await api('PATCH', `/api/${kind}/${integration.id}`, { webhook_secret: SECRET });
+    const signing = stripe ? { webhook_secret: STRIPE_SECRET, webhook_source: 'stripe' } : { webhook_secret: SECRET };
+    const saved = await api('PATCH', `/api/${kind}/${integration.id}`, signing);
     url = `${stack.url}${new URL(saved.webhook_url).pathname}`;
+  }
+  if (PREFILL > 0) {
+    // The plain URLs match by funnel id: an integration of their own, since the profiled one may now want signatures.
+    await api('POST', '/api/webhook-integrations', { name: 'Prefill', funnel_id: `f-${run}`, reminder_delay: 720, active: true, resend_template_id: null, campaign_id: null });
+    await api('POST', '/api/sms-webhook-integrations', { name: 'Prefill', funnel_id: `f-${run}`, reminder_delay: 720, active: true });
+    for (const side of ['email', 'sms']) {
+      let k = 0;
+      const r = await new Promise((resolve, reject) =>
+        autocannon(
+          {
+            url: plain(side),
+            connections: CONNECTIONS,
+            amount: PREFILL,
+            requests: [
+              {
+                method: 'POST',
+                headers: { 'content-type': 'application/json' },
+                setupRequest: (req) => {
+                  const i = k++;
+                  const contact = { id: `f-${side}-${i}`, email: `f${side}${i}@example.com`, phone: `+1415554${String(i % 10000).padStart(4, '0')}` };
+                  return { ...req, body: JSON.stringify({ event: 'contact_created', funnel_id: `f-${run}`, contact }) };
+                },
+              },
+            ],
+          },
+          (err, res) => (err ? reject(err) : resolve(res)),
+        ),
+      );
+      console.log(`[profile] prefill ${side}: ${r['2xx']} contacts posted`);
+    }
+    await stack.quiet();
   }
   const delivery = (i) => {
     const phone = `+1415555${String(i % 10000).padStart(4, '0')}`;
+    if (stripe) {
+      const session = `cs_test_p${run}${i}`;
+      const body = JSON.stringify({
+        id: `evt_p${run}${i}`,
+        object: 'event',
+        api_version: '2025-06-30.basil',
+        created: Math.floor(Date.now() / 1000),
+        type: 'checkout.session.expired',
+        livemode: false,
+        data: {
+          object: {
+            id: session,
+            object: 'checkout.session',
+            mode: 'payment',
+            status: 'expired',
+            payment_status: 'unpaid',
+            amount_subtotal: 7920,
+            amount_total: 7920,
+            currency: 'eur',
+            customer_email: null,
+            customer_details: { email: `stripe.p${i}@example.com`, name: 'Léa Martin', phone },
+            consent: { promotions: 'opt_in', terms_of_service: null },
+            after_expiration: { recovery: { enabled: true, expires_at: Math.floor(Date.now() / 1000) + 30 * 86_400, url: `https://buy.stripe.com/r/${session}` } },
+            recovered_from: null,
+          },
+        },
+      });
+      return { body, headers: { 'Stripe-Signature': Stripe.webhooks.generateTestHeaderString({ payload: body, secret: STRIPE_SECRET }) } };
+    }
     if (!signed)
       return {
         body: JSON.stringify({ event: 'contact_created', funnel_id: `p-${run}`, contact: { id: `p-${i}`, email: `p${i}@example.com`, phone } }),

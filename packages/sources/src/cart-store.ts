@@ -1,11 +1,37 @@
 import type { StoredZoneHints } from '@act/contracts/src/timing';
 import type { Cart } from '@act/contracts/src/cart';
-import { olderCartCondition } from './cart';
 
-/** The one call the store makes on a side's contacts collection (the driver's `updateOne`). */
+/** The calls the store makes on a side's contacts collection (the driver's `findOne` and `updateOne`). */
 export interface ContactsUpdater {
+  findOne(
+    filter: Record<string, unknown>,
+    options: { projection: Record<string, 0 | 1> },
+  ): Promise<{ cart?: { updated_at?: unknown } | null } | null>;
   updateOne(filter: Record<string, unknown>, update: Record<string, unknown>): Promise<{ modifiedCount: number }>;
 }
+
+/**
+ * Each side's contacts declare this unique index beside their (integration_id, contact_id) one: the cart's
+ * compare-and-set names all three fields by equality. MongoDB serves that write by either index; the MongoDB stand-in
+ * (mongo-java-server) uses an index only when a filter names exactly its fields, and scanned every contact for the
+ * earlier `cart.updated_at: {$not: {$gte}}` condition (docs/webhooks.md, "The cart's write").
+ */
+export const CART_VERSION_INDEX = { key: { integration_id: 1, contact_id: 1, 'cart.updated_at': 1 }, name: 'integration_id_1_contact_id_1_cart.updated_at_1' } as const;
+
+/**
+ * A write that matches nothing means another delivery stored a newer cart in between (stored times only grow), so
+ * going round again always ends; this bound only turns a fault elsewhere into an error instead of a spin.
+ */
+const CART_ROUNDS_LIMIT = 1000;
+
+const timeOf = (v: unknown): number | null => {
+  if (v instanceof Date) return v.getTime();
+  if (typeof v === 'string' || typeof v === 'number') {
+    const t = new Date(v).getTime();
+    return Number.isNaN(t) ? null : t;
+  }
+  return null;
+};
 
 /**
  * Keeps what a sender said of a contact's checkout on it, on either side: its cart, newest by the sender's time, and
@@ -14,11 +40,25 @@ export interface ContactsUpdater {
 export class CartStore {
   constructor(private readonly contacts: ContactsUpdater) {}
 
-  /** True when the contact took the cart; false when it holds one changed at the same time or later (or is gone). */
+  /**
+   * True when the contact took the cart; false when it holds one changed at the same time or later (or is gone).
+   * Senders retry and deliver out of order, so the sender's own time decides, not arrival; an equal time is the same
+   * cart (a retry) and changes nothing. A compare-and-set: the stored cart's time is read by the contact's key, and
+   * the write names that time, so a cart another delivery stored in between makes it match nothing and go round again.
+   */
   async keep(integrationId: number, contactId: string, cart: Cart): Promise<boolean> {
-    const filter = { integration_id: integrationId, contact_id: contactId, ...olderCartCondition(cart) };
-    const r = await this.contacts.updateOne(filter, { $set: { cart } });
-    return r.modifiedCount > 0;
+    const key = { integration_id: integrationId, contact_id: contactId };
+    const offered = timeOf(cart.updated_at);
+    for (let round = 0; round < CART_ROUNDS_LIMIT; round++) {
+      const stored = await this.contacts.findOne(key, { projection: { _id: 0, 'cart.updated_at': 1 } });
+      if (!stored) return false;
+      const storedAt = stored.cart?.updated_at ?? null;
+      const storedTime = timeOf(storedAt);
+      if (storedTime !== null && offered !== null && storedTime >= offered) return false;
+      const r = await this.contacts.updateOne({ ...key, 'cart.updated_at': storedAt }, { $set: { cart } });
+      if (r.modifiedCount > 0) return true;
+    }
+    throw new Error(`The cart of contact ${contactId} changed under ${CART_ROUNDS_LIMIT} writes in a row`);
   }
 
   /** Keeps where the sender says the shopper lives (quiet hours on the shopper's clock read it); the latest wins. */

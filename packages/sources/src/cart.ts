@@ -31,16 +31,6 @@ export function keptCart(input: CartInput | null, receivedAt: Date): { cart: Car
   return normalizeCart(input, receivedAt);
 }
 
-/**
- * The condition under which a stored contact takes this cart: it has none, or one last changed before it. Senders
- * retry and deliver out of order, so the sender's own time decides, not arrival; an equal time is the same cart
- * (a retry) and changes nothing. `$not: {$gte}` also matches a contact without a cart, in one condition on the
- * contact's own key (its unique index serves the update).
- */
-export function olderCartCondition(cart: Cart): Record<string, unknown> {
-  return { 'cart.updated_at': { $not: { $gte: cart.updated_at } } };
-}
-
 /** The notes on a delivery's event row: the reason it was ignored first, then what was dropped from its cart. */
 export function withCartNotes(reason: string | null | undefined, notes: readonly string[]): string | null {
   const all = [reason, ...notes].filter((s): s is string => Boolean(s));

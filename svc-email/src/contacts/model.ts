@@ -1,4 +1,5 @@
 import type { StoredZoneHints } from '@act/contracts/src/timing';
+import { CART_VERSION_INDEX } from '@act/sources';
 import mongoose, { type Connection } from 'mongoose';
 import type { Contact, ContactStatus } from '@act/contracts/src/email-api';
 import type { Cart } from '@act/contracts/src/cart';
@@ -24,7 +25,11 @@ export interface ContactDoc {
   /** When the reminder was claimed (pending → sent) by the email flow's first step (reminders/step.ts). */
   sent_at: Date | null;
   status: ContactStatus;
-  /** The sender's cart; replaced only by a cart with a newer `updated_at` (svc-email/src/webhook/cart-store.ts). */
+  /** When Resend first took an email for this contact (absent: none yet); the revenue funnel's "reminded". */
+  first_sent_at?: Date;
+  /** The first click on an email sent to it (Resend's click events, our own link). */
+  clicked_at?: Date;
+  /** The sender's cart; replaced only by a cart with a newer `updated_at` (@act/sources CartStore). */
   cart?: Cart | null;
   /** Why no reminder may go (the shopper declined the sender's promotional messages); set by the webhook intake. */
   reminders_held?: string | null;
@@ -49,6 +54,8 @@ const schema = new mongoose.Schema<ContactDoc>(
     remind_at: { type: Date, required: true },
     purchased_at: { type: Date, default: null },
     sent_at: { type: Date, default: null },
+    first_sent_at: { type: Date, default: undefined },
+    clicked_at: { type: Date, default: undefined },
     status: { type: String, enum: ['pending', 'sent', 'purchased'], required: true },
     cart: { type: mongoose.Schema.Types.Mixed, default: undefined },
     reminders_held: { type: String },
@@ -62,6 +69,8 @@ schema.index({ id: 1 }, { unique: true });
 // Idempotent creation: a repeated delivery's insert is refused by this index (named as MongoDB names it by default).
 export const FUNNEL_KEY_INDEX = 'integration_id_1_contact_id_1';
 schema.index({ integration_id: 1, contact_id: 1 }, { unique: true, name: FUNNEL_KEY_INDEX });
+// The cart's compare-and-set (@act/sources CartStore): unique because the key above is; see CART_VERSION_INDEX.
+schema.index(CART_VERSION_INDEX.key, { unique: true, name: CART_VERSION_INDEX.name });
 schema.index({ status: 1, remind_at: 1 });
 schema.index({ email_lower: 1 });
 // 'Mark as Purchased' by the sender's contact id, newest first, across integrations.
