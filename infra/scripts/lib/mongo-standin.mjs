@@ -44,8 +44,14 @@ async function classpath() {
  */
 const JVM_OPTIONS = ['-XX:+UseG1GC', '-Xmn64m', '-XX:MaxTenuringThreshold=0'];
 
-/** Starts the stand-in on host:port (a free port when none is given) and resolves once it accepts connections. */
+/**
+ * Starts the stand-in on host:port (a free port when none is given) and resolves once it accepts connections. Sets
+ * MONGO_STANDIN_INDEXES=1 in this process's environment, so the services it goes on to start (tests, benches, a
+ * local `npm start`) declare the indexes only the stand-in needs (service-kit standin-indexes.ts); production, on
+ * MongoDB, never starts a stand-in and leaves them out.
+ */
 export async function startStandIn({ host = '127.0.0.1', port } = {}) {
+  process.env.MONGO_STANDIN_INDEXES = '1';
   const cp = await classpath();
   const chosen = port || (await freePort(host));
   const handle = startProcess(

@@ -26,6 +26,7 @@ export * from './privacy-hash';
 export * from './privacy-ledger';
 export * from './retention';
 export * from './retired-indexes';
+export * from './standin-indexes';
 export * from './transactions';
 export * from './openapi';
 export * from './attribution';

@@ -78,6 +78,7 @@ export const serviceSettings = {
   DATA_RETENTION_DAYS: int({ default: 180 }),
   RETENTION_PURGE_EVERY_MS: int({ default: 3_600_000, min: 1 }),
   MONGO_QUERY_LOG_DIR: str({ default: undefined, desc: "npm test's index check: record the shape of every query here" }),
+  MONGO_STANDIN_INDEXES: str({ default: undefined, desc: '1: declare the indexes only the MongoDB stand-in needs (standin-indexes.ts); never in production' }),
 };
 
 /**

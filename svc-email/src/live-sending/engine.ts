@@ -1,7 +1,7 @@
 import type { Connection } from 'mongoose';
 import type { Collection } from 'mongodb';
 import { DuePoller, FlowRunner, type FlowStep } from '@act/flow';
-import { reminderLateness, watchFlowSteps, type Incentives, type Logger } from '@act/service-kit';
+import { dropStandInIndexes, reminderLateness, watchFlowSteps, type Incentives, type Logger } from '@act/service-kit';
 import { contactModel, type ContactDoc } from '../contacts/model';
 import type { EmailLogsService } from '../email-logs/service';
 import type { CampaignsService } from '../campaigns/service';
@@ -13,7 +13,7 @@ import { BATCH_MAX, type ResendProvider } from '../providers/resend';
 import { REMINDED, reminderStep } from '../reminders/step';
 import type { RecoveryUrls } from './recovery-urls';
 import { campaignChooser } from './campaign-choice';
-import { sendClaimModel, sequenceStepModel, type SendClaimDoc, type SequenceStepDoc } from './model';
+import { sendClaimModel, sequenceStepModel, STANDIN_STEP_INDEXES, type SendClaimDoc, type SequenceStepDoc } from './model';
 import { StepStore, type FlowStart } from './step-store';
 import { EmailSteps, type EmailSettings, type EmailWork } from './steps';
 import type { EmailTrackedLinks } from '../links';
@@ -175,6 +175,7 @@ export class SequenceEngine {
 
   static async init(conn: Connection): Promise<void> {
     await Promise.all([sequenceStepModel(conn).init(), sendClaimModel(conn).init()]);
+    await dropStandInIndexes(sequenceStepModel(conn).collection as never, STANDIN_STEP_INDEXES);
   }
 
   /** The flows of contacts intake is about to store, their reminder due at remind_at. */

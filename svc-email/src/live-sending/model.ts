@@ -1,5 +1,6 @@
 import mongoose, { type Connection } from 'mongoose';
 import type { StoredExperiment } from '@act/flow';
+import { standInIndex } from '@act/service-kit';
 
 export type SequenceState = 'waiting' | 'finished' | 'stopped';
 
@@ -65,15 +66,19 @@ stepSchema.index({ contact_ref: 1 }, { unique: true });
 stepSchema.index({ state: 1, due_at: 1 });
 // The reminders alone (live sending off, and "Process Missed Emails"): state and stage, then due_at.
 stepSchema.index({ state: 1, stage: 1, due_at: 1 });
-// The step's compare-and-sets filter on exactly these keys: taking it { contact_ref, state, due_at, lease_id },
-// writing its outcome { contact_ref, lease_id }. On MongoDB the unique contact_ref index alone serves both (equality
-// on a unique key finds at most one document, whose other fields are then compared): neither index carries a rule,
-// the unique contact_ref index keeps one row per contact. They are kept for the MongoDB stand-in the tests and
-// benches run on, which uses only an index whose keys equal the query's: without them it scanned every row for each
-// of the two writes (10,000 due at once in bench:delivery: its CPU went there), and every contact has a row now.
-// Unique because contact_ref is, so they cost MongoDB index upkeep only, not a rule.
-stepSchema.index({ contact_ref: 1, state: 1, due_at: 1, lease_id: 1 }, { unique: true });
-stepSchema.index({ contact_ref: 1, lease_id: 1 }, { unique: true });
+// On the MongoDB stand-in only (MONGO_STANDIN_INDEXES): the keys of the step's two compare-and-sets, taking it
+// { contact_ref, state, due_at, lease_id } and writing under its lease { contact_ref, lease_id }. MongoDB serves both
+// by the unique contact_ref index; the stand-in scanned every row for each of the two writes per step (measured in
+// docs/production.md: about ten times the time per burst at 10,000 rows, and bench:reminders' p99 out of reach).
+standInIndex(stepSchema, { contact_ref: 1, state: 1, due_at: 1, lease_id: 1 }, 'standin_flow_take');
+standInIndex(stepSchema, { contact_ref: 1, lease_id: 1 }, 'standin_flow_lease');
+/** Their names now, and as MongoDB named them before the switch: production drops them (SequenceEngine.init). */
+export const STANDIN_STEP_INDEXES = [
+  'standin_flow_take',
+  'standin_flow_lease',
+  'contact_ref_1_state_1_due_at_1_lease_id_1',
+  'contact_ref_1_lease_id_1',
+] as const;
 
 export function sequenceStepModel(conn: Connection) {
   return (

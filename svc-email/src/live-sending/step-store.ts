@@ -22,8 +22,8 @@ export interface FlowStart {
 
 /**
  * The flow rows as the flow runner's step store: the due ones found by an indexed range on due_at, leases taken
- * many at a time by one compare-and-set write, given back by one write. No transaction and no pipeline update (the
- * MongoDB stand-in has neither). With `campaignSteps` off (live sending off: the kill switch) only reminders are
+ * many at a time by one compare-and-set write, given back by one write. A lease needs no transaction: each row's
+ * take is one conditional update of one document, atomic on any MongoDB. With `campaignSteps` off (live sending off: the kill switch) only reminders are
  * due; the campaign's steps wait where they are.
  */
 export class StepStore implements FlowStepStore<SequenceStepDoc> {
@@ -117,7 +117,7 @@ export class StepStore implements FlowStepStore<SequenceStepDoc> {
     await this.steps.deleteMany({});
   }
 
-  /** The rows of these contacts ($in on the unique contact_ref: an index lookup on the stand-in too). */
+  /** The rows of these contacts ($in on the unique contact_ref). */
   read(refs: number[]): Promise<SequenceStepDoc[]> {
     if (refs.length === 0) return Promise.resolve([]);
     return this.steps.find({ contact_ref: { $in: refs } }, { projection: { _id: 0 } }).toArray();

@@ -56,8 +56,8 @@ export class AgendaScheduler implements SequenceScheduler {
   async start(engine: SequenceEngine): Promise<void> {
     this.engine = engine;
     this.unwatch = watchAgendaJobs(this.opts.conn.db!.collection(COLLECTION));
-    // lockLimit: a poll does not lock thousands of jobs at once (each lock is a query scanning every job on the
-    // stand-in), e.g. when the backstop takes over the steps of an instance that died.
+    // lockLimit: a poll does not lock thousands of jobs at once (each lock is a findOneAndUpdate of its own), e.g.
+    // when the backstop takes over the steps of an instance that died.
     this.agenda.define<{ contactId: number }>(
       STEP_JOB,
       async (job) => {
@@ -82,8 +82,8 @@ export class AgendaScheduler implements SequenceScheduler {
   /**
    * Jobs are made by Agenda (its defaults, its format) and written in one insert per burst, where a unique index on
    * the keys of the `unique({ 'data.contactId', 'data.at' })` save they replace keeps each job once: Agenda's own
-   * save is a findOneAndUpdate per job whose query no index of the MongoDB stand-in serves, so every new contact
-   * of a webhook burst scanned every job.
+   * save is a findOneAndUpdate per job on `data.contactId` and `data.at`, which none of Agenda's own indexes serves
+   * (they begin with the name and the run time), so every new contact of a webhook burst would read every step job.
    */
   private readonly writeJobs = async (items: { contactRef: number; at: Date }[]) => {
     const jobs = this.opts.conn.db!.collection(COLLECTION);

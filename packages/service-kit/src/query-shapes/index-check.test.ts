@@ -84,6 +84,14 @@ describe('the check over a run\'s records', () => {
     expect(problems[0]).toMatchObject({ collection: 'contacts', reason: expect.stringContaining('email') });
     expect(problems[0].callers).toEqual(['byEmail (svc-email/src/b.ts:2:2)', 'byEmail (svc-email/src/c.ts:3:3)']);
   });
+
+  it("leaves out the MongoDB stand-in's own indexes: production must serve every query without them", () => {
+    const shape = commandShapes('db', { update: 'steps', updates: [{ q: { contact_ref: 1, lease_id: 'x' }, u: {} }] })[0]!;
+    const records = (extra: IndexRecord[]): QueryLogRecord[] => [...extra, { kind: 'query', shape, key: shapeKey(shape), caller: 'release (a.ts:1:1)' }];
+    const standIn = index('steps', { lease_id: 1, contact_ref: 1 }, { name: 'standin_flow_lease' });
+    expect(checkQueryLog(records([standIn])).problems).toHaveLength(1);
+    expect(checkQueryLog(records([standIn, index('steps', { contact_ref: 1 }, { name: 'contact_ref_1' })])).problems).toHaveLength(0);
+  });
 });
 
 describe('the list of known unserved queries', () => {
