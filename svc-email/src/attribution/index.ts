@@ -6,6 +6,7 @@ import type { EmailLogsService } from '../email-logs/service';
 import type { IntegrationCache } from '../integrations/cache';
 import { emailTouchPublisher } from './touches';
 import { emailRevenueSide } from './side';
+import { backfillContactReach, contactReach } from './reach';
 import { simulatedContactsRouter } from './simulated';
 
 /** Recovered revenue on the email side (docs/revenue.md): touches out through the outbox, the ledger in from NATS. */
@@ -14,13 +15,20 @@ export async function buildAttribution({ conn, outbox, logger, logs, integration
   await ledger.init();
   const contacts = contactModel(conn).collection as unknown as Collection<ContactDoc>;
   logs.observe(emailTouchPublisher({ outbox, contacts, integrations, logger }));
-  const service = new RevenueService(conn, ledger, emailRevenueSide({ contacts, logs: logs.coll, integrations, simulated }));
+  const reach = contactReach(contacts);
+  logs.observe(reach.observer);
+  const service = new RevenueService(conn, ledger, emailRevenueSide({ contacts, integrations, simulated }));
   return {
     ledger,
     revenue: service,
     router: revenueRouter('/api/revenue', service),
     /** Goes before the contacts router: it marks the contacts that router answers. */
     contactsRouter: simulatedContactsRouter(logs.coll),
-    start: (bus: Bus) => startRevenueConsumer({ conn, bus, logger, ledger, service: 'svc-email' }),
+    /** Where Resend's click events (and our own link's clicks) mark the contact reached by a click. */
+    reach,
+    start: (bus: Bus) => {
+      void backfillContactReach({ contacts, logs: logs.coll, migrations: conn.collection('migrations'), logger }).catch((err: unknown) => logger.error({ err }, 'could not keep the contacts\' reach from their email logs; older contacts count as not reminded'));
+      return startRevenueConsumer({ conn, bus, logger, ledger, service: 'svc-email' });
+    },
   };
 }

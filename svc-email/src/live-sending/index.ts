@@ -8,6 +8,7 @@ import { TimingSettingsService } from '../settings/timing';
 import { timingSettingsRouter } from '../settings/routes';
 import { emailLogModel, type EmailLogDoc } from '../email-logs/model';
 import { ResendEventsService } from '../resend-events/service';
+import { contactReach } from '../attribution/reach';
 import { resendEventsRouter } from '../resend-events/routes';
 import type { EmailLogsService } from '../email-logs/service';
 import type { IntegrationCache } from '../integrations/cache';
@@ -121,6 +122,7 @@ export async function buildSendingFeatures({
           replays: new ReplayGuard(conn, 'resend_event_deliveries'),
           secret: () => provider.webhookSecret(),
           logger,
+          clicked: (messageId, at) => contactReach(contactModel(conn).collection as unknown as Collection<ContactDoc>).clicked(emailLogModel(conn).collection as unknown as Collection<EmailLogDoc>, messageId, at),
         }),
       ),
       unsubscribePublicRouter(unsubscribes, {

@@ -32,6 +32,8 @@ export interface ResendEventsDeps {
   /** The endpoint's signing secret (`whsec_...`), environment first, then the stored one. */
   secret: () => Promise<string | null>;
   logger: Logger;
+  /** A click also marks the email's contact as reached by a click (the revenue funnel reads it there). */
+  clicked?: (messageId: string, at: Date) => Promise<void>;
 }
 
 /**
@@ -102,5 +104,6 @@ export class ResendEventsService {
       { message_id: messageId, $or: [{ delivery: null }, { delivery: { $exists: false } }, { delivery: { $in: earlier } }] },
       { $set: { delivery, delivery_at: when } },
     );
+    if (delivery === 'clicked') await this.deps.clicked?.(messageId, when);
   }
 }
