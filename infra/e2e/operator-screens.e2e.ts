@@ -306,3 +306,31 @@ it('Editor: the image dialog asks for alt text, and {{firstName}} is offered', a
   await image.waitFor({ state: 'detached' });
   expect(await dialog.locator('img[alt="Blue running shoes"]').count()).toBe(1);
 });
+
+it('Editor: after Save with an empty name, the first click on Bold makes what is typed next bold', async () => {
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    await page.goto(`${stack.url}/email-templates/${campaignId}`);
+    await page.getByRole('button', { name: /Add Template/ }).click();
+    const dialog = await openedDialog(page, 'Create Template');
+    const editor = dialog.getByRole('textbox', { name: 'Email content' });
+    await editor.waitFor();
+    // Save with every field as the dialog opened: the name is required, and says so.
+    await dialog.getByRole('button', { name: 'Create Template' }).click();
+    await dialog.getByText('Template name is required').waitFor();
+    expect(await dialog.getByRole('textbox', { name: /^Template Name/ }).getAttribute('aria-invalid')).toBe('true');
+    // One click on Bold, pressed as long as a person presses (anything that re-renders the toolbar between the press
+    // and the release loses the click), then typing: bold from the first letter.
+    const bold = dialog.getByRole('button', { name: 'Bold', exact: true });
+    await bold.scrollIntoViewIfNeeded();
+    await bold.hover();
+    await bold.click({ delay: 150 });
+    await page.keyboard.type('Hello');
+    await editor.locator('strong', { hasText: 'Hello' }).waitFor({ timeout: 5_000 });
+    expect(await editor.evaluate((el) => el.innerHTML)).toBe('<p><strong>Hello</strong></p>');
+    expect(await bold.getAttribute('aria-pressed')).toBe('true');
+    await page.screenshot({ path: screenshotPath(`operator-editor-bold-after-error-${viewport.width}.png`) });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+  }
+});

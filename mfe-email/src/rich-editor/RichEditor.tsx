@@ -57,7 +57,17 @@ export interface RichEditorProps {
  * how many items it shows set while it is selected). Lives in the lazily loaded template pages only: tiptap is heavy.
  */
 export function RichEditor({ value, onChange, label, error, helperText, minHeight = 260, editorRef }: RichEditorProps) {
+  // Every option TipTap's useEditor reads stays the same object across renders (TipTap's React guide): on each
+  // render it compares them with the editor's and, on any difference, calls setOptions, which re-applies the view's
+  // props and state. The form re-renders this on every keystroke, error and submit; with a fresh editorProps object
+  // each time, that re-configuration ran under every click on the toolbar.
   const extensions = useMemo(() => editorExtensions(), []);
+  const editorProps = useMemo(
+    () => ({ attributes: { 'aria-label': label, role: 'textbox', 'aria-multiline': 'true' } }),
+    [label],
+  );
+  // The content is read once, at mount (see `value`); later values come from the editor itself.
+  const [initialContent] = useState(value);
   const [imageDialog, setImageDialog] = useState(false);
   const embed = useEmbedImages();
   const editorHandle = useRef<Editor | null>(null);
@@ -97,12 +107,12 @@ export function RichEditor({ value, onChange, label, error, helperText, minHeigh
       <RichTextEditor
         ref={editorRef}
         extensions={extensions}
-        content={value}
+        content={initialContent}
         onCreate={({ editor }) => {
           editorHandle.current = editor as Editor;
         }}
         onUpdate={({ editor }) => latest.current.onChange(editor.getHTML())}
-        editorProps={{ attributes: { 'aria-label': label, role: 'textbox', 'aria-multiline': 'true' } }}
+        editorProps={editorProps}
         renderControls={(editor) => (
           <MenuControlsContainer>
             <MenuSelectHeading aria-label="Text style" />
