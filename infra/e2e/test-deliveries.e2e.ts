@@ -1,8 +1,9 @@
 // "Send test delivery" end to end, in Chromium through the gateway: the signed sample each side posts to its own
 // public URL comes back through the gateway with its marker, its contact is stored as a test and wears the "Test"
-// badge on Contacts and SMS Contacts, while a real delivery whose shopper has the reserved address does not.
+// badge on Contacts and SMS Contacts, while a real delivery whose shopper has the reserved address does not; no
+// summary card counts it (the Dashboard's Total Contacts and SMS Contacts' four cards).
 // At 1440x900 and 390x844 (.run/screenshots/test-deliveries-*.png).
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { launchBrowser, readStack, screenshotBoth, signIn } from './browser';
 
 const stack = readStack();
@@ -25,6 +26,20 @@ const getJson = (page: Page, url: string) => page.evaluate(async (u) => (await (
 type Row = { contact_id: string; email: string | null; test?: boolean };
 const itemsOf = (body: unknown): Row[] => (Array.isArray(body) ? body : ((body as { items: Row[] }).items ?? [])) as Row[];
 
+/** A card's figure once it has loaded (a skeleton or '…' until then). */
+async function cardNumber(card: Locator): Promise<number> {
+  await card.filter({ hasText: /^[\d,]+$/ }).first().waitFor();
+  return Number(((await card.first().textContent()) ?? '').replace(/,/g, ''));
+}
+
+/** SMS Contacts' four cards, read once the list has loaded. */
+async function smsCards(page: Page): Promise<Record<string, number>> {
+  await page.getByTestId('contact-row').first().or(page.getByText('No SMS contacts yet')).waitFor();
+  const out: Record<string, number> = {};
+  for (const label of ['Total', 'Pending', 'Purchased', 'SMS Sent']) out[label] = await cardNumber(page.getByTestId(`summary-${label}`).locator('p').last());
+  return out;
+}
+
 describe('test deliveries', () => {
   let browser: Browser;
   beforeAll(async () => {
@@ -38,6 +53,11 @@ describe('test deliveries', () => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
     await signIn(page, 'admin', stack.adminPassword);
+
+    // The Dashboard's Total Contacts before: it is to count the real delivery below and not the sample.
+    await page.goto(`${stack.url}/`);
+    const totalBefore = await cardNumber(page.getByLabel('Total Contacts'));
+    const rowsBefore = (await getJson(page, '/api/contacts?page=1&pageSize=1')) as { total: number; tests: number };
 
     const email = (await post(page, '/api/webhook-integrations', { name: `TD ${tag}`, funnel_id: tag, reminder_delay: 60 })) as { id: number };
     const sent = (await post(page, `/api/webhook-integrations/${email.id}/test-delivery`, { source: 'generic' })) as { status: number; body: { contact_id?: string } };
@@ -56,13 +76,32 @@ describe('test deliveries', () => {
     expect(await page.locator('tr', { hasText: `test-delivery+${tag}@example.com` }).getByTestId('test-badge').count()).toBe(0);
     await screenshotBoth(page, 'test-deliveries-contacts');
 
+    // Listed, but counted nowhere: the contacts list grew by two rows, the Dashboard's card by the real one.
+    const rowsAfter = (await getJson(page, '/api/contacts?page=1&pageSize=1')) as { total: number; tests: number };
+    expect([rowsAfter.total - rowsBefore.total, rowsAfter.tests - rowsBefore.tests]).toEqual([2, 1]);
+    await page.goto(`${stack.url}/`);
+    await page.getByLabel('Total Contacts').filter({ hasText: String(totalBefore + 1) }).waitFor();
+    expect(await cardNumber(page.getByLabel('Total Contacts'))).toBe(rowsAfter.total - rowsAfter.tests);
+    await screenshotBoth(page, 'test-deliveries-dashboard');
+
+    // SMS Contacts' four cards before the sample.
+    await page.goto(`${stack.url}/sms-contacts`);
+    const cardsBefore = await smsCards(page);
+
     const sms = (await post(page, '/api/sms-webhook-integrations', { name: `TD ${tag}`, funnel_id: `${tag}-sms`, reminder_delay: 60, active: true })) as { id: number };
     const texted = (await post(page, `/api/sms-webhook-integrations/${sms.id}/test-delivery`, { source: 'generic' })) as { status: number; body: { contact_id?: string } };
     expect(texted.status).toBe(200);
     const smsRows = itemsOf(await getJson(page, '/api/sms-contacts'));
     expect(smsRows.find((c) => c.contact_id === texted.body.contact_id)).toMatchObject({ test: true });
     await page.goto(`${stack.url}/sms-contacts`);
-    await page.getByTestId('test-badge').first().waitFor();
+    await page.locator('tr', { hasText: texted.body.contact_id! }).getByTestId('test-badge').waitFor();
+    // The sample is a row, badged, and in none of the four cards: Total reads as before it came (the others may move
+    // as earlier tests' contacts are texted), and the rows are the cards' contacts and the tests.
+    const cardsAfter = await smsCards(page);
+    expect(cardsAfter.Total).toBe(cardsBefore.Total);
+    const smsPage = (await getJson(page, '/api/sms-contacts?page=1&pageSize=25')) as { total: number; summary: { total: number; tests: number } };
+    expect(smsPage.summary.tests).toBeGreaterThanOrEqual(1);
+    expect(smsPage.total).toBe(smsPage.summary.total + smsPage.summary.tests);
     await screenshotBoth(page, 'test-deliveries-sms-contacts');
     await context.close();
   });

@@ -251,6 +251,10 @@ describe('/sms-contacts contents and actions (spec sections 2, 4, 8)', () => {
     const rows = await screen.findAllByTestId('contact-row');
     expect(rows.map((r) => within(r).queryAllByTestId('test-badge').length)).toEqual([1, 0, 0]);
     expect(rows.map((r) => within(r).queryByTestId('never-texted')?.textContent ?? null)).toEqual(['Never texted: a test delivery', null, null]);
+    // Three rows, two contacts counted: the Total card says what it left out.
+    const total = screen.getByTestId('summary-Total');
+    expect(within(total).getByText('2')).toBeTruthy();
+    expect(within(total).getByText('1 test delivery listed, not counted')).toBeTruthy();
   });
 
   it("'Mark Purchased' asks first, posts the contact's id, then refetches", async () => {

@@ -252,7 +252,13 @@ export default function SmsContactsPage() {
         onClose={() => setConfirmingClear(false)}
       />
       <SummaryRow>
-        <SummaryCard label="Total" value={counts.total} icon={<PeopleIcon />} tone="primary" />
+        <SummaryCard
+          label="Total"
+          value={counts.total}
+          icon={<PeopleIcon />}
+          tone="primary"
+          hint={counts.tests > 0 ? `${counts.tests} test ${counts.tests === 1 ? 'delivery' : 'deliveries'} listed, not counted` : undefined}
+        />
         <SummaryCard label="Pending" value={counts.pending} icon={<HourglassIcon />} tone="warning" />
         <SummaryCard label="Purchased" value={counts.purchased} icon={<CartIcon />} tone="success" />
         <SummaryCard label="SMS Sent" value={counts.sent} icon={<SmsIcon />} tone="info" />
