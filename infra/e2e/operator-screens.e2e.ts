@@ -334,3 +334,48 @@ it('Editor: after Save with an empty name, the first click on Bold makes what is
     await dialog.waitFor({ state: 'detached' });
   }
 });
+
+it('A contact with a phone that came before its funnel’s SMS integration is picked up when one is created; the form says how far back', async () => {
+  const funnel = `${tag}-later`;
+  const phone = `+1415555${String(Date.now() % 10_000).padStart(4, '0')}`;
+  await api('POST', '/api/webhook-integrations', { name: `Later ${tag}`, funnel_id: funnel, reminder_delay: 60 });
+  await api('POST', '/api/webhook', {
+    event: 'contact_created',
+    funnel_id: funnel,
+    contact: { id: `${tag}-early`, email: `${tag}-early@example.com`, phone, first_name: 'Early' },
+  });
+  const smsRows = async () =>
+    (await api<{ items: { phone: string; funnel_id: string }[] }>('GET', `/api/sms-contacts?page=1&pageSize=25&search=${encodeURIComponent(funnel)}`)).items;
+  // The email side took it and told the SMS side, which has no integration for the funnel yet: no SMS contact.
+  await page.waitForTimeout(3_000);
+  expect(await smsRows()).toEqual([]);
+
+  await page.setViewportSize(DESKTOP);
+  await page.goto(`${stack.url}/sms-webhooks`);
+  await page.getByRole('button', { name: 'Add Integration' }).first().click();
+  const dialog = await openedDialog(page, 'Add SMS Integration');
+  const howFarBack = dialog.getByText(/Its contacts with a phone from the last 7 days, received before this integration existed, are picked up when you create it\./);
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    await howFarBack.scrollIntoViewIfNeeded();
+    await expectOnScreen('how far back', howFarBack);
+    await page.screenshot({ path: screenshotPath(`operator-sms-pickup-form-${viewport.width}.png`) });
+  }
+  await dialog.getByRole('textbox', { name: 'Name' }).fill(`Later ${tag}`);
+  await dialog.getByRole('textbox', { name: 'Funnel ID' }).fill(funnel);
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await dialog.waitFor({ state: 'detached' });
+
+  // Picked up: the earlier contact is an SMS contact of the new integration, on SMS Contacts at both widths.
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    await page.goto(`${stack.url}/sms-contacts`);
+    await page.getByRole('textbox', { name: 'Search' }).fill(funnel);
+    const row = page.getByTestId('contact-row').filter({ hasText: phone });
+    await row.waitFor({ timeout: 15_000 });
+    expect(await row.textContent()).toContain(`Later ${tag}`);
+    await expectNoSidewaysScroll();
+    await shoot('sms-pickup');
+  }
+  expect((await smsRows()).map((c) => c.phone)).toEqual([phone]);
+});
