@@ -4,12 +4,11 @@ import { Box, Button, Card, CardContent, Chip, Link, Skeleton, Stack, Typography
 import ScienceIcon from '@mui/icons-material/ScienceOutlined';
 import type { CampaignExperiment, CampaignResults, GroupResult, IncrementalResult, ResultInterval, StepResult } from '@act/contracts/src/experiments-api';
 import { DataTable, type DataColumn } from '../DataTable';
-import { formatCount, formatMoney } from '../format';
+import { formatCount, formatDateTime, formatMoney } from '../format';
 import { ExperimentDialog, type ExperimentStepChoice } from './ExperimentDialog';
 import { ClickTrackingControl } from './ClickTrackingControl';
 
 const pct = (v: number) => `${(Math.round(v * 1000) / 10).toFixed(1)}%`;
-const money = (v: number, currency: string | null) => (currency ? formatMoney(v, currency) : (Math.round(v * 100) / 100).toFixed(2));
 const range = (i: ResultInterval | null, f: (v: number) => string) => (i ? `${f(i.estimate)} (${f(i.lower)} to ${f(i.upper)})` : null);
 
 /** "N more recipients needed", or why there is no number yet. */
@@ -21,7 +20,7 @@ export function moreNeededText(n: number | null): string {
 export function incrementalText(inc: IncrementalResult, currency: string | null): string {
   if (inc.status === 'ok') {
     const r = inc.incremental_revenue;
-    return `${money(r.estimate, currency)} (95%: ${money(r.lower, currency)} to ${money(r.upper, currency)}) over ${formatCount(inc.reminded_contacts)} reminded contacts`;
+    return `${formatMoney(r.estimate, currency)} (95%: ${formatMoney(r.lower, currency)} to ${formatMoney(r.upper, currency)}) over ${formatCount(inc.reminded_contacts)} reminded contacts`;
   }
   const needs = [
     inc.reminded_more_needed !== 0 ? `reminded: ${moreNeededText(inc.reminded_more_needed)}` : null,
@@ -38,7 +37,7 @@ function groupColumns(currency: string | null): DataColumn<GroupResult>[] {
     { key: 'delivered', label: 'Delivered', align: 'right', render: (g) => (g.delivered === null ? '—' : formatCount(g.delivered)) },
     { key: 'clicked', label: 'Clicked', align: 'right', render: (g) => (g.clicked === null ? '—' : formatCount(g.clicked)) },
     { key: 'purchasers', label: 'Purchased', align: 'right', render: (g) => formatCount(g.purchasers) },
-    { key: 'revenue', label: 'Revenue', align: 'right', render: (g) => money(g.revenue, currency) },
+    { key: 'revenue', label: 'Revenue', align: 'right', render: (g) => formatMoney(g.revenue, currency) },
     {
       key: 'conversion',
       label: 'Conversion (95%)',
@@ -47,7 +46,7 @@ function groupColumns(currency: string | null): DataColumn<GroupResult>[] {
     {
       key: 'rpr',
       label: 'Revenue per recipient (95%)',
-      render: (g) => (g.enough_data ? dash(range(g.revenue_per_recipient, (v) => money(v, currency))) : '—'),
+      render: (g) => (g.enough_data ? dash(range(g.revenue_per_recipient, (v) => formatMoney(v, currency))) : '—'),
     },
   ];
 }
@@ -62,7 +61,7 @@ function StepResults({ step, name, currency }: { step: StepResult; name: string;
       <DataTable ariaLabel={`Variants of ${name}`} columns={groupColumns(currency)} rows={step.variants} rowKey={(g) => g.id} empty="No variants" />
       <Typography variant="body2" sx={{ mt: 1 }} data-testid="experiment-winner">
         {winner
-          ? `Winner: variant ${winner.variant}, decided ${new Date(winner.decided_at).toLocaleString()} (probability best ${pct(winner.probabilities[winner.variant] ?? 0)}, on ${winner.based_on.map((b) => `${b.id}: ${formatCount(b.recipients)} recipients, ${formatCount(b.purchasers)} purchased`).join('; ')}); it takes all new traffic`
+          ? `Winner: variant ${winner.variant}, decided ${formatDateTime(winner.decided_at)} (probability best ${pct(winner.probabilities[winner.variant] ?? 0)}, on ${winner.based_on.map((b) => `${b.id}: ${formatCount(b.recipients)} recipients, ${formatCount(b.purchasers)} purchased`).join('; ')}); it takes all new traffic`
           : step.leader
             ? `No winner yet: variant ${step.leader} leads${step.probabilities ? ` (probability best ${pct(step.probabilities[step.leader] ?? 0)})` : ''}; ${
                 step.more_recipients_per_variant === null ? 'no clear difference at the current rates' : `${formatCount(step.more_recipients_per_variant)} more recipients needed per variant`
@@ -134,7 +133,7 @@ export function ExperimentPanel({ base, campaignId, campaignName, channel, steps
             </Typography>
             {r.incremental.status === 'ok' && (
               <Typography variant="body2" color="textSecondary" data-testid="experiment-lift">
-                Conversion lift {range(r.incremental.conversion_lift, pct)} · revenue per contact lift {range(r.incremental.revenue_per_contact_lift, (v) => money(v, r.currency))}
+                Conversion lift {range(r.incremental.conversion_lift, pct)} · revenue per contact lift {range(r.incremental.revenue_per_contact_lift, (v) => formatMoney(v, r.currency))}
               </Typography>
             )}
             <Box sx={{ mt: 2 }}>

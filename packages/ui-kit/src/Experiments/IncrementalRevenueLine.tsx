@@ -3,14 +3,13 @@ import { Typography } from '@mui/material';
 import type { IncrementalOverview, IncrementalTotal } from '@act/contracts/src/experiments-api';
 import { formatCount, formatMoney } from '../format';
 
-const money = (v: number, currency: string | null) => (currency ? formatMoney(v, currency) : (Math.round(v * 100) / 100).toFixed(2));
 
 /** One currency's words: the figure with its interval, or why not yet. */
 export function incrementalTotalText(t: IncrementalTotal): string {
   const of = `${t.campaigns} ${t.campaigns === 1 ? 'campaign' : 'campaigns'} with a holdout`;
   if (t.status === 'ok') {
     const r = t.incremental_revenue;
-    return `${money(r.estimate, t.currency)} (95%: ${money(r.lower, t.currency)} to ${money(r.upper, t.currency)}; ${of})`;
+    return `${formatMoney(r.estimate, t.currency)} (95%: ${formatMoney(r.lower, t.currency)} to ${formatMoney(r.upper, t.currency)}; ${of})`;
   }
   const more = t.more_recipients_needed === null ? 'no purchase yet in a group' : `${formatCount(t.more_recipients_needed)} more recipients needed`;
   return `below the minimum sample (${more}; ${of})`;
