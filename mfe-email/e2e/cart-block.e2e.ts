@@ -217,3 +217,118 @@ it('the SMS template editor previews with the newest contact with a cart: its te
     await dialog.waitFor({ state: 'detached' });
   }
 });
+
+it('previews a saved step’s Shopify code as the send gives it: "(unique code)" in the text and in the recovery link', async () => {
+  const shopper = `sam.${tag}@example.com`;
+  const t = await api<{ id: number }>('POST', '/api/resend/templates', {
+    name: `Code ${tag}`,
+    subject: 'A code for you',
+    html_content: '<p>Your code: {{discountCode}}</p><p><a href="{{recoveryUrl}}">Finish your order</a></p>',
+    campaign_id: campaignId,
+    type: 'abandoned_cart',
+  });
+  expect(t.status).toBe(201);
+  expect((await api('PUT', `/api/email/templates/${t.body.id}/incentive`, { kind: 'shopify', discount: 'percentage', value: 10, days: 7 })).status).toBe(200);
+  const integration = await api<{ id: number }>('POST', '/api/webhook-integrations', { name: `Shopify ${tag}`, funnel_id: `shopify-${tag}`, reminder_delay: 600 });
+  expect(integration.status).toBe(201);
+  const shop = await api('PUT', `/api/email/integrations/${integration.body.id}/shop`, { platform: 'shopify', shop: 'north-goods.myshopify.com', key: 'shpat_e2e' });
+  expect(shop.status).toBe(200);
+  const list = await api<{ id: number; webhook_url: string }[]>('GET', '/api/webhook-integrations');
+  const hook = new URL(list.body.find((i) => i.id === integration.body.id)!.webhook_url).pathname;
+  const checkout = JSON.parse(readFileSync(path.join(__dirname, '../../packages/sources/src/shopify/fixtures/checkouts-create.json'), 'utf8'));
+  Object.assign(checkout, { token: `tok-${tag}`, email: shopper });
+  checkout.customer = { ...checkout.customer, email: shopper };
+  const delivered = await api('POST', hook, JSON.stringify(checkout), { 'X-Shopify-Topic': 'checkouts/create', 'X-Shopify-Webhook-Id': `w-${tag}` });
+  expect(delivered.status).toBe(200);
+
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`${url}/email-templates/${campaignId}`);
+  await page.getByRole('button', { name: `Edit Code ${tag}` }).click();
+  const dialog = await openedDialog(page, 'Edit Template');
+  await dialog.getByRole('tab', { name: 'Preview' }).click();
+  const picker = dialog.getByRole('combobox', { name: 'Preview as' });
+  await picker.fill(shopper);
+  await page.getByRole('option', { name: new RegExp(shopper.replace(/\./g, '\\.')) }).click();
+  const frame = page.frameLocator('iframe[title="Email preview with contact data"]');
+  await frame.getByText('Your code: (unique code)').waitFor();
+  // The link the send writes: Shopify's /discount/<code> in front of the checkout, the code where the shopper's goes.
+  const recovery = new URL(checkout.abandoned_checkout_url);
+  expect(await frame.getByRole('link', { name: 'Finish your order' }).getAttribute('href')).toBe(
+    `${recovery.origin}/discount/(unique%20code)?redirect=${encodeURIComponent(recovery.pathname + recovery.search)}`,
+  );
+  expect(await dialog.getByTestId('preview-incentive-note').count()).toBe(0);
+  await page.screenshot({ path: screenshotPath('cart-preview-code-link-1440.png') });
+
+  // Without the shop's credentials the send goes without a code, and the preview says so.
+  expect((await api('DELETE', `/api/email/integrations/${integration.body.id}/shop`)).status).toBe(200);
+  await picker.click();
+  await page.getByRole('option', { name: 'Sample data' }).click();
+  await picker.fill(shopper);
+  await page.getByRole('option', { name: new RegExp(shopper.replace(/\./g, '\\.')) }).click();
+  await dialog.getByTestId('preview-incentive-note').getByText('This contact’s email would be sent without a code: the integration holds no Shopify credentials.').waitFor();
+  await frame.getByText(/^Your code:\s*$/).waitFor();
+  expect(await frame.getByRole('link', { name: 'Finish your order' }).getAttribute('href')).toBe(checkout.abandoned_checkout_url);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+});
+
+it('moves the Cart block by dragging it like an image, then deletes it: the saved HTML keeps the order shown', async () => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`${url}/email-templates/${campaignId}`);
+  await page.waitForFunction(() => [...document.querySelectorAll('button')].some((b) => b.textContent?.trim() === 'Add Template' && !b.disabled));
+  await page.getByRole('button', { name: 'Add Template' }).click();
+  const dialog = await openedDialog(page, 'Create Template');
+  const name = `Moved ${tag}`;
+  await dialog.getByLabel(/^Template Name/).fill(name);
+  await dialog.getByLabel(/^Subject/).fill('Your cart');
+  const editor = dialog.getByRole('textbox', { name: 'Email content' });
+  await editor.click();
+  await page.keyboard.press('ControlOrMeta+End');
+  await page.keyboard.type('Para one');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('Para two');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('Para three');
+  // Inserted at the cursor, at the end of the first paragraph.
+  await editor.locator('p', { hasText: 'Para one' }).click();
+  await page.keyboard.press('End');
+  await dialog.getByRole('button', { name: 'Insert cart block' }).click();
+  const block = editor.locator('div[data-cart-block]');
+  await block.waitFor();
+  const order = () =>
+    editor.evaluate((el) =>
+      [...el.querySelectorAll(':scope > p, :scope > div[data-cart-block]')]
+        .map((n) => (n.matches('div[data-cart-block]') ? 'CART' : n.textContent))
+        .filter((t) => t),
+    );
+  expect(await order()).toEqual(['Para one', 'CART', 'Para two', 'Para three']);
+
+  // Dragged by the mouse (Chromium's own drag and drop) onto the end of the last paragraph.
+  const last = editor.locator('p', { hasText: 'Para three' });
+  const to = (await last.boundingBox())!;
+  await block.dragTo(last, { targetPosition: { x: to.width - 4, y: to.height - 3 } });
+  for (let tries = 0; tries < 50 && (await order()).at(-1) !== 'CART'; tries++) await page.waitForTimeout(100);
+  expect(await order()).toEqual(['Para one', 'Para two', 'Para three', 'CART']);
+  expect(await editor.locator('div[data-cart-block]').count()).toBe(1);
+  await page.screenshot({ path: screenshotPath('cart-block-moved-1440.png') });
+  await dialog.getByRole('button', { name: 'Create Template' }).click();
+  await dialog.waitFor({ state: 'detached' });
+  const savedHtml = async () =>
+    (await api<{ name: string; html_content: string }[]>('GET', `/api/resend/templates/campaign/${campaignId}`)).body.find((t) => t.name === name)!.html_content;
+  const moved = await savedHtml();
+  expect(moved.indexOf('Para three')).toBeGreaterThan(-1);
+  expect(moved.indexOf('data-cart-block')).toBeGreaterThan(moved.indexOf('Para three'));
+  expect(moved.indexOf('Para one')).toBeLessThan(moved.indexOf('Para two'));
+
+  // Deleted whole, like an image: selected, then Delete.
+  await page.getByRole('button', { name: `Edit ${name}` }).click();
+  const edit = await openedDialog(page, 'Edit Template');
+  const again = edit.getByRole('textbox', { name: 'Email content' }).locator('div[data-cart-block]');
+  await again.click();
+  await page.keyboard.press('Delete');
+  await again.waitFor({ state: 'detached' });
+  await edit.getByRole('button', { name: 'Update Template' }).click();
+  await edit.waitFor({ state: 'detached' });
+  const deleted = await savedHtml();
+  expect(deleted).not.toContain('data-cart-block');
+  expect(deleted).toMatch(/Para one[\s\S]*Para two[\s\S]*Para three/);
+});

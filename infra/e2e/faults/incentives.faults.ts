@@ -136,6 +136,7 @@ it('pool and Shopify codes through the gateway: 5 codes for 5 shoppers, the sixt
     given: 1,
     redeemed: 1,
     discount: [{ currency: String(order.currency), minor: 1200 }],
+    revenue: [{ currency: String(order.currency), minor: Math.round(Number(order.total_price) * 100) }],
   });
   expect(refs).toHaveLength(7);
 }, 420_000);

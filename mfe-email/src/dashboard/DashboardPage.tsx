@@ -3,6 +3,7 @@ import { PageHeader } from '@act/ui-kit';
 import { ProviderBanner } from '@act/ui-kit/src/ProviderBanner';
 import { RevenuePanel } from '@act/ui-kit/src/Revenue';
 import { IncrementalRevenueLine } from '@act/ui-kit/src/Experiments';
+import { RedemptionsByStep } from '@act/ui-kit/src/Incentives/RedemptionsByStep';
 import type { ContactPage, WebhookIntegration } from '@act/contracts/src/email-api';
 import { contactsCountKey, INTEGRATIONS, LoadError, useApi, useTestDataCounts, RefreshButton } from '../shared';
 import { StatCards } from './StatCards';
@@ -44,6 +45,7 @@ export default function DashboardPage() {
           <IncrementalRevenueLine path="/api/revenue/incremental" label="email" />
           <IncrementalRevenueLine path="/api/sms/revenue/incremental" label="SMS" />
         </Stack>
+        <RedemptionsByStep />
         <Grid container spacing={3}>
           <Grid size={{ xs: 12, lg: 7 }}>
             <RecentActivity logs={logs.data?.items} />

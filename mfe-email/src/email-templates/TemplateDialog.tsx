@@ -151,7 +151,7 @@ function TemplateForm({ editing, siblings, onClose, onSubmit }: Omit<TemplateDia
           <Tab value="preview" label="Preview" />
         </Tabs>
         {tab === 'preview' ? (
-          <ContactPreview subject={form.values.subject} html={form.values.html_content} choice={choice} onChoice={setChoice} />
+          <ContactPreview subject={form.values.subject} html={form.values.html_content} templateId={editing?.id ?? null} choice={choice} onChoice={setChoice} />
         ) : tab === 'editor' ? (
           <RichEditor
             editorRef={editorRef}

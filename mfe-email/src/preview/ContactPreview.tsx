@@ -17,6 +17,8 @@ function frameDocument(html: string): string {
 export interface ContactPreviewProps {
   subject: string;
   html: string;
+  /** The saved template previewed: its step's code and link as the send gives them; null: a new template. */
+  templateId?: number | null;
   /** The contact (or sample data) chosen, for a test send with the same data. */
   choice: PreviewChoice | null;
   onChoice: (choice: PreviewChoice) => void;
@@ -27,7 +29,7 @@ export interface ContactPreviewProps {
  * The template as one contact would get it, written by the service's composer (the one that sends): Cart blocks,
  * variables, that contact's link; at a phone's width or the email's own. The frame runs nothing (sandboxed).
  */
-export function ContactPreview({ subject, html, choice, onChoice, height = 520 }: ContactPreviewProps) {
+export function ContactPreview({ subject, html, templateId = null, choice, onChoice, height = 520 }: ContactPreviewProps) {
   const [width, setWidth] = useState<(typeof WIDTHS)[number]>(600);
   const [preview, setPreview] = useState<EmailPreview | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -36,7 +38,12 @@ export function ContactPreview({ subject, html, choice, onChoice, height = 520 }
     if (!choice || !html.trim()) return;
     let live = true;
     const timer = setTimeout(() => {
-      apiRequest<EmailPreview>('POST', `${TEMPLATES}/preview`, { subject, html_content: html, ...choiceFields(choice) })
+      apiRequest<EmailPreview>('POST', `${TEMPLATES}/preview`, {
+        subject,
+        html_content: html,
+        ...(templateId ? { template_id: templateId } : {}),
+        ...choiceFields(choice),
+      })
         .then((res) => {
           if (!live) return;
           setPreview(res);
@@ -48,7 +55,7 @@ export function ContactPreview({ subject, html, choice, onChoice, height = 520 }
       live = false;
       clearTimeout(timer);
     };
-  }, [subject, html, choice]);
+  }, [subject, html, templateId, choice]);
 
   return (
     <Stack spacing={1.5} data-testid="contact-preview">
@@ -69,6 +76,11 @@ export function ContactPreview({ subject, html, choice, onChoice, height = 520 }
         </ToggleButtonGroup>
       </Stack>
       {error && <Alert severity="error">{error}</Alert>}
+      {preview?.incentive_note && (
+        <Alert severity="info" data-testid="preview-incentive-note">
+          This contact’s email would be {preview.incentive_note}.
+        </Alert>
+      )}
       {preview && (
         <>
           <Typography variant="body2" data-testid="preview-subject">

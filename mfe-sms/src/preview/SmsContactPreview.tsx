@@ -9,6 +9,8 @@ export const PREVIEW_CONTACTS = `${SMS_KEYS.templates}/preview/contacts`;
 
 export interface SmsContactPreviewProps {
   message: string;
+  /** The saved template previewed: its step's code and link as the send gives them; null: a new template. */
+  templateId?: number | null;
   choice: PreviewChoice | null;
   onChoice: (choice: PreviewChoice) => void;
 }
@@ -17,7 +19,7 @@ export interface SmsContactPreviewProps {
  * The message as one contact would get it, written by the service's renderer (the one that sends): variables, that
  * contact's link, the first item's name shortened past the template's segments; with the segments carriers bill.
  */
-export function SmsContactPreview({ message, choice, onChoice }: SmsContactPreviewProps) {
+export function SmsContactPreview({ message, templateId = null, choice, onChoice }: SmsContactPreviewProps) {
   const [preview, setPreview] = useState<SmsPreview | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -28,7 +30,7 @@ export function SmsContactPreview({ message, choice, onChoice }: SmsContactPrevi
     }
     let live = true;
     const timer = setTimeout(() => {
-      apiRequest<SmsPreview>('POST', `${SMS_KEYS.templates}/preview`, { message, ...choiceFields(choice) })
+      apiRequest<SmsPreview>('POST', `${SMS_KEYS.templates}/preview`, { message, ...(templateId ? { template_id: templateId } : {}), ...choiceFields(choice) })
         .then((res) => {
           if (!live) return;
           setPreview(res);
@@ -40,13 +42,18 @@ export function SmsContactPreview({ message, choice, onChoice }: SmsContactPrevi
       live = false;
       clearTimeout(timer);
     };
-  }, [message, choice]);
+  }, [message, templateId, choice]);
 
   return (
     <Box sx={{ mt: 1.5, p: 1.5, borderRadius: 2, bgcolor: '#f1f5f9', border: 1, borderColor: 'divider' }} data-testid="sms-contact-preview">
       <Stack spacing={1}>
         <PreviewContactPicker endpoint={PREVIEW_CONTACTS} value={choice} onChange={onChoice} searchBy="phone (with country code) or email" />
         {error && <Alert severity="error">{error}</Alert>}
+        {preview?.incentive_note && (
+          <Alert severity="info" data-testid="preview-incentive-note">
+            This contact’s text would be {preview.incentive_note}.
+          </Alert>
+        )}
         {preview && (
           <>
             <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }} data-testid="sms-preview-text">

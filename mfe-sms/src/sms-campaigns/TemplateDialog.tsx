@@ -251,7 +251,7 @@ export function TemplateDialog({
               </Tooltip>
             ))}
           </Stack>
-          <SmsContactPreview message={form.values.message} choice={choice} onChoice={setChoice} />
+          <SmsContactPreview message={form.values.message} templateId={template?.id ?? null} choice={choice} onChoice={setChoice} />
         </Box>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
           <TextField

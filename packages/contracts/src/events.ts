@@ -82,6 +82,17 @@ export interface FunnelPurchaseEvent extends EventEnvelope {
   origin?: FactOrigin;
   /** The sender's checkout the purchase recovered (Stripe's `recovered_from`: the expired session), for revenue. */
   recoveredFrom?: string;
+  /**
+   * The discount codes the purchase used, as the sender reported them: the other side marks the ones its steps gave
+   * as redeemed (an SMS step's code in an order posted to the email integration). Absent: none said.
+   */
+  discountCodes?: UsedPurchaseCode[];
+}
+
+/** A code a purchase used: the discount in major units as the sender wrote it ("5.00"), null when not said. */
+export interface UsedPurchaseCode {
+  code: string;
+  amount: string | number | null;
 }
 
 export interface UnsubscribeEvent extends EventEnvelope {

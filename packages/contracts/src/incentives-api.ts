@@ -98,6 +98,8 @@ export interface StepRedemptions {
   redeemed: number;
   /** Per currency, minor units. */
   discount: { currency: string; minor: number }[];
+  /** The amounts of the orders that used the step's codes, per currency, minor units. */
+  revenue: { currency: string; minor: number }[];
 }
 export type StepRedemptionsList = StepRedemptions[];
 export type PoolSummaryList = PoolSummary[];

@@ -36,8 +36,13 @@ const contactChoice = {
   contact_id: yup.number().integer().min(1).nullable().optional(),
   /** Sample data instead of a contact. */
   sample: yup.boolean().optional(),
-  /** The code to show for {{discountCode}}; absent: "(unique code)". */
+  /** The code to show for {{discountCode}}; absent: the step's as its send gives it ("(unique code)" for a unique one). */
   discount_code: yup.string().trim().max(100).nullable().optional(),
+  /**
+   * The template previewed, when it is saved: its step's incentive decides the code and the link as the send does
+   * (a code created in Shopify goes into the link). Absent: "(unique code)", the link as it is.
+   */
+  template_id: yup.number().integer().min(1).nullable().optional(),
 };
 
 export const emailPreviewRequestSchema = yup.object({
@@ -53,6 +58,8 @@ export interface EmailPreview {
   html: string;
   /** The contact whose data it shows; null: sample data. */
   contact: PreviewContact | null;
+  /** Why the send would give this contact no code (the step's pool is empty, the shop holds no credentials); null: none. */
+  incentive_note: string | null;
 }
 
 export const smsPreviewRequestSchema = yup.object({
@@ -72,6 +79,8 @@ export interface SmsPreview {
   template_segments: number;
   shortened: boolean;
   contact: PreviewContact | null;
+  /** Why the send would give this contact no code; null: none. */
+  incentive_note: string | null;
 }
 
 /** POST /api/sms-templates/{id}/test: the spec's test phone, and a contact whose data the test shows (as previewed). */

@@ -7,6 +7,7 @@ import type { IntegrationCache } from '../integrations/cache';
 import type { IntegrationDoc } from '../integrations/model';
 import type { WebhookEventsService } from '../webhook-events/service';
 import { EMAIL_PATTERN as EMAIL } from '@act/contracts/src/email-address';
+import { relayedCodesRedeemer } from '../incentives/relayed';
 
 function date(v: unknown): Date {
   const d = typeof v === 'string' ? new Date(v) : new Date(NaN);
@@ -40,13 +41,14 @@ export async function handleFunnelEvent(subject: string, payload: Record<string,
     if (!trusted && (await integrations.requiresSigning(integration)))
       return refuse(deps, Subjects.purchaseCreated, payload, integration, origin);
     const email = str(p.email);
-    await contacts.markPurchased({
+    const match = {
       integrationId: integration.id,
-      contactId: str(p.contactId),
       email: email && EMAIL.test(email) ? email : null,
-      purchasedAt: date(p.purchasedAt),
       excludeIntegrationIds: trusted ? [] : await integrations.signedIds(),
-    });
+    };
+    await contacts.markPurchased({ ...match, contactId: str(p.contactId), purchasedAt: date(p.purchasedAt) });
+    // The codes the order used that this side's steps gave: redeemed here too (revenue's per-step figures).
+    if (p.discountCodes?.length) await relayedCodesRedeemer(contacts.coll)(p, match, date(p.purchasedAt));
     return;
   }
   if (subject === Subjects.contactCreated) {

@@ -153,6 +153,8 @@ describe('incentives on email campaign steps', () => {
       given: 1,
       redeemed: 1,
       discount: [{ currency: String(order.currency), minor: 990 }],
+      // The order's total (72.32).
+      revenue: [{ currency: String(order.currency), minor: 7232 }],
     });
   });
 });

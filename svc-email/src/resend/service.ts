@@ -65,7 +65,7 @@ export class ResendService implements TestSender {
     const status = await this.provider.status();
     if (!status.configured || !status.from)
       return { status: 400, body: { success: false, message: NOT_CONFIGURED_MESSAGE, error: NOT_CONFIGURED_MESSAGE } };
-    const shopper = contactId ? await this.preview.inputFor({ contact_id: contactId }) : null;
+    const shopper = contactId ? await this.preview.inputFor({ contact_id: contactId, template_id: templateId }) : null;
     const email = await composeEmail(template, {
       to,
       ...(shopper && { firstName: shopper.firstName, cart: shopper.cart, discountCode: shopper.discountCode }),

@@ -45,12 +45,13 @@ async function deliver(funnelId: string, token: string, address: string, firstNa
     user: null,
   });
   expect(d.status).toBe(200);
-  return body;
+  return Object.assign(body, { integration_id: r.body.id as number });
 }
 
+let older: Awaited<ReturnType<typeof deliver>>;
 describe('template preview with real data', () => {
   it('defaults to the newest contact with a cart: its name, cart, link, and "(unique code)" for the code', async () => {
-    const older = await deliver('preview-shop-1', 'preview-token-1', 'olga.preview@example.com', 'Olga');
+    older = await deliver('preview-shop-1', 'preview-token-1', 'olga.preview@example.com', 'Olga');
     await deliver('preview-shop-2', 'preview-token-2', 'pat.preview@example.com', 'Pat');
     // The newest contact of all has no cart (the spec's format, no amounts): the default passes over it.
     const plain = await email.api('POST', '/api/webhook', {
@@ -95,18 +96,61 @@ describe('template preview with real data', () => {
     expect((await email.api('POST', '/api/resend/templates/preview', { body: { html_content: HTML }, user: null })).status).toBe(401);
   });
 
-  it('"Send test" can use a contact’s data: the email to the test address shows that contact’s cart', async () => {
-    const list = await api('GET', '/api/resend/templates/preview/contacts?q=olga');
-    const olga = list.body.contacts[0];
+  let templateId = 0;
+  /** The checkout link with Shopify's /discount/<code> in front, as the send writes it (HTML-escaped in the href). */
+  const withCode = (code: string) => {
+    const u = new URL(older.abandoned_checkout_url);
+    return `href="${u.origin}/discount/${code}?redirect=${encodeURIComponent(u.pathname + u.search)}"`;
+  };
+  it('shows the step’s code as its send gives it, and the link with a Shopify code in it, only where the shop holds the credentials', async () => {
+    const olga = (await api('GET', '/api/resend/templates/preview/contacts?q=olga')).body.contacts[0];
     const t = await api('POST', '/api/resend/templates', { name: 'Preview test', subject: SUBJECT, from_name: 'Shop', html_content: HTML });
     expect(t.status).toBe(201);
-    const sent = await api('POST', `/api/resend/templates/${t.body.id}/test`, { testEmail: 'qa.preview@example.com', contact_id: olga.id });
+    templateId = t.body.id;
+    const preview = async (extra: Record<string, unknown> = {}) => {
+      const r = await api('POST', '/api/resend/templates/preview', { subject: SUBJECT, html_content: HTML, contact_id: olga.id, template_id: templateId, ...extra });
+      expect(r.status).toBe(200);
+      return r.body as { html: string; incentive_note: string | null };
+    };
+    const plainLink = `href="${older.abandoned_checkout_url.replace(/&/g, '&amp;')}"`;
+    // A step without an incentive sends no code.
+    const none = await preview();
+    expect(none.html).toContain('Hi Olga, code </p>');
+    expect(none.html).toContain(plainLink);
+    expect(none.incentive_note).toBeNull();
+    expect((await api('PUT', `/api/email/templates/${templateId}/incentive`, { kind: 'fixed', code: 'SPRING10' })).status).toBe(200);
+    expect((await preview()).html).toContain('Hi Olga, code SPRING10</p>');
+    expect((await preview()).html).toContain(plainLink);
+    // A code created in Shopify, but the integration holds no credentials: the send goes without one and says why.
+    expect((await api('PUT', `/api/email/templates/${templateId}/incentive`, { kind: 'shopify', discount: 'amount', value: 5, days: 3 })).status).toBe(200);
+    const refused = await preview();
+    expect(refused.html).toContain('Hi Olga, code </p>');
+    expect(refused.html).toContain(plainLink);
+    expect(refused.incentive_note).toBe('sent without a code: the integration holds no Shopify credentials');
+    const shop = { platform: 'shopify', shop: 'north-goods.myshopify.com', key: 'shpat_preview' };
+    expect((await api('PUT', `/api/email/integrations/${older.integration_id}/shop`, shop)).status).toBe(200);
+    // With them: "(unique code)" in the text and in the link where Shopify's /discount/<code> takes the shopper's.
+    const shown = await preview();
+    expect(shown.incentive_note).toBeNull();
+    expect(shown.html).toContain('Hi Olga, code (unique code)</p>');
+    expect(shown.html).toContain(withCode('(unique%20code)'));
+    expect((await preview({ discount_code: 'TRY-1' })).html).toContain(withCode('TRY-1'));
+    // Previewing spent nothing: no code was given for the step.
+    const given = (await api('GET', '/api/email/incentive-redemptions')).body as { step_key: string }[];
+    expect(given.find((s) => s.step_key === `email-template:${templateId}`)).toBeUndefined();
+  });
+
+  it('"Send test" can use a contact’s data: the email to the test address shows that contact’s cart and the step’s code as previewed', async () => {
+    const list = await api('GET', '/api/resend/templates/preview/contacts?q=olga');
+    const olga = list.body.contacts[0];
+    const sent = await api('POST', `/api/resend/templates/${templateId}/test`, { testEmail: 'qa.preview@example.com', contact_id: olga.id });
     expect(sent.status).toBe(200);
     const [mail] = fake.emailsTo('qa.preview@example.com');
     expect(mail!.subject).toBe('Olga, 4 items wait');
     expect(mail!.html).toContain('<strong>Wool socks</strong>');
     expect(mail!.html).toContain('Hi Olga, code (unique code)');
-    const plain = await api('POST', `/api/resend/templates/${t.body.id}/test`, { testEmail: 'qa2.preview@example.com' });
+    expect(mail!.html).toContain(withCode('(unique%20code)'));
+    const plain = await api('POST', `/api/resend/templates/${templateId}/test`, { testEmail: 'qa2.preview@example.com' });
     expect(plain.status).toBe(200);
     expect(fake.emailsTo('qa2.preview@example.com')[0]!.subject).toBe('Hey,  items wait');
   });

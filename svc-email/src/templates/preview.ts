@@ -1,14 +1,13 @@
 import type { Connection } from 'mongoose';
 import {
   PREVIEW_CONTACTS_MAX,
-  UNIQUE_CODE_PREVIEW,
   type EmailPreview,
   type EmailPreviewRequest,
   type PreviewContact,
   type PreviewContactsResponse,
 } from '@act/contracts/src/template-preview';
 import { SAMPLE_MESSAGE_INPUT } from '@act/contracts/src/message-variables';
-import { NotFoundError } from '@act/service-kit';
+import { NotFoundError, PreviewCodes, stepKey } from '@act/service-kit';
 import { contactModel, type ContactDoc } from '../contacts/model';
 import { composeEmail } from '../live-sending/compose';
 import type { RecoveryUrls } from '../live-sending/recovery-urls';
@@ -36,14 +35,18 @@ const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /**
  * A template as one contact would get it: the composer of the live sends (Cart blocks, variables, escaping), the
  * contact's own recovery link as a send looks it up (the fallback past its deadline), the unsubscribe link of the
- * headers; the step's code shown as "(unique code)" unless one is given, so previewing never spends a code.
+ * headers; the step's code as its send gives it, a unique one shown as "(unique code)" (so previewing never spends
+ * one), and the link rewritten with it where the send rewrites it.
  */
 export class TemplatePreview {
+  private readonly codes: PreviewCodes;
   constructor(
     private readonly conn: Connection,
     private readonly recoveryUrls: RecoveryUrls,
     private readonly links: UnsubscribeLinkSettings,
-  ) {}
+  ) {
+    this.codes = new PreviewCodes(conn);
+  }
 
   private get contacts() {
     return contactModel(this.conn).collection;
@@ -86,31 +89,38 @@ export class TemplatePreview {
   }
 
   /** What a preview (or a test send with a contact's data) writes the template for. */
-  async inputFor(req: Pick<EmailPreviewRequest, 'contact_id' | 'sample' | 'discount_code'>, now = new Date()) {
+  async inputFor(req: Pick<EmailPreviewRequest, 'contact_id' | 'sample' | 'discount_code' | 'template_id'>, now = new Date()) {
     const contact = await this.contactFor(req);
-    let recoveryUrl = SAMPLE_MESSAGE_INPUT.recoveryUrl!;
+    let link = SAMPLE_MESSAGE_INPUT.recoveryUrl!;
     if (contact) {
-      const link = recoveryExpired(contact, now)
+      const own = recoveryExpired(contact, now)
         ? await this.recoveryUrls.fallbackFor(contact.integration_id ?? null)
         : await this.recoveryUrls.forContact(contact.integration_id ?? null, contact.contact_id);
-      recoveryUrl = link ?? this.recoveryUrls.sample();
+      link = own ?? this.recoveryUrls.sample();
     }
+    const code = await this.codes.codeFor(
+      req.template_id ? stepKey('email', req.template_id) : null,
+      contact ? (contact.integration_id ?? null) : undefined,
+      link,
+      req.discount_code,
+    );
     return {
       contact,
       to: contact?.email ?? SAMPLE_MESSAGE_INPUT.contactEmail!,
       firstName: contact ? contact.first_name : SAMPLE_MESSAGE_INPUT.firstName,
       cart: contact ? (contact.cart ?? null) : SAMPLE_MESSAGE_INPUT.cart,
-      discountCode: req.discount_code || UNIQUE_CODE_PREVIEW,
-      recoveryUrl,
+      discountCode: code.code,
+      recoveryUrl: code.recoveryUrl ?? link,
+      incentiveNote: code.note,
     };
   }
 
   async render(req: EmailPreviewRequest, now = new Date()): Promise<EmailPreview> {
-    const { contact, ...input } = await this.inputFor(req, now);
+    const { contact, incentiveNote, ...input } = await this.inputFor(req, now);
     const email = await composeEmail(
       { subject: req.subject ?? '', from_name: 'Preview', html_content: req.html_content },
       { ...input, fromAddress: 'preview@example.invalid', links: this.links },
     );
-    return { subject: email.subject, html: email.html, contact: contact && toPreviewContact(contact) };
+    return { subject: email.subject, html: email.html, contact: contact && toPreviewContact(contact), incentive_note: incentiveNote };
   }
 }

@@ -368,6 +368,8 @@ export class WebhookService {
       purchasedAt: now.toISOString(),
       origin,
       ...(fact.recoveredFrom ? { recoveredFrom: fact.recoveredFrom } : {}),
+      // The other side marks the codes its own steps gave as redeemed.
+      ...(fact.discountCodes?.length ? { discountCodes: fact.discountCodes } : {}),
     });
     return {
       answer: {

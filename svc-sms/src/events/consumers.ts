@@ -11,6 +11,7 @@ import { toE164 } from '../contacts/phone';
 import { contactModel } from '../contacts/model';
 import type { IntegrationDoc } from '../integrations/model';
 import type { WebhookEventService } from '../webhook-events/service';
+import { relayedCodesRedeemer } from '../incentives/relayed';
 
 /**
  * What svc-sms does with the funnel facts the email side saw:
@@ -33,6 +34,7 @@ export interface FunnelEventDeps {
 }
 
 export function createFunnelEventHandler(deps: FunnelEventDeps) {
+  const redeemRelayed = relayedCodesRedeemer(deps.conn);
   return async function handle({ subject, payload }: ConsumedEvent): Promise<void> {
     const origin = readOrigin(payload);
     const trusted = isTrusted(origin);
@@ -41,11 +43,16 @@ export function createFunnelEventHandler(deps: FunnelEventDeps) {
       const funnelId = typeof e.funnelId === 'string' && e.funnelId ? e.funnelId : null;
       if (!trusted && (await deps.integrations.funnelRequiresSigning(funnelId)))
         return refuse(deps, Subjects.purchaseCreated, payload, funnelId ? await deps.integrations.activeForFunnel(funnelId) : null, origin);
+      const phone = toE164(e.phone);
       const changed = await deps.contacts.markPurchased({
         funnelId,
         contactId: typeof e.contactId === 'string' ? e.contactId : e.contactId != null ? String(e.contactId) : null,
-        phone: toE164(e.phone),
+        phone,
       });
+      // The codes the order used that this side's steps gave: redeemed here too (revenue's per-step figures).
+      const at = new Date(typeof e.purchasedAt === 'string' ? e.purchasedAt : NaN);
+      const redeemed = await redeemRelayed(e, funnelId, phone, Number.isNaN(at.getTime()) ? new Date() : at);
+      if (redeemed) deps.logger.info({ funnelId: e.funnelId, contactId: e.contactId, redeemed }, 'codes of a relayed purchase marked redeemed');
       if (changed)
         deps.logger.info(
           { funnelId: e.funnelId, contactId: e.contactId, changed },

@@ -95,6 +95,8 @@ it('a WooCommerce coupon is created once per shopper and step though its first c
     given: 1,
     redeemed: 1,
     discount: [{ currency: 'GBP', minor: 500 }],
+    // The paid order's total (48.90).
+    revenue: [{ currency: 'GBP', minor: 4890 }],
   });
 });
 

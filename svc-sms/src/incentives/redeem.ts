@@ -6,6 +6,8 @@ import { contactModel } from '../contacts/model';
 export interface PurchaseCodes {
   contactId: string | null;
   currency: string | null;
+  /** The order's amount, major units. */
+  amount?: number | null;
   discountCodes?: { code: string; amount: string | number | null }[];
 }
 

@@ -1,6 +1,7 @@
 /**
  * SMS template preview with real data: the newest contact with a cart by default, a contact found by phone, sample
- * data; the same renderer and segment rule as a send; "(unique code)" for the code; a test send with a contact's data.
+ * data; the same renderer and segment rule as a send; the step's code as its send gives it ("(unique code)" for a unique
+ * one, a code created in Shopify put into the link as the send puts it); a test send with a contact's data.
  * Through the service over HTTP, a Shopify delivery in, the fake Twilio out.
  */
 import { readFileSync } from 'node:fs';
@@ -32,10 +33,12 @@ async function deliver(funnel: string, token: string, phone: string, firstName: 
     user: null,
   });
   expect(d.status).toBe(200);
+  return r.body.id as number;
 }
 
+let olgaIntegration = 0;
 it('previews with the newest contact with a cart, a contact found by phone, or sample data, as a send writes it', async () => {
-  await deliver('sms-preview-1', 'sms-preview-t1', '+16475550191', 'Olga', 'Wool socks');
+  olgaIntegration = await deliver('sms-preview-1', 'sms-preview-t1', '+16475550191', 'Olga', 'Wool socks');
   const long = 'Hand-Knitted Merino Wool Hiking Socks with Reinforced Heel, Arch Support and Cushioned Sole';
   await deliver('sms-preview-2', 'sms-preview-t2', '+16475550192', 'Pat', long);
 
@@ -63,13 +66,54 @@ it('previews with the newest contact with a cart, a contact found by phone, or s
   expect((await api('POST', '/api/sms-templates/preview', {})).status).toBe(400);
 });
 
-it('"Test" can send a contact’s data to the test phone', async () => {
+let stepId = 0;
+it('shows the step’s code as its send gives it: none, a fixed code, a Shopify code in the link only with the shop’s credentials', async () => {
   const camp = await api('POST', '/api/sms-campaigns', { name: 'Preview campaign', integration_id: null, active: true });
   const t = await api('POST', '/api/sms-templates', { campaign_id: camp.body.id, name: 'Step', message: TEMPLATE, sequence_order: 1, delay_minutes: 0, active: true });
   expect(t.status).toBe(201);
+  stepId = t.body.id;
   const olga = (await api('GET', '/api/sms-templates/preview/contacts?q=+16475550191')).body.contacts[0];
-  const sent = await api('POST', `/api/sms-templates/${t.body.id}/test`, { testPhone: '+15552079901', contact_id: olga.id });
+  const preview = async (extra: Record<string, unknown> = {}) => {
+    const r = await api('POST', '/api/sms-templates/preview', { message: TEMPLATE, contact_id: olga.id, template_id: stepId, ...extra });
+    expect(r.status).toBe(200);
+    return r.body as { message: string; incentive_note: string | null };
+  };
+  const setIncentive = async (incentive: unknown) => expect((await api('PUT', `/api/sms/templates/${stepId}/incentive`, incentive)).status).toBe(200);
+
+  // A step without an incentive sends no code.
+  expect(await preview()).toMatchObject({ message: `Hi Olga, your Wool socks (CA$101.70) waits. Code : ${LINK}`, incentive_note: null });
+  await setIncentive({ kind: 'fixed', code: 'SPRING10' });
+  expect((await preview()).message).toBe(`Hi Olga, your Wool socks (CA$101.70) waits. Code SPRING10: ${LINK}`);
+  // A Shopify code without the shop's credentials: the send goes without one, and says why.
+  await setIncentive({ kind: 'shopify', discount: 'percentage', value: 10, days: 7 });
+  expect(await preview()).toEqual(
+    expect.objectContaining({ message: `Hi Olga, your Wool socks (CA$101.70) waits. Code : ${LINK}`, incentive_note: 'sent without a code: the integration holds no Shopify credentials' }),
+  );
+  const shop = await api('PUT', `/api/sms/integrations/${olgaIntegration}/shop`, { platform: 'shopify', shop: 'north-goods.myshopify.com', key: 'shpat_preview' });
+  expect(shop.status).toBe(200);
+  // With them: "(unique code)" in the text and in the link, where Shopify's /discount/<code> puts the shopper's code.
+  const shown = await preview();
+  expect(shown).toMatchObject({ incentive_note: null });
+  expect(shown.message).toBe(
+    'Hi Olga, your Wool socks (CA$101.70) waits. Code (unique code): https://north-goods.myshopify.com/discount/(unique%20code)?redirect=%2Fr%2Fpreview',
+  );
+  expect((await preview({ discount_code: 'TRY-1' })).message).toBe(
+    'Hi Olga, your Wool socks (CA$101.70) waits. Code TRY-1: https://north-goods.myshopify.com/discount/TRY-1?redirect=%2Fr%2Fpreview',
+  );
+  // Sample data stands for a shop that holds them.
+  const sample = await api('POST', '/api/sms-templates/preview', { message: TEMPLATE, sample: true, template_id: stepId });
+  expect(sample.body.message).toMatch(/Code \(unique code\): https:\/\/example\.com\/discount\/\(unique%20code\)\?redirect=%2Fcheckout$/);
+  // Previewing spent nothing: no code was given for the step.
+  const given = (await api('GET', '/api/sms/incentive-redemptions')).body as { step_key: string }[];
+  expect(given.find((s) => s.step_key === `sms-template:${stepId}`)).toBeUndefined();
+});
+
+it('"Test" can send a contact’s data to the test phone, the step’s code as previewed', async () => {
+  const olga = (await api('GET', '/api/sms-templates/preview/contacts?q=+16475550191')).body.contacts[0];
+  const sent = await api('POST', `/api/sms-templates/${stepId}/test`, { testPhone: '+15552079901', contact_id: olga.id });
   expect(sent.status).toBe(200);
   const bodies = sms.twilio.messages.filter((m) => m.to === '+15552079901').map((m) => m.body);
-  expect(bodies).toEqual([`Hi Olga, your Wool socks (CA$101.70) waits. Code (unique code): ${LINK}`]);
+  expect(bodies).toEqual([
+    'Hi Olga, your Wool socks (CA$101.70) waits. Code (unique code): https://north-goods.myshopify.com/discount/(unique%20code)?redirect=%2Fr%2Fpreview',
+  ]);
 });

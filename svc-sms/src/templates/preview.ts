@@ -2,7 +2,6 @@ import type { Connection } from 'mongoose';
 import type { Collection } from 'mongodb';
 import {
   PREVIEW_CONTACTS_MAX,
-  UNIQUE_CODE_PREVIEW,
   type PreviewContact,
   type PreviewContactsResponse,
   type SmsPreview,
@@ -10,7 +9,7 @@ import {
 } from '@act/contracts/src/template-preview';
 import { SAMPLE_MESSAGE_INPUT, type MessageInput } from '@act/contracts/src/message-variables';
 import { fitSmsMessage, typicalSmsSegments } from '@act/contracts/src/sms-segments';
-import { NotFoundError } from '@act/service-kit';
+import { NotFoundError, PreviewCodes, stepKey } from '@act/service-kit';
 import { contactModel, type ContactDoc } from '../contacts/model';
 import { integrationModel, type IntegrationDoc } from '../integrations/model';
 import { recoveryExpired } from '../sequences/steps';
@@ -29,14 +28,17 @@ const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /**
  * An SMS template as one contact would get it: the renderer and the segment rule of the sequence's sends (the first
  * item's name shortened past the template's segments), the contact's own link or the integration's fallback as a
- * send picks them; the step's code shown as "(unique code)" unless one is given, so previewing never spends one.
+ * send picks them; the step's code as its send gives it, a unique one shown as "(unique code)" (so previewing never
+ * spends one), and the link rewritten with it where the send rewrites it.
  */
 export class SmsTemplatePreview {
   private readonly contacts: Collection<Row>;
   private readonly Integration;
+  private readonly codes: PreviewCodes;
   constructor(conn: Connection) {
     this.contacts = contactModel(conn).collection as unknown as Collection<Row>;
     this.Integration = integrationModel(conn);
+    this.codes = new PreviewCodes(conn);
   }
 
   /** Contacts whose phone (with its country code, `+` optional) or email starts with `q`; else the newest, carts first. */
@@ -72,17 +74,25 @@ export class SmsTemplatePreview {
   }
 
   /** What a preview (or a test send with a contact's data) fills the template with. */
-  async inputFor(req: Pick<SmsPreviewRequest, 'contact_id' | 'sample' | 'discount_code'>, now = new Date()) {
+  async inputFor(req: Pick<SmsPreviewRequest, 'contact_id' | 'sample' | 'discount_code' | 'template_id'>, now = new Date()) {
     const contact = await this.contactFor(req);
-    const discountCode = req.discount_code || UNIQUE_CODE_PREVIEW;
-    if (!contact) return { contact, input: { ...SAMPLE_MESSAGE_INPUT, discountCode } as MessageInput };
+    const step = req.template_id ? stepKey('sms', req.template_id) : null;
+    if (!contact) {
+      const code = await this.codes.codeFor(step, undefined, SAMPLE_MESSAGE_INPUT.recoveryUrl!, req.discount_code);
+      return { contact, note: code.note, input: { ...SAMPLE_MESSAGE_INPUT, discountCode: code.code, recoveryUrl: code.recoveryUrl } as MessageInput };
+    }
     const integration = contact.integration_id === null ? null : await this.Integration.findOne({ id: contact.integration_id }).lean<IntegrationDoc>();
     const link = (recoveryExpired(contact, now) ? null : contact.checkout_url) || integration?.checkout_fallback_url || null;
-    return { contact, input: { firstName: contact.first_name, cart: contact.cart ?? null, recoveryUrl: link, discountCode } as MessageInput };
+    const code = await this.codes.codeFor(step, contact.integration_id ?? null, link, req.discount_code);
+    return {
+      contact,
+      note: code.note,
+      input: { firstName: contact.first_name, cart: contact.cart ?? null, recoveryUrl: code.recoveryUrl, discountCode: code.code } as MessageInput,
+    };
   }
 
   async render(req: SmsPreviewRequest): Promise<SmsPreview> {
-    const { contact, input } = await this.inputFor(req);
+    const { contact, note, input } = await this.inputFor(req);
     const fitted = fitSmsMessage(req.message, input);
     return {
       message: fitted.message,
@@ -92,6 +102,7 @@ export class SmsTemplatePreview {
       template_segments: typicalSmsSegments(req.message).segments,
       shortened: fitted.shortened,
       contact: contact && toPreviewContact(contact),
+      incentive_note: note,
     };
   }
 }

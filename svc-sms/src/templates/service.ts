@@ -99,7 +99,7 @@ export class TemplateService {
   async sendTest(id: number, phone: string, contactId?: number | null): Promise<TwilioTestResponse> {
     const t = await this.get(id);
     const body = contactId
-      ? fitSmsMessage(t.message, (await this.preview.inputFor({ contact_id: contactId })).input).message
+      ? fitSmsMessage(t.message, (await this.preview.inputFor({ contact_id: contactId, template_id: t.id })).input).message
       : renderSmsTemplate(t.message, SAMPLE_PLACEHOLDER_VALUES);
     return this.provider.sendTest({
       phone,

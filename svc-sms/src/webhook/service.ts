@@ -290,6 +290,8 @@ export class FunnelWebhookService {
             purchasedAt: now,
             origin,
             ...(fact.recoveredFrom ? { recoveredFrom: fact.recoveredFrom } : {}),
+            // The other side marks the codes its own steps gave as redeemed.
+            ...(fact.discountCodes?.length ? { discountCodes: fact.discountCodes } : {}),
           });
     // Settled, not raced: the answer waits for both, so a failure never answers before the fact is in the outbox.
     const [publishedFact, applied] = await Promise.allSettled([

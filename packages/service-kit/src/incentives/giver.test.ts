@@ -131,14 +131,14 @@ describe('codes created in the shop', () => {
 });
 
 describe('redemptions and links', () => {
-  it('a purchase with the code marks it redeemed; revenue per step counts it with its discount', async () => {
+  it('a purchase with the code marks it redeemed; revenue per step counts it with its discount and the order’s amount', async () => {
     const target: IncentiveTarget = { contact_ref: 90, step_key: 'email-template:9', integration_id: null, incentive: { kind: 'fixed', code: 'SAVE10' } };
     await giver().give([target, { ...target, contact_ref: 91 }]);
     const red = IncentiveRedemptions.of(incentiveModels(conn));
-    expect(await red.redeem(90, [{ code: 'save10', discount_minor: 1_250 }], 'EUR', 'order-1')).toBe(1);
+    expect(await red.redeem(90, [{ code: 'save10', discount_minor: 1_250 }], 'EUR', 'order-1', new Date(), 9_900)).toBe(1);
     expect(await red.redeem(92, [{ code: 'SAVE10', discount_minor: 100 }], 'EUR', 'order-2')).toBe(0);
     const step = (await red.perStep()).find((s) => s.step_key === 'email-template:9');
-    expect(step).toEqual({ step_key: 'email-template:9', given: 2, redeemed: 1, discount: [{ currency: 'EUR', minor: 1_250 }] });
+    expect(step).toEqual({ step_key: 'email-template:9', given: 2, redeemed: 1, discount: [{ currency: 'EUR', minor: 1_250 }], revenue: [{ currency: 'EUR', minor: 9_900 }] });
   });
 
   it('applies a Shopify code in the recovery link; other shops keep their link', () => {

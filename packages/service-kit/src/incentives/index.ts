@@ -7,6 +7,8 @@ export * from './step';
 export * from './credentials';
 export * from './redemptions';
 export * from './recovery-link';
+export * from './preview-code';
+export * from './relayed-codes';
 export * from './shop-code';
 export { ShopifyCodeCreator, DISCOUNT_CODE_BASIC_CREATE, SHOPIFY_API_VERSION, basicCodeDiscountInput, throttleWaitMs } from './shopify/admin-api';
 export { WooCommerceCouponCreator, couponBody } from './woocommerce/rest-api';

@@ -47,6 +47,8 @@ export interface IncentiveGrantDoc {
   discount_minor: number | null;
   currency: string | null;
   order_ref: string | null;
+  /** The amount of the order that used the code (minor units, in `currency`). */
+  order_minor?: number | null;
 }
 
 /** A shop's admin credentials for creating codes, per integration: sealed, never given back. */
@@ -111,6 +113,7 @@ const grantSchema = new mongoose.Schema<IncentiveGrantDoc>(
     discount_minor: { type: Number, default: null },
     currency: { type: String, default: null },
     order_ref: { type: String, default: null },
+    order_minor: { type: Number, default: null },
   },
   { versionKey: false, collection: GRANTS_COLLECTION },
 );

@@ -2,3 +2,4 @@ export { IncentivesPanel, incentiveSummary, type IncentivesPanelProps, type Ince
 export { PoolUploadDialog, type PoolUploadDialogProps } from './PoolUploadDialog';
 export { StepIncentiveDialog, type StepIncentiveDialogProps } from './StepIncentiveDialog';
 export { ShopCodesLine, type ShopCodesLineProps } from './ShopCodesLine';
+export { RedemptionsByStep, type RedemptionsByStepProps } from './RedemptionsByStep';
