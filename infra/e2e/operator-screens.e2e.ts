@@ -2,6 +2,7 @@
 // format in the viewer's zone, list rows as cards on a phone, an email campaign attached and both channels created
 // from one form, "How to connect" with the integration's own URL, the image dialog's alt text and the first-name
 // variable. Screenshots go to .run/screenshots (operator-*-1440.png / -390.png).
+import { MongoClient } from 'mongodb';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { launchBrowser, openedDialog, readStack, screenshotPath, signIn } from './browser';
 
@@ -378,4 +379,70 @@ it('A contact with a phone that came before its funnel’s SMS integration is pi
     await shoot('sms-pickup');
   }
   expect((await smsRows()).map((c) => c.phone)).toEqual([phone]);
+});
+
+it('The contact page stays usable at 1,000 timeline entries for one person: each older page in seconds, every entry once', async () => {
+  const contactId = `${tag}-busy`;
+  await api('POST', '/api/webhook', { event: 'contact_created', funnel_id: `${tag}-both`, contact: { id: contactId, email: `${tag}-busy@example.com` } });
+  const { items } = await api<{ items: { id: number; contact_id: string }[] }>('GET', '/api/contacts?page=1&pageSize=25');
+  const id = items.find((c) => c.contact_id === contactId)!.id;
+  // 999 reminders (a third at a shared instant, as a burst writes them) beside the delivery: 1,000 entries.
+  const client = await MongoClient.connect(stack.mongoUri!);
+  try {
+    const base = Date.now() - 20 * 86_400_000;
+    const firstLogId = 7_000_000_000 + (Date.now() % 1_000_000) * 1_000;
+    await client
+      .db(stack.databases!['svc-email'])
+      .collection('email_logs')
+      .insertMany(
+        Array.from({ length: 999 }, (_, i) => ({
+          id: firstLogId + i,
+          contact_id: contactId,
+          contact_ref: id,
+          email: `${tag}-busy@example.com`,
+          timestamp: new Date(base + Math.floor(i / 3) * 60_000),
+          message: `Reminder ${i}`,
+          status: i % 2 ? 'sent' : 'would_send',
+        })),
+      );
+  } finally {
+    await client.close();
+  }
+
+  await page.setViewportSize(DESKTOP);
+  await page.goto(`${stack.url}/contacts/${id}`);
+  const entries = page.getByTestId('timeline-entry');
+  await entries.first().waitFor();
+  const older = page.getByRole('button', { name: 'Show older' });
+  let shown = await entries.count();
+  let slowest = 0;
+  for (let pages = 1; await older.isVisible(); pages++) {
+    expect(pages).toBeLessThan(60);
+    const started = Date.now();
+    await older.click();
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="timeline-entry"]').length > n, shown);
+    slowest = Math.max(slowest, Date.now() - started);
+    shown = await entries.count();
+  }
+  // Every entry once: the 999 reminders, each by its own text, and the delivery.
+  expect(shown).toBe(1000);
+  const reminders = await page.getByTestId('timeline-entry').evaluateAll((els) =>
+    els.map((el) => /Reminder (\d+)/.exec(el.textContent ?? '')?.[1]).filter((n): n is string => n !== undefined),
+  );
+  expect(new Set(reminders).size).toBe(999);
+  expect(reminders).toHaveLength(999);
+  // Newest first: the last reminder written is the first shown.
+  expect(reminders[0]).toBe('998');
+  expect(slowest).toBeLessThan(5_000);
+  // The screen's view only: the whole page is 1,000 rows tall.
+  await page.screenshot({ path: screenshotPath('operator-timeline-1000-1440.png') });
+
+  // On a phone, the first page and its "Show older" on screen, nothing to the side.
+  await page.setViewportSize(PHONE);
+  await page.goto(`${stack.url}/contacts/${id}`);
+  await entries.first().waitFor();
+  await older.scrollIntoViewIfNeeded();
+  await expectOnScreen('Show older', older);
+  await expectNoSidewaysScroll();
+  await shoot('timeline-1000');
 });
