@@ -97,4 +97,41 @@ describe('provider banners and simulated reminders', () => {
     }
     await context.close();
   }, 300_000);
+
+  it('Resend in the app: a key and from-address stored from the page are sealed, shown only by date and last four, and said to be in use', async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await signIn(page, 'admin', stack.adminPassword);
+    const secret = `SealedE2e${tag.replace(/[^a-z0-9]/gi, '')}`;
+    const key = `re_${secret}_K7q2`;
+    const from = `Shop <orders-${secret}@shop.example>`;
+    try {
+      await page.goto(`${stack.url}/resend-config`);
+      const card = page.getByTestId('stored-credentials');
+      await card.getByLabel('New API key').fill(key);
+      await card.getByLabel('New from address').fill(from);
+      await card.getByRole('button', { name: 'Save' }).click();
+      // The stack sets no RESEND_API_KEY or RESEND_FROM: the stored values are the ones in force, and the page says so.
+      await card.getByTestId('stored-api-key').filter({ hasText: /^API key: Set on .+ \(ending K7q2\)$/ }).waitFor();
+      expect(await card.getByTestId('stored-from').textContent()).toMatch(/^From address: Set on .+ \(ending ple>\)$/);
+      const status = page.getByTestId('config-status');
+      await status.getByText(/^In use: stored in the app \(Set on .+ \(ending K7q2\)\)$/).waitFor();
+      expect(await status.getByText('Configured', { exact: true }).count()).toBe(1);
+      // Write-only: the fields are empty again, and neither value is on the page or in any answer it read.
+      expect(await card.getByLabel('New API key').inputValue()).toBe('');
+      for (const width of [1440, 390]) {
+        await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+        await page.reload();
+        await card.getByTestId('stored-api-key').filter({ hasText: 'ending K7q2' }).waitFor();
+        expect(await page.content()).not.toContain(secret);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+        await page.screenshot({ path: screenshotPath(`banners-resend-stored-${width}.png`), fullPage: true });
+      }
+      for (const url of ['/api/resend/config', '/api/resend/status']) expect(JSON.stringify(await getJson(page, url))).not.toContain(secret);
+    } finally {
+      // The stack is shared: clear them (null clears), so later tests see Resend unconfigured again.
+      await post(page, '/api/resend/config', { apiKey: null, from: null });
+      await context.close();
+    }
+  });
 });
