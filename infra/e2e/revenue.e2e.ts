@@ -84,6 +84,26 @@ async function expectFigures(page: Page, side: keyof typeof FIGURES = 'dashboard
   expect(await panel.getByTestId('funnel-purchased').textContent()).toBe('0');
 }
 
+/**
+ * The list of recovered purchases under the figures: newest first, the text's purchase (b, posted last) then the
+ * email's (a), each with its contact's page, the integration, the amount and the credited reminder; c is organic.
+ */
+async function expectPurchaseRows(page: Page): Promise<void> {
+  const rows = page.getByTestId('revenue-purchases').getByTestId('revenue-purchase-row');
+  await rows.nth(1).waitFor({ timeout: 20_000 });
+  const texts = await rows.allTextContents();
+  expect(texts).toHaveLength(2);
+  expect(texts[0]).toContain(`${tag}-b`);
+  expect(texts[0]).toContain(name);
+  expect(texts[0]).toContain('€80.00');
+  expect(texts[0]).toContain('SMS · campaign 990002 · template 21 · step 2');
+  // The purchases named their buyers by the sender's contact id only.
+  expect(texts[1]).toContain(`${tag}-a`);
+  expect(texts[1]).toContain('$120.00');
+  expect(texts[1]).toContain('Email · campaign 990001 · template 11 · step 1');
+  for (const i of [0, 1]) expect(await rows.nth(i).getByRole('link').getAttribute('href')).toMatch(/^\/contacts\/\d+$/);
+}
+
 describe('recovered revenue in the browser', () => {
   let browser: Browser;
   beforeAll(async () => {
@@ -106,7 +126,16 @@ describe('recovered revenue in the browser', () => {
     expect(await page.getByTestId('funnel-contacts').textContent()).toBe('3');
     expect(await page.getByTestId('funnel-clicked').textContent()).toBe('0');
     await page.getByTestId('revenue-chart').locator('svg').first().waitFor();
+    await expectPurchaseRows(page);
     await page.screenshot({ path: screenshotPath('revenue-dashboard-1440.png'), fullPage: true });
+    await page.getByTestId('revenue-purchases').screenshot({ path: screenshotPath('revenue-purchases-1440.png') });
+    // Each row's contact opens that contact's page.
+    await page.getByTestId('revenue-purchase-row').nth(1).getByRole('link').click();
+    await page.waitForURL(/\/contacts\/\d+$/);
+    await page.getByText(`${tag}-a@example.com`).first().waitFor();
+    await page.goBack();
+    await page.getByTestId('revenue-panel').waitFor();
+    await choose(page, 'Integration', name);
 
     // The CSV behind "Export CSV → Per integration" holds the table's row, one line per currency.
     await page.getByRole('button', { name: 'Export CSV' }).click();
@@ -130,6 +159,8 @@ describe('recovered revenue in the browser', () => {
     await choose(page, 'Integration', name);
     await expectFigures(page);
     await page.getByTestId('revenue-panel').screenshot({ path: screenshotPath('revenue-dashboard-390.png') });
+    await expectPurchaseRows(page);
+    await page.getByTestId('revenue-purchases').screenshot({ path: screenshotPath('revenue-purchases-390.png') });
     // Nothing wider than the phone's screen.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await context.close();

@@ -22,26 +22,30 @@ const day = (label: string) =>
     })
     .optional();
 
+const integrationIdField = yup
+  .number()
+  .typeError('integration_id must be a number')
+  .integer('integration_id must be a number')
+  .positive('integration_id must be a number')
+  .transform((v: unknown, orig: unknown) => (orig === '' ? undefined : v))
+  .optional();
+const modelField = yup.string().oneOf(['last', 'first'], 'model must be one of: last, first').default('last');
+const windowDaysField = yup
+  .number()
+  .typeError('window_days must be a number')
+  .integer('window_days must be a whole number')
+  .min(1, `window_days must be between 1 and ${MAX_WINDOW_DAYS}`)
+  .max(MAX_WINDOW_DAYS, `window_days must be between 1 and ${MAX_WINDOW_DAYS}`)
+  .optional();
+
 export const revenueQuerySchema = yup.object({
   /** The first and last day (UTC) of the range; without them, the `days` days up to today. */
   from: day('from'),
   to: day('to'),
   days: yup.number().typeError('days must be a number').integer('days must be a whole number').min(1, 'days must be between 1 and 366').max(366, 'days must be between 1 and 366').default(30),
-  integration_id: yup
-    .number()
-    .typeError('integration_id must be a number')
-    .integer('integration_id must be a number')
-    .positive('integration_id must be a number')
-    .transform((v: unknown, orig: unknown) => (orig === '' ? undefined : v))
-    .optional(),
-  model: yup.string().oneOf(['last', 'first'], 'model must be one of: last, first').default('last'),
-  window_days: yup
-    .number()
-    .typeError('window_days must be a number')
-    .integer('window_days must be a whole number')
-    .min(1, `window_days must be between 1 and ${MAX_WINDOW_DAYS}`)
-    .max(MAX_WINDOW_DAYS, `window_days must be between 1 and ${MAX_WINDOW_DAYS}`)
-    .optional(),
+  integration_id: integrationIdField,
+  model: modelField,
+  window_days: windowDaysField,
   format: yup.string().oneOf(['json', 'csv'], 'format must be one of: json, csv').default('json'),
   table: yup.string().oneOf([...REVENUE_TABLES], `table must be one of: ${REVENUE_TABLES.join(', ')}`).default('series'),
 });
@@ -208,4 +212,58 @@ export function revenueCsv(s: RevenueSummary, table: RevenueTable): string {
     ['channel', 'campaign_id', 'template_id', 'step', 'recovered', 'currency', 'revenue'],
     s.templates.flatMap((c) => (c.revenue.length ? c.revenue : [null]).map((r) => [c.channel, c.campaign_id, c.template_id, c.step, c.recovered, r?.currency ?? '', r?.amount ?? 0])),
   );
+}
+
+/** The most rows one page of GET …/revenue/purchases answers. */
+export const REVENUE_PURCHASES_MAX_LIMIT = 100;
+
+/** GET …/revenue/purchases: the newest attributed purchases first, a page at a time (`before`: the last page's `next`). */
+export const revenuePurchasesQuerySchema = yup.object({
+  integration_id: integrationIdField,
+  model: modelField,
+  window_days: windowDaysField,
+  limit: yup
+    .number()
+    .typeError('limit must be a number')
+    .integer('limit must be a whole number')
+    .min(1, `limit must be between 1 and ${REVENUE_PURCHASES_MAX_LIMIT}`)
+    .max(REVENUE_PURCHASES_MAX_LIMIT, `limit must be between 1 and ${REVENUE_PURCHASES_MAX_LIMIT}`)
+    .default(20),
+  before: yup.string().max(1000, 'before must be a next value this list answered').optional(),
+});
+export type RevenuePurchasesQueryInput = yup.InferType<typeof revenuePurchasesQuerySchema>;
+
+/** One attributed purchase: who bought, through which integration, for how much, and the reminder credited. */
+export interface RevenuePurchaseRow {
+  purchased_at: string;
+  contact: {
+    /** This side's contact number (its contact page), when this side holds the buyer; else null. */
+    id: number | null;
+    /** The sender's contact id the purchase named (null when it was matched by email or phone only). */
+    contact_id: string | null;
+    email: string | null;
+    /** Digits only, as the ledger matches numbers. */
+    phone: string | null;
+  };
+  /** The integration of the purchase's funnel on this side; null when this side has none for it. */
+  integration: { id: number; name: string } | null;
+  amount: number | null;
+  currency: string | null;
+  /** The reminder the purchase is credited to under the model and window asked for. */
+  credited: {
+    channel: Channel;
+    campaign_id: number | null;
+    template_id: number | null;
+    step: number | null;
+    variant: string | null;
+    sent_at: string;
+  };
+  /** The checkout the sender says the shopper came back through (Stripe's `recovered_from`: the expired session). */
+  recovered_from: string | null;
+}
+
+export interface RevenuePurchasesPage {
+  purchases: RevenuePurchaseRow[];
+  /** Pass as `before` for the page after this one; null when there is none. */
+  next: string | null;
 }

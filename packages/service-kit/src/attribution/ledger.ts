@@ -275,6 +275,9 @@ export class AttributionLedger {
       this.purchases.createIndex({ fingerprint: 1, purchasedAt: 1 }),
       this.purchases.createIndex({ buyerKeys: 1, purchasedAt: 1 }),
       this.purchases.createIndex({ purchasedAt: 1, funnelId: 1 }),
+      // The list of recent attributed purchases (recent.ts), newest first, on all funnels or one.
+      this.purchases.createIndex({ purchasedAt: -1, _id: -1 }),
+      this.purchases.createIndex({ funnelId: 1, purchasedAt: -1, _id: -1 }),
     ]);
     // A ledger from before the day documents: build them from the records, behind the start (a large ledger takes
     // minutes; until then the summary shows less). Set unions, so a second run (another instance, a restart before

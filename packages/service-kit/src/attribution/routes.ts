@@ -1,10 +1,13 @@
 import Router from '@koa/router';
-import { revenueCsv, revenueQuerySchema, revenueSettingsSchema, type RevenueTable } from '@act/contracts/src/revenue-api';
+import { revenueCsv, revenuePurchasesQuerySchema, revenueQuerySchema, revenueSettingsSchema, type RevenueTable } from '@act/contracts/src/revenue-api';
 import { requireAdmin, requireUser } from '../identity';
 import { validate, validateBody } from '../validate';
 import type { RevenueService } from './service';
 
-/** `${base}/summary` (JSON, or `format=csv&table=…`) and `${base}/settings` (the attribution window). */
+/**
+ * `${base}/summary` (JSON, or `format=csv&table=…`), `${base}/purchases` (the newest attributed purchases, paged) and
+ * `${base}/settings` (the attribution window).
+ */
 export function revenueRouter(base: string, service: RevenueService): Router {
   const router = new Router({ prefix: base });
   router.get('/summary', requireUser(), async (ctx) => {
@@ -17,6 +20,9 @@ export function revenueRouter(base: string, service: RevenueService): Router {
       return;
     }
     ctx.body = summary;
+  });
+  router.get('/purchases', requireUser(), async (ctx) => {
+    ctx.body = await service.recentPurchases(await validate(revenuePurchasesQuerySchema, ctx.query));
   });
   router.get('/settings', requireUser(), async (ctx) => {
     ctx.body = { window_days: await service.windowDays() };

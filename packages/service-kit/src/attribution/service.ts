@@ -1,10 +1,26 @@
 import type { Connection } from 'mongoose';
 import type { Collection } from 'mongodb';
 import { DEFAULT_WINDOW_DAYS, MAX_WINDOW_DAYS, type AttributionModel, type Channel } from '@act/contracts/src/attribution';
-import { revenueRange, type RevenueFunnel, type RevenueQueryInput, type RevenueSummary } from '@act/contracts/src/revenue-api';
+import {
+  revenueRange,
+  type RevenueFunnel,
+  type RevenuePurchasesPage,
+  type RevenuePurchasesQueryInput,
+  type RevenueQueryInput,
+  type RevenueSummary,
+} from '@act/contracts/src/revenue-api';
 import { BadRequestError, NotFoundError } from '../errors';
 import type { AttributionLedger } from './ledger';
 import { summarize } from './summary';
+import { buyerOf, decodeCursor, encodeCursor, purchaseRow, recentCredited } from './recent';
+
+/** A buyer as the ledger names them: the sender's contact id (with its funnel), email and phone (digits). */
+export interface BuyerRef {
+  funnelId: string | null;
+  contactId: string | null;
+  email: string | null;
+  phone: string | null;
+}
 
 /** What only the service itself knows: its integrations, its contacts and what its channel really sent them. */
 export interface RevenueSide {
@@ -17,6 +33,8 @@ export interface RevenueSide {
   channel?: Channel;
   /** Whether this side's reminders are only logged now (live sending off). */
   sendingSimulated?(): Promise<boolean>;
+  /** This side's contact number (its contact page) for each buyer, in order; null where it holds none. */
+  contactNumbers?(buyers: BuyerRef[]): Promise<(number | null)[]>;
 }
 
 interface SettingDoc {
@@ -67,5 +85,26 @@ export class RevenueService {
       q.window_days !== undefined ? Promise.resolve(q.window_days) : this.windowDays(),
     ]);
     return summarize({ from, until, model: q.model as AttributionModel, windowDays, purchases, integrations, reminded, campaignReminded, funnel, channel, sendingSimulated });
+  }
+
+  /** The newest purchases credited to a reminder, a page at a time, with their contact and integration on this side. */
+  async recentPurchases(q: RevenuePurchasesQueryInput): Promise<RevenuePurchasesPage> {
+    let funnelId: string | null | undefined;
+    if (q.integration_id !== undefined) {
+      funnelId = await this.side.funnelOf(q.integration_id);
+      if (funnelId === undefined) throw new NotFoundError('Integration not found');
+    }
+    const before = q.before ? decodeCursor(q.before) : null;
+    const windowDays = q.window_days ?? (await this.windowDays());
+    const [{ rows, next }, integrations] = await Promise.all([
+      recentCredited(this.ledger.purchases, { funnelId, before, limit: q.limit, windowDays, model: q.model as AttributionModel, channel: this.side.channel }),
+      this.side.integrations(),
+    ]);
+    const buyers = rows.map(({ doc }) => ({ funnelId: doc.funnelId, ...buyerOf(doc.buyerKeys, doc.funnelId) }));
+    const numbers = rows.length && this.side.contactNumbers ? await this.side.contactNumbers(buyers) : rows.map(() => null);
+    return {
+      purchases: rows.map((r, i) => purchaseRow(r, { contactNumber: numbers[i] ?? null, integration: integrations.get(r.doc.funnelId as string) ?? null })),
+      next: next ? encodeCursor(next) : null,
+    };
   }
 }

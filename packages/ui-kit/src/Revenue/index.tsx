@@ -23,6 +23,8 @@ import { REVENUE_DAY_CHOICES, type RevenueSummary, type RevenueTable } from '@ac
 import { errorMessage } from '../request';
 import { formatMoney, formatMoneyList, formatShortDate } from '../format';
 import { DataTable, type DataColumn } from '../DataTable';
+import { contactPath } from '../ContactStory';
+import { RecentPurchases } from './RecentPurchases';
 
 type IntegrationRow = RevenueSummary['integrations'][number];
 
@@ -47,6 +49,8 @@ export interface RevenuePanelProps {
   integrations?: { id: number; name: string }[];
   /** Set by the page's own integration filter (null: all). */
   integrationId?: number | null;
+  /** A contact's page in the list of recent purchases; by default this side's (from basePath). */
+  contactHref?: (id: number) => string;
 }
 
 const EXPORTS: { table: RevenueTable; label: string }[] = [
@@ -161,7 +165,7 @@ export function simulatedLine(s: Pick<RevenueSummary, 'sending_simulated' | 'sim
   return `${head} Would have been credited: ${would} purchase${would === 1 ? '' : 's'}${paid.length ? `, ${formatMoneyList(paid)}` : ''} (not counted above).`;
 }
 
-export function RevenuePanel({ basePath, integrations, integrationId }: RevenuePanelProps) {
+export function RevenuePanel({ basePath, integrations, integrationId, contactHref }: RevenuePanelProps) {
   const [days, setDays] = useState<number>(30);
   const [own, setOwn] = useState<number | null>(null);
   const [model, setModel] = useState<'last' | 'first'>('last');
@@ -276,6 +280,11 @@ export function RevenuePanel({ basePath, integrations, integrationId }: RevenueP
               rowKey={(i) => i.funnel_id ?? ''}
               empty="No purchases or reminders in this period."
               rowProps={() => ({ 'data-testid': 'revenue-integration-row' })}
+            />
+            <RecentPurchases
+              basePath={basePath}
+              query={`model=${model}${chosen !== null ? `&integration_id=${chosen}` : ''}`}
+              contactHref={contactHref ?? ((id) => contactPath(basePath.startsWith('/api/sms/') ? 'sms' : 'email', id))}
             />
           </Stack>
         )}
