@@ -10,11 +10,16 @@
 // throughput >= 90% of each provider's ceiling (emails/s against N x 100; SMS/s against M x senders), measured from
 // the first due time to the last message taken: the time to drain.
 //   node bench/delivery.mjs [--emails=10000] [--sms=2000] [--resend-rps=2] [--twilio-mps=25]
+// Every email carries the editor's Cart block and a unique code from a pool (EMAILS + 10% codes, uploaded as CSV):
+// the run checks each sent email was given its own code, and reports the cost per email of composing it and of
+// giving its code, measured in the bench's process after the send (bench/delivery-cost.ts).
 // Contacts are created through the gateways' webhooks with a reminder ten hours away; once all are stored, their
 // reminder time is set to the same second in MongoDB, and the services' due sweeps (every 2 s and 1 s here) find
 // them: every message is due at once, however long creation took on a busy machine (creating 12,000 contacts took
 // from 15 s to over a minute here, which spread the due times and hid the providers' pace behind the creation's).
+import { spawn } from 'node:child_process';
 import os from 'node:os';
+import path from 'node:path';
 import {
   adminClient,
   benchStack,
@@ -36,6 +41,13 @@ const DELAY = 600; // minutes: not due before the bench moves them
 const DUE_IN_MS = 5_000;
 const CONCURRENCY = arg('concurrency', 64);
 const TRIM_SEC = 10; // after the last message taken, wait this long for anything sent twice
+// With the editor's Cart block, so every email goes through the MJML layout (contracts/cart-block.ts's stored form),
+// and the step's code in the text.
+const TEMPLATE = {
+  subject: 'Your cart is waiting',
+  html: '<p>Hi {{firstName}}, your cart is waiting. Your code: {{discountCode}}</p><div data-cart-block="" data-items="3">Cart</div>',
+};
+const POOL_CODES = Math.ceil(EMAILS * 1.1);
 const CHAOS = { rate429: 0.1, rate500: 0.02, rateTimeout: 0.01, timeoutAcceptedShare: 0.5 };
 const CLIENT_TIMEOUT_MS = 2_000;
 const RESEND_FORCED = { 20: 'timeout-accepted', 40: 'timeout-dropped' };
@@ -45,6 +57,20 @@ const TRACE_PACE = process.argv.includes('--trace-pace');
 // The share is of the ceiling the provider leaves: M x senders for Twilio (its fake counts the texts it takes), and
 // for Resend N x 100 less the calls the injected faults spend (see `ceilingLeft` below).
 const TARGET = { lost: 0, duplicates: 0, shareOfCeiling: 0.9, emailCeiling: 'N x 100 x (1 - share of calls spent by injected faults)' };
+
+/** bench/delivery-cost.ts in a process of its own, run as the services run (node --import tsx). */
+function deliveryCost(options) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'delivery-cost.ts'), JSON.stringify(options)], {
+      cwd: path.join(import.meta.dirname, '..'),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop())) : reject(new Error(`delivery-cost.ts exited ${code}`))));
+  });
+}
 
 const run = Date.now().toString(36);
 const fakes = await startFakeProviders({
@@ -83,16 +109,22 @@ try {
   const emailFunnel = `del-e-${run}`;
   const smsFunnel = `del-s-${run}`;
   const emailCampaign = await api('POST', '/api/email/campaigns', { name: 'Delivery bench' });
-  await api('POST', '/api/resend/templates', {
+  const template = await api('POST', '/api/resend/templates', {
     campaign_id: emailCampaign.id,
     name: 'Only',
-    subject: 'Your cart is waiting',
+    subject: TEMPLATE.subject,
     from_name: 'Shop',
-    // With the editor's Cart block, so every email goes through the MJML layout (contracts/cart-block.ts's stored form).
-    html_content: '<p>Hi {{firstName}}, your cart is waiting.</p><div data-cart-block="" data-items="3">Cart</div>',
+    html_content: TEMPLATE.html,
     template_order: 1,
     delay_hours: 0,
   });
+  // A unique code on every email: a pool with room to spare, the step's incentive.
+  const pool = await api('POST', '/api/email/incentive-pools', {
+    name: `Delivery bench ${run}`,
+    csv: `code\n${Array.from({ length: POOL_CODES }, (_, i) => `DEL-${run}-${String(i).padStart(6, '0')}`).join('\n')}\n`,
+  });
+  await api('PUT', `/api/email/templates/${template.id}/incentive`, { kind: 'pool', pool_id: pool.id });
+  console.log(`[bench] email step ${template.id}: a unique code from a pool of ${pool.total}`);
   const emailIntegration = await api('POST', '/api/webhook-integrations', {
     name: 'Delivery bench',
     funnel_id: emailFunnel,
@@ -242,6 +274,27 @@ try {
   const smsStatus = Object.fromEntries(
     (await smsDb.collection('sms_logs').aggregate([{ $group: { _id: '$status', n: { $sum: 1 } } }]).toArray()).map((r) => [r._id, r.n]),
   );
+  // Each sent email's code: one grant per contact, every code different, none sent without one.
+  const stepKey = `email-template:${template.id}`;
+  const grants = emailDb.collection('incentive_grants');
+  const codes = {
+    pool: POOL_CODES,
+    given: await grants.countDocuments({ step_key: stepKey, state: 'issued' }),
+    distinct: (await grants.distinct('code', { step_key: stepKey, state: 'issued' })).length,
+    withoutCode: await grants.countDocuments({ step_key: stepKey, state: 'none' }),
+    sentLogsWithCode: await emailDb.collection('email_logs').countDocuments({ status: 'sent', message: { $regex: '; code DEL-' } }),
+    remaining: (await api('GET', `/api/email/incentive-pools/${pool.id}`)).remaining,
+  };
+  // The cost per email of composing it and of its code, measured once the services are idle.
+  const costPerEmail = await deliveryCost({
+    mongoUri: stack.env.MONGODB_URI,
+    dbName: `bench_delivery_cost_${run}`,
+    html: TEMPLATE.html,
+    subject: TEMPLATE.subject,
+    emails: Math.min(EMAILS, 1_000),
+    codes: Math.min(EMAILS, 2_000),
+    burst: 100,
+  });
   const senders = Math.max(1, s.twilio.senders.length);
   // The fake counts per (phone, text); the campaign has one step, so any second text to a phone is a duplicate.
   const smsByPhone = {};
@@ -289,6 +342,7 @@ try {
       bothTimeouts: r.calls.timeoutAccepted > 0 && r.calls.timeoutDropped > 0,
     };
   };
+  const codesMet = codes.given === email.delivered && codes.distinct === codes.given && codes.withoutCode === 0;
   const result = {
     target: TARGET,
     settings: {
@@ -304,8 +358,10 @@ try {
     load1: { start: started.load1, duringDue: loadDuringDue, end: loadAvg(), cpus: os.cpus().length },
     cpuSecondsWhileSending: cpu,
     creation: { seconds: +(creation.ms / 1000).toFixed(1), failed: creation.failed },
-    email: { ...email, met: met(email) },
+    email: { ...email, met: { ...met(email), everyEmailItsOwnCode: codesMet } },
     sms: { ...sms, met: met(sms) },
+    codes,
+    costPerEmail,
   };
   const file = writeResult('delivery', result);
   const row = ({ calls: _c, logs: _l, perSecondTaken: _p, ...r }) => r;
@@ -314,9 +370,17 @@ try {
   console.log('[bench] Twilio calls:', sms.calls, '; logs', sms.logs);
   console.log('[bench] texts taken per second:', sms.perSecondTaken.join(' '));
   console.log('[bench] CPU seconds per process while sending:', cpu);
+  console.log('[bench] codes:', codes, codesMet ? '(every email its own code)' : '(NOT every email its own code)');
+  console.log(
+    `[bench] cost per email, measured in the bench's process: composing ${costPerEmail.render.msPerEmail} ms (p50 ${costPerEmail.render.p50Ms}, p95 ${costPerEmail.render.p95Ms}; Cart block, variables, code), its code ${costPerEmail.code.msPerEmail} ms of a burst of ${costPerEmail.code.burst} given together (pool claim and grant; one at a time p50 ${costPerEmail.code.oneAtATimeP50Ms} ms)`,
+  );
   console.log(`[bench] written ${file}`);
   if (email.lost || sms.lost || email.duplicates || sms.duplicates) {
     console.error('[bench] FAIL: messages lost or sent twice');
+    process.exitCode = 1;
+  }
+  if (!codesMet) {
+    console.error('[bench] FAIL: not every email was given its own code');
     process.exitCode = 1;
   }
 } finally {
