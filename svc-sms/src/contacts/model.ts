@@ -1,4 +1,5 @@
 import type { StoredZoneHints } from '@act/contracts/src/timing';
+import { CART_VERSION_INDEX } from '@act/sources';
 import mongoose, { type Connection, type Model } from 'mongoose';
 import { phoneSuppressionKeys } from '@act/service-kit';
 import type { SmsContactStatus } from '@act/contracts/src/sms-api';
@@ -43,7 +44,7 @@ export interface ContactDoc {
   purchased_at: Date | null;
   created_at: Date;
   updated_at: Date;
-  /** The sender's cart; replaced only by a cart with a newer `updated_at` (svc-sms/src/webhook/cart-store.ts). */
+  /** The sender's cart; replaced only by a cart with a newer `updated_at` (@act/sources CartStore). */
   cart?: Cart | null;
   /** Why no message may go (the shopper declined the sender's promotional messages); set by the webhook intake. */
   reminders_held?: string | null;
@@ -89,6 +90,8 @@ const schema = new mongoose.Schema<ContactDoc>(
 // already there is refused by this index (named as MongoDB names it by default).
 export const FUNNEL_KEY_INDEX = 'integration_id_1_contact_id_1';
 schema.index({ integration_id: 1, contact_id: 1 }, { unique: true, name: FUNNEL_KEY_INDEX });
+// The cart's compare-and-set (@act/sources CartStore): unique because the key above is; see CART_VERSION_INDEX.
+schema.index(CART_VERSION_INDEX.key, { unique: true, name: CART_VERSION_INDEX.name });
 schema.index({ next_at: 1 });
 schema.index({ funnel_id: 1, contact_id: 1 });
 // 'Mark Purchased' by the sender's contact id finds it in every integration.
