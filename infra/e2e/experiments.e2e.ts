@@ -4,8 +4,11 @@
 // email campaign with too few contacts so far. SMS Campaigns shows the results panel (variants, holdout, incremental
 // revenue, the winner), the email campaign's page says how many more recipients are needed, the Dashboard has the
 // incremental revenue line; the experiment form's share rule. Screenshots at 1440x900 and 390x844
-// (.run/screenshots/experiments-*.png).
-import { randomUUID } from 'node:crypto';
+// (.run/screenshots/experiments-*.png). Clicks through our redirect link: "Track clicks" switched on in the panel, a
+// text's tracked link opened in Chromium through the gateway (`/r/s…`) lands on the recovery link, and the panel's
+// Clicked column counts each variant's clicked messages once.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { MongoClient } from 'mongodb';
 import { connect, type NatsConnection } from 'nats';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, readStack, screenshotPath, signIn } from './browser';
@@ -85,13 +88,15 @@ describe('campaign experiments in the browser', () => {
     const sms = (await call(page, 'POST', '/api/sms-campaigns', { name: `Experiment ${tag}`, integration_id: null, active: true })).body;
     const smsTemplate = (await call(page, 'POST', '/api/sms-templates', { campaign_id: sms.id, name: 'First text', message: 'Your cart is waiting {first_name}', sequence_order: 1, delay_minutes: 0, active: true })).body;
     const variant = (id: string, content: string) => ({ id, share: 50, subject: null, content, delay: null, incentive: null });
-    const put = await call(page, 'PUT', `/api/sms-campaigns/${sms.id}/experiment`, {
+    // The automatic winner is switched on once the ledger holds every contact (below): a results read while the
+    // events are still arriving would decide on the part that has arrived.
+    const settings = (autoWinner: boolean) => ({
       holdout_percent: 20,
-      auto_winner: true,
+      auto_winner: autoWinner,
       winner_min_recipients: 100,
       steps: [{ template_id: smsTemplate.id, variants: [variant('A', 'Still thinking it over?'), variant('B', 'Your cart expires tonight')] }],
     });
-    expect(put.status).toBe(200);
+    expect((await call(page, 'PUT', `/api/sms-campaigns/${sms.id}/experiment`, settings(false))).status).toBe(200);
 
     const email = (await call(page, 'POST', '/api/email/campaigns', { name: `Experiment ${tag}` })).body;
     const emailTemplate = (await call(page, 'POST', '/api/resend/templates', { campaign_id: email.id, name: 'First email', subject: 'You left something', from_name: 'Shop', html_content: '<p>Come back</p>', template_order: 1, delay_hours: 1 })).body;
@@ -114,6 +119,7 @@ describe('campaign experiments in the browser', () => {
       }
       await page.waitForTimeout(1_000);
     }
+    expect((await call(page, 'PUT', `/api/sms-campaigns/${sms.id}/experiment`, settings(true))).status).toBe(200);
 
     await page.goto(`${stack.url}/sms-campaigns`);
     const card = page.getByRole('article', { name: `Experiment ${tag}` });
@@ -161,6 +167,100 @@ describe('campaign experiments in the browser', () => {
     await page.getByTestId('experiment-incremental').waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.screenshot({ path: screenshotPath('experiments-email-390.png'), fullPage: true });
+    await context.close();
+  });
+
+  it("counts a text's clicks through our link per variant in the SMS results panel", async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await signIn(page, 'admin', stack.adminPassword);
+    const ctag = `${tag}-clicks`;
+    const sms = (await call(page, 'POST', '/api/sms-campaigns', { name: `Clicks ${ctag}`, integration_id: null, active: true })).body;
+    const tpl = (await call(page, 'POST', '/api/sms-templates', { campaign_id: sms.id, name: 'Clicked text', message: 'Back to your cart: {checkout_url}', sequence_order: 1, delay_minutes: 0, active: true })).body;
+    const variant = (id: string) => ({ id, share: 50, subject: null, content: null, delay: null, incentive: null });
+    expect((await call(page, 'PUT', `/api/sms-campaigns/${sms.id}/experiment`, { holdout_percent: 0, steps: [{ template_id: tpl.id, variants: [variant('A'), variant('B')] }] })).status).toBe(200);
+
+    // 20 texts per variant in the ledger (as svc-sms publishes them), each with the tracked link its send kept.
+    const js = nc.jetstream();
+    const links: { variant: string; token: string; target: string }[] = [];
+    const rows = [];
+    for (let i = 0; i < 40; i++) {
+      const v = i < 20 ? 'A' : 'B';
+      const contactId = `${ctag}-${i}`;
+      await js.publish(
+        `${stack.natsPrefix ?? ''}send.sms.sent`,
+        JSON.stringify({
+          eventId: randomUUID(),
+          occurredAt: new Date().toISOString(),
+          source: 'svc-sms',
+          channel: 'sms',
+          funnelId: ctag,
+          contactId,
+          email: null,
+          phone: `+1415${String(7_000_000 + i)}`,
+          integrationId: null,
+          campaignId: sms.id,
+          templateId: tpl.id,
+          step: 1,
+          messageId: `SM${ctag}${i}`,
+          sendId: `twilio:SM${ctag}${i}`,
+          sentAt: new Date(Date.now() - HOUR + i * 1000).toISOString(),
+          variant: v,
+        }),
+      );
+      const token = `s${randomBytes(9).toString('base64url')}`;
+      // Where the link leads: a page of the stack itself (the browser here reaches no shop).
+      const target = `${stack.url}/?cart=${i}&discount=SAVE${i}`;
+      links.push({ variant: v, token, target });
+      rows.push({ token, contact_ref: 8_000_000 + i, contact_id: contactId, campaign_id: sms.id, template_id: tpl.id, step: 1, variant: v, target, created_at: new Date(), clicked_at: null, last_clicked_at: null, clicks: 0 });
+    }
+    const client = await MongoClient.connect(stack.mongoUri!);
+    try {
+      await client.db(stack.databases!['svc-sms']).collection('tracked_links').insertMany(rows);
+    } finally {
+      await client.close();
+    }
+    for (let i = 0; ; i++) {
+      const r = (await call(page, 'GET', `/api/sms-campaigns/${sms.id}/results`)).body;
+      if (r.reminded.recipients === 40 || i >= 60) {
+        expect(r.reminded.recipients).toBe(40);
+        break;
+      }
+      await page.waitForTimeout(1_000);
+    }
+
+    await page.goto(`${stack.url}/sms-campaigns`);
+    const card = page.getByRole('article', { name: `Clicks ${ctag}` });
+    const panel = card.getByTestId('experiment-panel');
+    const table = panel.getByRole('table', { name: 'Variants of Clicked text (#1)' });
+    const clickedCells = async () => (await table.getByRole('row').all()).slice(1).map((row) => row.getByRole('cell').nth(3));
+    await table.waitFor();
+    // Off (the default): Twilio reports no clicks.
+    expect(await Promise.all((await clickedCells()).map((c) => c.textContent()))).toEqual(['—', '—']);
+    const trackClicks = panel.getByRole('switch', { name: 'Track clicks' });
+    await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/sms/click-tracking') && r.request().method() === 'PUT'), trackClicks.check()]);
+
+    // The shopper's phone opens the link: the gateway sends /r/s… to svc-sms, which counts it and redirects.
+    const shopper = await context.newPage();
+    const clicked = [...links.filter((l) => l.variant === 'A').slice(0, 5), ...links.filter((l) => l.variant === 'B').slice(0, 12)];
+    for (const l of clicked) {
+      await shopper.goto(`${stack.url}/r/${l.token}`);
+      expect(shopper.url()).toBe(l.target);
+    }
+    // Opened again: counted on the message, not as another clicked message.
+    await shopper.goto(`${stack.url}/r/${clicked[0]!.token}`);
+    const unknown = await shopper.goto(`${stack.url}/r/sAAAAAAAAAAAA`);
+    expect(unknown!.status()).toBe(404);
+    expect(await shopper.getByRole('heading', { level: 1 }).textContent()).toBe('This link is not valid');
+    await shopper.screenshot({ path: screenshotPath('experiments-unknown-link.png') });
+    await shopper.close();
+
+    await page.reload();
+    await table.waitFor();
+    await panel.getByRole('switch', { name: 'Track clicks' }).waitFor();
+    expect(await panel.getByRole('switch', { name: 'Track clicks' }).isChecked()).toBe(true);
+    expect(await Promise.all((await clickedCells()).map((c) => c.textContent()))).toEqual(['5', '12']);
+    await card.screenshot({ path: screenshotPath('experiments-clicks-1440.png') });
     await context.close();
   });
 });

@@ -23,7 +23,8 @@ export function ClickTrackingControl({ channel, onChanged }: ClickTrackingContro
     setBusy(true);
     setError(null);
     try {
-      await setting.mutate(await apiRequest('PUT', path, body), { revalidate: false });
+      // Shown at once; put back if the server refuses.
+      await setting.mutate(apiRequest<EmailClickTracking | SmsClickTracking>('PUT', path, body), { optimisticData: body, rollbackOnError: true, revalidate: false });
       onChanged?.();
     } catch (err) {
       setError(serverMessage(err, 'The click setting could not be saved'));
