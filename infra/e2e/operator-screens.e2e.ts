@@ -446,3 +446,25 @@ it('The contact page stays usable at 1,000 timeline entries for one person: each
   await expectNoSidewaysScroll();
   await shoot('timeline-1000');
 });
+
+it('Email templates accept the SMS spelling too: {first_name} and {{firstName}} both preview as the first name', async () => {
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    await page.goto(`${stack.url}/email-templates/${campaignId}`);
+    await page.getByRole('button', { name: /Add Template/ }).click();
+    const dialog = await openedDialog(page, 'Create Template');
+    await dialog.getByRole('textbox', { name: /^Subject/ }).fill('For {first_name}');
+    await dialog.getByRole('tab', { name: 'HTML' }).click();
+    await dialog.getByRole('textbox', { name: 'HTML content' }).fill('<p>Hi {first_name} and {{firstName}}, your cart waits.</p>');
+    await dialog.getByRole('tab', { name: 'Preview' }).click();
+    await dialog.getByRole('combobox', { name: 'Preview as' }).click();
+    await page.getByRole('option', { name: 'Sample data' }).click();
+    await dialog.getByTestId('preview-subject').getByText('For Jane').waitFor();
+    const frame = page.frameLocator('iframe[title="Email preview with contact data"]');
+    await frame.getByText('Hi Jane and Jane, your cart waits.').waitFor();
+    await dialog.locator('iframe[title="Email preview with contact data"]').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: screenshotPath(`operator-placeholder-spellings-${viewport.width}.png`) });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+  }
+});
