@@ -7,6 +7,7 @@ import {
   erasedPhone,
   escapeRegex,
   LEDGER_HOLDINGS,
+  TRACKED_LINK_HOLDINGS,
   personOf,
   phoneDigitsPattern,
   scrubText,
@@ -107,5 +108,6 @@ export const EMAIL_HOLDINGS: PersonalData[] = [
     filter: (s, found) => anyOf(personOf(s, found).emails, (e) => ({ email: e.toLowerCase() })),
     erase: () => 'delete',
   },
+  TRACKED_LINK_HOLDINGS,
   ...LEDGER_HOLDINGS,
 ];

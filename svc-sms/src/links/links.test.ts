@@ -3,9 +3,12 @@
  * text carries the recovery link as given); with "Track clicks" each text carries a short `/r/s…` link instead, a
  * click is counted once per message (later clicks add to its count, not to the results), the redirect keeps the
  * code the shop applies, a held-out contact never has a link, an unknown token answers a 404 page, and the results
- * and the contact page show the clicks per variant.
+ * and the contact page show the clicks per variant. An erased person's link keeps its row without their contact id or
+ * the checkout link, and answers "not valid".
  */
 import { MongoClient } from 'mongodb';
+import { connect } from 'nats';
+import { privacyRequester } from '@act/service-kit/privacy-testing';
 import { call, gatewayHeaders } from '@act/service-kit/testing';
 import type { SmsLog } from '@act/contracts/src/sms-api';
 import type { CampaignResults } from '@act/contracts/src/experiments-api';
@@ -132,4 +135,33 @@ it('with "Track clicks": short links, one click per message, the code kept, no l
   expect(clicks).toHaveLength(1);
   expect(clicks[0]).toMatchObject({ side: 'sms', title: 'SMS link clicked' });
   expect(clicks[0]!.detail).toContain('opened 3 times');
+});
+
+it("an erase keeps the person's link row without their contact id or checkout link; the link then answers 'not valid'", async () => {
+  expect((await call(sms.svc.url, 'PUT', '/api/sms/click-tracking', { body: { track_clicks: true } })).status).toBe(200);
+  await createFunnel(sms.svc.url, 'links-erase', [{ message: 'Your cart: {checkout_url}' }]);
+  const phone = '+15552092001';
+  await postContact(sms.svc.url, 'links-erase', 'erase-1', phone, { email: 'erase.links@example.com', checkout_url: 'https://shop.example/c/erase-1' });
+  await waitFor(async () => sentTo(phone).length === 1, 30_000);
+  const token = LINK.exec(sentTo(phone)[0]!)![1]!;
+  expect((await click(token)).status).toBe(302);
+
+  const nc = await connect({ servers: sms.t.env.NATS_URL! });
+  const privacy = privacyRequester(nc, sms.t.natsPrefix);
+  const client = await MongoClient.connect(sms.t.env.MONGODB_URI!);
+  try {
+    const exported = await privacy.ask(71, 'export', { email: null, phone });
+    expect(JSON.stringify(exported)).toContain(token);
+    const erased = await privacy.ask(72, 'erase', { email: null, phone });
+    expect(erased.result).toMatchObject({ status: 'done', error: null });
+    const row = await client.db(sms.t.db).collection('tracked_links').findOne({ token });
+    expect(row).toMatchObject({ target: null, clicks: 1 });
+    expect(row!.contact_id).toMatch(/^erased-/);
+    expect(JSON.stringify(row)).not.toContain('erase-1');
+    expect((await click(token)).status).toBe(404);
+  } finally {
+    privacy.close();
+    await nc.close();
+    await client.close();
+  }
 });

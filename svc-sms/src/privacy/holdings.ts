@@ -7,6 +7,7 @@ import {
   erasedPhone,
   escapeRegex,
   LEDGER_HOLDINGS,
+  TRACKED_LINK_HOLDINGS,
   mentioning,
   personOf,
   phoneDigitsPattern,
@@ -90,5 +91,6 @@ export const SMS_HOLDINGS: PersonalData[] = [
     filter: (s, found) => anyOf(personOf(s, found).phones, (p) => digitsOf(p)),
     erase: () => 'delete',
   },
+  TRACKED_LINK_HOLDINGS,
   ...LEDGER_HOLDINGS,
 ];
