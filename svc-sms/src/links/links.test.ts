@@ -4,8 +4,11 @@
  * click is counted once per message (later clicks add to its count, not to the results), the redirect keeps the
  * code the shop applies, a held-out contact never has a link, an unknown token answers a 404 page, and the results
  * and the contact page show the clicks per variant. An erased person's link keeps its row without their contact id or
- * the checkout link, and answers "not valid".
+ * the checkout link, and answers "not valid". The text's segments are counted with the link it carries: an item name
+ * the long recovery link would have shortened goes whole beside our short link.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { connect } from 'nats';
 import { privacyRequester } from '@act/service-kit/privacy-testing';
@@ -13,6 +16,7 @@ import { call, gatewayHeaders } from '@act/service-kit/testing';
 import type { SmsLog } from '@act/contracts/src/sms-api';
 import type { CampaignResults } from '@act/contracts/src/experiments-api';
 import type { TimelinePart } from '@act/contracts/src/timeline';
+import { smsSegments } from '@act/contracts/src/sms-segments';
 import { startFakeShopifyAdmin, type FakeShopifyAdmin } from '@act/testing';
 import { useSmsWithTwilio } from '../test/sms-with-twilio';
 import { createFunnel, postContact, PUBLIC_URL, waitFor } from '../test/helpers';
@@ -164,4 +168,34 @@ it("an erase keeps the person's link row without their contact id or checkout li
     await nc.close();
     await client.close();
   }
+});
+
+it('counts the segments with the short link sent: an item name the long recovery link would shorten goes whole', async () => {
+  expect((await call(sms.svc.url, 'PUT', '/api/sms/click-tracking', { body: { track_clicks: true } })).status).toBe(200);
+  const template = 'Hi {{firstName}}, your {{firstItemName}} ({{cartTotal}}) is still in your cart: {{recoveryUrl}}';
+  const recovery = 'https://north-goods.myshopify.com/60673655038/checkouts/ac/b7e3c1a9/recover';
+  // 57 characters: with the 76-character recovery link the text would pass 160 and the name be cut; with ours it fits.
+  const name = 'Merino Wool Hiking Socks with Reinforced Heel, Size Large';
+  const { integration } = await createFunnel(sms.svc.url, 'links-segments', [{ message: template }]);
+  // A documented payload edited field by field: its shape is the sender's, not ours.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const body: Record<string, any> = JSON.parse(readFileSync(path.join(__dirname, '../../../packages/sources/src/shopify/fixtures/checkouts-create.json'), 'utf8'));
+  const phone = '+16475550191';
+  Object.assign(body, { token: 'links-segments-1', phone, abandoned_checkout_url: recovery });
+  body.customer = { ...body.customer, phone };
+  body.billing_address = { ...body.billing_address, phone };
+  body.line_items = [{ ...body.line_items[0], title: name }, ...body.line_items.slice(1)];
+  const r = await call(sms.svc.url, 'POST', new URL(integration.webhook_url).pathname, {
+    raw: JSON.stringify(body),
+    headers: { 'content-type': 'application/json', 'X-Shopify-Topic': 'checkouts/create', 'X-Shopify-Webhook-Id': 'links-segments-1' },
+    user: null,
+  });
+  expect(r.status).toBe(200);
+  await waitFor(async () => sentTo(phone).length === 1, 30_000);
+  const [text] = sentTo(phone);
+  expect(`Hi Sam, your ${name} (CA$101.70) is still in your cart: ${recovery}`.length).toBeGreaterThan(160);
+  expect(text).toMatch(new RegExp(`^Hi Sam, your ${name} \\(CA\\$101\\.70\\) is still in your cart: ${LINK.source}$`));
+  expect(smsSegments(text!).segments).toBe(1);
+  const token = LINK.exec(text!)![1]!;
+  expect((await click(token)).headers.get('location')).toBe(recovery);
 });
