@@ -171,6 +171,9 @@ export const SMS_LOG_STATUSES = [
   'held_frequency_cap',
   /** The contact is in the campaign's control group: no text, measured against those reminded. */
   'held_out',
+  /** Not a text: the sequence started again (the cart changed) or ended by an exit rule; the message says why. */
+  'sequence_restarted',
+  'sequence_exited',
 ] as const;
 export type SmsLogStatus = (typeof SMS_LOG_STATUSES)[number];
 /** Failed and undelivered are shown and counted together, as are pending and queued (section 4). */

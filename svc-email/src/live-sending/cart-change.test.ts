@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { startFakeResend, type FakeResend } from '@act/testing';
 import type { EmailCampaign } from '@act/contracts/src/email-api';
+import type { TimelinePart } from '@act/contracts/src/timeline';
 import { contactCreated, dropDb, HOOK_TIMEOUT_MS, natsConnect, startEmail, waitFor, type EmailUnderTest } from '../test/helpers';
 
 jest.setTimeout(120_000);
@@ -83,4 +84,17 @@ it('a cart changed after the first email restarts a campaign set to restart; a c
   expect(subjects('continue.one@example.com')).toEqual(['First', 'Second', 'Third']);
   await waitFor(async () => subjects('restart.one@example.com').length === 4, { timeoutMs: 40_000, what: 'the restarted sequence' });
   expect(subjects('restart.one@example.com')).toEqual(['First', 'First', 'Second', 'Third']);
+  // The restart is on the contact's timeline, with its reason; the sequence that went on has no such entry.
+  expect(await flowEntries('er-1')).toEqual([
+    { title: 'Email sequence started again from its first email', status: 'sequence_restarted', detail: 'the cart changed: the sequence starts again from its first step' },
+  ]);
+  expect(await flowEntries('ec-1')).toEqual([]);
 });
+
+/** The contact's timeline entries about its flow itself (restarted, ended by an exit rule). */
+async function flowEntries(contactId: string) {
+  const contacts = (await email.api('GET', '/api/contacts')).body as { id: number; contact_id: string }[];
+  const id = contacts.find((c) => c.contact_id === contactId)!.id;
+  const part = (await email.api('GET', `/internal/timeline?contact=${id}&limit=100`)).body as TimelinePart;
+  return part.entries.filter((e) => e.status?.startsWith('sequence_')).map(({ title, status, detail }) => ({ title, status, detail }));
+}

@@ -4,6 +4,7 @@ import type { Logger } from '@act/service-kit';
 import type { CampaignsService } from '../campaigns/service';
 import type { SendClaimDoc } from './model';
 import type { EmailSettings, EmailWork } from './work';
+import { flowLog, SEQUENCE_RESTARTED } from './flow-log';
 
 /** When the sender last changed the contact's cart, if after the campaign's last step (else null). */
 function changedSinceLastStep(w: EmailWork): Date | null {
@@ -19,7 +20,7 @@ function changedSinceLastStep(w: EmailWork): Date | null {
  * next template is chosen.
  */
 export function emailCartChange(deps: { claims: Collection<SendClaimDoc>; campaigns: Pick<CampaignsService, 'find'>; logger: Logger }): FlowStep<EmailWork, EmailSettings> {
-  return step('cart change', async (open) => {
+  return step('cart change', async (open, ctx) => {
     const changed = open.filter((w) => w.row.campaign_id !== null && changedSinceLastStep(w));
     if (changed.length === 0) return;
     const campaigns = new Map<number, Awaited<ReturnType<CampaignsService['find']>>>();
@@ -27,12 +28,16 @@ export function emailCartChange(deps: { claims: Collection<SendClaimDoc>; campai
     const restart = changed.filter((w) => {
       const campaign = campaigns.get(w.row.campaign_id!);
       if (!campaign) return false;
+      const at = changedSinceLastStep(w)!;
       const decision = exitDecision(
         { campaignId: campaign.id, enteredAt: w.row.created_at, stepsSent: w.row.sent },
         { onCartChange: campaign.on_cart_change ?? 'continue', priority: campaign.priority ?? 0 },
-        { kind: 'cart_changed', at: changedSinceLastStep(w)! },
+        { kind: 'cart_changed', at },
       );
-      return decision.action === 'restart';
+      if (decision.action !== 'restart') return false;
+      // Once per change of the cart (its time): the same change seen again after a crash logs nothing more.
+      w.flowLog = flowLog(w, SEQUENCE_RESTARTED, decision.reason, `${campaign.id}:${at.getTime()}`, ctx.now);
+      return true;
     });
     if (restart.length === 0) return;
     await deps.claims.deleteMany({ contact_ref: { $in: restart.map((w) => w.ref) } });

@@ -138,7 +138,7 @@ export class SequenceEngine {
         steps: [...(deps.timing ? [deps.timing] : []), remind, ...pipeline.all],
         recorder: {
           finish: async (works, lease) => {
-            await deps.logs.addMany(works.filter((w) => w.log).map((w) => w.log!));
+            await deps.logs.addMany(works.flatMap((w) => [w.flowLog, w.log].filter((l) => l !== undefined)));
             await this.store.release(
               lease.leaseId,
               works.filter((w) => w.release).map((w) => ({ ref: w.ref, ...w.release! })),

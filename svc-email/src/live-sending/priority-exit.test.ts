@@ -6,6 +6,7 @@
 import { MongoClient } from 'mongodb';
 import { startFakeResend, type FakeResend } from '@act/testing';
 import type { EmailCampaign } from '@act/contracts/src/email-api';
+import type { TimelinePart } from '@act/contracts/src/timeline';
 import { contactCreated, dropDb, HOOK_TIMEOUT_MS, MONGODB_URI, startEmail, waitFor, type EmailUnderTest } from '../test/helpers';
 
 jest.setTimeout(120_000);
@@ -72,4 +73,13 @@ it('a flow ends when the address enters a campaign of higher priority; an addres
   }
   expect(subjects('only.two@example.com')).toEqual(['LowFirst', 'LowSecond']);
   expect(subjects('both.one@example.com')).toEqual(['LowFirst', 'HighFirst']);
+  // The ended flow says so on the contact's timeline, with its reason.
+  const contacts = (await email.api('GET', '/api/contacts')).body as { id: number; contact_id: string }[];
+  const low = contacts.find((c) => c.contact_id === 'el-1')!.id;
+  const high = (await email.api('GET', '/api/email/campaigns')).body as { id: number; name: string }[];
+  const highId = high.find((c) => c.name === 'Campaign e-high')!.id;
+  const part = (await email.api('GET', `/internal/timeline?contact=${low}&limit=100`)).body as TimelinePart;
+  expect(part.entries.filter((e) => e.status === 'sequence_exited').map(({ title, detail }) => ({ title, detail }))).toEqual([
+    { title: 'Email sequence ended', detail: `entered campaign ${highId}, of higher priority (10 > 0)` },
+  ]);
 });

@@ -5,6 +5,7 @@ import type { CampaignsService } from '../campaigns/service';
 import type { ContactDoc } from '../contacts/model';
 import type { SequenceStepDoc } from './model';
 import type { EmailSettings, EmailWork } from './work';
+import { flowLog, SEQUENCE_EXITED } from './flow-log';
 
 export interface EmailPriorityExitDeps {
   contacts: Collection<ContactDoc>;
@@ -19,7 +20,7 @@ export interface EmailPriorityExitDeps {
  * (the `email_lower` index) and one of those contacts' flow rows (by `contact_ref`).
  */
 export function emailPriorityExit(deps: EmailPriorityExitDeps): FlowStep<EmailWork, EmailSettings> {
-  return step('priority', async (open) => {
+  return step('priority', async (open, ctx) => {
     const ranked = open.filter((w) => w.row.campaign_id !== null && w.row.stage !== 'remind' && w.contact);
     if (ranked.length === 0) return;
     const people = await deps.contacts
@@ -51,6 +52,7 @@ export function emailPriorityExit(deps: EmailPriorityExitDeps): FlowStep<EmailWo
         if (decision.action !== 'exit') continue;
         w.outcome = 'stopped';
         w.release = { set: { state: 'stopped', due_at: null, stop_reason: 'higher_priority_campaign' } };
+        w.flowLog = flowLog(w, SEQUENCE_EXITED, decision.reason, String(own.id), ctx.now);
         deps.logger.info({ contact: w.ref, campaign: own.id, reason: decision.reason }, 'email flow ended: a campaign of higher priority');
         break;
       }

@@ -17,6 +17,7 @@ import type { ResendProvider } from '../providers/resend';
 import type { SendResult } from '../providers/types';
 import { composeEmail } from './compose';
 import { emailCartChange } from './cart-change';
+import { emailCompletedElsewhere } from './completed-elsewhere';
 import { emailPriorityExit } from './priority-exit';
 import type { RecoveryUrls } from './recovery-urls';
 import type { EmailTrackedLinks } from '../links';
@@ -106,6 +107,7 @@ export class EmailSteps {
   get all(): Step[] {
     return [
       step('contact', (open) => this.contact(open)),
+      emailCompletedElsewhere({ contacts: this.deps.contacts, logger: this.deps.logger }),
       emailCartChange({ claims: this.deps.claims, campaigns: this.deps.campaigns, logger: this.deps.logger }),
       ...(this.deps.experimentRows
         ? [emailPriorityExit({ contacts: this.deps.contacts, rows: this.deps.experimentRows, campaigns: this.deps.campaigns, logger: this.deps.logger })]

@@ -41,6 +41,11 @@ export interface EmailWork extends Work<SequenceStepDoc> {
   /** Written to the row when the burst ends its lease. */
   release?: Omit<StepRelease, 'ref'>;
   log?: NewEmailLog;
+  /**
+   * What became of the flow itself (started again, or ended by an exit rule): written with the burst's logs, so the
+   * contact's timeline says it and why.
+   */
+  flowLog?: NewEmailLog;
   /** A timing rule moved the step to `until` (timing.ts): nothing claimed, a 'held' log says why. */
   held?: Held;
   /** The reminder step claimed the contact and handed it on to its campaign's steps in this burst: when it was due. */

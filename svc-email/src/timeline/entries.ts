@@ -14,6 +14,9 @@ const LOG_TITLES: Record<string, string> = {
   pending: 'Reminder email waiting to be sent',
   // A contact of the campaign's control group: said as it is, so no one reads it as a failure.
   held_out: 'held out (control group)',
+  // What became of the flow itself; the row's message says why (the exit rule's reason).
+  sequence_restarted: 'Email sequence started again from its first email',
+  sequence_exited: 'Email sequence ended',
 };
 
 const PROVIDER_TITLES: Record<string, string> = {

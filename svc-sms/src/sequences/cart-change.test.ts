@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { call } from '@act/service-kit/testing';
 import { Subjects } from '@act/contracts';
-import type { SmsCampaign } from '@act/contracts/src/sms-api';
+import type { SmsCampaign, SmsContact } from '@act/contracts/src/sms-api';
+import type { TimelinePart } from '@act/contracts/src/timeline';
 import { useSmsWithTwilio } from '../test/sms-with-twilio';
 import { createFunnel, publishEvent, waitFor } from '../test/helpers';
 
@@ -64,4 +65,14 @@ it('a cart changed after the first text restarts a campaign set to restart; a ca
   expect(sentTo('+15552091002')).toEqual(['First', 'Second', 'Third']);
   await waitFor(async () => sentTo('+15552091001').length === 4, 30_000);
   expect(sentTo('+15552091001')).toEqual(['First', 'First', 'Second', 'Third']);
+  // The restart is on the contact's timeline with its reason; the sequence that went on has no such entry.
+  const flowEntries = async (contactId: string) => {
+    const id = ((await call(sms.svc.url, 'GET', '/api/sms-contacts')).body as SmsContact[]).find((c) => c.contact_id === contactId)!.id;
+    const part = (await call(sms.svc.url, 'GET', `/internal/timeline?contact=${id}&limit=100`)).body as TimelinePart;
+    return part.entries.filter((e) => e.status?.startsWith('sequence_')).map(({ title, detail }) => ({ title, detail }));
+  };
+  expect(await flowEntries('cr-1')).toEqual([
+    { title: 'SMS sequence started again from its first text', detail: 'the cart changed: the sequence starts again from its first step' },
+  ]);
+  expect(await flowEntries('cc-1')).toEqual([]);
 });

@@ -4,6 +4,7 @@ import { exitDecision, step, type FlowStep } from '@act/flow';
 import type { Logger } from '@act/service-kit';
 import type { SendClaimDoc } from './model';
 import type { SmsWork } from './work';
+import type { StepLogs } from './step-logs';
 
 /** When the sender last changed the contact's cart, if after the contact's last text (else null). */
 function changedSinceLastText(w: SmsWork): Date | null {
@@ -18,7 +19,7 @@ function changedSinceLastText(w: SmsWork): Date | null {
  * growing, so no step is claimed twice); 'continue' goes on with the next step. Put after the interrupted sends are
  * settled (no claim of the current step is left then) and before the next template is chosen.
  */
-export function smsCartChange(sends: Collection<SendClaimDoc>, logger: Logger): FlowStep<SmsWork, TwilioConfig> {
+export function smsCartChange(sends: Collection<SendClaimDoc>, logs: Pick<StepLogs, 'flowFields'>, logger: Logger): FlowStep<SmsWork, TwilioConfig> {
   return step('cart change', async (open) => {
     const restart = open.filter((w) => {
       const at = changedSinceLastText(w);
@@ -28,7 +29,9 @@ export function smsCartChange(sends: Collection<SendClaimDoc>, logger: Logger): 
         { onCartChange: w.campaign.on_cart_change ?? 'continue', priority: w.campaign.priority ?? 0 },
         { kind: 'cart_changed', at },
       );
-      return decision.action === 'restart';
+      if (decision.action !== 'restart') return false;
+      w.flowLog = logs.flowFields(w.c, 'sequence_restarted', decision.reason);
+      return true;
     });
     if (restart.length === 0) return;
     await sends.deleteMany({ contact_ref: { $in: restart.map((w) => w.c.id) } });

@@ -110,6 +110,7 @@ export class SequenceEngine {
         // A log per message or skip, then the step's outcome: lost with the process in between, they are redone
         // after the lease (a send is then found at the provider, not repeated).
         finish: async (works, lease) => {
+          await this.logs.writeFlow(works.filter((w) => w.flowLog).map((w) => w.flowLog!));
           await this.logs.writeAll(works.filter((w) => w.log).map((w) => w.log!));
           await this.writeHolds(works.filter((w) => w.held), lease.leaseId);
           const ended = works.filter((w) => w.set);

@@ -5,6 +5,7 @@
  */
 import { call } from '@act/service-kit/testing';
 import type { SmsContact } from '@act/contracts/src/sms-api';
+import type { TimelinePart } from '@act/contracts/src/timeline';
 import { useSmsWithTwilio } from '../test/sms-with-twilio';
 import { createFunnel, postContact, waitFor } from '../test/helpers';
 
@@ -32,4 +33,11 @@ it('a sequence ends when the person enters a campaign of higher priority; one of
   await waitFor(async () => (await contactOf('lo-1')).next_send_at === null, 15_000);
   expect(sentTo('+15552092002')).toEqual(['Low first', 'Low second']);
   expect(sentTo('+15552092001')).toEqual(['Low first', 'High first']);
+  // The ended sequence says so on the contact's timeline, with its reason; the control's has no such entry.
+  const flowEntries = async (contactId: string) => {
+    const part = (await call(sms.svc.url, 'GET', `/internal/timeline?contact=${(await contactOf(contactId)).id}&limit=100`)).body as TimelinePart;
+    return part.entries.filter((e) => e.status?.startsWith('sequence_')).map(({ title, detail }) => ({ title, detail }));
+  };
+  expect(await flowEntries('lo-1')).toEqual([{ title: 'SMS sequence ended', detail: `entered campaign ${high.campaign.id}, of higher priority (10 > 0)` }]);
+  expect(await flowEntries('lo-2')).toEqual([]);
 });

@@ -6,11 +6,13 @@ import type { CampaignDoc } from '../campaigns/model';
 import type { ContactDoc } from '../contacts/model';
 import { OPEN_STATUSES } from '../contacts/service';
 import type { SmsWork } from './work';
+import type { StepLogs } from './step-logs';
 
 export interface PriorityExitDeps {
   contacts: Collection<ContactDoc>;
   /** The campaign an integration's contacts are in (null: none, or the integration is off). */
   campaignOf(integrationId: number): Promise<CampaignDoc | null>;
+  logs: Pick<StepLogs, 'flowFields'>;
   logger: Logger;
 }
 
@@ -42,6 +44,7 @@ export function smsPriorityExit(deps: PriorityExitDeps): FlowStep<SmsWork, Twili
         if (decision.action !== 'exit') continue;
         w.outcome = 'stopped';
         w.set = { next_at: null, status: w.c.step === 0 && w.c.status === 'pending' ? 'abandoned' : w.c.status };
+        w.flowLog = deps.logs.flowFields(w.c, 'sequence_exited', decision.reason);
         deps.logger.info({ contact: w.c.id, campaign: w.campaign!.id, reason: decision.reason }, 'SMS sequence ended: a campaign of higher priority');
         break;
       }

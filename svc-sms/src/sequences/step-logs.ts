@@ -58,6 +58,33 @@ export class StepLogs {
     };
   }
 
+  /**
+   * A row saying what became of the contact's sequence itself (started again, or ended by an exit rule) and why: no
+   * template, no message sent, counted in no send figure.
+   */
+  flowFields(c: ContactDoc, status: 'sequence_restarted' | 'sequence_exited', reason: string): LogFields {
+    const at = this.now();
+    return {
+      phone: c.phone,
+      contact_id: c.contact_id,
+      contact_ref: c.id,
+      integration_id: c.integration_id,
+      template_id: null,
+      message: reason,
+      sequence_order: null,
+      status,
+      message_sid: null,
+      timestamp: at,
+      updated_at: at,
+      error_message: null,
+    };
+  }
+
+  /** A burst's rows about the sequences themselves, in one insert (not sends: not told to `onLogged`). */
+  async writeFlow(logs: LogFields[]): Promise<void> {
+    if (logs.length) await this.insert(logs);
+  }
+
   /** A burst's rows in one insert. */
   async writeAll(logs: LogFields[]): Promise<void> {
     if (logs.length === 0) return;

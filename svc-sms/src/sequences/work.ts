@@ -70,6 +70,8 @@ export interface SmsWork extends Work<ContactDoc> {
   set?: Partial<ContactDoc>;
   sent?: boolean;
   log?: Omit<LogDoc, 'id'>;
+  /** What became of the sequence itself (started again, ended by an exit rule): a log row the timeline shows. */
+  flowLog?: Omit<LogDoc, 'id'>;
   /** A timing rule moved the step to `until` (its row and a log row say so; nothing claimed). */
   held?: Held;
 }

@@ -20,6 +20,9 @@ const LOG_TITLES: Record<string, string> = {
   held_blackout: 'SMS held by the blackout',
   held_frequency_cap: 'SMS held by the frequency cap',
   would_send: 'SMS simulated (nothing sent)',
+  // What became of the sequence itself; the row's message says why (the exit rule's reason).
+  sequence_restarted: 'SMS sequence started again from its first text',
+  sequence_exited: 'SMS sequence ended',
 };
 
 const PROVIDER_TITLES: Record<string, string> = {

@@ -44,7 +44,7 @@ describe('exit conditions', () => {
     ).toEqual({
       action: 'exit',
       code: 'completed_elsewhere',
-      reason: 'the sender says the checkout was completed elsewhere (shopify)',
+      reason: 'checkout completed elsewhere (shopify)',
     });
   });
 

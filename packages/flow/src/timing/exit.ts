@@ -60,7 +60,7 @@ export function exitDecision(state: ContactFlowState, settings: ExitSettings, ev
       return {
         action: 'exit',
         code: 'completed_elsewhere',
-        reason: `the sender says the checkout was completed elsewhere${event.source ? ` (${event.source})` : ''}`,
+        reason: `checkout completed elsewhere${event.source ? ` (${event.source})` : ''}`,
       };
   }
 }

@@ -1,0 +1,85 @@
+/**
+ * The sender says the checkout was completed elsewhere, through the service over HTTP with the fake Resend: one
+ * shopper left two checkouts in one shop, and the sender then reports a purchase naming the first one. The first is
+ * purchased; the second one's flow, due for its next email, ends instead, and its timeline says which checkout was
+ * paid. A shopper with one checkout gets the whole campaign.
+ */
+import { MongoClient } from 'mongodb';
+import { startFakeResend, type FakeResend } from '@act/testing';
+import type { EmailCampaign } from '@act/contracts/src/email-api';
+import type { TimelinePart } from '@act/contracts/src/timeline';
+import { contactCreated, dropDb, HOOK_TIMEOUT_MS, MONGODB_URI, startEmail, waitFor, type EmailUnderTest } from '../test/helpers';
+
+jest.setTimeout(120_000);
+
+let fake: FakeResend;
+let email: EmailUnderTest;
+beforeAll(async () => {
+  fake = await startFakeResend();
+  email = await startEmail('elsewhere', {
+    EMAIL_LIVE_SENDING: 'true',
+    RESEND_BASE_URL: fake.url,
+    RESEND_API_KEY: 're_live',
+    RESEND_FROM: 'Shop <shop@example.com>',
+    EMAIL_DELAY_HOUR_MS: '1000',
+    EMAIL_SEQUENCE_SCAN_MS: '200',
+    PUBLIC_URL: 'https://carts.example.com',
+    UNSUBSCRIBE_SECRET: 'elsewhere-secret',
+    UNSUBSCRIBE_MAILTO: '',
+  });
+}, HOOK_TIMEOUT_MS);
+afterAll(async () => {
+  await email?.svc.stop();
+  if (email) await dropDb(email.db);
+  await fake?.close();
+});
+
+const subjects = (to: string) => fake.emailsTo(to).map((e) => e.subject.split(' for ')[0]);
+const hook = async (body: unknown) => expect((await email.api('POST', '/api/webhook', { body, user: null })).status).toBe(200);
+
+it("ends a flow when the sender reports the shopper's other checkout paid, and says so on the timeline", async () => {
+  const c = (await email.api('POST', '/api/email/campaigns', { body: { name: 'Campaign elsewhere' } })).body as EmailCampaign;
+  for (const [i, [name, delay]] of ([['First', 0], ['Second', 8]] as const).entries()) {
+    const r = await email.api('POST', '/api/resend/templates', {
+      body: { campaign_id: c.id, name, subject: `${name} for {{contactEmail}}`, from_name: 'Cart Team', html_content: '<p>Your cart is waiting.</p>', template_order: i + 1, delay_hours: delay },
+    });
+    expect(r.status).toBe(201);
+  }
+  expect((await email.api('POST', '/api/webhook-integrations', { body: { name: 'shop', funnel_id: 'ce-shop', reminder_delay: 1, campaign_id: c.id } })).status).toBe(201);
+
+  await hook(contactCreated('co-A', 'two.carts@example.com', 'ce-shop'));
+  await hook(contactCreated('co-B', 'two.carts@example.com', 'ce-shop'));
+  await hook(contactCreated('co-C', 'one.cart@example.com', 'ce-shop'));
+  await waitFor(async () => subjects('two.carts@example.com').length === 2 && subjects('one.cart@example.com').length === 1, { timeoutMs: 20_000, what: 'the first emails' });
+  // The sender's purchase names checkout co-A (a Shopify order's checkout_token, a Stripe session, a WooCommerce order).
+  await hook({ event: 'purchase_created', funnel_id: 'ce-shop', contact: { id: 'co-A', email: 'two.carts@example.com' }, purchase: { amount: 42, currency: 'EUR' } });
+  await waitFor(async () => subjects('one.cart@example.com').length === 2, { timeoutMs: 30_000, what: "the other shopper's second email" });
+
+  const client = await MongoClient.connect(MONGODB_URI);
+  try {
+    const rows = client.db(email.db).collection('email_sequence_steps');
+    const b = await waitFor(
+      async () => {
+        const r = await rows.findOne({ contact_id: 'co-B' });
+        return r?.state === 'stopped' ? r : null;
+      },
+      { timeoutMs: 30_000, what: "the second checkout's flow stopped" },
+    );
+    expect(b.stop_reason).toBe('completed_elsewhere');
+    const a = await client.db(email.db).collection('contacts').findOne({ contact_id: 'co-A' });
+    expect(a?.status).toBe('purchased');
+    const contacts = (await email.api('GET', '/api/contacts')).body as { id: number; contact_id: string; status: string }[];
+    // Not a purchase of its own: the second checkout's contact keeps its status.
+    expect(contacts.find((x) => x.contact_id === 'co-B')!.status).not.toBe('purchased');
+    const part = (await email.api('GET', `/internal/timeline?contact=${contacts.find((x) => x.contact_id === 'co-B')!.id}&limit=100`)).body as TimelinePart;
+    const ended = part.entries.filter((e) => e.status === 'sequence_exited');
+    expect(ended).toHaveLength(1);
+    expect(ended[0]).toMatchObject({ title: 'Email sequence ended' });
+    expect(ended[0]!.detail).toMatch(/^checkout completed elsewhere \(the sender reported checkout co-A paid at \d{4}-\d\d-\d\dT[\d:.]+Z\)$/);
+  } finally {
+    await client.close();
+  }
+  // Each of the two checkouts got its first email only; the other shopper got both.
+  expect(subjects('two.carts@example.com')).toEqual(['First', 'First']);
+  expect(subjects('one.cart@example.com')).toEqual(['First', 'Second']);
+});
