@@ -29,7 +29,7 @@ export interface ContactDoc {
   next_at: Date | null;
   /** Set when the blackout held the step: the window's end (the step is held while next_at still equals it). */
   held_until?: Date | null;
-  /** Which timing rule set held_until (absent: the blackout, as before the frequency cap). */
+  /** Which timing rule set held_until (absent: the blackout; a row written without the field was held by it). */
   held_by?: 'blackout' | 'frequency_cap' | null;
   /**
    * The lease of the burst working the step (a random id written with the take; every write under the lease names
@@ -128,7 +128,7 @@ export function optOutModel(conn: Connection): Model<OptOutDoc> {
 }
 
 /**
- * The opt-out list's entries for a phone: as stored, or its salted hash once the person was erased (issue 18: the
+ * The opt-out list's entries for a phone: as stored, or its salted hash once the person was erased (the
  * list then holds `erased-<hash>`, and an erased contact's own phone is that same form, see docs/privacy.md).
  */
 export function optOutFilter(phone: string): { phone: { $in: string[] } } {
