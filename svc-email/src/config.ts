@@ -14,6 +14,7 @@ export const emailSettings = {
   WEBHOOK_TEST_BASE_URL: urls(['http', 'https'], { default: undefined }),
   EMAIL_LIVE_SENDING: bool({ default: false }),
   EMAIL_DELAY_HOUR_MS: int({ default: 3_600_000, min: 1, desc: 'test-only' }),
+  EMAIL_CLOCK_OFFSET_MS: int({ default: 0, desc: 'test-only' }),
   EMAIL_SEND_CONCURRENCY: int({ default: 300, min: 1 }),
   RESEND_API_KEY: str({ default: undefined }),
   RESEND_FROM: str({ default: undefined }),
@@ -30,7 +31,7 @@ export const emailSettings = {
   UNSUBSCRIBE_RATE_LIMIT: int({ default: 30, min: 1 }),
   RECOVERY_URL_FALLBACK: urls(['http', 'https'], { default: undefined }),
 };
-export const EMAIL_TEST_SWITCHES = ['REMINDER_DELAY_UNIT_MS', 'EMAIL_DELAY_HOUR_MS', 'RESEND_BASE_URL'] as const;
+export const EMAIL_TEST_SWITCHES = ['REMINDER_DELAY_UNIT_MS', 'EMAIL_DELAY_HOUR_MS', 'EMAIL_CLOCK_OFFSET_MS', 'RESEND_BASE_URL'] as const;
 
 /** svc-email's own settings (service-kit reads the shared ones: PORT, MONGODB_*, NATS_*, IDENTITY_SECRET...). */
 export interface EmailConfig {

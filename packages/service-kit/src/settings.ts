@@ -91,6 +91,7 @@ export const TEST_SWITCHES = {
   EMAIL_DELAY_HOUR_MS: 'svc-email: length of one "hour" of a template delay',
   SMS_DELAY_UNIT_MS: 'svc-sms: length of one "minute" of SMS delays',
   SMS_CLOCK_OFFSET_MS: "svc-sms: its clock runs this far from the machine's (tests of the shopper's local hours)",
+  EMAIL_CLOCK_OFFSET_MS: "svc-email: its flows' clock runs this far from the machine's (tests of the shopper's local hours)",
   RESEND_BASE_URL: "svc-email: Resend's API origin (a local fake)",
   TWILIO_BASE_URL: "svc-sms: every Twilio API host redirected to this origin (a local fake)",
 } as const;

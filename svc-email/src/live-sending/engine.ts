@@ -1,7 +1,7 @@
 import type { Connection } from 'mongoose';
 import type { Collection } from 'mongodb';
 import { DuePoller, FlowRunner, type FlowStep } from '@act/flow';
-import { dropStandInIndexes, reminderLateness, watchFlowSteps, type Incentives, type Logger } from '@act/service-kit';
+import { dropStandInIndexes, envInt, reminderLateness, watchFlowSteps, type Incentives, type Logger } from '@act/service-kit';
 import { contactModel, type ContactDoc } from '../contacts/model';
 import type { EmailLogsService } from '../email-logs/service';
 import type { CampaignsService } from '../campaigns/service';
@@ -71,6 +71,17 @@ export interface SequenceEngineDeps {
   /** How long the due poller waits after a look that found less than a full round (REMINDER_DUE_SCAN_MS). */
   scanMs: number;
   logger: Logger;
+  /** The flows' clock: when a step is due, and the shopper's local hour; default flowClock(). */
+  now?: () => Date;
+}
+
+/**
+ * The machine's clock, or (EMAIL_CLOCK_OFFSET_MS, a test switch) that far ahead or behind, so a test can run a flow
+ * at a chosen hour of a shopper's day and past the end of a hold.
+ */
+export function flowClock(): () => Date {
+  const offset = envInt('EMAIL_CLOCK_OFFSET_MS', 0);
+  return offset ? () => new Date(Date.now() + offset) : () => new Date();
 }
 
 /**
@@ -98,8 +109,9 @@ export class SequenceEngine {
   constructor(private readonly deps: SequenceEngineDeps) {
     this.steps = sequenceStepModel(deps.conn).collection as unknown as Collection<SequenceStepDoc>;
     this.contacts = contactModel(deps.conn).collection as unknown as Collection<ContactDoc>;
+    const now = deps.now ?? flowClock();
     // Live sending off is the kill switch: the campaign steps already under way wait where they are.
-    this.store = new StepStore(this.steps, deps.liveSending, REMINDER_LEASE_MS);
+    this.store = new StepStore(this.steps, deps.liveSending, REMINDER_LEASE_MS, now);
     const remind = reminderStep({
       contacts: this.contacts,
       rows: this.steps,
@@ -153,15 +165,15 @@ export class SequenceEngine {
           abandon: (works, lease) =>
             this.store.release(
               lease.leaseId,
-              works.map((w) => ({ ref: w.ref, set: { due_at: new Date(Date.now() + ERROR_RETRY_MS) } })),
+              works.map((w) => ({ ref: w.ref, set: { due_at: new Date(now().getTime() + ERROR_RETRY_MS) } })),
             ),
         },
         // The next template is due at once (delay 0): looked for straight away, like the one just sent.
         schedule: async (_ref, at) => {
-          if (at.getTime() <= Date.now()) this.poller.wake();
+          if (at.getTime() <= now().getTime()) this.poller.wake();
         },
       },
-      { leaseMs: LEASE_MS, logger: deps.logger },
+      { leaseMs: LEASE_MS, now, logger: deps.logger },
     );
     const concurrency = Math.max(1, deps.concurrency ?? DEFAULT_CONCURRENCY);
     const burst = Math.min(BATCH_MAX, concurrency);

@@ -32,6 +32,8 @@ export class StepStore implements FlowStepStore<SequenceStepDoc> {
     private readonly campaignSteps: boolean,
     /** How long a reminder's step holds its row: it calls no provider, so a crash mid-claim comes back soon. */
     private readonly reminderLeaseMs: number,
+    /** The flows' clock (the runner's). */
+    private readonly now: () => Date = () => new Date(),
   ) {}
 
   ref(row: SequenceStepDoc): number {
@@ -131,7 +133,7 @@ export class StepStore implements FlowStepStore<SequenceStepDoc> {
   async take(rows: SequenceStepDoc[], until: Date): Promise<{ leaseId: string; taken: SequenceStepDoc[] }> {
     const leaseId = randomUUID();
     if (rows.length === 0) return { leaseId, taken: [] };
-    const reminderUntil = new Date(Math.min(until.getTime(), Date.now() + this.reminderLeaseMs));
+    const reminderUntil = new Date(Math.min(until.getTime(), this.now().getTime() + this.reminderLeaseMs));
     const ops: AnyBulkWriteOperation<SequenceStepDoc>[] = rows.map((r) => ({
       updateOne: {
         filter: { contact_ref: r.contact_ref, state: 'waiting', due_at: r.due_at, lease_id: r.lease_id } as Filter<SequenceStepDoc>,

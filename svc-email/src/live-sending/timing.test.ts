@@ -1,18 +1,15 @@
 /**
- * The timing rules on email, through the service over HTTP and NATS with the fake Resend: email's own quiet hours
- * read on each shopper's clock (a shopper without a phone on the fallback zone's, an Australian mobile on
- * Sydney's), the frequency cap over the person's sends on both channels (a text the SMS side sent holds the email
- * until the cap's end, then it goes out), and the cap kept equal with the SMS side's over NATS.
+ * The timing rules on email, through the service over HTTP and NATS with the fake Resend: the frequency cap over the
+ * person's sends on both channels (a text the SMS side sent holds the email until the cap's end, then it goes out),
+ * and the cap kept equal with the SMS side's over NATS. Email's quiet hours: quiet-hours.test.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { DateTime } from 'luxon';
 import { MongoClient } from 'mongodb';
 import { StringCodec } from 'nats';
 import { startFakeResend, type FakeResend } from '@act/testing';
 import { Subjects } from '@act/contracts';
 import type { EmailTimingSettings } from '@act/contracts/src/timing';
-import { contactCreated, dropDb, HOOK_TIMEOUT_MS, MONGODB_URI, natsConnect, sleep, waitFor, type EmailUnderTest, startEmail } from '../test/helpers';
-import { EMAIL_FALLBACK_ZONE } from './timing';
+import { contactCreated, dropDb, HOOK_TIMEOUT_MS, MONGODB_URI, natsConnect, waitFor, type EmailUnderTest, startEmail } from '../test/helpers';
 
 jest.setTimeout(120_000);
 
@@ -58,31 +55,6 @@ const timing = async (body: Partial<EmailTimingSettings>) => {
 };
 const post = async (contactId: string, to: string, extra: Record<string, unknown> = {}) =>
   expect((await email.api('POST', '/api/webhook', { body: contactCreated(contactId, to, 'timing', extra), user: null })).status).toBe(200);
-
-it("holds a step in email's quiet hours on the shopper's clock: no phone, the fallback zone; an Australian mobile, Sydney's", async () => {
-  expect((await email.api('GET', '/api/settings/timing')).body).toEqual({ quiet_hours_enabled: false, quiet_start_hour: 22, quiet_end_hour: 8, frequency_cap_hours: null });
-  // A window of the fallback zone's current hour: Sydney's clock is hours away from it, outside the window.
-  // Not in the last half-minute of an hour: the window of this hour must still hold when the step falls due.
-  const untilNextHour = DateTime.now().endOf('hour').toMillis() - Date.now();
-  if (untilNextHour < 30_000) await sleep(untilNextHour + 1_000);
-  const local = DateTime.now().setZone(EMAIL_FALLBACK_ZONE);
-  const end = local.plus({ hours: 1 }).startOf('hour');
-  await timing({ quiet_hours_enabled: true, quiet_start_hour: local.hour, quiet_end_hour: end.hour });
-  try {
-    await post('qh-1', 'night.one@example.com');
-    await post('qh-au', 'sydney.two@example.com', { phone: '+61412345678' });
-    await waitFor(async () => fake.emailsTo('sydney.two@example.com').length === 1, { timeoutMs: 20_000, what: "the Sydney shopper's email" });
-    const held = await waitFor(async () => (await logsFor('qh-1')).find((l) => l.status === 'held'), { timeoutMs: 20_000, what: 'the held log' });
-    expect(held.message).toBe(
-      `Not sent yet to night.one@example.com: quiet hours in ${EMAIL_FALLBACK_ZONE} (the integration's time zone): held until ${end.toFormat('HH:mm')} local time`,
-    );
-    const row = await client.db(email.db).collection('email_sequence_steps').findOne({ contact_id: 'qh-1' });
-    expect(row?.due_at?.toISOString()).toBe(end.toUTC().toISO());
-    expect(fake.emailsTo('night.one@example.com')).toEqual([]);
-  } finally {
-    await timing({ quiet_hours_enabled: false });
-  }
-});
 
 it('holds an email due within the cap of a text the SMS side sent the same person, and sends it at the cap end', async () => {
   const capSaved = new Promise<Record<string, unknown>>((resolve) => {

@@ -1,0 +1,100 @@
+/**
+ * Email's own quiet hours, read on each shopper's clock, through the service over HTTP with the fake Resend: a
+ * shopper without a phone on the fallback zone's clock is held until the window ends and then emailed; an
+ * Australian mobile, on Sydney's clock, is outside the window and emailed at once. The service's flows run on a
+ * clock set shortly before a full hour (EMAIL_CLOCK_OFFSET_MS), so the hold ends during the test.
+ */
+import { DateTime } from 'luxon';
+import { MongoClient } from 'mongodb';
+import { startFakeResend, type FakeResend } from '@act/testing';
+import type { EmailTimingSettings } from '@act/contracts/src/timing';
+import { contactCreated, dropDb, HOOK_TIMEOUT_MS, MONGODB_URI, sleep, waitFor, type EmailUnderTest, startEmail } from '../test/helpers';
+import { EMAIL_FALLBACK_ZONE } from './timing';
+
+jest.setTimeout(240_000);
+
+type Log = { contact_id: string; email: string; status: string; message: string; timestamp: string };
+
+/** When the service's flow clock reaches the next full hour of the fallback zone: the quiet hour's end. */
+const TOP = DateTime.fromMillis(Date.now() + 120_000).setZone(EMAIL_FALLBACK_ZONE).startOf('hour').plus({ hours: 1 });
+/** At start, the flow clock reads two minutes before it (never behind the machine's: intake dates by the machine). */
+const OFFSET_MS = TOP.toMillis() - 120_000 - Date.now();
+const serviceNow = () => DateTime.fromMillis(Date.now() + OFFSET_MS).setZone(EMAIL_FALLBACK_ZONE);
+
+let fake: FakeResend;
+let email: EmailUnderTest;
+let client: MongoClient;
+beforeAll(async () => {
+  fake = await startFakeResend();
+  email = await startEmail('quiet_hours', {
+    EMAIL_LIVE_SENDING: 'true',
+    RESEND_BASE_URL: fake.url,
+    RESEND_API_KEY: 're_live',
+    RESEND_FROM: 'Shop <shop@example.com>',
+    EMAIL_DELAY_HOUR_MS: '1000',
+    EMAIL_SEQUENCE_SCAN_MS: '200',
+    EMAIL_CLOCK_OFFSET_MS: String(OFFSET_MS),
+    PUBLIC_URL: 'https://carts.example.com',
+    UNSUBSCRIBE_SECRET: 'quiet-secret',
+    UNSUBSCRIBE_MAILTO: '',
+  });
+  client = await MongoClient.connect(MONGODB_URI);
+  const c = (await email.api('POST', '/api/email/campaigns', { body: { name: 'Quiet' } })).body as { id: number };
+  const t = await email.api('POST', '/api/resend/templates', {
+    body: { campaign_id: c.id, name: 'First', subject: 'First for {{contactEmail}}', from_name: 'Cart Team', html_content: '<p>Your cart is waiting.</p>', template_order: 1, delay_hours: 0 },
+  });
+  expect(t.status).toBe(201);
+  const i = await email.api('POST', '/api/webhook-integrations', { body: { name: 'quiet', funnel_id: 'quiet', reminder_delay: 1, campaign_id: c.id } });
+  expect(i.status).toBe(201);
+}, HOOK_TIMEOUT_MS);
+afterAll(async () => {
+  await email?.svc.stop();
+  await client?.close();
+  if (email) await dropDb(email.db);
+  await fake?.close();
+});
+
+const logsFor = async (contactId: string) => ((await email.api('GET', '/api/email-logs')).body as Log[]).filter((l) => l.contact_id === contactId);
+const timing = async (body: Partial<EmailTimingSettings>) => {
+  const r = await email.api('PUT', '/api/settings/timing', { body });
+  expect(r.status).toBe(200);
+  return r.body as EmailTimingSettings;
+};
+const post = async (contactId: string, to: string, extra: Record<string, unknown> = {}) =>
+  expect((await email.api('POST', '/api/webhook', { body: contactCreated(contactId, to, 'quiet', extra), user: null })).status).toBe(200);
+
+it("holds a step in email's quiet hours on the shopper's clock until the window ends, then sends it; Sydney's shopper at once", async () => {
+  expect((await email.api('GET', '/api/settings/timing')).body).toEqual({ quiet_hours_enabled: false, quiet_start_hour: 22, quiet_end_hour: 8, frequency_cap_hours: null });
+  // The contacts come in some 40 s before the window's end (a slow start leaves less: never under 15 s).
+  const left = TOP.toMillis() - serviceNow().toMillis();
+  expect(left).toBeGreaterThan(15_000);
+  if (left > 40_000) await sleep(left - 40_000);
+  // A window of the fallback zone's current hour on the flow clock: Sydney's clock is hours away from it.
+  const local = serviceNow();
+  expect(local.hour).toBe(TOP.minus({ hours: 1 }).hour);
+  await timing({ quiet_hours_enabled: true, quiet_start_hour: local.hour, quiet_end_hour: TOP.hour });
+  try {
+    await post('qh-1', 'night.one@example.com');
+    await post('qh-au', 'sydney.two@example.com', { phone: '+61412345678' });
+    await waitFor(async () => fake.emailsTo('sydney.two@example.com').length === 1, { timeoutMs: 20_000, what: "the Sydney shopper's email" });
+    const held = await waitFor(async () => (await logsFor('qh-1')).find((l) => l.status === 'held'), { timeoutMs: 20_000, what: 'the held log' });
+    expect(held.message).toBe(
+      `Not sent yet to night.one@example.com: quiet hours in ${EMAIL_FALLBACK_ZONE} (the integration's time zone): held until ${TOP.toFormat('HH:mm')} local time`,
+    );
+    const row = await client.db(email.db).collection('email_sequence_steps').findOne({ contact_id: 'qh-1' });
+    expect(row?.due_at?.toISOString()).toBe(TOP.toUTC().toISO());
+    expect(fake.emailsTo('night.one@example.com')).toEqual([]);
+
+    // The window ends: the held step is due again and the email goes out, not before the hold's end.
+    await waitFor(async () => fake.emailsTo('night.one@example.com').length === 1, { timeoutMs: 75_000, what: 'the email after the quiet hours' });
+    expect(serviceNow().toMillis()).toBeGreaterThanOrEqual(TOP.toMillis());
+    const logs = await waitFor(async () => {
+      const l = await logsFor('qh-1');
+      return l.length === 2 ? l : null;
+    }, { timeoutMs: 10_000, what: 'the sent log' });
+    expect(logs.map((l) => l.status).sort()).toEqual(['held', 'sent']);
+    expect(fake.emailsTo('sydney.two@example.com')).toHaveLength(1);
+  } finally {
+    await timing({ quiet_hours_enabled: false });
+  }
+});
