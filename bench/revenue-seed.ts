@@ -33,6 +33,16 @@ export interface SeedFacts {
   /** Distinct contacts reminded per range length (days back from today, UTC days), for the bench's checks. */
   remindedByRange: Record<number, number>;
   purchasesByRange: Record<number, number>;
+  /** Per contact (`rc-<i>`): its first reminder's time, the reminders that reached it and its own purchase. */
+  people: SeededPerson[];
+}
+
+export interface SeededPerson {
+  contactId: string;
+  email: string;
+  startedAt: number;
+  sends: { channel: 'email' | 'sms'; at: number; templateId: number; variant: string }[];
+  purchasedAt: number | null;
 }
 
 export async function seedLedger(db: Db, o: SeedOptions): Promise<SeedFacts> {
@@ -52,6 +62,7 @@ export async function seedLedger(db: Db, o: SeedOptions): Promise<SeedFacts> {
   const contactNo = new Map<string, number>();
   const purchaseDays = new Map<string, { p: Set<string>; l: Set<string> }>();
   const remindedDays: { who: string; at: number }[] = [];
+  const people: SeededPerson[] = [];
   const purchaseTimes: number[] = [];
   const dayDoc = (day: string) => {
     let d = purchaseDays.get(day);
@@ -64,6 +75,8 @@ export async function seedLedger(db: Db, o: SeedOptions): Promise<SeedFacts> {
     const keys = buyerKeys(buyer);
     const start = o.now - rand() * (o.days - 1) * DAY_MS - (steps.at(-1) ?? 0) * rand();
     const mine: Touch[] = [];
+    const person: SeededPerson = { contactId: buyer.contactId, email: buyer.email, startedAt: start, sends: [], purchasedAt: null };
+    people.push(person);
     // Every campaign runs an experiment: a 20% holdout (marks where its reminders would have gone: never reminded,
     // never linked) and two variants of each step for the rest.
     // (By blocks of five, so the held-out contacts include buyers: every fifth contact buys.)
@@ -76,6 +89,7 @@ export async function seedLedger(db: Db, o: SeedOptions): Promise<SeedFacts> {
       touches.push({ _id: touch.key, ...touch, keys, who: keys[0] });
       if (heldOut) continue;
       mine.push(touch);
+      person.sends.push({ channel, at: sentAt, templateId: touch.templateId ?? 0, variant: touch.variant ?? 'A' });
       const day = dayOf(touch.sentAt);
       let byFunnel = reminded.get(day);
       if (!byFunnel) reminded.set(day, (byFunnel = new Map()));
@@ -109,6 +123,7 @@ export async function seedLedger(db: Db, o: SeedOptions): Promise<SeedFacts> {
     d.p.add(purchaseEntry({ id, funnelId, amount, currency, purchasedAt: new Date(at) }));
     for (const t of before) d.l.add(linkEntry(id, t));
     purchaseTimes.push(at);
+    if (who === buyer) person.purchasedAt = at;
   }
   const touchColl = db.collection('revenue_touches');
   for (let i = 0; i < touches.length; i += 5_000) await touchColl.insertMany(touches.slice(i, i + 5_000) as never[], { ordered: false });
@@ -133,5 +148,5 @@ export async function seedLedger(db: Db, o: SeedOptions): Promise<SeedFacts> {
     remindedByRange[n] = new Set(remindedDays.filter((r) => r.at >= from).map((r) => r.who)).size;
     purchasesByRange[n] = purchaseTimes.filter((t) => t >= from).length;
   }
-  return { touches: touches.length, purchases: purchases.length, remindedByRange, purchasesByRange };
+  return { touches: touches.length, purchases: purchases.length, remindedByRange, purchasesByRange, people };
 }
