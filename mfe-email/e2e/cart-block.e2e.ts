@@ -302,7 +302,8 @@ it('moves the Cart block by dragging it like an image, then deletes it: the save
     );
   expect(await order()).toEqual(['Para one', 'CART', 'Para two', 'Para three']);
 
-  // Dragged by the mouse (Chromium's own drag and drop) onto the end of the last paragraph.
+  // Dragged onto the end of the last paragraph with Playwright's drag, which drives Chromium's own drag and drop (the
+  // editor's handling of a dragged node); a hand-made mouse down, move and up did not move it in a run here.
   const last = editor.locator('p', { hasText: 'Para three' });
   const to = (await last.boundingBox())!;
   await block.dragTo(last, { targetPosition: { x: to.width - 4, y: to.height - 3 } });
