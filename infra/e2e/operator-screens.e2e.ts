@@ -468,3 +468,30 @@ it('Email templates accept the SMS spelling too: {first_name} and {{firstName}} 
     await dialog.waitFor({ state: 'detached' });
   }
 });
+
+it('Contacts: an address on the unsubscribe list reads Unsubscribed, whenever it got there, and the Status filter finds it', async () => {
+  const before = `${tag}-unsub-before@example.com`;
+  const after = `${tag}-unsub-after@example.com`;
+  // One address listed before its contact came, the other after.
+  await api('POST', '/api/email-unsubscribes/quick-add', { email: before });
+  for (const email of [before, after])
+    await api('POST', '/api/webhook', { event: 'contact_created', funnel_id: `${tag}-both`, contact: { id: email, email } });
+  await api('POST', '/api/email-unsubscribes/quick-add', { email: after });
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    await page.goto(`${stack.url}/contacts`);
+    await page.getByRole('combobox', { name: 'Status' }).click();
+    await page.getByRole('option', { name: 'Unsubscribed' }).click();
+    for (const email of [before, after]) {
+      const row = page.getByRole('row').filter({ hasText: email });
+      await row.waitFor();
+      await row.getByText('Unsubscribed', { exact: true }).waitFor();
+    }
+    // The filter holds only unsubscribed rows.
+    const statuses = await page.locator('tbody tr [data-status]').allTextContents();
+    expect(statuses.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(statuses)).toEqual(new Set(['Unsubscribed']));
+    await expectNoSidewaysScroll();
+    await shoot('contacts-unsubscribed');
+  }
+});

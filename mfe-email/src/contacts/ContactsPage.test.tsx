@@ -55,6 +55,22 @@ describe('/contacts (spec §2, §8, §9)', () => {
     expect(screen.getByText('Showing 1 to 3 of 3 results')).toBeTruthy();
   });
 
+  it('an address on the unsubscribe list reads Unsubscribed whatever its lifecycle status, unless it bought', async () => {
+    api({
+      [key()]: paged(
+        [
+          contact({ id: 1, contact_id: 'u-1', status: 'pending', unsubscribed: true }),
+          contact({ id: 2, contact_id: 'u-2', status: 'sent', unsubscribed: true }),
+          contact({ id: 3, contact_id: 'u-3', status: 'purchased', unsubscribed: true, purchased_at: '2026-03-01T12:00:00.000Z' }),
+        ],
+        3,
+      ),
+    });
+    renderWithProviders(<ContactsPage />);
+    await screen.findByText('Showing 3 contact(s)');
+    expect(dataRows().map((r) => r.querySelector('[data-status]')?.textContent)).toEqual(['Unsubscribed', 'Unsubscribed', 'Purchased']);
+  });
+
   it('a contact whose reminder is held reads Held with the reason, never Sent; a test delivery is held too', async () => {
     api({
       [key()]: paged(

@@ -143,7 +143,9 @@ export default function ContactsPage() {
     dateColumn('created_at', 'Created At'),
     dateColumn('remind_at', 'Remind At'),
     dateColumn('purchased_at', 'Purchased At'),
-    { key: 'status', label: 'Status', sortable: true, headSx: NOWRAP, render: (c) => <StatusChip status={c.status} simulated={c.simulated} test={c.test} held={c.reminders_held} /> },
+    // The status a screen shows (docs/decisions.md, "Unsubscribed contacts"), as the Status filter finds it: purchased
+    // first, then the address on the unsubscribe list, then the lifecycle status.
+    { key: 'status', label: 'Status', sortable: true, headSx: NOWRAP, render: (c) => <StatusChip status={shownStatus(c)} simulated={c.simulated} test={c.test} held={c.reminders_held} /> },
     {
       key: 'actions',
       label: 'Actions',
@@ -266,4 +268,8 @@ export default function ContactsPage() {
       />
     </>
   );
+}
+
+function shownStatus(c: Contact): ContactStatus {
+  return c.status !== 'purchased' && c.unsubscribed ? 'unsubscribed' : c.status;
 }
