@@ -4,7 +4,7 @@
 // summary card counts it (the Dashboard's Total Contacts and SMS Contacts' four cards).
 // At 1440x900 and 390x844 (.run/screenshots/test-deliveries-*.png).
 import type { Browser, Locator, Page } from 'playwright-core';
-import { launchBrowser, readStack, screenshotBoth, signIn } from './browser';
+import { launchBrowser, readStack, screenshotBoth, screenshotPath, signIn } from './browser';
 
 const stack = readStack();
 const tag = `td-${Date.now().toString(36)}`;
@@ -103,6 +103,24 @@ describe('test deliveries', () => {
     expect(smsPage.summary.tests).toBeGreaterThanOrEqual(1);
     expect(smsPage.total).toBe(smsPage.summary.total + smsPage.summary.tests);
     await screenshotBoth(page, 'test-deliveries-sms-contacts');
+
+    // Removable in one click on each side, on a phone's screen too: the samples go, the real contact stays.
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const [path, side] of [['/webhook-integrations', 'email'], ['/sms-webhooks', 'sms']] as const) {
+      await page.goto(`${stack.url}${path}`);
+      const remove = page.getByTestId('remove-test-deliveries');
+      await remove.scrollIntoViewIfNeeded();
+      await remove.click();
+      await page.getByText('Test deliveries removed').first().waitFor();
+      await page.screenshot({ path: screenshotPath(`test-deliveries-removed-${side}-390.png`) });
+    }
+    const emailLeft = itemsOf(await getJson(page, '/api/contacts')).filter((c) => c.contact_id === sampleId || c.contact_id === `${tag}-real`);
+    expect(emailLeft.map((c) => c.contact_id)).toEqual([`${tag}-real`]);
+    expect(itemsOf(await getJson(page, '/api/sms-contacts')).some((c) => c.contact_id === texted.body.contact_id)).toBe(false);
+    await page.goto(`${stack.url}/sms-contacts`);
+    await page.getByTestId('summary-Total').waitFor();
+    await page.getByText('No SMS contacts yet').or(page.getByTestId('contact-row').first()).waitFor();
+    expect(await page.locator('tr', { hasText: texted.body.contact_id! }).count()).toBe(0);
     await context.close();
   });
 });
