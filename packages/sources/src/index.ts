@@ -16,5 +16,6 @@ export * from './cart';
 export * from './cart-store';
 export { stripeSecrets, stripeToleranceSeconds, STRIPE_SIGNATURE_HEADER } from './stripe';
 export { fetchStripeLineItems } from './stripe/line-items';
+export { purchaseCodes } from './stripe/promotion-codes';
 export { isWooCommercePing, WOOCOMMERCE_SIGNATURE_HEADER } from './woocommerce';
 export * from './contact-extras';

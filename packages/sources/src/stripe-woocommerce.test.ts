@@ -92,6 +92,26 @@ describe('Stripe Checkout', () => {
     });
   });
 
+  it('the promotion codes a paid session used: ids to read through the API, an expanded code as it is; a bare coupon is none', () => {
+    const paid = (discounts: unknown[], amountDiscount = 880) => {
+      const ev = fixture('stripe', 'checkout-session-completed-recovered');
+      const object = (ev.data as { object: Record<string, unknown> }).object;
+      return stripe.parse!({ ...ev, data: { object: { ...object, discounts, total_details: { amount_discount: amountDiscount, amount_shipping: 0, amount_tax: 0 } } } }, {});
+    };
+    // One discount: the session's whole discount is its own (EUR minor units as major text).
+    expect(paid([{ coupon: null, promotion_code: 'promo_1SpringA' }])).toMatchObject({ ok: true, fact: { promotionCodeRefs: [{ id: 'promo_1SpringA', amount: '8.80' }] } });
+    const expanded = paid([{ coupon: 'co_x', promotion_code: { id: 'promo_1Exp', object: 'promotion_code', code: 'SPRING-7K2Q' } }]);
+    expect(expanded).toMatchObject({ ok: true, fact: { discountCodes: [{ code: 'SPRING-7K2Q', amount: '8.80' }] } });
+    expect((expanded as { fact: { promotionCodeRefs?: unknown } }).fact.promotionCodeRefs).toBeUndefined();
+    // Two discounts: which part each gave is not in the session.
+    expect(paid([{ coupon: null, promotion_code: 'promo_1A' }, { coupon: null, promotion_code: 'promo_1B' }])).toMatchObject({
+      fact: { promotionCodeRefs: [{ id: 'promo_1A', amount: null }, { id: 'promo_1B', amount: null }] },
+    });
+    const couponOnly = paid([{ coupon: 'co_x', promotion_code: null }]) as unknown as { fact: Record<string, unknown> };
+    expect(couponOnly.fact.discountCodes).toBeUndefined();
+    expect(couponOnly.fact.promotionCodeRefs).toBeUndefined();
+  });
+
   it('other events are ignored; a body that is not an event, or an event without a session, is refused', () => {
     expect(stripe.parse!({ id: 'evt_1', object: 'event', type: 'charge.succeeded', data: { object: {} } }, {})).toMatchObject({
       ok: true,

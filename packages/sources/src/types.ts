@@ -76,6 +76,11 @@ export interface PurchaseFact {
    * `coupon_lines`), each with the discount it gave in major units as sent: an incentive's redemption.
    */
   discountCodes?: UsedDiscountCode[];
+  /**
+   * Stripe names a session's promotion codes by id (`discounts[].promotion_code`, `promo_…`): the code a shopper typed
+   * is read through the API with the integration's key (stripe/promotion-codes.ts) and joins `discountCodes`.
+   */
+  promotionCodeRefs?: { id: string; amount: string | null }[];
 }
 
 export interface UsedDiscountCode {

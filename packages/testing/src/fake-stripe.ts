@@ -7,6 +7,8 @@
  * `name`, `images`, `url`, `metadata`). Errors take Stripe's shape `{ error: { type, code, message, param } }`:
  * an unknown session is 404 `resource_missing`, a key other than the one set (or none) 401, and a key without the
  * `checkout_sessions` read permission (`rk_test_noperm…`) 403, as a restricted key without the scope is.
+ * Also `GET /v1/promotion_codes/{id}`: the PromotionCode object (`id`, `object: 'promotion_code'`, `code`, `active`),
+ * 404 `resource_missing` for an id never set.
  */
 import { createServer, type Server } from 'node:http';
 
@@ -43,6 +45,8 @@ export interface FakeStripe {
   apiKey: string;
   /** A session's line items, as Stripe would list them. */
   setLineItems(sessionId: string, lines: FakeStripeLine[]): void;
+  /** A promotion code (`promo_…`) and the customer-facing code it stands for. */
+  setPromotionCode(id: string, code: string): void;
   close(): Promise<void>;
 }
 
@@ -53,6 +57,7 @@ function stripeError(status: number, type: string, message: string, code?: strin
 export async function startFakeStripe(opts: { apiKey?: string; port?: number } = {}): Promise<FakeStripe> {
   const apiKey = opts.apiKey ?? 'rk_test_fake_checkout_read';
   const sessions = new Map<string, FakeStripeLine[]>();
+  const promotionCodes = new Map<string, string>();
   const requests: FakeStripeRequest[] = [];
   const server: Server = createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://fake-stripe.local');
@@ -79,6 +84,13 @@ export async function startFakeStripe(opts: { apiKey?: string; port?: number } =
         ),
       );
     if (key !== apiKey) return answer(stripeError(401, 'invalid_request_error', `Invalid API Key provided: ${(key ?? '').slice(0, 8)}***`));
+    const promo = /^\/v1\/promotion_codes\/([^/]+)$/.exec(u.pathname);
+    if (req.method === 'GET' && promo) {
+      const id = decodeURIComponent(promo[1]);
+      const code = promotionCodes.get(id);
+      if (code === undefined) return answer(stripeError(404, 'invalid_request_error', `No such promotion_code: '${id}'`, 'resource_missing', 'id'));
+      return answer({ status: 200, body: { id, object: 'promotion_code', active: true, code, livemode: false, metadata: {}, times_redeemed: 1 } });
+    }
     const m = /^\/v1\/checkout\/sessions\/([^/]+)\/line_items$/.exec(u.pathname);
     if (req.method !== 'GET' || !m) return answer(stripeError(404, 'invalid_request_error', `Unrecognized request URL (${req.method}: ${u.pathname}).`));
     const sessionId = decodeURIComponent(m[1]);
@@ -135,6 +147,7 @@ export async function startFakeStripe(opts: { apiKey?: string; port?: number } =
     requests,
     apiKey,
     setLineItems: (id, lines) => void sessions.set(id, lines),
+    setPromotionCode: (id, code) => void promotionCodes.set(id, code),
     close: () => new Promise((r) => server.close(() => r())),
   };
 }

@@ -18,6 +18,7 @@ import {
   webhookOrigin,
   withCartNotes,
   CartStore,
+  purchaseCodes,
   type Headers,
   type SourceFact,
   type SourceId,
@@ -356,8 +357,11 @@ export class WebhookService {
       // the contacts of a signed one either.
       excludeIntegrationIds: isTrusted(origin) ? [] : await this.integrations.signedIds(),
     });
+    // Stripe names its promotion codes by id: read once with the integration's key, or the delivery says why not.
+    const codes = await purchaseCodes(fact, { apiKey: fact.promotionCodeRefs?.length && integration.sender_api_key ? this.box.open(integration.sender_api_key) : null });
+    const used = { ...fact, discountCodes: codes.discountCodes };
     // A code the purchase used that a step gave: redeemed (revenue's per-step incentive figures).
-    await this.redemptions.redeemPurchase(changed.map((c) => c.id), fact, now);
+    await this.redemptions.redeemPurchase(changed.map((c) => c.id), used, now);
     await this.publisher.purchaseCreated({
       funnelId,
       contactId: fact.contactId,
@@ -369,7 +373,7 @@ export class WebhookService {
       origin,
       ...(fact.recoveredFrom ? { recoveredFrom: fact.recoveredFrom } : {}),
       // The other side marks the codes its own steps gave as redeemed.
-      ...(fact.discountCodes?.length ? { discountCodes: fact.discountCodes } : {}),
+      ...(used.discountCodes.length ? { discountCodes: used.discountCodes } : {}),
     });
     return {
       answer: {
@@ -382,6 +386,7 @@ export class WebhookService {
         },
       },
       outcome: 'purchase',
+      ...(codes.note ? { reason: codes.note } : {}),
     };
   }
 }

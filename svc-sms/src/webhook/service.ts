@@ -28,6 +28,7 @@ import {
   webhookOrigin,
   withCartNotes,
   type CartStore,
+  purchaseCodes,
   type ContactFact,
   type Headers,
   type SourceFact,
@@ -259,6 +260,14 @@ export class FunnelWebhookService {
         outcome: 'ignored',
         reason: fact.reason,
       };
+    // Stripe names its promotion codes by id: read once with the integration's key before the purchase goes both
+    // ways (the email side gets the codes themselves), or the delivery says why not.
+    let codesNote: string | null = null;
+    if (fact.kind === 'purchase' && fact.promotionCodeRefs?.length) {
+      const codes = await purchaseCodes(fact, { apiKey: integration?.sender_api_key ? this.box.open(integration.sender_api_key) : null });
+      fact = { ...fact, discountCodes: codes.discountCodes, promotionCodeRefs: [] };
+      codesNote = codes.note;
+    }
     // A delivery to an integration's own URL belongs to it whatever its body says; so does the fact the email side
     // hears (it finds its own integration by this funnel id).
     const funnelId = pinned ? pinned.funnel_id : fact.funnelId;
@@ -299,7 +308,8 @@ export class FunnelWebhookService {
       this.applyHere(fact, phone, integration, funnelId, test),
     ]);
     for (const r of [publishedFact, applied]) if (r.status === 'rejected') throw r.reason;
-    return (applied as PromiseFulfilledResult<Applied>).value;
+    const out = (applied as PromiseFulfilledResult<Applied>).value;
+    return codesNote ? { ...out, reason: [out.reason, codesNote].filter(Boolean).join('; ') } : out;
   }
 
   private async applyHere(

@@ -2,7 +2,7 @@ import { zoneHintsOf } from '@act/contracts/src/timing';
 import Stripe from 'stripe';
 import { minorToDecimal } from '@act/contracts/src/cart';
 import { email, first, header, LIMITS, obj, text } from '../values';
-import type { AdapterResult, SourceAdapter, VerifyResult } from '../types';
+import type { AdapterResult, SourceAdapter, UsedDiscountCode, VerifyResult } from '../types';
 import { STRIPE_CONTACT_EVENTS, STRIPE_PAID_EVENTS } from '@act/contracts/src/webhook-signing';
 
 /**
@@ -64,6 +64,28 @@ function verify(raw: Buffer, headers: Record<string, string | string[] | undefin
 function firstName(name: string | null): string | null {
   if (!name) return null;
   return name.split(/\s+/)[0]?.slice(0, LIMITS.name) || null;
+}
+
+/**
+ * The promotion codes a paid session used (`discounts[]`: `{ coupon, promotion_code }`, each an id or, expanded, the
+ * object). An expanded PromotionCode carries its `code`; an id (`promo_…`, what a webhook sends) is read through the
+ * API later. A coupon applied without a promotion code has no code a shopper typed: no step gave it. The discount
+ * is `total_details.amount_discount` (minor units): it is a code's own only when the session has one discount.
+ */
+function sessionCodes(session: Record<string, unknown>, currency: string | null): { discountCodes: UsedDiscountCode[]; promotionCodeRefs: { id: string; amount: string | null }[] } {
+  const discounts = (Array.isArray(session.discounts) ? session.discounts : []).slice(0, 20).map((d) => obj(d)?.promotion_code);
+  const minor = obj(session.total_details)?.amount_discount;
+  const amount = discounts.length === 1 && currency && typeof minor === 'number' && Number.isSafeInteger(minor) && minor > 0 ? minorToDecimal(minor, currency) : null;
+  const discountCodes: UsedDiscountCode[] = [];
+  const promotionCodeRefs: { id: string; amount: string | null }[] = [];
+  for (const p of discounts) {
+    const expanded = obj(p);
+    const code = text(expanded?.code, 200);
+    if (code) discountCodes.push({ code, amount });
+    const id = typeof p === 'string' ? text(p, 200) : null;
+    if (id && /^promo_[A-Za-z0-9]+$/.test(id)) promotionCodeRefs.push({ id, amount });
+  }
+  return { discountCodes, promotionCodeRefs };
 }
 
 function parse(body: unknown): AdapterResult {
@@ -132,6 +154,7 @@ function parse(body: unknown): AdapterResult {
     return ignored('The session awaits its asynchronous payment (checkout.session.async_payment_succeeded follows)');
   const recoveredFrom = text(session.recovered_from);
   if (!recoveredFrom && !em && !phone) return fail(`recovered_from, email or phone is required for ${eventName}`);
+  const { discountCodes, promotionCodeRefs } = sessionCodes(session, currencyCode);
   return {
     ok: true,
     eventName,
@@ -146,6 +169,8 @@ function parse(body: unknown): AdapterResult {
       currency: currencyCode,
       funnelId: null,
       recoveredFrom,
+      ...(discountCodes.length ? { discountCodes } : {}),
+      ...(promotionCodeRefs.length ? { promotionCodeRefs } : {}),
     },
   };
 }

@@ -6,7 +6,7 @@ import { obj } from '../values';
  * Where the Stripe API is: STRIPE_API_BASE (tests point it at packages/testing's fake), else Stripe's own. The
  * library takes host, port and protocol separately.
  */
-function apiOptions(base: string | undefined): Stripe.StripeConfig {
+export function apiOptions(base: string | undefined): Stripe.StripeConfig {
   if (!base) return {};
   const u = new URL(base);
   const protocol = u.protocol === 'http:' ? 'http' : 'https';
