@@ -495,3 +495,58 @@ it('Contacts: an address on the unsubscribe list reads Unsubscribed, whenever it
     await shoot('contacts-unsubscribed');
   }
 });
+
+it('The contact page is reached from an Email Logs row and from the Audit Log’s record of a staff action on the contact', async () => {
+  const contactId = `${tag}-linked`;
+  const email = `${contactId}@example.com`;
+  await api('POST', '/api/webhook', { event: 'contact_created', funnel_id: `${tag}-both`, contact: { id: contactId, email } });
+  const { items } = await api<{ items: { id: number; contact_id: string }[] }>('GET', '/api/contacts?page=1&pageSize=25');
+  const id = items.find((c) => c.contact_id === contactId)!.id;
+  // A reminder log of the contact, as the sweep writes one (its reminder is an hour away on this stack).
+  const client = await MongoClient.connect(stack.mongoUri!);
+  try {
+    await client
+      .db(stack.databases!['svc-email'])
+      .collection('email_logs')
+      .insertOne({ id: 7_500_000_000 + (Date.now() % 1_000_000), contact_id: contactId, contact_ref: id, email, timestamp: new Date(), message: `Reminder to ${email}`, status: 'would_send' });
+  } finally {
+    await client.close();
+  }
+  // A staff action on it: the audit log records it with the contact as its target.
+  await api('POST', '/api/contacts/mark-purchased', { contact_id: id });
+
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    await page.goto(`${stack.url}/email-logs`);
+    const fromLog = page.getByRole('link', { name: contactId, exact: true }).first();
+    await fromLog.scrollIntoViewIfNeeded();
+    await fromLog.click();
+    await page.waitForURL(`**/contacts/${id}`);
+    await page.getByTestId('contact-identity').filter({ hasText: email }).waitFor();
+
+    await page.goto(`${stack.url}/audit-log`);
+    const fromAudit = page.getByRole('link', { name: `contact #${id}`, exact: true }).first();
+    await fromAudit.waitFor({ timeout: 15_000 });
+    await fromAudit.scrollIntoViewIfNeeded();
+    await expectNoSidewaysScroll();
+    await shoot('audit-contact-link');
+    await fromAudit.click();
+    await page.waitForURL(`**/contacts/${id}`);
+    await page.getByTestId('contact-identity').filter({ hasText: email }).waitFor();
+  }
+});
+
+it('Process Missed Emails says how many reminders it processed, as the service answered', async () => {
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    await page.goto(`${stack.url}/`);
+    const button = page.getByRole('button', { name: 'Process Missed Emails' });
+    await button.scrollIntoViewIfNeeded();
+    const answered = page.waitForResponse((r) => r.url().endsWith('/api/test/check-abandoned-carts') && r.request().method() === 'POST');
+    await button.click();
+    const { processed } = (await (await answered).json()) as { processed: number };
+    const said = !processed ? 'No reminder was due.' : processed === 1 ? '1 reminder processed.' : `${processed} reminders processed.`;
+    await page.getByText(`Abandoned cart check has been triggered and emails have been processed. ${said}`).first().waitFor();
+    await shoot('process-missed');
+  }
+});
