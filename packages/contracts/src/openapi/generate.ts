@@ -121,7 +121,7 @@ function pathParameters(p: string): Json[] {
     name,
     in: 'path',
     required: true,
-    schema: name === 'key' ? { type: 'string' } : { type: 'integer', minimum: 1 },
+    schema: name === 'key' || name === 'token' ? { type: 'string' } : { type: 'integer', minimum: 1 },
   }));
 }
 

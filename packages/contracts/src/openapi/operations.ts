@@ -33,6 +33,7 @@ import { privacyRequestSchema } from '../privacy';
 import { revenueSettingsSchema } from '../revenue-api';
 import { emailTimingSettingsSchema } from '../timing';
 import { campaignExperimentSchema } from '../experiments-api';
+import { emailClickTrackingSchema, smsClickTrackingSchema } from '../click-tracking';
 import { emailPreviewRequestSchema, smsPreviewRequestSchema, smsTemplateTestRequestSchema } from '../template-preview';
 import { incentiveOperations } from './incentive-operations';
 import type { Answer, Body, HeaderParam, Operation, ServiceName } from './operation-types';
@@ -203,6 +204,41 @@ function experiments(service: ServiceName, base: string, tag: string, overview: 
       access: 'user',
       query: 'CampaignResultsQueryParams',
       responses: { 200: ok('CampaignResults') },
+    },
+  ];
+}
+
+/** Our redirect links (`<PUBLIC_URL>/r/<token>`, docs/revenue.md): the shopper's click, and the channel's switch. */
+function trackedLinks(service: ServiceName, clickPath: string, settingPath: string, side: 'email' | 'SMS'): Operation[] {
+  const email = side === 'email';
+  return [
+    {
+      service,
+      method: 'get',
+      path: `${clickPath}/{token}`,
+      summary: `A shopper's click on ${email ? 'an email' : 'a text'}'s tracked link: the gateway sends \`/r/${email ? 'e' : 's'}…\` here. Counted (the first click flags the message as clicked), then a redirect to the recovery link with the code applied. Rate-limited per client address.`,
+      tag: 'Tracked links',
+      access: 'public',
+      responses: { 302: 'To the recovery link, the discount code applied where the shop takes one in a link.', 404: 'An HTML page: the link is not valid.', 429: 'An HTML page: too many requests from this address.' },
+    },
+    {
+      service,
+      method: 'get',
+      path: settingPath,
+      summary: email ? "How the email side counts clicks: Resend's click events (default) or our redirect link." : 'Whether texts carry our redirect link to count clicks (default off: the recovery link as given).',
+      tag: 'Tracked links',
+      access: 'user',
+      responses: { 200: ok(email ? 'EmailClickTracking' : 'SmsClickTracking') },
+    },
+    {
+      service,
+      method: 'put',
+      path: settingPath,
+      summary: email ? "Count email clicks with Resend's events or our redirect link (messages sent from now on carry it)." : 'Track SMS clicks with our redirect link (texts sent from now on carry it) or not.',
+      tag: 'Tracked links',
+      access: 'user',
+      body: { schema: email ? emailClickTrackingSchema : smsClickTrackingSchema },
+      responses: { 200: ok(email ? 'EmailClickTracking' : 'SmsClickTracking') },
     },
   ];
 }
@@ -680,4 +716,6 @@ export const OPERATIONS: readonly Operation[] = [
   ...revenue('svc-sms', '/api/sms/revenue'),
   ...incentiveOperations('svc-email', '/api/email', 'Email'),
   ...incentiveOperations('svc-sms', '/api/sms', 'SMS'),
+  ...trackedLinks('svc-email', '/api/r', '/api/email/click-tracking', 'email'),
+  ...trackedLinks('svc-sms', '/api/sms/r', '/api/sms/click-tracking', 'SMS'),
 ];

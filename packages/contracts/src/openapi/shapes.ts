@@ -55,6 +55,7 @@ import type { AuditPage, AuditService } from '../audit';
 import type { PrivacyExport, PrivacyRequestView } from '../privacy';
 import type { RevenueSettings, RevenueSummary, RevenueTable } from '../revenue-api';
 import type { CampaignExperiment, CampaignResults, IncrementalOverview } from '../experiments-api';
+import type { EmailClickTracking, SmsClickTracking } from '../click-tracking';
 import type {
   ClickFunnels2WebhookBody,
   ClickFunnelsClassicWebhookBody,
@@ -164,6 +165,8 @@ export type {
   WebhookIntegration,
   WebhookOkResponse,
   WebhookSigningSettings,
+  EmailClickTracking,
+  SmsClickTracking,
 };
 
 /** Every error answer of every service and of the gateway (`{ "error": message }`). */
