@@ -119,6 +119,28 @@ const variantIncentiveSchema = yup
   .transform((v: unknown) => (typeof v === 'string' ? (v.trim() ? { kind: 'fixed', code: v.trim() } : null) : v))
   .nullable()
   .default(null)
+  // For the API document (yup.mixed() has no JSON type of its own): what the test below accepts.
+  .meta({
+    jsonSchema: {
+      type: ['null', 'string', 'object'],
+      anyOf: [
+        { type: 'null' },
+        { type: 'string', description: 'A fixed code' },
+        {
+          type: 'object',
+          required: ['kind'],
+          properties: {
+            kind: { enum: [...INCENTIVE_KINDS] },
+            code: { type: 'string' },
+            pool_id: { type: 'string' },
+            discount: { enum: ['percentage', 'amount'] },
+            value: { type: 'number' },
+            days: { type: 'integer', minimum: 1, maximum: MAX_INCENTIVE_DAYS },
+          },
+        },
+      ],
+    },
+  })
   .test('incentive', (v, ctx) => {
     const problem = variantIncentiveProblem(v);
     return problem ? ctx.createError({ message: problem }) : true;
