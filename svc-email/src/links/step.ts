@@ -3,8 +3,9 @@ import { applyCodeToRecoveryUrl, type ClickTrackingSetting, type TrackedLinks } 
 import type { EmailSettings, EmailWork } from '../live-sending/work';
 
 /**
- * With "Count clicks with: our link", after the claim and before the send: each email's recovery link (the code
- * applied, as it would have gone out) becomes our redirect link, kept with the contact, campaign, step and variant.
+ * With "Count clicks with: our link", after the incentive and before the claim (a failure here leaves no claim, which
+ * would read as sent): each email's recovery link (the code applied, as it would have gone out) becomes our redirect
+ * link, kept with the contact, campaign, step and variant (one per contact and template, so a retry reuses it).
  * The email's button, Cart block and {{recoveryUrl}} then carry `<PUBLIC_URL>/r/<token>`. Off: nothing read or written.
  */
 export function emailTrackedLinkStep(links: TrackedLinks, setting: ClickTrackingSetting): FlowStep<EmailWork, EmailSettings> {

@@ -81,7 +81,7 @@ export interface EmailStepsDeps {
   recoveryUrls: RecoveryUrls;
   links: UnsubscribeLinkSettings;
   incentives: Incentives;
-  /** Our redirect links (links/), put in after the claim when the operator counts clicks with them; absent: none. */
+  /** Our redirect links (links/), put in before the claim when the operator counts clicks with them; absent: none. */
   trackedLinks?: EmailTrackedLinks;
   /** The flow rows, where a contact's holdout and variants are kept; absent: no campaign experiments. */
   experimentRows?: Collection<SequenceStepDoc>;
@@ -118,8 +118,8 @@ export class EmailSteps {
       step('unsubscribed', (open) => this.unsubscribed(open)),
       step('link', (open, ctx) => this.link(open, ctx)),
       emailIncentiveStep(this.deps.incentives),
-      step('claim', (open, ctx) => this.claim(open, ctx)),
       ...(this.deps.trackedLinks ? [this.deps.trackedLinks.step()] : []),
+      step('claim', (open, ctx) => this.claim(open, ctx)),
       step('send', (open, ctx) => this.send(open, ctx)),
     ];
   }

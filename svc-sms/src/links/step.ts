@@ -5,7 +5,8 @@ import { smsBody } from '../sequences/body';
 import type { SmsWork } from '../sequences/work';
 
 /**
- * With "Track clicks" on, after the claim and before the send: a text that carries the recovery link gets our short
+ * With "Track clicks" on, after the incentive and before the claim (one link per contact and template, so a retry or a
+ * race reuses it): a text that carries the recovery link gets our short
  * redirect link instead (`<PUBLIC_URL>/r/s` and 12 characters), kept with the contact, campaign, step, variant and
  * the link with the code applied. The text is written again with it, so its segments are those of the link sent.
  * Off: nothing read or written.

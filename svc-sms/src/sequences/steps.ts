@@ -61,7 +61,7 @@ export interface SmsStepsDeps {
   readTouches?: TouchReader;
   /** Each step's code for the shopper (none, fixed, pool, created in the shop); absent: no codes. */
   incentives?: Incentives;
-  /** Our redirect links (links/), put in after the claim when the operator tracks clicks; absent: none. */
+  /** Our redirect links (links/), put in before the claim when the operator tracks clicks; absent: none. */
   trackedLinks?: SmsTrackedLinks;
 }
 
@@ -111,8 +111,8 @@ export class SmsSteps {
       step('last look', (open, ctx) => this.lastLook(open, ctx)),
       ...(this.deps.incentives ? [smsIncentiveStep(this.deps.incentives, { store: this.deps.store, scheduler: this.deps.scheduler })] : []),
       step('pace', (open, ctx) => this.pace(open, ctx)),
-      step('claim', (open, ctx) => this.claim(open, ctx)),
       ...(this.deps.trackedLinks ? [this.deps.trackedLinks.step()] : []),
+      step('claim', (open, ctx) => this.claim(open, ctx)),
       step('send', (open, ctx) => this.send(open, ctx)),
     ];
   }
@@ -419,7 +419,7 @@ export class SmsSteps {
     // With the step's code when it gave one (the grant keeps it), applied to the link where the shop does.
     const given = await this.deps.incentives?.giver.given(c.id, stepKey('sms', tpl.id));
     const link = c.checkout_url || w.integration!.checkout_fallback_url || null;
-    // Our redirect link when the message was sent with one (made after the claim, kept by the step).
+    // Our redirect link when the message was sent with one (made before the claim, kept per contact and template).
     const tracked = link ? await this.deps.trackedLinks?.links.sentWith(c.id, tpl.id) : null;
     const message = smsBody(tpl.message, c, tracked || (link && given ? applyCodeToRecoveryUrl(link, given.code, given.platform) : link), given?.code ?? null).message;
     let found;
