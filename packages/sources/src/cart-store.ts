@@ -34,6 +34,20 @@ const timeOf = (v: unknown): number | null => {
 };
 
 /**
+ * What a sender said of a contact's checkout, as its fields: a contact created by the delivery is inserted with
+ * them (one write, nobody else can hold a cart for it yet); a contact already there takes them through the store.
+ */
+export interface ContactExtras {
+  cart?: Cart;
+  reminders_held?: string;
+  zone_hints?: StoredZoneHints;
+}
+
+export function contactExtras(cart: Cart | null, hold: string | null, zoneHints: StoredZoneHints | null | undefined): ContactExtras {
+  return { ...(cart ? { cart } : {}), ...(hold ? { reminders_held: hold } : {}), ...(zoneHints ? { zone_hints: zoneHints } : {}) };
+}
+
+/**
  * Keeps what a sender said of a contact's checkout on it, on either side: its cart, newest by the sender's time, and
  * a hold. Both services key a contact by (integration, contact id) and serve it with their unique index.
  */
@@ -59,6 +73,13 @@ export class CartStore {
       if (r.modifiedCount > 0) return true;
     }
     throw new Error(`The cart of contact ${contactId} changed under ${CART_ROUNDS_LIMIT} writes in a row`);
+  }
+
+  /** A contact already there: its cart (newest wins), its hold and its zone hints, each as the methods below keep them. */
+  async keepExtras(integrationId: number, contactId: string, extras: ContactExtras): Promise<void> {
+    if (extras.cart) await this.keep(integrationId, contactId, extras.cart);
+    if (extras.reminders_held) await this.hold(integrationId, contactId, extras.reminders_held);
+    if (extras.zone_hints) await this.keepZoneHints(integrationId, contactId, extras.zone_hints);
   }
 
   /** Keeps where the sender says the shopper lives (quiet hours on the shopper's clock read it); the latest wins. */

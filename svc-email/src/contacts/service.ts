@@ -5,6 +5,7 @@ import { NotFoundError, createBatcher, insertNew, isDuplicateKeyError, readList,
 import type { Contact, ContactPage, ContactStatus, Paged } from '@act/contracts/src/email-api';
 import { TEST_DELIVERY_EMAIL_PATTERN } from '@act/contracts/src/test-delivery';
 import { CONTACT_PROJECTION, FUNNEL_KEY_INDEX, contactModel, toContact, type ContactDoc } from './model';
+import type { ContactExtras } from '@act/sources';
 
 /**
  * The email flows as contacts see them (implemented by live-sending/engine.ts; a port, so neither imports the other):
@@ -35,6 +36,8 @@ export interface FunnelContactInput {
   createdAt: Date;
   /** A "Send test delivery" sample's contact (stored as `test`, set on insert only). */
   test: boolean;
+  /** Stored with a contact this call creates (its cart, hold, zone hints); a contact already there is left as it is. */
+  extras?: ContactExtras;
 }
 
 export interface PurchaseInput {
@@ -101,7 +104,7 @@ export class ContactsService {
   async createFromFunnel(input: FunnelContactInput): Promise<{ created: boolean; id: number | null; remind_at: Date }> {
     const id = await this.allocateId();
     const remind_at = this.remindAt(input.createdAt, input.integration.reminder_delay);
-    const insert = newContactFields(id, input, remind_at);
+    const insert = { ...newContactFields(id, input, remind_at), ...input.extras };
     const created = await this.insertContact({ key: { integration_id: input.integration.id, contact_id: input.contactId }, insert });
     if (!created) return { created: false, id: null, remind_at };
     return { created: true, id, remind_at };

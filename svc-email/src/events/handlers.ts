@@ -1,7 +1,7 @@
 import { zoneHintsOf } from '@act/contracts/src/timing';
 import { isTestDeliveryEmail } from '@act/contracts/src/test-delivery';
 import { Subjects, type FactOrigin, type FunnelContactEvent, type FunnelPurchaseEvent } from '@act/contracts';
-import { CartStore, cartFromEvent, heldFromEvent, isTrusted, readOrigin, refusedFact } from '@act/sources';
+import { CartStore, cartFromEvent, contactExtras, heldFromEvent, isTrusted, readOrigin, refusedFact } from '@act/sources';
 import type { ContactsService } from '../contacts/service';
 import type { IntegrationCache } from '../integrations/cache';
 import type { IntegrationDoc } from '../integrations/model';
@@ -64,16 +64,12 @@ export async function handleFunnelEvent(subject: string, payload: Record<string,
       return refuse(deps, Subjects.contactCreated, payload, integration, origin);
     // An event from before the flag: a test by the sample's address, the rule it was published under.
     const test = typeof p.test === 'boolean' ? p.test : isTestDeliveryEmail(email);
-    await contacts.createFromFunnel({ integration, contactId, email, phone: str(p.phone), firstName: str(p.firstName), createdAt: date(p.createdAt), test });
-    // What the SMS side kept of the checkout: the same cart (newest by the sender's time) and hold here.
-    const carts = new CartStore(contacts.coll);
-    const cart = cartFromEvent(p.cart, new Date());
-    if (cart) await carts.keep(integration.id, contactId, cart);
-    const held = heldFromEvent(p.remindersHeld);
-    if (held) await carts.hold(integration.id, contactId, held);
-    // Read again through the limits: the payload is JSON from the stream.
-    const zoneHints = zoneHintsOf(Object(p.zoneHints ?? {}) as Record<string, unknown>);
-    if (zoneHints) await carts.keepZoneHints(integration.id, contactId, zoneHints);
+    // What the SMS side kept of the checkout: the same cart, hold and zone hints here (read again through the
+    // limits: the payload is JSON from the stream). A new contact is inserted with them; one already there takes the
+    // cart newest-wins by the sender's time.
+    const extras = contactExtras(cartFromEvent(p.cart, new Date()), heldFromEvent(p.remindersHeld), zoneHintsOf(Object(p.zoneHints ?? {}) as Record<string, unknown>));
+    const { created } = await contacts.createFromFunnel({ integration, contactId, email, phone: str(p.phone), firstName: str(p.firstName), createdAt: date(p.createdAt), test, extras });
+    if (!created) await new CartStore(contacts.coll).keepExtras(integration.id, contactId, extras);
   }
 }
 

@@ -18,12 +18,14 @@ import {
   webhookOrigin,
   withCartNotes,
   CartStore,
+  contactExtras,
   purchaseCodes,
   type Headers,
   type SourceFact,
   type SourceId,
 } from '@act/sources';
 import { buyerKeys } from '@act/contracts/src/attribution';
+import type { Cart } from '@act/contracts/src/cart';
 import { parseFunnelWebhook } from './parse';
 import type { WebhookEventsService } from '../webhook-events/service';
 import type { ContactsService } from '../contacts/service';
@@ -267,15 +269,16 @@ export class WebhookService {
       // After the contact's own write (the cart lives on it): the cart, conditional on the sender's time, and why no
       // reminder may go. The line items a sender must be asked for are fetched for a new contact only.
       // Both go to the SMS side with the fact, which keeps them on its contact too.
+      const apiKey = integration.sender_api_key ? this.box.open(integration.sender_api_key) : null;
+      const hold = reminderHold(fact, integration.send_without_consent === true);
+      const described = ({ cart, notes }: { cart: Cart | null; notes: string[] }) => ({
+        reason: withCartNotes(hold, notes) ?? undefined,
+        shared: { ...(cart ? { cart } : {}), ...(hold ? { remindersHeld: hold } : {}), ...(fact.zoneHints ? { zoneHints: fact.zoneHints } : {}) },
+      });
       const keepExtras = async (created: boolean) => {
-        const apiKey = integration.sender_api_key ? this.box.open(integration.sender_api_key) : null;
-        const { cart, notes } = await contactCart(fact, { created, apiKey, receivedAt: now });
-        if (cart) await this.carts.keep(integration.id, fact.contactId, cart);
-        const hold = reminderHold(fact, integration.send_without_consent === true);
-        if (hold) await this.carts.hold(integration.id, fact.contactId, hold);
-        if (fact.zoneHints) await this.carts.keepZoneHints(integration.id, fact.contactId, fact.zoneHints);
-        const shared = { ...(cart ? { cart } : {}), ...(hold ? { remindersHeld: hold } : {}), ...(fact.zoneHints ? { zoneHints: fact.zoneHints } : {}) };
-        return { reason: withCartNotes(hold, notes) ?? undefined, shared };
+        const kept = await contactCart(fact, { created, apiKey, receivedAt: now });
+        await this.carts.keepExtras(integration.id, fact.contactId, contactExtras(kept.cart, hold, fact.zoneHints));
+        return described(kept);
       };
       const input = {
         integration,
@@ -290,8 +293,12 @@ export class WebhookService {
         ? { integrationId: integration.id, contactId: fact.contactId, url: fact.checkoutUrl }
         : undefined;
       if (fact.op === 'created') {
-        const { created } = await this.contacts.createFromFunnel(input);
-        const { reason, shared } = await keepExtras(created);
+        // A cart with no line items to ask the sender for is known before the write: a new contact is inserted with
+        // it, its hold and zone hints in one write; a contact already there takes them newest-wins as below.
+        const upfront = fact.lineItemsRef && apiKey ? null : await contactCart(fact, { created: false, apiKey: null, receivedAt: now });
+        const extras = upfront ? contactExtras(upfront.cart, hold, fact.zoneHints) : undefined;
+        const { created } = await this.contacts.createFromFunnel({ ...input, extras });
+        const { reason, shared } = created && upfront ? described(upfront) : await keepExtras(created);
         // Published for a repeat too: it may be the retry of a delivery whose first attempt wrote the contact and
         // died before its outbox row (an instance killed in between, the gateway sending it again to another); the
         // SMS side's upsert makes a second event harmless.

@@ -11,6 +11,7 @@ import {
   type Logger,
 } from '@act/service-kit';
 import type { Paged, SmsContact, SmsContactPage, SmsContactStatus } from '@act/contracts/src/sms-api';
+import type { ContactExtras } from '@act/sources';
 import { contactModel, FUNNEL_KEY_INDEX, optOutFilter, optOutKeys, optOutModel, type ContactDoc } from './model';
 import { integrationModel, type IntegrationDoc } from '../integrations/model';
 import type { Clock } from '../settings';
@@ -54,6 +55,8 @@ export interface FunnelContactInput {
   checkoutUrl?: string | null;
   /** A "Send test delivery" sample's contact: stored as `test`, never scheduled (set on insert only). */
   test: boolean;
+  /** Stored with a contact this call creates (its cart, hold, zone hints); a contact already there is left as it is. */
+  extras?: ContactExtras;
 }
 
 interface UpsertItem {
@@ -120,6 +123,7 @@ export class ContactService {
       purchased_at: null,
       created_at: now,
       test: input.test,
+      ...input.extras,
     };
     if (!input.email) onInsert.email = null;
     if (!input.firstName) onInsert.first_name = null;

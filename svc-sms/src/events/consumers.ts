@@ -2,7 +2,7 @@ import { zoneHintsOf } from '@act/contracts/src/timing';
 import type { Connection } from 'mongoose';
 import { consume, type Bus, type ConsumedEvent, type Logger } from '@act/service-kit';
 import { Subjects, type FactOrigin, type FunnelContactEvent, type FunnelPurchaseEvent } from '@act/contracts';
-import { CartStore, cartFromEvent, heldFromEvent, isTrusted, readOrigin, refusedFact } from '@act/sources';
+import { CartStore, cartFromEvent, contactExtras, heldFromEvent, isTrusted, readOrigin, refusedFact } from '@act/sources';
 import type { ContactService } from '../contacts/service';
 import type { IntegrationCache } from '../integrations/cache';
 import { keepEarlierContact } from '../integrations/earlier-contacts';
@@ -81,7 +81,11 @@ export function createFunnelEventHandler(deps: FunnelEventDeps) {
         });
       if (!trusted && (await deps.integrations.requiresSigning(integration)))
         return refuse(deps, Subjects.contactCreated, payload, integration, origin);
-      const { contact } = await deps.contacts.upsertFromFunnel({
+      // What the email side kept of the checkout: the same cart, hold and zone hints here (read again through the
+      // limits: the payload is JSON from the stream). A new contact is inserted with them; one already there takes
+      // the cart newest-wins by the sender's time.
+      const extras = contactExtras(cartFromEvent(e.cart, new Date()), heldFromEvent(e.remindersHeld), zoneHintsOf(Object(e.zoneHints ?? {}) as Record<string, unknown>));
+      const { contact, created } = await deps.contacts.upsertFromFunnel({
         integration,
         funnelId: e.funnelId,
         contactId: String(e.contactId),
@@ -93,16 +97,9 @@ export function createFunnelEventHandler(deps: FunnelEventDeps) {
             ? (e as { checkoutUrl?: string }).checkoutUrl
             : null,
         test,
+        extras,
       });
-      // What the email side kept of the checkout: the same cart (newest by the sender's time) and hold here.
-      const carts = new CartStore(contactModel(deps.conn).collection);
-      const cart = cartFromEvent(e.cart, new Date());
-      if (cart) await carts.keep(integration.id, contact.contact_id, cart);
-      const held = heldFromEvent(e.remindersHeld);
-      if (held) await carts.hold(integration.id, contact.contact_id, held);
-      // Read again through the limits: the payload is JSON from the stream.
-      const zoneHints = zoneHintsOf(Object(e.zoneHints ?? {}) as Record<string, unknown>);
-      if (zoneHints) await carts.keepZoneHints(integration.id, contact.contact_id, zoneHints);
+      if (!created) await new CartStore(contactModel(deps.conn).collection).keepExtras(integration.id, contact.contact_id, extras);
     }
   };
 }

@@ -28,6 +28,7 @@ import {
   webhookOrigin,
   withCartNotes,
   type CartStore,
+  contactExtras,
   purchaseCodes,
   type ContactFact,
   type Headers,
@@ -329,6 +330,12 @@ export class FunnelWebhookService {
     }
 
     if (fact.kind === 'contact') {
+      const apiKey = integration.sender_api_key ? this.box.open(integration.sender_api_key) : null;
+      const hold = reminderHold(fact, integration.send_without_consent === true);
+      // A cart with no line items to ask the sender for is known before the write: a new contact is inserted with it,
+      // its hold and zone hints in one write. Otherwise, and for a contact already there, after the contact's own
+      // write: the cart newest-wins by the sender's time (the line items fetched for a new contact only).
+      const upfront = fact.lineItemsRef && apiKey ? null : await contactCart(fact, { created: false, apiKey: null, receivedAt: this.deps.now() });
       const { contact, created } = await this.deps.contacts.upsertFromFunnel({
         integration,
         funnelId: integration.funnel_id,
@@ -338,15 +345,10 @@ export class FunnelWebhookService {
         firstName: fact.firstName,
         checkoutUrl: fact.checkoutUrl,
         test,
+        ...(upfront ? { extras: contactExtras(upfront.cart, hold, fact.zoneHints) } : {}),
       });
-      // After the contact's own write (the cart lives on it): the cart, conditional on the sender's time, and why no
-      // message may go. The line items a sender must be asked for are fetched for a new contact only.
-      const apiKey = integration.sender_api_key ? this.box.open(integration.sender_api_key) : null;
-      const { cart, notes } = await contactCart(fact, { created, apiKey, receivedAt: this.deps.now() });
-      if (cart) await this.deps.carts.keep(integration.id, contact.contact_id, cart);
-      const hold = reminderHold(fact, integration.send_without_consent === true);
-      if (hold) await this.deps.carts.hold(integration.id, contact.contact_id, hold);
-      if (fact.zoneHints) await this.deps.carts.keepZoneHints(integration.id, contact.contact_id, fact.zoneHints);
+      const { cart, notes } = created && upfront ? upfront : await contactCart(fact, { created, apiKey, receivedAt: this.deps.now() });
+      if (!(created && upfront)) await this.deps.carts.keepExtras(integration.id, contact.contact_id, contactExtras(cart, hold, fact.zoneHints));
       return {
         result: {
           status: 200,
