@@ -53,7 +53,7 @@ import type {
 import type { DeliveryFilters, TestDeliveryResponse, WebhookSigningSettings } from '../webhook-signing';
 import type { AuditPage, AuditService } from '../audit';
 import type { PrivacyExport, PrivacyRequestView } from '../privacy';
-import type { RevenueSettings, RevenueSummary, RevenueTable } from '../revenue-api';
+import type { RevenuePurchasesPage, RevenueSettings, RevenueSummary, RevenueTable } from '../revenue-api';
 import type { CampaignExperiment, CampaignResults, IncrementalOverview } from '../experiments-api';
 import type { EmailClickTracking, SmsClickTracking } from '../click-tracking';
 import type {
@@ -66,7 +66,7 @@ import type {
   WooCommerceWebhookBody,
 } from './webhook-bodies';
 
-export type { AuditPage, CampaignExperiment, CampaignResults, IncrementalOverview, PrivacyExport, PrivacyRequestView, RevenueSettings, RevenueSummary };
+export type { AuditPage, CampaignExperiment, CampaignResults, IncrementalOverview, PrivacyExport, PrivacyRequestView, RevenuePurchasesPage, RevenueSettings, RevenueSummary };
 /** GET .../campaigns/{id}/results */
 export interface CampaignResultsQueryParams {
   /** `csv`: one row per step variant, then the reminded contacts and the holdout. */
@@ -120,6 +120,15 @@ export interface RevenueQueryParams {
   window_days?: number;
   format?: 'json' | 'csv';
   table?: RevenueTable;
+}
+export interface RevenuePurchasesQueryParams {
+  integration_id?: number;
+  model?: 'last' | 'first';
+  window_days?: number;
+  /** 1 to 100; default 20. */
+  limit?: number;
+  /** The `next` of the page before. */
+  before?: string;
 }
 
 export type {
