@@ -13,6 +13,9 @@ export const REALLY_SENT = 'sent';
  * than every email log of the range read into the service per call.
  */
 export function contactReach(contacts: Collection<ContactDoc>) {
+  const contactClicked = async (contactRef: number, at: Date): Promise<void> => {
+    await contacts.updateOne({ id: contactRef }, { $min: { clicked_at: at } });
+  };
   return {
     /** After each batch of logs: the contacts Resend took an email for keep the earliest such time. */
     observer: (async (entries, at) => {
@@ -33,8 +36,11 @@ export function contactReach(contacts: Collection<ContactDoc>) {
     /** A click Resend reported on the email `messageId`: its contact keeps the earliest click. */
     async clicked(logs: Collection<EmailLogDoc>, messageId: string, at: Date): Promise<void> {
       const log = await logs.findOne({ message_id: messageId }, { projection: { _id: 0, contact_ref: 1 } });
-      if (log) await contacts.updateOne({ id: log.contact_ref }, { $min: { clicked_at: at } });
+      if (log) await contactClicked(log.contact_ref, at);
     },
+
+    /** A click on our own link in an email to this contact. */
+    contactClicked,
   };
 }
 

@@ -1,5 +1,8 @@
 import type { Connection } from 'mongoose';
 import { ClickTrackingSetting, clickTrackingRouter, TrackedLinks, trackedLinkRouter } from '@act/service-kit';
+import type { Collection } from 'mongodb';
+import { contactModel, type ContactDoc } from '../contacts/model';
+import { contactReach } from '../attribution/reach';
 import { emailTrackedLinkStep } from './step';
 
 /** Clicks per client address per minute on `/r/<token>`: a shopper opens a link a few times, a guesser is held back. */
@@ -10,7 +13,8 @@ export const CLICKS_PER_MINUTE = 60;
  * "Count clicks with" switch at `/api/email/click-tracking`, and the flow step that puts the links in the emails.
  */
 export function emailTrackedLinks(conn: Connection, publicUrl: string) {
-  const links = new TrackedLinks(conn, { prefix: 'e', tokenBytes: 16, publicUrl });
+  const reach = contactReach(contactModel(conn).collection as unknown as Collection<ContactDoc>);
+  const links = new TrackedLinks(conn, { prefix: 'e', tokenBytes: 16, publicUrl, firstClick: (ref, at) => reach.contactClicked(ref, at) });
   const setting = new ClickTrackingSetting(conn);
   return {
     links,

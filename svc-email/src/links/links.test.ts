@@ -150,6 +150,9 @@ describe('our redirect link on email campaign steps', () => {
       expect(group.recipients).toBe(mine.length);
       expect(group.clicked).toBe(mine.length);
     }
+    // The revenue funnel counts the contacts who clicked our link (each once, however often they opened it).
+    const summary = (await email.api('GET', '/api/revenue/summary?days=1')).body as { funnel: { clicked: number } };
+    expect(summary.funnel.clicked).toBe(sent.length);
 
     const contact = ((await email.api('GET', '/api/contacts')).body as { id: number; email: string }[]).find((c) => c.email === again.to)!;
     const part = (await email.api('GET', `/internal/timeline?contact=${contact.id}`)).body as TimelinePart;

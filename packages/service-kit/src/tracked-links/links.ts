@@ -29,6 +29,8 @@ export interface TrackedLinksOptions {
   tokenBytes: number;
   /** PUBLIC_URL: where shoppers reach the gateway. */
   publicUrl: string;
+  /** After a message's first click: the side keeps it on its contact too (the email revenue funnel reads it there). */
+  firstClick?: (contactRef: number, at: Date) => Promise<void>;
 }
 
 /**
@@ -111,10 +113,13 @@ export class TrackedLinks {
     const before = await this.coll.findOneAndUpdate(
       { token },
       { $inc: { clicks: 1 }, $set: { last_clicked_at: at } },
-      { projection: { _id: 0, target: 1, clicked_at: 1 }, returnDocument: 'before' },
+      { projection: { _id: 0, target: 1, clicked_at: 1, contact_ref: 1 }, returnDocument: 'before' },
     );
     if (!before) return null;
-    if (!before.clicked_at) await this.coll.updateOne({ token, clicked_at: null }, { $set: { clicked_at: at } });
+    if (!before.clicked_at) {
+      await this.coll.updateOne({ token, clicked_at: null }, { $set: { clicked_at: at } });
+      await this.opts.firstClick?.(before.contact_ref, at);
+    }
     return before.target;
   }
 
