@@ -457,8 +457,12 @@ it('Email templates accept the SMS spelling too: {first_name} and {{firstName}} 
     await dialog.getByRole('tab', { name: 'HTML' }).click();
     await dialog.getByRole('textbox', { name: 'HTML content' }).fill('<p>Hi {first_name} and {{firstName}}, your cart waits.</p>');
     await dialog.getByRole('tab', { name: 'Preview' }).click();
-    await dialog.getByRole('combobox', { name: 'Preview as' }).click();
+    // Once the picker has chosen its default (the newest contact with a cart, or sample data), sample data is chosen.
+    const picker = dialog.getByRole('combobox', { name: 'Preview as' });
+    await page.waitForFunction(() => (document.querySelector<HTMLInputElement>('[data-testid="contact-preview"] input')?.value ?? '') !== '');
+    await picker.click();
     await page.getByRole('option', { name: 'Sample data' }).click();
+    expect(await picker.inputValue()).toBe('Sample data');
     await dialog.getByTestId('preview-subject').getByText('For Jane').waitFor();
     const frame = page.frameLocator('iframe[title="Email preview with contact data"]');
     await frame.getByText('Hi Jane and Jane, your cart waits.').waitFor();
@@ -512,8 +516,10 @@ it('The contact page is reached from an Email Logs row and from the Audit Log’
   } finally {
     await client.close();
   }
-  // A staff action on it: the audit log records it with the contact as its target.
+  // A staff action on it: the audit log records it with the contact as its target. And one whose action is the
+  // longest name a record has, which a phone's card must wrap.
   await api('POST', '/api/contacts/mark-purchased', { contact_id: id });
+  await api('POST', '/api/email-unsubscribes/quick-add', { email: `${contactId}-wrap@example.com` });
 
   for (const viewport of [DESKTOP, PHONE]) {
     await page.setViewportSize(viewport);

@@ -137,7 +137,8 @@ const AUDIT_COLUMNS: DataColumn<AuditRecord>[] = [
     label: 'Action',
     render: (r) => (
       <>
-        <Typography variant="body2" sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}>
+        {/* One line in the table; on a phone's card (under 600 px) a long action wraps rather than widen the card. */}
+        <Typography variant="body2" sx={{ fontFamily: 'monospace', whiteSpace: { xs: 'normal', sm: 'nowrap' }, overflowWrap: 'anywhere' }}>
           {r.action}
         </Typography>
         {r.status >= 400 && (
