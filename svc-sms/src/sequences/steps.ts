@@ -27,6 +27,7 @@ import type { StepLogs } from './step-logs';
 import { smsExperimentStep, smsVariantDelayStep, withEarliestDelays } from './experiment';
 import { smsTiming } from './timing';
 import { smsCartChange } from './cart-change';
+import { smsCompletedElsewhere } from './completed-elsewhere';
 import { smsPriorityExit } from './priority-exit';
 import { smsBody } from './body';
 import type { Claim, SmsWork, StepOutcome } from './work';
@@ -101,6 +102,7 @@ export class SmsSteps {
       step('audience', (open) => this.audience(open)),
       step('template', (open) => this.template(open)),
       step('settle', (open) => this.settle(open)),
+      smsCompletedElsewhere({ contacts: this.deps.store.contacts, logs: this.deps.logs, logger: this.deps.logger }),
       smsCartChange(this.SendClaim.collection as unknown as Collection<SendClaimDoc>, this.deps.logs, this.deps.logger),
       smsPriorityExit({ contacts: this.deps.store.contacts, campaignOf: (id) => this.campaignOfIntegration(id), logs: this.deps.logs, logger: this.deps.logger }),
       smsExperimentStep({ contacts: this.deps.store.contacts, logs: this.deps.logs, now: this.deps.now, delayUnitMs: this.deps.delayUnitMs }),
