@@ -2,7 +2,7 @@
  * Email's own quiet hours, read on each shopper's clock, through the service over HTTP with the fake Resend: a
  * shopper without a phone on the fallback zone's clock is held until the window ends and then emailed; an
  * Australian mobile, on Sydney's clock, is outside the window and emailed at once. The service's flows run on a
- * clock set shortly before a full hour (EMAIL_CLOCK_OFFSET_MS), so the hold ends during the test.
+ * clock set three minutes before a full hour (EMAIL_CLOCK_OFFSET_MS), so the hold ends during the test.
  */
 import { DateTime } from 'luxon';
 import { MongoClient } from 'mongodb';
@@ -11,14 +11,17 @@ import type { EmailTimingSettings } from '@act/contracts/src/timing';
 import { contactCreated, dropDb, HOOK_TIMEOUT_MS, MONGODB_URI, sleep, waitFor, type EmailUnderTest, startEmail } from '../test/helpers';
 import { EMAIL_FALLBACK_ZONE } from './timing';
 
-jest.setTimeout(240_000);
+jest.setTimeout(300_000);
 
 type Log = { contact_id: string; email: string; status: string; message: string; timestamp: string };
 
 /** When the service's flow clock reaches the next full hour of the fallback zone: the quiet hour's end. */
-const TOP = DateTime.fromMillis(Date.now() + 120_000).setZone(EMAIL_FALLBACK_ZONE).startOf('hour').plus({ hours: 1 });
-/** At start, the flow clock reads two minutes before it (never behind the machine's: intake dates by the machine). */
-const OFFSET_MS = TOP.toMillis() - 120_000 - Date.now();
+const TOP = DateTime.fromMillis(Date.now() + 180_000).setZone(EMAIL_FALLBACK_ZONE).startOf('hour').plus({ hours: 1 });
+/**
+ * At start, the flow clock reads three minutes before it (room for a slow service start; never behind the machine's
+ * clock: intake dates contacts by the machine's).
+ */
+const OFFSET_MS = TOP.toMillis() - 180_000 - Date.now();
 const serviceNow = () => DateTime.fromMillis(Date.now() + OFFSET_MS).setZone(EMAIL_FALLBACK_ZONE);
 
 let fake: FakeResend;
