@@ -35,7 +35,7 @@ export const REMINDER_DELAY_MESSAGE = 'Reminder delay must be between 1 and 720 
 // Entities as the API returns them (section 3)
 
 /**
- * The spec's three, and `unsubscribed` (issue 14): the reminder fell due but the address is on the unsubscribe
+ * The spec's three, and `unsubscribed`: the reminder fell due but the address is on the unsubscribe
  * list, so nothing was sent; such a contact is not an abandoned cart we tried to win back.
  */
 export type ContactStatus = 'pending' | 'sent' | 'purchased' | 'unsubscribed';
@@ -112,7 +112,7 @@ export interface WebhookIntegration extends IntegrationSigning {
   resend_template_id: number | null;
   campaign_id: number | null;
   email_template: string | null;
-  /** The link {{recoveryUrl}} takes for a contact whose funnel sent none (issue 14); null = none. */
+  /** The link {{recoveryUrl}} takes for a contact whose funnel sent none; null = none. */
   checkout_fallback_url: string | null;
   created_at: string;
 }

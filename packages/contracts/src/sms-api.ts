@@ -227,7 +227,7 @@ export interface SmsIntegration extends IntegrationSigning {
   created_at: string;
   /** Convenience for the cards: the campaign's name, null when none. */
   campaign_name: string | null;
-  /** The link {checkout_url} takes for a contact whose funnel sent none (issue 14); null = none. */
+  /** The link {checkout_url} takes for a contact whose funnel sent none; null = none. */
   checkout_fallback_url: string | null;
 }
 
@@ -275,7 +275,7 @@ export interface SmsContact {
   purchased_at: string | null;
   /** The phone replied STOP (and not START since). */
   opted_out: boolean;
-  /** While a timing rule holds the next message: when the hold ends (issue 14); null otherwise. */
+  /** While a timing rule holds the next message: when the hold ends; null otherwise. */
   held_until: string | null;
   /** Which rule holds it while held_until is set: the blackout (on the shopper's clock) or the frequency cap. */
   held_by: 'blackout' | 'frequency_cap' | null;
