@@ -1,4 +1,4 @@
-import { buildIncentives, createSecretBox, env, incentivesRouter, FrequencyCapSetting, ReplayGuard, startFrequencyCapConsumer, startPrivacyResponder, startRetentionPurgeFromEnv, timelinePartRouter, dropRetiredIndexes, type ServiceDeps, type ServiceParts } from '@act/service-kit';
+import { buildIncentives, createSecretBox, env, incentivesRouter, FrequencyCapSetting, ReplayGuard, startFrequencyCapConsumer, startPrivacyResponder, startRetentionPurgeFromEnv, timelinePartRouter, dropRetiredIndexes, dropStandInIndexes, type ServiceDeps, type ServiceParts } from '@act/service-kit';
 import { SMS_HOLDINGS } from './privacy/holdings';
 import { smsPurchaseRedeemer } from './incentives/redeem';
 import { optOutErased } from './privacy/suppress';
@@ -21,7 +21,7 @@ import { webhookEventRouter } from './webhook-events/routes';
 import { webhookEventPageRouter } from './event-pages/routes';
 import { WebhookEventPageService } from './event-pages/service';
 import { FunnelWebhookService } from './webhook/service';
-import { CartStore } from '@act/sources';
+import { CART_VERSION_INDEX_NAMES, CartStore } from '@act/sources';
 import { webhookRouter } from './webhook/routes';
 import { TwilioCallbackService } from './twilio-callbacks/service';
 import { twilioCallbackRouter } from './twilio-callbacks/routes';
@@ -145,6 +145,7 @@ export async function buildSmsService(
   // An index a database may still hold that no model declares: the contact's id index serves the step's
   // compare-and-set filter without an exact-key copy.
   await dropRetiredIndexes(contactModel(conn).collection as never, ['step_cas']);
+  await dropStandInIndexes(contactModel(conn).collection as never, CART_VERSION_INDEX_NAMES);
   await integrationService.ensureKeys();
 
   const poller = polling

@@ -11,12 +11,14 @@ export interface ContactsUpdater {
 }
 
 /**
- * Each side's contacts declare this unique index beside their (integration_id, contact_id) one: the cart's
- * compare-and-set names all three fields by equality. MongoDB serves that write by either index; the MongoDB stand-in
- * (mongo-java-server) uses an index only when a filter names exactly its fields, and scanned every contact for the
- * earlier `cart.updated_at: {$not: {$gte}}` condition (docs/webhooks.md, "The cart's write").
+ * On the MongoDB stand-in only (MONGO_STANDIN_INDEXES), each side's contacts declare this unique index beside their
+ * (integration_id, contact_id) one: the cart's compare-and-set names all three fields by equality. MongoDB serves
+ * that write by the (integration_id, contact_id) index; the stand-in (mongo-java-server) uses an index only when a
+ * filter names exactly its fields, and scanned every contact without it (docs/webhooks.md, "The cart's write").
  */
-export const CART_VERSION_INDEX = { key: { integration_id: 1, contact_id: 1, 'cart.updated_at': 1 }, name: 'integration_id_1_contact_id_1_cart.updated_at_1' } as const;
+export const CART_VERSION_INDEX = { key: { integration_id: 1, contact_id: 1, 'cart.updated_at': 1 }, name: 'standin_cart_version' } as const;
+/** Its name now, and as MongoDB named it before the switch: production drops both at start. */
+export const CART_VERSION_INDEX_NAMES = [CART_VERSION_INDEX.name, 'integration_id_1_contact_id_1_cart.updated_at_1'] as const;
 
 /**
  * A write that matches nothing means another delivery stored a newer cart in between (stored times only grow), so

@@ -3,7 +3,7 @@ import { CART_VERSION_INDEX } from '@act/sources';
 import mongoose, { type Connection } from 'mongoose';
 import type { Contact, ContactStatus } from '@act/contracts/src/email-api';
 import type { Cart } from '@act/contracts/src/cart';
-import { iso } from '@act/service-kit';
+import { iso, standInIndex } from '@act/service-kit';
 
 /** A funnel contact on the email side. */
 export interface ContactDoc {
@@ -69,8 +69,8 @@ schema.index({ id: 1 }, { unique: true });
 // Idempotent creation: a repeated delivery's insert is refused by this index (named as MongoDB names it by default).
 export const FUNNEL_KEY_INDEX = 'integration_id_1_contact_id_1';
 schema.index({ integration_id: 1, contact_id: 1 }, { unique: true, name: FUNNEL_KEY_INDEX });
-// The cart's compare-and-set (@act/sources CartStore): unique because the key above is; see CART_VERSION_INDEX.
-schema.index(CART_VERSION_INDEX.key, { unique: true, name: CART_VERSION_INDEX.name });
+// The cart's compare-and-set (@act/sources CartStore), on the MongoDB stand-in only: see CART_VERSION_INDEX.
+standInIndex(schema, CART_VERSION_INDEX.key, CART_VERSION_INDEX.name);
 schema.index({ status: 1, remind_at: 1 });
 schema.index({ email_lower: 1 });
 // 'Mark as Purchased' by the sender's contact id, newest first, across integrations.

@@ -1,7 +1,7 @@
 import type { StoredZoneHints } from '@act/contracts/src/timing';
 import { CART_VERSION_INDEX } from '@act/sources';
 import mongoose, { type Connection, type Model } from 'mongoose';
-import { phoneSuppressionKeys } from '@act/service-kit';
+import { phoneSuppressionKeys, standInIndex } from '@act/service-kit';
 import type { SmsContactStatus } from '@act/contracts/src/sms-api';
 import type { Cart } from '@act/contracts/src/cart';
 import type { StoredExperiment } from '@act/flow';
@@ -90,8 +90,8 @@ const schema = new mongoose.Schema<ContactDoc>(
 // already there is refused by this index (named as MongoDB names it by default).
 export const FUNNEL_KEY_INDEX = 'integration_id_1_contact_id_1';
 schema.index({ integration_id: 1, contact_id: 1 }, { unique: true, name: FUNNEL_KEY_INDEX });
-// The cart's compare-and-set (@act/sources CartStore): unique because the key above is; see CART_VERSION_INDEX.
-schema.index(CART_VERSION_INDEX.key, { unique: true, name: CART_VERSION_INDEX.name });
+// The cart's compare-and-set (@act/sources CartStore), on the MongoDB stand-in only: see CART_VERSION_INDEX.
+standInIndex(schema, CART_VERSION_INDEX.key, CART_VERSION_INDEX.name);
 schema.index({ next_at: 1 });
 schema.index({ funnel_id: 1, contact_id: 1 });
 // 'Mark Purchased' by the sender's contact id finds it in every integration.
