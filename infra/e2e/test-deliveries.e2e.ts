@@ -102,6 +102,11 @@ describe('test deliveries', () => {
     const smsPage = (await getJson(page, '/api/sms-contacts?page=1&pageSize=25')) as { total: number; summary: { total: number; tests: number } };
     expect(smsPage.summary.tests).toBeGreaterThanOrEqual(1);
     expect(smsPage.total).toBe(smsPage.summary.total + smsPage.summary.tests);
+    // The sample's row (a long contact id, a note under its status) fits a laptop's screen: its action is not cut.
+    const action = page.locator('tr', { hasText: texted.body.contact_id! }).getByRole('button', { name: 'Mark Purchased' });
+    const box = (await action.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(1440);
+    expect(await page.evaluate(() => [...document.querySelectorAll('.MuiTableContainer-root')].filter((el) => el.scrollWidth > el.clientWidth + 1).length)).toBe(0);
     await screenshotBoth(page, 'test-deliveries-sms-contacts');
 
     // Removable in one click on each side, on a phone's screen too: the samples go, the real contact stays.

@@ -27,6 +27,8 @@ import { useNotify } from '../shared/notify';
 import { useRefetch } from '../shared/refetch';
 
 const MONO = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 13 } as const;
+/** A sender's id within a column of a table whose cells never wrap. */
+const WRAPPED = { display: 'inline-block', maxWidth: 150, whiteSpace: 'normal', overflowWrap: 'anywhere' } as const;
 /** The integration filter's value for contacts without one. */
 const NO_INTEGRATION = 'none';
 
@@ -146,7 +148,9 @@ export default function SmsContactsPage() {
         </>
       ),
     },
-    { key: 'contact_id', label: 'Contact ID', cellSx: MONO, render: (c) => c.contact_id },
+    // Ids and funnels are the sender's, of any length: they wrap within their column (the table's cells do not),
+    // so Status and the row's action stay on a laptop's screen.
+    { key: 'contact_id', label: 'Contact ID', cellSx: MONO, render: (c) => <Box component="span" sx={WRAPPED}>{c.contact_id}</Box> },
     {
       key: 'integration',
       label: 'Integration / Funnel',
@@ -157,7 +161,7 @@ export default function SmsContactsPage() {
               No Integration
             </Typography>
           )}
-          <Typography variant="caption" color="textSecondary" sx={{ display: 'block', fontFamily: MONO.fontFamily }}>
+          <Typography variant="caption" color="textSecondary" sx={{ ...WRAPPED, display: 'block', fontFamily: MONO.fontFamily }}>
             {c.funnel_id}
           </Typography>
         </>
