@@ -141,6 +141,20 @@ it('connect and attach: one form creates the email and SMS integrations of a fun
     .click();
   await page.getByRole('listbox').waitFor({ state: 'detached' });
   await page.screenshot({ path: screenshotPath('operator-integration-form-1440.png') });
+  // On a phone: the channel choice and both campaigns, each on screen in turn, nothing to the side.
+  await page.setViewportSize(PHONE);
+  for (const [what, field] of [
+    ['channels', sheet.getByRole('radio', { name: 'Email and SMS' })],
+    ['email campaign', sheet.getByRole('combobox', { name: 'Email campaign' })],
+    ['SMS campaign', sheet.getByRole('combobox', { name: 'SMS campaign' })],
+  ] as const) {
+    await field.scrollIntoViewIfNeeded();
+    await expectOnScreen(what, field);
+  }
+  expect(await sheet.getByRole('combobox', { name: 'Email campaign' }).textContent()).toBe(`Nudges ${tag}`);
+  await expectNoSidewaysScroll();
+  await page.screenshot({ path: screenshotPath('operator-integration-form-390.png') });
+  await page.setViewportSize(DESKTOP);
   await sheet.getByRole('button', { name: 'Create' }).click();
   await page.getByText(`Both ${tag} (email and SMS)`).waitFor();
 
