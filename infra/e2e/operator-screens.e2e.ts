@@ -514,7 +514,7 @@ it('Contacts: an address on the unsubscribe list reads Unsubscribed, whenever it
   }
 });
 
-it('The contact page is reached from an Email Logs row and from the Audit Log’s record of a staff action on the contact', async () => {
+it('The contact page is reached from an Email Logs row, an SMS Logs row and the Audit Log’s record of a staff action on the contact', async () => {
   const contactId = `${tag}-linked`;
   const email = `${contactId}@example.com`;
   await api('POST', '/api/webhook', { event: 'contact_created', funnel_id: `${tag}-both`, contact: { id: contactId, email } });
@@ -530,6 +530,22 @@ it('The contact page is reached from an Email Logs row and from the Audit Log’
   } finally {
     await client.close();
   }
+  // And a text's log row on the SMS side, of an SMS contact of its own funnel.
+  const smsFunnel = `${tag}-links`;
+  const phone = `+1415556${String(Date.now() % 10_000).padStart(4, '0')}`;
+  const smsIntegration = await api<{ id: number }>('POST', '/api/sms-webhook-integrations', { name: `Links ${tag}`, funnel_id: smsFunnel, reminder_delay: 60, active: true });
+  await api('POST', '/api/sms/webhook', { event: 'contact_created', funnel_id: smsFunnel, contact: { id: `${contactId}-sms`, phone } });
+  const smsId = (await api<{ items: { id: number }[] }>('GET', `/api/sms-contacts?page=1&pageSize=25&search=${encodeURIComponent(smsFunnel)}`)).items[0]!.id;
+  const sms = await MongoClient.connect(stack.mongoUri!);
+  try {
+    const now = new Date();
+    await sms
+      .db(stack.databases!['svc-sms'])
+      .collection('sms_logs')
+      .insertOne({ id: 7_600_000_000 + (Date.now() % 1_000_000), phone, contact_id: `${contactId}-sms`, contact_ref: smsId, integration_id: smsIntegration.id, template_id: null, message: 'Your cart is waiting', sequence_order: 1, status: 'failed', message_sid: null, timestamp: now, updated_at: now, error_message: 'Twilio is not configured' });
+  } finally {
+    await sms.close();
+  }
   // A staff action on it: the audit log records it with the contact as its target. And one whose action is the
   // longest name a record has, which a phone's card must wrap.
   await api('POST', '/api/contacts/mark-purchased', { contact_id: id });
@@ -543,6 +559,13 @@ it('The contact page is reached from an Email Logs row and from the Audit Log’
     await fromLog.click();
     await page.waitForURL(`**/contacts/${id}`);
     await page.getByTestId('contact-identity').filter({ hasText: email }).waitFor();
+
+    await page.goto(`${stack.url}/sms-logs`);
+    const fromSmsLog = page.getByRole('link', { name: `${contactId}-sms`, exact: true }).first();
+    await fromSmsLog.scrollIntoViewIfNeeded();
+    await fromSmsLog.click();
+    await page.waitForURL(`**/sms-contacts/${smsId}`);
+    await page.getByTestId('contact-identity').filter({ hasText: phone }).waitFor();
 
     await page.goto(`${stack.url}/audit-log`);
     const fromAudit = page.getByRole('link', { name: `contact #${id}`, exact: true }).first();
