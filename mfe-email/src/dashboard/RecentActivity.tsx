@@ -4,7 +4,12 @@ import type { EmailLog } from '@act/contracts/src/email-api';
 import { DateTime, EmptyState } from '@act/ui-kit';
 import { SectionHeader } from '../shared';
 
-const STATUS_LABELS: Record<string, string> = { would_send: 'Would Send', skipped_no_link: 'Skipped: no checkout link' };
+const STATUS_LABELS: Record<string, string> = {
+  would_send: 'Would Send',
+  skipped_no_link: 'Skipped: no checkout link',
+  sequence_restarted: 'Sequence restarted',
+  sequence_exited: 'Sequence ended',
+};
 const OUTCOME_COLORS: Record<string, 'success' | 'warning' | 'error'> = {
   sent: 'success',
   unsubscribed: 'warning',

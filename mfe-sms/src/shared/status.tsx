@@ -37,6 +37,9 @@ const LOG_LABELS: Record<string, { label: string; tone: Tone }> = {
   held_frequency_cap: { label: 'Held (frequency cap)', tone: 'warning' },
   // The campaign's control group: no text by design, not a failure.
   held_out: { label: 'Held out (control group)', tone: 'neutral' },
+  // A campaign's rules at work (a changed cart, a campaign of higher priority, a checkout paid elsewhere): no text.
+  sequence_restarted: { label: 'Sequence restarted', tone: 'info' },
+  sequence_exited: { label: 'Sequence ended', tone: 'neutral' },
 };
 
 export function logStatusLabel(status: string): string {
