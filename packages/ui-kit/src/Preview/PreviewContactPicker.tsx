@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Autocomplete, TextField } from '@mui/material';
 import type { PreviewContact, PreviewContactsResponse } from '@act/contracts/src/template-preview';
 import { apiRequest } from '../request';
@@ -40,6 +40,10 @@ export function PreviewContactPicker({ endpoint, value, onChange, searchBy, labe
   const [input, setInput] = useState('');
   const [options, setOptions] = useState<PreviewContact[]>([]);
   const [chosen, setChosen] = useState<PreviewContact | null>(null);
+  // The choice as it is when an answer comes in, not as it was when its request left: one made while the first
+  // answer was on its way (sample data picked at once) stays.
+  const current = useRef(value);
+  current.current = value;
 
   useEffect(() => {
     let live = true;
@@ -49,7 +53,7 @@ export function PreviewContactPicker({ endpoint, value, onChange, searchBy, labe
         .then((res) => {
           if (!live) return;
           setOptions(res.contacts);
-          if (value === null) {
+          if (current.current === null) {
             const first = res.contacts.find((c) => c.id === res.default_contact_id);
             if (first) setChosen(first);
             onChange(first ? { contactId: first.id } : SAMPLE);
