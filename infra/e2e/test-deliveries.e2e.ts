@@ -102,7 +102,8 @@ describe('test deliveries', () => {
     const smsPage = (await getJson(page, '/api/sms-contacts?page=1&pageSize=25')) as { total: number; summary: { total: number; tests: number } };
     expect(smsPage.summary.tests).toBeGreaterThanOrEqual(1);
     expect(smsPage.total).toBe(smsPage.summary.total + smsPage.summary.tests);
-    // The sample's row (a long contact id, a note under its status) fits a laptop's screen: its action is not cut.
+    // The sample's row (a long contact id, a note under its status), beside whatever rows other tests left, fits a
+    // laptop's screen: the table does not scroll sideways and the row's action is not cut.
     const action = page.locator('tr', { hasText: texted.body.contact_id! }).getByRole('button', { name: 'Mark Purchased' });
     const box = (await action.boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual(1440);

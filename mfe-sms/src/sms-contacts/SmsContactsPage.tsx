@@ -28,7 +28,7 @@ import { useRefetch } from '../shared/refetch';
 
 const MONO = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 13 } as const;
 /** A sender's id within a column of a table whose cells never wrap. */
-const WRAPPED = { display: 'inline-block', maxWidth: 150, whiteSpace: 'normal', overflowWrap: 'anywhere' } as const;
+const WRAPPED = { display: 'inline-block', maxWidth: 130, whiteSpace: 'normal', overflowWrap: 'anywhere' } as const;
 /** The integration filter's value for contacts without one. */
 const NO_INTEGRATION = 'none';
 
@@ -156,7 +156,7 @@ export default function SmsContactsPage() {
       label: 'Integration / Funnel',
       render: (c) => (
         <>
-          {nameOf(c) ?? (
+          {nameOf(c) ? <Box component="span" sx={WRAPPED}>{nameOf(c)}</Box> : (
             <Typography variant="body2" color="textSecondary" component="span">
               No Integration
             </Typography>
