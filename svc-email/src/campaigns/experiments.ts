@@ -42,7 +42,10 @@ export function emailExperiments(conn: Connection, ledger: AttributionLedger, wi
     }
     return out;
   };
-  const service = new ExperimentsService({ channel: 'email', settings, ledger, windowDays, engagement });
+  // The switch decides where clicked comes from (or, for SMS, whether there is one): results counted before it changed
+  // are not served after.
+  const basis = async () => String(!!tracked && (await tracked.setting.ourLink()));
+  const service = new ExperimentsService({ channel: 'email', settings, ledger, windowDays, engagement, basis });
   return {
     router: experimentsRouter('/api/email/campaigns', service, '/api/revenue/incremental'),
     /** The automatic winners' look while nobody opens the pages (every WINNER_CHECK_MS). */

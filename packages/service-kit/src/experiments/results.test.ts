@@ -123,3 +123,28 @@ it('the automatic winner is decided by the periodic look, kept once with its num
   service.forget(9);
   expect((await service.results(9)).steps[0]!.winner).toEqual(winners[0]);
 });
+
+it('reuses a campaign’s results within the fresh period, but not once the click source they were counted with changed', async () => {
+  const campaigns = conn.collection<{ id: number; experiment?: unknown }>('exp_campaigns');
+  const settings = new ExperimentSettings(campaigns as never, async () => [110]);
+  await campaigns.insertOne({ id: 11 });
+  await settings.put(11, { holdout_percent: 0, auto_winner: false, winner_min_recipients: 50, steps: [{ template_id: 110, variants: ['A', 'B'].map((id) => ({ id, share: 50 })) }] });
+  for (let i = 0; i < 4; i++) await ledger.recordTouch({ ...touch(`k${i}`, { variant: i < 2 ? 'A' : 'B', campaignId: 11, templateId: 110 }), key: `sms:k${i}` });
+  // The channel's switch and the clicks on our links, as the SMS side reads them.
+  let ourLink = false;
+  let clicks = 0;
+  const engagement = async () =>
+    new Map(['A', 'B'].map((v) => [`110|${v}`, { delivered: 2, clicked: ourLink ? (v === 'A' ? clicks : 0) : null }]));
+  const service = new ExperimentsService({ channel: 'sms', settings, ledger, windowDays: async () => 7, engagement, basis: async () => String(ourLink) });
+  const clicked = async () => (await service.results(11)).steps[0]!.variants.map((g) => g.clicked);
+  expect(await clicked()).toEqual([null, null]);
+  ourLink = true;
+  clicks = 1;
+  // Switched on: counted again at once, not the results counted while it was off.
+  expect(await clicked()).toEqual([1, 0]);
+  // Another click within the fresh period: the results computed a moment ago are reused.
+  clicks = 2;
+  expect(await clicked()).toEqual([1, 0]);
+  ourLink = false;
+  expect(await clicked()).toEqual([null, null]);
+});

@@ -20,7 +20,7 @@ export interface StepPlan {
 export const RESULTS_FRESH_MS = 10_000;
 
 export class ExperimentsService {
-  private readonly recent = new Map<number, { at: number; results: Promise<CampaignResults> }>();
+  private readonly recent = new Map<number, { at: number; basis: string; results: Promise<CampaignResults> }>();
 
   constructor(
     private readonly deps: {
@@ -30,6 +30,11 @@ export class ExperimentsService {
       windowDays: () => Promise<number>;
       /** Delivered and clicked per step variant, where the channel has them. */
       engagement?: (campaignId: number) => Promise<Engagement>;
+      /**
+       * What the results count with beyond the campaign's own settings (the channel's click source), read on every
+       * call: results counted with another one are not reused, whichever instance the switch was changed on.
+       */
+      basis?: () => Promise<string>;
       now?: () => Date;
     },
   ) {}
@@ -87,15 +92,17 @@ export class ExperimentsService {
   }
 
   /**
-   * A campaign's results, computed at most every RESULTS_FRESH_MS (a change of its settings computes them again): a
-   * campaign of tens of thousands of contacts reads all its touches and the period's purchases.
+   * A campaign's results, computed at most every RESULTS_FRESH_MS (a change of its settings or of the channel's click
+   * source computes them again): a campaign of tens of thousands of contacts reads all its touches and the period's
+   * purchases.
    */
-  results(campaignId: number): Promise<CampaignResults> {
+  async results(campaignId: number): Promise<CampaignResults> {
+    const basis = (await this.deps.basis?.()) ?? '';
     const now = Date.now();
     const hit = this.recent.get(campaignId);
-    if (hit && now - hit.at < RESULTS_FRESH_MS) return hit.results;
+    if (hit && hit.basis === basis && now - hit.at < RESULTS_FRESH_MS) return hit.results;
     const results = this.compute(campaignId);
-    this.recent.set(campaignId, { at: now, results });
+    this.recent.set(campaignId, { at: now, basis, results });
     // A failure is not kept.
     results.catch(() => this.recent.delete(campaignId));
     if (this.recent.size > 1000) this.recent.delete(this.recent.keys().next().value!);
