@@ -3,37 +3,27 @@
  * campaign set to restart starts again from its first template; one left on continue goes on with its next one.
  */
 import { randomUUID } from 'node:crypto';
-import { startFakeResend, type FakeResend } from '@act/testing';
+import type { FakeResend } from '@act/testing';
 import type { EmailCampaign } from '@act/contracts/src/email-api';
 import type { TimelinePart } from '@act/contracts/src/timeline';
-import { contactCreated, dropDb, HOOK_TIMEOUT_MS, natsConnect, startEmail, waitFor, type EmailUnderTest } from '../test/helpers';
+import { contactCreated, HOOK_TIMEOUT_MS, natsConnect, waitFor } from '../test/helpers';
+import { funnelCampaign, startSendingEmail, type SendingEmail } from '../test/live-sending';
 
 jest.setTimeout(120_000);
 
 let fake: FakeResend;
-let email: EmailUnderTest;
+let email: SendingEmail;
 beforeAll(async () => {
-  fake = await startFakeResend();
-  email = await startEmail('cartchange', {
-    EMAIL_LIVE_SENDING: 'true',
-    RESEND_BASE_URL: fake.url,
-    RESEND_API_KEY: 're_live',
-    RESEND_FROM: 'Shop <shop@example.com>',
-    EMAIL_DELAY_HOUR_MS: '1000',
-    EMAIL_SEQUENCE_SCAN_MS: '200',
-    PUBLIC_URL: 'https://carts.example.com',
-    UNSUBSCRIBE_SECRET: 'cart-secret',
-    UNSUBSCRIBE_MAILTO: '',
-  });
+  email = await startSendingEmail('cartchange');
+  fake = email.resend;
 }, HOOK_TIMEOUT_MS);
-afterAll(async () => {
-  await email?.svc.stop();
-  if (email) await dropDb(email.db);
-  await fake?.close();
-});
+afterAll(() => email?.stop());
 
 async function funnel(funnelId: string, onCartChange?: 'restart'): Promise<EmailCampaign> {
-  let c = (await email.api('POST', '/api/email/campaigns', { body: { name: `Campaign ${funnelId}` } })).body as EmailCampaign;
+  let { campaign: c } = await funnelCampaign(email, funnelId, {
+    templates: [{ name: 'First' }, { name: 'Second', delayHours: 8 }, { name: 'Third', delayHours: 2 }],
+    reminderDelay: 2,
+  });
   expect(c).toMatchObject({ on_cart_change: 'continue', priority: 0 });
   if (onCartChange) {
     const r = await email.api('PUT', `/api/email/campaigns/${c.id}`, { body: { name: c.name, on_cart_change: onCartChange, priority: 3 } });
@@ -41,14 +31,6 @@ async function funnel(funnelId: string, onCartChange?: 'restart'): Promise<Email
     c = r.body as EmailCampaign;
     expect(c).toMatchObject({ on_cart_change: onCartChange, priority: 3, active: true });
   }
-  for (const [i, [name, delay]] of ([['First', 0], ['Second', 8], ['Third', 2]] as const).entries()) {
-    const r = await email.api('POST', '/api/resend/templates', {
-      body: { campaign_id: c.id, name, subject: `${name} for {{contactEmail}}`, from_name: 'Cart Team', html_content: '<p>Your cart is waiting.</p>', template_order: i + 1, delay_hours: delay },
-    });
-    expect(r.status).toBe(201);
-  }
-  const i = await email.api('POST', '/api/webhook-integrations', { body: { name: funnelId, funnel_id: funnelId, reminder_delay: 2, campaign_id: c.id } });
-  expect(i.status).toBe(201);
   return c;
 }
 

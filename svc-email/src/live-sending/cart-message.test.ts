@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { startFakeResend, type FakeResend } from '@act/testing';
-import { dropDb, startEmail, waitFor, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
+import type { FakeResend } from '@act/testing';
+import { waitFor, HOOK_TIMEOUT_MS } from '../test/helpers';
+import { funnelCampaign, startSendingEmail, type SendingEmail } from '../test/live-sending';
 
 /** The documented Shopify checkout of the sources package (three line items, CAD). */
 // A documented payload edited field by field: its shape is the sender's, not ours.
@@ -13,39 +14,16 @@ const checkout = (): Record<string, any> =>
 const XSS = '<img src=x onerror=alert(1)>';
 
 let fake: FakeResend;
-let email: EmailUnderTest;
+let email: SendingEmail;
 beforeAll(async () => {
-  fake = await startFakeResend();
-  email = await startEmail('cart-message', {
-    EMAIL_LIVE_SENDING: 'true',
-    RESEND_BASE_URL: fake.url,
-    RESEND_API_KEY: 're_live',
-    RESEND_FROM: 'Shop <shop@example.com>',
-    EMAIL_DELAY_HOUR_MS: '1000',
-    EMAIL_SEQUENCE_SCAN_MS: '200',
-    PUBLIC_URL: 'https://carts.example.com',
-    UNSUBSCRIBE_SECRET: 'cart-message-secret',
-    UNSUBSCRIBE_MAILTO: '',
-  });
+  email = await startSendingEmail('cart-message');
+  fake = email.resend;
 }, HOOK_TIMEOUT_MS);
-afterAll(async () => {
-  await email?.svc.stop();
-  if (email) await dropDb(email.db);
-  await fake?.close();
-});
+afterAll(() => email?.stop());
 
 async function shopWithTemplate(funnelId: string, subject: string, html: string) {
-  const campaign = (await email.api('POST', '/api/email/campaigns', { body: { name: `Campaign ${funnelId}` } })).body as { id: number };
-  const t = await email.api('POST', '/api/resend/templates', {
-    body: { campaign_id: campaign.id, name: 'Cart', subject, from_name: 'Cart Team', html_content: html, template_order: 1, delay_hours: 0, active: true },
-  });
-  expect(t.status).toBe(201);
-  const r = await email.api('POST', '/api/webhook-integrations', {
-    body: { name: funnelId, funnel_id: funnelId, reminder_delay: 1, campaign_id: campaign.id },
-  });
-  expect(r.status).toBe(201);
-  const found = (await email.api('GET', '/api/webhook-integrations')).body.find((i: { id: number }) => i.id === r.body.id);
-  return new URL(found.webhook_url).pathname;
+  const { webhookPath } = await funnelCampaign(email, funnelId, { templates: [{ name: 'Cart', subject, html, active: true }] });
+  return webhookPath;
 }
 
 const deliver = (p: string, body: unknown, id: string) =>

@@ -5,47 +5,26 @@
  * paid. A shopper with one checkout gets the whole campaign.
  */
 import { MongoClient } from 'mongodb';
-import { startFakeResend, type FakeResend } from '@act/testing';
-import type { EmailCampaign } from '@act/contracts/src/email-api';
+import type { FakeResend } from '@act/testing';
 import type { TimelinePart } from '@act/contracts/src/timeline';
-import { contactCreated, dropDb, HOOK_TIMEOUT_MS, MONGODB_URI, startEmail, waitFor, type EmailUnderTest } from '../test/helpers';
+import { contactCreated, HOOK_TIMEOUT_MS, MONGODB_URI, waitFor } from '../test/helpers';
+import { funnelCampaign, startSendingEmail, type SendingEmail } from '../test/live-sending';
 
 jest.setTimeout(120_000);
 
 let fake: FakeResend;
-let email: EmailUnderTest;
+let email: SendingEmail;
 beforeAll(async () => {
-  fake = await startFakeResend();
-  email = await startEmail('elsewhere', {
-    EMAIL_LIVE_SENDING: 'true',
-    RESEND_BASE_URL: fake.url,
-    RESEND_API_KEY: 're_live',
-    RESEND_FROM: 'Shop <shop@example.com>',
-    EMAIL_DELAY_HOUR_MS: '1000',
-    EMAIL_SEQUENCE_SCAN_MS: '200',
-    PUBLIC_URL: 'https://carts.example.com',
-    UNSUBSCRIBE_SECRET: 'elsewhere-secret',
-    UNSUBSCRIBE_MAILTO: '',
-  });
+  email = await startSendingEmail('elsewhere');
+  fake = email.resend;
 }, HOOK_TIMEOUT_MS);
-afterAll(async () => {
-  await email?.svc.stop();
-  if (email) await dropDb(email.db);
-  await fake?.close();
-});
+afterAll(() => email?.stop());
 
 const subjects = (to: string) => fake.emailsTo(to).map((e) => e.subject.split(' for ')[0]);
 const hook = async (body: unknown) => expect((await email.api('POST', '/api/webhook', { body, user: null })).status).toBe(200);
 
 it("ends a flow when the sender reports the shopper's other checkout paid, and says so on the timeline", async () => {
-  const c = (await email.api('POST', '/api/email/campaigns', { body: { name: 'Campaign elsewhere' } })).body as EmailCampaign;
-  for (const [i, [name, delay]] of ([['First', 0], ['Second', 8]] as const).entries()) {
-    const r = await email.api('POST', '/api/resend/templates', {
-      body: { campaign_id: c.id, name, subject: `${name} for {{contactEmail}}`, from_name: 'Cart Team', html_content: '<p>Your cart is waiting.</p>', template_order: i + 1, delay_hours: delay },
-    });
-    expect(r.status).toBe(201);
-  }
-  expect((await email.api('POST', '/api/webhook-integrations', { body: { name: 'shop', funnel_id: 'ce-shop', reminder_delay: 1, campaign_id: c.id } })).status).toBe(201);
+  await funnelCampaign(email, 'ce-shop', { name: 'Campaign elsewhere', integrationName: 'shop', templates: [{ name: 'First' }, { name: 'Second', delayHours: 8 }] });
 
   await hook(contactCreated('co-A', 'two.carts@example.com', 'ce-shop'));
   await hook(contactCreated('co-B', 'two.carts@example.com', 'ce-shop'));

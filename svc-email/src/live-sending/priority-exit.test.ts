@@ -4,45 +4,24 @@
  * An address only in the first campaign gets all of it.
  */
 import { MongoClient } from 'mongodb';
-import { startFakeResend, type FakeResend } from '@act/testing';
-import type { EmailCampaign } from '@act/contracts/src/email-api';
+import type { FakeResend } from '@act/testing';
 import type { TimelinePart } from '@act/contracts/src/timeline';
-import { contactCreated, dropDb, HOOK_TIMEOUT_MS, MONGODB_URI, startEmail, waitFor, type EmailUnderTest } from '../test/helpers';
+import { contactCreated, HOOK_TIMEOUT_MS, MONGODB_URI, waitFor } from '../test/helpers';
+import { funnelCampaign, startSendingEmail, type SendingEmail } from '../test/live-sending';
 
 jest.setTimeout(120_000);
 
 let fake: FakeResend;
-let email: EmailUnderTest;
+let email: SendingEmail;
 beforeAll(async () => {
-  fake = await startFakeResend();
-  email = await startEmail('priority', {
-    EMAIL_LIVE_SENDING: 'true',
-    RESEND_BASE_URL: fake.url,
-    RESEND_API_KEY: 're_live',
-    RESEND_FROM: 'Shop <shop@example.com>',
-    EMAIL_DELAY_HOUR_MS: '1000',
-    EMAIL_SEQUENCE_SCAN_MS: '200',
-    PUBLIC_URL: 'https://carts.example.com',
-    UNSUBSCRIBE_SECRET: 'priority-secret',
-    UNSUBSCRIBE_MAILTO: '',
-  });
+  email = await startSendingEmail('priority');
+  fake = email.resend;
 }, HOOK_TIMEOUT_MS);
-afterAll(async () => {
-  await email?.svc.stop();
-  if (email) await dropDb(email.db);
-  await fake?.close();
-});
+afterAll(() => email?.stop());
 
 async function funnel(funnelId: string, templates: [string, number][], priority = 0) {
-  const c = (await email.api('POST', '/api/email/campaigns', { body: { name: `Campaign ${funnelId}`, priority } })).body as EmailCampaign;
-  expect(c.priority).toBe(priority);
-  for (const [i, [name, delay]] of templates.entries()) {
-    const r = await email.api('POST', '/api/resend/templates', {
-      body: { campaign_id: c.id, name, subject: `${name} for {{contactEmail}}`, from_name: 'Cart Team', html_content: '<p>Your cart is waiting.</p>', template_order: i + 1, delay_hours: delay },
-    });
-    expect(r.status).toBe(201);
-  }
-  expect((await email.api('POST', '/api/webhook-integrations', { body: { name: funnelId, funnel_id: funnelId, reminder_delay: 1, campaign_id: c.id } })).status).toBe(201);
+  const { campaign } = await funnelCampaign(email, funnelId, { priority, templates: templates.map(([name, delayHours]) => ({ name, delayHours })) });
+  expect(campaign.priority).toBe(priority);
 }
 const post = async (funnelId: string, contactId: string, to: string) =>
   expect((await email.api('POST', '/api/webhook', { body: contactCreated(contactId, to, funnelId), user: null })).status).toBe(200);

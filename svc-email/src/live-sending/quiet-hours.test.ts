@@ -6,9 +6,10 @@
  */
 import { DateTime } from 'luxon';
 import { MongoClient } from 'mongodb';
-import { startFakeResend, type FakeResend } from '@act/testing';
+import type { FakeResend } from '@act/testing';
 import type { EmailTimingSettings } from '@act/contracts/src/timing';
-import { contactCreated, dropDb, HOOK_TIMEOUT_MS, MONGODB_URI, sleep, waitFor, type EmailUnderTest, startEmail } from '../test/helpers';
+import { contactCreated, HOOK_TIMEOUT_MS, MONGODB_URI, sleep, waitFor } from '../test/helpers';
+import { funnelCampaign, startSendingEmail, type SendingEmail } from '../test/live-sending';
 import { EMAIL_FALLBACK_ZONE } from './timing';
 
 jest.setTimeout(300_000);
@@ -25,36 +26,17 @@ const OFFSET_MS = TOP.toMillis() - 180_000 - Date.now();
 const serviceNow = () => DateTime.fromMillis(Date.now() + OFFSET_MS).setZone(EMAIL_FALLBACK_ZONE);
 
 let fake: FakeResend;
-let email: EmailUnderTest;
+let email: SendingEmail;
 let client: MongoClient;
 beforeAll(async () => {
-  fake = await startFakeResend();
-  email = await startEmail('quiet_hours', {
-    EMAIL_LIVE_SENDING: 'true',
-    RESEND_BASE_URL: fake.url,
-    RESEND_API_KEY: 're_live',
-    RESEND_FROM: 'Shop <shop@example.com>',
-    EMAIL_DELAY_HOUR_MS: '1000',
-    EMAIL_SEQUENCE_SCAN_MS: '200',
-    EMAIL_CLOCK_OFFSET_MS: String(OFFSET_MS),
-    PUBLIC_URL: 'https://carts.example.com',
-    UNSUBSCRIBE_SECRET: 'quiet-secret',
-    UNSUBSCRIBE_MAILTO: '',
-  });
+  email = await startSendingEmail('quiet_hours', { env: { EMAIL_CLOCK_OFFSET_MS: String(OFFSET_MS) } });
+  fake = email.resend;
   client = await MongoClient.connect(MONGODB_URI);
-  const c = (await email.api('POST', '/api/email/campaigns', { body: { name: 'Quiet' } })).body as { id: number };
-  const t = await email.api('POST', '/api/resend/templates', {
-    body: { campaign_id: c.id, name: 'First', subject: 'First for {{contactEmail}}', from_name: 'Cart Team', html_content: '<p>Your cart is waiting.</p>', template_order: 1, delay_hours: 0 },
-  });
-  expect(t.status).toBe(201);
-  const i = await email.api('POST', '/api/webhook-integrations', { body: { name: 'quiet', funnel_id: 'quiet', reminder_delay: 1, campaign_id: c.id } });
-  expect(i.status).toBe(201);
+  await funnelCampaign(email, 'quiet', { name: 'Quiet' });
 }, HOOK_TIMEOUT_MS);
 afterAll(async () => {
-  await email?.svc.stop();
   await client?.close();
-  if (email) await dropDb(email.db);
-  await fake?.close();
+  await email?.stop();
 });
 
 const logsFor = async (contactId: string) => ((await email.api('GET', '/api/email-logs')).body as Log[]).filter((l) => l.contact_id === contactId);
