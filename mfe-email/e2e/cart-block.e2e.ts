@@ -304,6 +304,10 @@ it('moves the Cart block by dragging it like an image, then deletes it: the save
 
   // Dragged onto the end of the last paragraph with Playwright's drag, which drives Chromium's own drag and drop (the
   // editor's handling of a dragged node); a hand-made mouse down, move and up did not move it in a run here.
+  // The inserted block is selected, and its item count joins the toolbar a moment later, which makes the toolbar taller
+  // (22 px at 1440) and moves the paragraphs down. The drop point is taken once that has happened, or a busy machine
+  // drops the block on the end of the paragraph above.
+  await dialog.getByRole('combobox', { name: 'Cart items shown' }).waitFor();
   const last = editor.locator('p', { hasText: 'Para three' });
   const to = (await last.boundingBox())!;
   await block.dragTo(last, { targetPosition: { x: to.width - 4, y: to.height - 3 } });
