@@ -2,12 +2,13 @@
 // Admin API: a pool uploaded as CSV hands 5 shoppers 5 different codes and a sixth is sent without one, its log
 // saying so; a code created in Shopify survives a send retried after a 5xx without a second code, and the recovery
 // link applies it; shop credentials stay write-only.
-import { startFakeResend, startFakeShopifyAdmin, type FakeResend, type FakeShopifyAdmin } from '@act/testing';
+import type { FakeResend, FakeShopifyAdmin } from '@act/testing';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { testUser } from '@act/service-kit/testing';
 import { ADAPTERS } from '@act/sources';
-import { contactCreated, dropDb, startEmail, waitFor, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
+import { contactCreated, waitFor, HOOK_TIMEOUT_MS } from '../test/helpers';
+import { funnelCampaign, offerTemplate, startSendingEmail, type ShopSendingEmail } from '../test/live-sending';
 
 const fixture = (source: string, name: string): Record<string, unknown> =>
   JSON.parse(readFileSync(path.join(__dirname, '../../../packages/sources/src', source, 'fixtures', `${name}.json`), 'utf8'));
@@ -18,49 +19,17 @@ type Pool = { id: string; name: string; total: number; remaining: number; low: b
 describe('incentives on email campaign steps', () => {
   let resend: FakeResend;
   let shopify: FakeShopifyAdmin;
-  let email: EmailUnderTest;
+  let email: ShopSendingEmail;
   beforeAll(async () => {
-    [resend, shopify] = await Promise.all([startFakeResend(), startFakeShopifyAdmin()]);
-    email = await startEmail('incentives', {
-      EMAIL_LIVE_SENDING: 'true',
-      RESEND_BASE_URL: resend.url,
-      RESEND_API_KEY: 're_live',
-      RESEND_FROM: 'Shop <shop@example.com>',
-      EMAIL_DELAY_HOUR_MS: '1000',
-      EMAIL_SEQUENCE_SCAN_MS: '200',
-      PUBLIC_URL: 'https://carts.example.com',
-      UNSUBSCRIBE_SECRET: 'incentive-secret',
-      UNSUBSCRIBE_MAILTO: '',
-    });
+    email = await startSendingEmail('incentives', { shopify: true });
+    ({ resend, shopify } = email);
   }, HOOK_TIMEOUT_MS);
-  afterAll(async () => {
-    await email?.svc.stop();
-    if (email) await dropDb(email.db);
-    await resend?.close();
-    await shopify?.close();
-  });
+  afterAll(() => email?.stop());
 
   /** A campaign of one template showing the code, on an integration of this funnel; the template's and integration's ids. */
   async function campaignStep(funnelId: string) {
-    const campaign = (await email.api('POST', '/api/email/campaigns', { body: { name: `Campaign ${funnelId}` } })).body as { id: number };
-    const tpl = await email.api('POST', '/api/resend/templates', {
-      body: {
-        campaign_id: campaign.id,
-        name: `Offer ${funnelId}`,
-        subject: 'Your cart',
-        from_name: 'Cart Team',
-        html_content: '<p>Code: [{{discountCode}}]</p><p><a href="{{recoveryUrl}}">Complete Your Purchase</a></p>',
-        template_order: 1,
-        delay_hours: 0,
-      },
-    });
-    expect(tpl.status).toBe(201);
-    const integration = await email.api('POST', '/api/webhook-integrations', {
-      body: { name: funnelId, funnel_id: funnelId, reminder_delay: 1, campaign_id: campaign.id },
-    });
-    expect(integration.status).toBe(201);
-    const { id, webhook_url } = integration.body as { id: number; webhook_url: string };
-    return { templateId: (tpl.body as { id: number }).id, integrationId: id, webhookPath: new URL(webhook_url).pathname };
+    const { templateIds, integrationId, webhookPath } = await funnelCampaign(email, funnelId, { templates: [offerTemplate(funnelId)] });
+    return { templateId: templateIds[0]!, integrationId, webhookPath };
   }
   const codeIn = (html: string) => /Code: \[([^\]]*)\]/.exec(html)?.[1] ?? null;
   const logsOf = async (addresses: string[]) =>

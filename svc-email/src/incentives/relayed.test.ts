@@ -6,46 +6,29 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { StringCodec, type NatsConnection, type Subscription } from 'nats';
 import { Subjects } from '@act/contracts';
-import { startFakeResend, type FakeResend } from '@act/testing';
-import { contactCreated, dropDb, natsConnect, startEmail, waitFor, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
+import type { FakeResend } from '@act/testing';
+import { contactCreated, natsConnect, waitFor, HOOK_TIMEOUT_MS } from '../test/helpers';
+import { funnelCampaign, offerTemplate, startSendingEmail, type SendingEmail } from '../test/live-sending';
 
 const fixture = (name: string): Record<string, unknown> =>
   JSON.parse(readFileSync(path.join(__dirname, '../../../packages/sources/src/shopify/fixtures', `${name}.json`), 'utf8'));
 
 let resend: FakeResend;
-let email: EmailUnderTest;
+let email: SendingEmail;
 let nc: NatsConnection;
 beforeAll(async () => {
-  resend = await startFakeResend();
-  email = await startEmail('relayed_codes', {
-    EMAIL_LIVE_SENDING: 'true',
-    RESEND_BASE_URL: resend.url,
-    RESEND_API_KEY: 're_live',
-    RESEND_FROM: 'Shop <shop@example.com>',
-    EMAIL_DELAY_HOUR_MS: '1000',
-    EMAIL_SEQUENCE_SCAN_MS: '200',
-    PUBLIC_URL: 'https://carts.example.com',
-    UNSUBSCRIBE_SECRET: 'relayed-secret',
-    UNSUBSCRIBE_MAILTO: '',
-  });
+  email = await startSendingEmail('relayed_codes');
+  resend = email.resend;
   nc = await natsConnect();
 }, HOOK_TIMEOUT_MS);
 afterAll(async () => {
   await nc?.close();
-  await email?.svc.stop();
-  if (email) await dropDb(email.db);
-  await resend?.close();
+  await email?.stop();
 });
 
 async function funnel(funnelId: string) {
-  const campaign = (await email.api('POST', '/api/email/campaigns', { body: { name: `Campaign ${funnelId}` } })).body as { id: number };
-  const tpl = await email.api('POST', '/api/resend/templates', {
-    body: { campaign_id: campaign.id, name: `Offer ${funnelId}`, subject: 'Your cart', from_name: 'Cart Team', html_content: '<p>Code: [{{discountCode}}]</p>', template_order: 1, delay_hours: 0 },
-  });
-  expect(tpl.status).toBe(201);
-  const integration = await email.api('POST', '/api/webhook-integrations', { body: { name: funnelId, funnel_id: funnelId, reminder_delay: 1, campaign_id: campaign.id } });
-  expect(integration.status).toBe(201);
-  return { templateId: (tpl.body as { id: number }).id, webhookPath: new URL((integration.body as { webhook_url: string }).webhook_url).pathname };
+  const { templateIds, webhookPath } = await funnelCampaign(email, funnelId, { templates: [offerTemplate(funnelId, '<p>Code: [{{discountCode}}]</p>')] });
+  return { templateId: templateIds[0]!, webhookPath };
 }
 const figuresOf = async (templateId: number) =>
   ((await email.api('GET', '/api/email/incentive-redemptions')).body as { step_key: string; redeemed: number }[]).find((s) => s.step_key === `email-template:${templateId}`);

@@ -4,11 +4,12 @@
 // applies, a held-out contact never has a link, an unknown token answers a 404 page, and the results and the contact
 // page show the clicks per variant. Variant B gives a unique code from a pool instead of the step's Shopify code.
 import { MongoClient } from 'mongodb';
-import { startFakeResend, startFakeShopifyAdmin, type FakeResend, type FakeShopifyAdmin } from '@act/testing';
+import type { FakeResend, FakeShopifyAdmin } from '@act/testing';
 import { gatewayHeaders } from '@act/service-kit/testing';
 import type { CampaignResults } from '@act/contracts/src/experiments-api';
 import type { TimelinePart } from '@act/contracts/src/timeline';
-import { contactCreated, dropDb, HOOK_TIMEOUT_MS, MONGODB_URI, startEmail, waitFor, type EmailUnderTest } from '../test/helpers';
+import { contactCreated, HOOK_TIMEOUT_MS, MONGODB_URI, waitFor } from '../test/helpers';
+import { funnelCampaign, offerTemplate, startSendingEmail, type ShopSendingEmail } from '../test/live-sending';
 
 jest.setTimeout(180_000);
 
@@ -18,45 +19,16 @@ const PUBLIC_URL = 'https://carts.example.com';
 describe('our redirect link on email campaign steps', () => {
   let resend: FakeResend;
   let shopify: FakeShopifyAdmin;
-  let email: EmailUnderTest;
+  let email: ShopSendingEmail;
   beforeAll(async () => {
-    [resend, shopify] = await Promise.all([startFakeResend(), startFakeShopifyAdmin()]);
-    email = await startEmail('tracked-links', {
-      EMAIL_LIVE_SENDING: 'true',
-      RESEND_BASE_URL: resend.url,
-      RESEND_API_KEY: 're_live',
-      RESEND_FROM: 'Shop <shop@example.com>',
-      EMAIL_DELAY_HOUR_MS: '1000',
-      EMAIL_SEQUENCE_SCAN_MS: '200',
-      PUBLIC_URL,
-      UNSUBSCRIBE_SECRET: 'links-secret',
-      UNSUBSCRIBE_MAILTO: '',
-    });
+    email = await startSendingEmail('tracked-links', { shopify: true, env: { PUBLIC_URL } });
+    ({ resend, shopify } = email);
   }, HOOK_TIMEOUT_MS);
-  afterAll(async () => {
-    await email?.svc.stop();
-    if (email) await dropDb(email.db);
-    await resend?.close();
-    await shopify?.close();
-  });
+  afterAll(() => email?.stop());
 
   async function campaignStep(funnelId: string) {
-    const campaign = (await email.api('POST', '/api/email/campaigns', { body: { name: `Campaign ${funnelId}` } })).body as { id: number };
-    const tpl = await email.api('POST', '/api/resend/templates', {
-      body: {
-        campaign_id: campaign.id,
-        name: `Offer ${funnelId}`,
-        subject: 'Your cart',
-        from_name: 'Cart Team',
-        html_content: '<p>Code: [{{discountCode}}]</p><p><a href="{{recoveryUrl}}">Complete Your Purchase</a></p>',
-        template_order: 1,
-        delay_hours: 0,
-      },
-    });
-    expect(tpl.status).toBe(201);
-    const integration = await email.api('POST', '/api/webhook-integrations', { body: { name: funnelId, funnel_id: funnelId, reminder_delay: 1, campaign_id: campaign.id } });
-    expect(integration.status).toBe(201);
-    return { campaignId: campaign.id, templateId: (tpl.body as { id: number }).id, integrationId: (integration.body as { id: number }).id };
+    const { campaign, templateIds, integrationId } = await funnelCampaign(email, funnelId, { templates: [offerTemplate(funnelId)] });
+    return { campaignId: campaign.id, templateId: templateIds[0]!, integrationId };
   }
   const post = (funnel: string, id: string, to: string, checkoutUrl: string) =>
     email.api('POST', '/api/webhook', { body: contactCreated(id, to, funnel, { checkout_url: checkoutUrl }), user: null });

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { cartBlockHtml } from '@act/contracts/src/cart-block';
-import { startFakeResend, type FakeResend } from '@act/testing';
-import { dropDb, startEmail, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
+import type { FakeResend } from '@act/testing';
+import { HOOK_TIMEOUT_MS } from '../test/helpers';
+import { startSendingEmail, type SendingEmail } from '../test/live-sending';
 
 // A documented payload edited field by field: its shape is the sender's, not ours.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -10,23 +11,12 @@ const checkout = (): Record<string, any> =>
   JSON.parse(readFileSync(path.join(__dirname, '../../../packages/sources/src/shopify/fixtures/checkouts-create.json'), 'utf8'));
 
 let fake: FakeResend;
-let email: EmailUnderTest;
+let email: SendingEmail;
 beforeAll(async () => {
-  fake = await startFakeResend();
-  email = await startEmail('preview', {
-    RESEND_BASE_URL: fake.url,
-    RESEND_API_KEY: 're_preview',
-    RESEND_FROM: 'Shop <shop@example.com>',
-    PUBLIC_URL: 'https://carts.example.com',
-    UNSUBSCRIBE_SECRET: 'preview-secret',
-    UNSUBSCRIBE_MAILTO: '',
-  });
+  email = await startSendingEmail('preview', { live: false, env: { RESEND_API_KEY: 're_preview' } });
+  fake = email.resend;
 }, HOOK_TIMEOUT_MS);
-afterAll(async () => {
-  await email?.svc.stop();
-  if (email) await dropDb(email.db);
-  await fake?.close();
-});
+afterAll(() => email?.stop());
 
 const api = (method: string, p: string, body?: unknown) => email.api(method, p, { body });
 const SUBJECT = '{{firstName | "Hey"}}, {{itemCount}} items wait';

@@ -13,6 +13,8 @@ export interface SendingEmail extends EmailUnderTest {
   stop(): Promise<void>;
 }
 
+export type ShopSendingEmail = SendingEmail & { shopify: FakeShopifyAdmin };
+
 export interface SendingOptions {
   /** Off for a service that only previews and sends tests: its flows never send. */
   live?: boolean;
@@ -23,7 +25,7 @@ export interface SendingOptions {
 /** svc-email sending through the fake Resend. */
 export async function startSendingEmail(label: string, options?: SendingOptions): Promise<SendingEmail>;
 /** The same, with the fake Shopify Admin API beside it for codes made in Shopify. */
-export async function startSendingEmail(label: string, options: SendingOptions & { shopify: true }): Promise<SendingEmail & { shopify: FakeShopifyAdmin }>;
+export async function startSendingEmail(label: string, options: SendingOptions & { shopify: true }): Promise<ShopSendingEmail>;
 export async function startSendingEmail(label: string, { live = true, env = {}, shopify = false }: SendingOptions & { shopify?: boolean } = {}) {
   const [resend, shop] = await Promise.all([startFakeResend(), shopify ? startFakeShopifyAdmin() : null]);
   const email = await startEmail(label, {
@@ -83,6 +85,13 @@ export interface FunnelCampaign {
   /** The path of the integration's own webhook URL. */
   webhookPath: string;
 }
+
+/** A step offering its code, and the recovery link to apply it by. */
+export const offerTemplate = (funnelId: string, html = '<p>Code: [{{discountCode}}]</p><p><a href="{{recoveryUrl}}">Complete Your Purchase</a></p>'): TemplateSpec => ({
+  name: `Offer ${funnelId}`,
+  subject: 'Your cart',
+  html,
+});
 
 /** A campaign of templates in order, and an integration of `funnelId` running it. */
 export async function funnelCampaign(email: EmailUnderTest, funnelId: string, options: CampaignOptions = {}): Promise<FunnelCampaign> {
