@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { NatsConnection } from 'nats';
 import type { RevenueSummary } from '@act/contracts/src/revenue-api';
-import { contactCreated, dropDb, natsConnect, startEmail, waitFor, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
+import { contactCreated, waitFor, HOOK_TIMEOUT_MS } from '../test/helpers';
+import { startEmailBesideSms, type EmailBesideSms } from '../test/sms-side';
 
 const DAY = 86_400_000;
 
@@ -10,25 +11,18 @@ const DAY = 86_400_000;
  * (its own through its outbox, the SMS side's straight onto the stream), the summary is read over HTTP.
  */
 describe('recovered revenue (email side)', () => {
-  let email: EmailUnderTest;
+  let email: EmailBesideSms;
   let nc: NatsConnection;
   const now = Date.now();
   const at = (msAgo: number) => new Date(now - msAgo).toISOString();
 
   beforeAll(async () => {
-    email = await startEmail('revenue');
-    nc = await natsConnect();
-    await waitFor(async () => (await nc.jetstreamManager()).streams.info(`${email.prefix}FUNNEL`), { what: 'stream' });
+    email = await startEmailBesideSms('revenue');
+    nc = email.nc;
   }, HOOK_TIMEOUT_MS);
-  afterAll(async () => {
-    await nc?.close();
-    await email?.svc.stop();
-    if (email) await dropDb(email.db);
-  });
+  afterAll(() => email?.stop());
 
-  const fromSms = async (subject: string, payload: Record<string, unknown>) => {
-    await nc.jetstream().publish(`${email.prefix}${subject}`, JSON.stringify({ eventId: randomUUID(), source: 'svc-sms', occurredAt: new Date().toISOString(), ...payload }));
-  };
+  const fromSms = (subject: string, payload: Record<string, unknown>) => email.fromSms(subject, payload);
   const smsSend = (funnelId: string, contactId: string, sentAt: string, extra: Record<string, unknown> = {}) =>
     fromSms('send.sms.sent', { channel: 'sms', funnelId, contactId, email: null, phone: '+15550009999', integrationId: 7, campaignId: 70, templateId: 700, step: 1, messageId: `SM${randomUUID()}`, sentAt, ...extra });
   const purchase = (funnelId: string, contactId: string | null, purchasedAt: string, extra: Record<string, unknown> = {}) =>

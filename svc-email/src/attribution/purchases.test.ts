@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { MongoClient } from 'mongodb';
-import type { NatsConnection } from 'nats';
 import type { RevenuePurchasesPage } from '@act/contracts/src/revenue-api';
-import { contactCreated, dropDb, MONGODB_URI, natsConnect, startEmail, waitFor, type EmailUnderTest, HOOK_TIMEOUT_MS } from '../test/helpers';
+import { contactCreated, MONGODB_URI, waitFor, HOOK_TIMEOUT_MS } from '../test/helpers';
+import { startEmailBesideSms, type EmailBesideSms } from '../test/sms-side';
 
 const HOUR = 3_600_000;
 
@@ -11,26 +11,17 @@ const HOUR = 3_600_000;
  * as the SMS side publishes them, the list is read over HTTP with the email side's contact numbers and integration.
  */
 describe('recent attributed purchases (email side)', () => {
-  let email: EmailUnderTest;
-  let nc: NatsConnection;
+  let email: EmailBesideSms;
   const funnel = `plist-${Date.now().toString(36)}`;
   const now = Date.now();
   const at = (msAgo: number) => new Date(now - msAgo).toISOString();
 
   beforeAll(async () => {
-    email = await startEmail('revenue-purchases');
-    nc = await natsConnect();
-    await waitFor(async () => (await nc.jetstreamManager()).streams.info(`${email.prefix}FUNNEL`), { what: 'stream' });
+    email = await startEmailBesideSms('revenue-purchases');
   }, HOOK_TIMEOUT_MS);
-  afterAll(async () => {
-    await nc?.close();
-    await email?.svc.stop();
-    if (email) await dropDb(email.db);
-  });
+  afterAll(() => email?.stop());
 
-  const fromSms = async (subject: string, payload: Record<string, unknown>) => {
-    await nc.jetstream().publish(`${email.prefix}${subject}`, JSON.stringify({ eventId: randomUUID(), source: 'svc-sms', occurredAt: new Date().toISOString(), ...payload }));
-  };
+  const fromSms = (subject: string, payload: Record<string, unknown>) => email.fromSms(subject, payload);
   const list = async (query: string) => {
     const r = await email.api('GET', `/api/revenue/purchases?${query}`);
     expect(r.status).toBe(200);
