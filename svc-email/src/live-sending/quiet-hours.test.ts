@@ -8,13 +8,11 @@ import { DateTime } from 'luxon';
 import { MongoClient } from 'mongodb';
 import type { FakeResend } from '@act/testing';
 import type { EmailTimingSettings } from '@act/contracts/src/timing';
-import { contactCreated, HOOK_TIMEOUT_MS, MONGODB_URI, sleep, waitFor } from '../test/helpers';
-import { funnelCampaign, startSendingEmail, type SendingEmail } from '../test/live-sending';
+import { HOOK_TIMEOUT_MS, MONGODB_URI, sleep, waitFor } from '../test/helpers';
+import { emailLogsOf, funnelCampaign, postContact, saveTiming, startSendingEmail, type SendingEmail } from '../test/live-sending';
 import { EMAIL_FALLBACK_ZONE } from './timing';
 
 jest.setTimeout(300_000);
-
-type Log = { contact_id: string; email: string; status: string; message: string; timestamp: string };
 
 /** When the service's flow clock reaches the next full hour of the fallback zone: the quiet hour's end. */
 const TOP = DateTime.fromMillis(Date.now() + 180_000).setZone(EMAIL_FALLBACK_ZONE).startOf('hour').plus({ hours: 1 });
@@ -39,14 +37,9 @@ afterAll(async () => {
   await email?.stop();
 });
 
-const logsFor = async (contactId: string) => ((await email.api('GET', '/api/email-logs')).body as Log[]).filter((l) => l.contact_id === contactId);
-const timing = async (body: Partial<EmailTimingSettings>) => {
-  const r = await email.api('PUT', '/api/settings/timing', { body });
-  expect(r.status).toBe(200);
-  return r.body as EmailTimingSettings;
-};
-const post = async (contactId: string, to: string, extra: Record<string, unknown> = {}) =>
-  expect((await email.api('POST', '/api/webhook', { body: contactCreated(contactId, to, 'quiet', extra), user: null })).status).toBe(200);
+const logsFor = (contactId: string) => emailLogsOf(email, contactId);
+const timing = (body: Partial<EmailTimingSettings>) => saveTiming(email, body);
+const post = (contactId: string, to: string, extra: Record<string, unknown> = {}) => postContact(email, 'quiet', contactId, to, extra);
 
 it("holds a step in email's quiet hours on the shopper's clock until the window ends, then sends it; Sydney's shopper at once", async () => {
   expect((await email.api('GET', '/api/settings/timing')).body).toEqual({ quiet_hours_enabled: false, quiet_start_hour: 22, quiet_end_hour: 8, frequency_cap_hours: null });

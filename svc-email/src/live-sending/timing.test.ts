@@ -9,12 +9,10 @@ import { StringCodec } from 'nats';
 import type { FakeResend } from '@act/testing';
 import { Subjects } from '@act/contracts';
 import type { EmailTimingSettings } from '@act/contracts/src/timing';
-import { contactCreated, HOOK_TIMEOUT_MS, MONGODB_URI, natsConnect, waitFor } from '../test/helpers';
-import { funnelCampaign, startSendingEmail, type SendingEmail } from '../test/live-sending';
+import { HOOK_TIMEOUT_MS, MONGODB_URI, natsConnect, waitFor } from '../test/helpers';
+import { emailLogsOf, funnelCampaign, postContact, saveTiming, startSendingEmail, type SendingEmail } from '../test/live-sending';
 
 jest.setTimeout(120_000);
-
-type Log = { contact_id: string; email: string; status: string; message: string; timestamp: string };
 
 let fake: FakeResend;
 let email: SendingEmail;
@@ -30,14 +28,9 @@ afterAll(async () => {
   await email?.stop();
 });
 
-const logsFor = async (contactId: string) => ((await email.api('GET', '/api/email-logs')).body as Log[]).filter((l) => l.contact_id === contactId);
-const timing = async (body: Partial<EmailTimingSettings>) => {
-  const r = await email.api('PUT', '/api/settings/timing', { body });
-  expect(r.status).toBe(200);
-  return r.body as EmailTimingSettings;
-};
-const post = async (contactId: string, to: string, extra: Record<string, unknown> = {}) =>
-  expect((await email.api('POST', '/api/webhook', { body: contactCreated(contactId, to, 'timing', extra), user: null })).status).toBe(200);
+const logsFor = (contactId: string) => emailLogsOf(email, contactId);
+const timing = (body: Partial<EmailTimingSettings>) => saveTiming(email, body);
+const post = (contactId: string, to: string, extra: Record<string, unknown> = {}) => postContact(email, 'timing', contactId, to, extra);
 
 it('holds an email due within the cap of a text the SMS side sent the same person, and sends it at the cap end', async () => {
   const capSaved = new Promise<Record<string, unknown>>((resolve) => {

@@ -5,7 +5,8 @@
  */
 import { startFakeResend, startFakeShopifyAdmin, type FakeResend, type FakeShopifyAdmin } from '@act/testing';
 import type { EmailCampaign } from '@act/contracts/src/email-api';
-import { dropDb, startEmail, type EmailUnderTest } from './helpers';
+import type { EmailTimingSettings } from '@act/contracts/src/timing';
+import { contactCreated, dropDb, startEmail, type EmailUnderTest } from './helpers';
 
 export interface SendingEmail extends EmailUnderTest {
   resend: FakeResend;
@@ -120,4 +121,23 @@ export async function funnelCampaign(email: EmailUnderTest, funnelId: string, op
   expect(integration.status).toBe(201);
   const { id, webhook_url } = integration.body as { id: number; webhook_url: string };
   return { campaign, templateIds, integrationId: id, webhookPath: new URL(webhook_url).pathname };
+}
+
+/** A row of Email Logs, as the list answers it. */
+export type EmailLog = { contact_id: string; email: string; status: string; message: string; timestamp: string };
+
+/** The Email Logs rows of one contact. */
+export const emailLogsOf = async (email: EmailUnderTest, contactId: string) =>
+  ((await email.api('GET', '/api/email-logs')).body as EmailLog[]).filter((l) => l.contact_id === contactId);
+
+/** Saves email's timing rules (quiet hours, frequency cap); the settings as saved. */
+export async function saveTiming(email: EmailUnderTest, body: Partial<EmailTimingSettings>): Promise<EmailTimingSettings> {
+  const r = await email.api('PUT', '/api/settings/timing', { body });
+  expect(r.status).toBe(200);
+  return r.body as EmailTimingSettings;
+}
+
+/** The sender's contact_created for `funnelId`, taken. */
+export async function postContact(email: EmailUnderTest, funnelId: string, contactId: string, to: string, extra: Record<string, unknown> = {}): Promise<void> {
+  expect((await email.api('POST', '/api/webhook', { body: contactCreated(contactId, to, funnelId, extra), user: null })).status).toBe(200);
 }
