@@ -291,9 +291,15 @@ it('moves the Cart block by dragging it like an image, then deletes it: the save
   // Inserted at the cursor, at the end of the first paragraph.
   await editor.locator('p', { hasText: 'Para one' }).click();
   await page.keyboard.press('End');
+  const toolbar = dialog.locator('.MuiTiptap-MenuBar-root');
+  const toolbarHeight = (await toolbar.boundingBox())!.height;
   await dialog.getByRole('button', { name: 'Insert cart block' }).click();
   const block = editor.locator('div[data-cart-block]');
   await block.waitFor();
+  // The block's item count joins the toolbar without making it taller (the text style keeps to one line): selecting
+  // a block does not move the page under the pointer.
+  await dialog.getByRole('combobox', { name: 'Cart items shown' }).waitFor();
+  expect((await toolbar.boundingBox())!.height).toBe(toolbarHeight);
   const order = () =>
     editor.evaluate((el) =>
       [...el.querySelectorAll(':scope > p, :scope > div[data-cart-block]')]
@@ -315,6 +321,7 @@ it('moves the Cart block by dragging it like an image, then deletes it: the save
   expect(await order()).toEqual(['Para one', 'Para two', 'Para three', 'CART']);
   expect(await editor.locator('div[data-cart-block]').count()).toBe(1);
   await page.screenshot({ path: screenshotPath('cart-block-moved-1440.png') });
+  await toolbar.screenshot({ path: screenshotPath('cart-block-toolbar-1440.png') });
   await dialog.getByRole('button', { name: 'Create Template' }).click();
   await dialog.waitFor({ state: 'detached' });
   const savedHtml = async () =>

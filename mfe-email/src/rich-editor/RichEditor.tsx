@@ -100,7 +100,10 @@ export function RichEditor({ value, onChange, label, error, helperText, minHeigh
           fontWeight: 500,
           cursor: 'grab',
         },
-        '& .ProseMirror div[data-cart-block].ProseMirror-selectednode': { outline: '3px solid', outlineColor: 'primary.main' },
+        '& .ProseMirror div[data-cart-block].ProseMirror-selectednode': {
+          outline: '3px solid',
+          outlineColor: 'primary.main',
+        },
         ...(error ? { '& .MuiTiptap-FieldContainer-notchedOutline': { borderColor: 'error.main' } } : {}),
       }}
     >
@@ -115,7 +118,11 @@ export function RichEditor({ value, onChange, label, error, helperText, minHeigh
         editorProps={editorProps}
         renderControls={(editor) => (
           <MenuControlsContainer>
-            <MenuSelectHeading aria-label="Text style" />
+            {/* Kept on one line: the toolbar gains fields when a Cart block is selected, and a wrapped placeholder would move the page. */}
+            <MenuSelectHeading
+              aria-label="Text style"
+              sx={{ minWidth: 132, '& .MuiSelect-select': { whiteSpace: 'nowrap' } }}
+            />
             <MenuDivider />
             <MenuButtonBold />
             <MenuButtonItalic />
@@ -162,7 +169,8 @@ export function RichEditor({ value, onChange, label, error, helperText, minHeigh
                 key={editor.state.selection.from}
                 value={String(selectedCartItems(editor))}
                 onChange={(e) => editor.chain().focus().setCartBlockItems(Number(e.target.value)).run()}
-                sx={{ width: 150, flex: '0 0 auto', ml: 1 }}
+                // As tall as the toolbar's buttons: the field joins it when a block is selected and must not move the page.
+                sx={{ width: 150, flex: '0 0 auto', ml: 1, '& .MuiInputBase-input': { py: '3px' } }}
               >
                 {Array.from({ length: CART_BLOCK_MAX_ITEMS }, (_, i) => (
                   <MenuItem key={i + 1} value={String(i + 1)}>
