@@ -7,7 +7,7 @@
 //   --without-faults         checks, unit and e2e only (a quicker local run; CI runs all five)
 // Each jest phase must find test files: none at all fails the phase, and in a run of every file (no pattern or other
 // jest arguments) each folder infra/jest/projects.cjs requires must have given one. Each jest phase has a time limit
-// (TEST_TIMEOUT_<PHASE>_MIN; unit 15, e2e 20, faults 15, replicas 10), after which jest is dumped and killed.
+// (TEST_TIMEOUT_<PHASE>_MIN; unit 20, e2e 30, faults 20, replicas 10), after which jest is dumped and killed.
 //   --workspace=<folder>     only that workspace's projects (each workspace's own `npm test` uses this)
 //   anything else            passed on to jest (a test path pattern, -t name, --verbose...)
 import { spawnSync } from 'node:child_process';
