@@ -15,9 +15,13 @@ export interface ProviderStatusResponse {
   row_reason: string | null;
 }
 
-const steps = (n: number, what: string) => `${n} ${what} step${n === 1 ? '' : 's'} ${n === 1 ? 'is' : 'are'} waiting`;
+const steps = (n: number, what: string) =>
+  n === 0 ? `no ${what} step is waiting` : `${n} ${what} step${n === 1 ? '' : 's'} ${n === 1 ? 'is' : 'are'} waiting`;
 
-export function twilioStatusMessage(configured: boolean, waiting: number): Pick<ProviderStatusResponse, 'message' | 'row_reason'> {
+export function twilioStatusMessage(
+  configured: boolean,
+  waiting: number,
+): Pick<ProviderStatusResponse, 'message' | 'row_reason'> {
   if (configured) return { message: null, row_reason: null };
   return {
     message: `Twilio is not configured: ${steps(waiting, 'SMS')}. Set TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN and restart svc-sms.`,
@@ -25,11 +29,16 @@ export function twilioStatusMessage(configured: boolean, waiting: number): Pick<
   };
 }
 
-export function resendStatusMessage(configured: boolean, waiting: number, simulated: boolean): Pick<ProviderStatusResponse, 'message' | 'row_reason'> {
+export function resendStatusMessage(
+  configured: boolean,
+  waiting: number,
+  simulated: boolean,
+): Pick<ProviderStatusResponse, 'message' | 'row_reason'> {
   if (configured) return { message: null, row_reason: null };
   if (simulated)
     return {
-      message: 'Resend is not configured: reminders are only logged (live sending is off), no email reaches a shopper. Set the API key and from-address on the Resend page or RESEND_API_KEY and RESEND_FROM.',
+      message:
+        'Resend is not configured: reminders are only logged (live sending is off), no email reaches a shopper. Set the API key and from-address on the Resend page or RESEND_API_KEY and RESEND_FROM.',
       row_reason: null,
     };
   return {

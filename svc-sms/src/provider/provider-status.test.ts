@@ -30,7 +30,7 @@ it('says Twilio is not configured and counts the steps that came due and wait fo
     provider: 'twilio',
     configured: false,
     waiting: 0,
-    message: 'Twilio is not configured: 0 SMS steps are waiting. Set TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN and restart svc-sms.',
+    message: 'Twilio is not configured: no SMS step is waiting. Set TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN and restart svc-sms.',
     row_reason: 'Waiting: Twilio is not configured',
   });
   await createFunnel(svc.url, 'wait', [{ message: 'Hi' }]);
