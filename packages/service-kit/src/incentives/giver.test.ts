@@ -141,6 +141,22 @@ describe('redemptions and links', () => {
     expect(step).toEqual({ step_key: 'email-template:9', given: 2, redeemed: 1, discount: [{ currency: 'EUR', minor: 1_250 }], revenue: [{ currency: 'EUR', minor: 9_900 }] });
   });
 
+  it('gives a fixed or pool code on a Shopify store for its link (the grant keeps it); elsewhere the code stays in the text', async () => {
+    const creds = new ShopCredentials(incentiveModels(conn), box);
+    await creds.set(21, { platform: 'shopify', shop: shopify.url, key: shopify.token }, { allowHttp: true });
+    const pool = await new IncentivePools(incentiveModels(conn)).create('Shop pool', 'code\nSP-1\nSP-2\n');
+    const on = (integration_id: number, ref: number, incentive: IncentiveTarget['incentive']): IncentiveTarget => ({ contact_ref: ref, step_key: 'email-template:21', integration_id, incentive });
+    const [fixed, pooled, elsewhere] = await giver().give([on(21, 301, { kind: 'fixed', code: 'WELCOME10' }), on(21, 302, { kind: 'pool', pool_id: pool.id }), on(22, 303, { kind: 'pool', pool_id: pool.id })]);
+    expect(fixed).toEqual({ code: 'WELCOME10', note: null, platform: 'shopify' });
+    expect(pooled).toMatchObject({ note: null, platform: 'shopify' });
+    expect(elsewhere!.platform).toBeUndefined();
+    expect(new Set([pooled!.code, elsewhere!.code])).toEqual(new Set(['SP-1', 'SP-2']));
+    // A retried send reads the same, and so does the check of an interrupted SMS send.
+    expect((await giver().give([on(21, 302, { kind: 'pool', pool_id: pool.id })]))[0]).toEqual(pooled);
+    expect(await giver().given(302, 'email-template:21')).toEqual({ code: pooled!.code, platform: 'shopify' });
+    expect(await giver().given(303, 'email-template:21')).toEqual({ code: elsewhere!.code, platform: null });
+  });
+
   it('applies a Shopify code in the recovery link; other shops keep their link', () => {
     expect(applyCodeToRecoveryUrl('https://shop.myshopify.com/123/checkouts/abc?key=k1', 'CART-X', 'shopify')).toBe(
       'https://shop.myshopify.com/discount/CART-X?redirect=%2F123%2Fcheckouts%2Fabc%3Fkey%3Dk1',

@@ -74,29 +74,43 @@ export class IncentiveGiver {
           .toArray()
       : [];
     const grantOf = new Map(grants.map((g) => [ownerKey(g as unknown as IncentiveGrantDoc), g as unknown as IncentiveGrantDoc]));
-    return Promise.all(targets.map((t) => this.giveOne(t, grantOf.get(ownerKey(t)) ?? null)));
+    const shopify = await this.shopifyIntegrations(targets);
+    return Promise.all(targets.map((t) => this.giveOne(t, grantOf.get(ownerKey(t)) ?? null, t.integration_id !== null && shopify.has(t.integration_id))));
+  }
+
+  /**
+   * The integrations that hold Shopify credentials, among those of fixed and pool codes: their shop is a Shopify
+   * store, whose `/discount/CODE` link applies any of its codes, so a code the operator uploaded or typed goes into
+   * the recovery link as a created one does. One read per batch.
+   */
+  private async shopifyIntegrations(targets: IncentiveTarget[]): Promise<Set<number>> {
+    const ids = [...new Set(targets.filter((t) => (t.incentive.kind === 'fixed' || t.incentive.kind === 'pool') && t.integration_id !== null).map((t) => t.integration_id!))];
+    if (ids.length === 0) return new Set();
+    const rows = await this.deps.models.Credentials.collection.find({ integration_id: { $in: ids }, platform: 'shopify' }, { projection: { _id: 0, integration_id: 1 } }).toArray();
+    return new Set(rows.map((r) => r.integration_id as number));
   }
 
   /** The code this (contact, step) was given, and the shop it was made in (null: none given). */
   async given(contactRef: number, stepKey: string): Promise<{ code: string; platform: 'shopify' | 'woocommerce' | null } | null> {
-    const g = await this.deps.models.Grant.collection.findOne({ contact_ref: contactRef, step_key: stepKey }, { projection: { _id: 0, code: 1, kind: 1, state: 1 } });
+    const g = await this.deps.models.Grant.collection.findOne({ contact_ref: contactRef, step_key: stepKey }, { projection: { _id: 0, code: 1, kind: 1, state: 1, platform: 1 } });
     if (!g || g.state !== 'issued' || !g.code) return null;
-    return { code: g.code as string, platform: g.kind === 'shopify' || g.kind === 'woocommerce' ? g.kind : null };
+    return { code: g.code as string, platform: g.kind === 'shopify' || g.kind === 'woocommerce' ? g.kind : g.platform === 'shopify' ? 'shopify' : null };
   }
 
-  private async giveOne(t: IncentiveTarget, grant: IncentiveGrantDoc | null): Promise<IncentiveResult> {
+  private async giveOne(t: IncentiveTarget, grant: IncentiveGrantDoc | null, onShopify: boolean): Promise<IncentiveResult> {
     const inc = t.incentive;
     if (inc.kind === 'none') return NO_CODE;
+    const shop = onShopify ? { platform: 'shopify' as const } : {};
     if (inc.kind === 'fixed') {
-      await this.record(t, inc.code, 'issued', null);
-      return { code: inc.code, note: null };
+      await this.record(t, inc.code, 'issued', null, shop);
+      return { code: inc.code, note: null, ...shop };
     }
-    if (grant?.state === 'issued' && grant.code) return { code: grant.code, note: null, ...(inc.kind !== 'pool' ? { platform: inc.kind } : {}) };
+    if (grant?.state === 'issued' && grant.code) return { code: grant.code, note: null, ...(inc.kind !== 'pool' ? { platform: inc.kind } : shop) };
     if (inc.kind === 'pool') {
       const code = await this.deps.pools.claim(inc.pool_id, ownerKey(t), this.now());
       if (code) {
-        await this.record(t, code, 'issued', null);
-        return { code, note: null };
+        await this.record(t, code, 'issued', null, shop);
+        return { code, note: null, ...shop };
       }
       const note = 'sent without a code: the code pool is empty';
       await this.record(t, null, 'none', note);
@@ -142,12 +156,12 @@ export class IncentiveGiver {
     return { code: null, note };
   }
 
-  private async record(t: IncentiveTarget, code: string | null, state: IncentiveGrantDoc['state'], note: string | null): Promise<void> {
+  private async record(t: IncentiveTarget, code: string | null, state: IncentiveGrantDoc['state'], note: string | null, shop: { platform?: 'shopify' } = {}): Promise<void> {
     const at = this.now();
     await this.deps.models.Grant.collection.updateOne(
       { contact_ref: t.contact_ref, step_key: t.step_key },
       {
-        $set: { kind: t.incentive.kind, integration_id: t.integration_id, code, code_key: code?.toUpperCase() ?? null, state, note, ...(state === 'issued' ? { issued_at: at } : {}) },
+        $set: { kind: t.incentive.kind, integration_id: t.integration_id, code, code_key: code?.toUpperCase() ?? null, state, note, ...shop, ...(state === 'issued' ? { issued_at: at } : {}) },
         $setOnInsert: { created_at: at, redeemed_at: null, discount_minor: null, currency: null, order_ref: null, ...(state === 'issued' ? {} : { issued_at: null }) },
       },
       { upsert: true },

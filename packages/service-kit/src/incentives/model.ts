@@ -40,6 +40,8 @@ export interface IncentiveGrantDoc {
   code_key: string | null;
   state: 'pending' | 'issued' | 'none';
   note: string | null;
+  /** A fixed or pool code given on an integration of a Shopify store: its recovery link applies the code. */
+  platform?: 'shopify';
   created_at: Date;
   issued_at: Date | null;
   redeemed_at: Date | null;
@@ -107,6 +109,7 @@ const grantSchema = new mongoose.Schema<IncentiveGrantDoc>(
     code_key: { type: String, default: null },
     state: { type: String, required: true },
     note: { type: String, default: null },
+    platform: { type: String, default: undefined },
     created_at: { type: Date, required: true },
     issued_at: { type: Date, default: null },
     redeemed_at: { type: Date, default: null },

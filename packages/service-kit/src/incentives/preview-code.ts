@@ -39,11 +39,11 @@ export class PreviewCodes {
       case 'none':
         return { code: shown(null), recoveryUrl, note: null };
       case 'fixed':
-        return { code: shown(incentive.code), recoveryUrl, note: null };
+        return this.onShop(shown(incentive.code), integrationId, recoveryUrl);
       case 'pool': {
         const left = await incentiveModels(this.conn).Code.countDocuments({ pool_id: incentive.pool_id, owner: null });
         if (left === 0 && !chosen) return { code: null, recoveryUrl, note: 'sent without a code: the code pool is empty' };
-        return { code: shown(UNIQUE_CODE_PREVIEW), recoveryUrl, note: null };
+        return this.onShop(shown(UNIQUE_CODE_PREVIEW), integrationId, recoveryUrl);
       }
       case 'shopify':
       case 'woocommerce': {
@@ -53,6 +53,12 @@ export class PreviewCodes {
         return { code, recoveryUrl: recoveryUrl && applyCodeToRecoveryUrl(recoveryUrl, code, incentive.kind), note: null };
       }
     }
+  }
+
+  /** A fixed or pool code on a Shopify store's integration goes into its link, as the giver gives it. */
+  private async onShop(code: string | null, integrationId: number | null | undefined, recoveryUrl: string | null): Promise<PreviewedCode> {
+    const shopify = code && recoveryUrl && integrationId !== undefined && (await this.holdsCredentials(integrationId, 'shopify'));
+    return { code, recoveryUrl: shopify ? applyCodeToRecoveryUrl(recoveryUrl, code, 'shopify') : recoveryUrl, note: null };
   }
 
   private async holdsCredentials(integrationId: number | null, platform: 'shopify' | 'woocommerce'): Promise<boolean> {
