@@ -11,16 +11,8 @@ export const TRACKED_LINK_PATH = '/r/';
 /** What a token looks like: a service letter and base64url; anything else is unknown without a lookup. */
 const TOKEN = /^[a-z][A-Za-z0-9_-]{8,43}$/;
 
-/** One message about to be sent with a tracked link. */
-export interface TrackedLinkRequest {
-  contact_ref: number;
-  contact_id: string;
-  campaign_id: number | null;
-  template_id: number;
-  step: number | null;
-  variant: string | null;
-  target: string;
-}
+/** One message about to be sent with a tracked link: whose it is and where it goes (its row without token and clicks). */
+export type TrackedLinkRequest = Pick<TrackedLinkDoc, 'contact_ref' | 'contact_id' | 'campaign_id' | 'template_id' | 'step' | 'variant' | 'target'>;
 
 export interface TrackedLinksOptions {
   /** The service's letter, first in its tokens: the gateway sends `/r/<token>` to the service it names. */
