@@ -44,7 +44,12 @@ it('a 5-code pool gives 5 shoppers 5 different codes; the sixth is texted withou
   expect(codes.filter((c) => c).sort()).toEqual(['T-1', 'T-2', 'T-3', 'T-4', 'T-5']);
   const without = phones[codes.indexOf('')]!;
   expect(sentTo(without)[0]).toMatch(/^Hi S\d, code : https:\/\/shop\.example\/c\/\d$/);
-  const logs = await logsOf(phones);
+  // The log is written when the burst ends, after Twilio took the text.
+  let logs: SmsLog[] = [];
+  await waitFor(async () => {
+    logs = await logsOf(phones);
+    return phones.every((p) => logs.some((l) => l.phone === p));
+  }, 30_000);
   expect(logs.find((l) => l.phone === without)!.error_message).toBe('Sent without a code: the code pool is empty');
   for (const [i, p] of phones.entries()) if (p !== without) expect(logs.find((l) => l.phone === p)!.error_message).toBe(`Code ${codes[i]}`);
   expect((await call(sms.svc.url, 'GET', `/api/sms/incentive-pools/${pool.body.id}`)).body).toMatchObject({ remaining: 0 });
@@ -113,7 +118,7 @@ it("a variant's own code (campaign experiments) is given instead of the step's i
   await waitFor(async () => sentTo('+15552080301').length === 1, 30_000);
   const [text] = sentTo('+15552080301');
   expect(text).toMatch(/^Code VAR-[AB]: https:\/\/shop\.example\/c\/v$/);
-  const [log] = await logsOf(['+15552080301']);
+  const log = await waitFor(async () => (await logsOf(['+15552080301']))[0], 30_000);
   expect(log!.error_message).toBe(`Code ${/VAR-[AB]/.exec(text!)![0]}`);
   expect((await call(sms.svc.url, 'GET', `/api/sms/incentive-pools/${pool.body.id}`)).body).toMatchObject({ remaining: 2 });
 });
