@@ -94,14 +94,25 @@ const MAX_NOTES = 10;
 const CURRENCY = /^[A-Z]{3}$/;
 const DECIMAL = /^(-?)(\d{1,18})(?:\.(\d{1,20}))?$/;
 
+/**
+ * Each code's digits, read once: building an Intl.NumberFormat costs about as much as the rest of a cart's
+ * normalization, and intake asks for every cart. At most 26^3 keys, since only three capitals reach Intl.
+ */
+const digitsByCode = new Map<string, number | null>();
+
 /** Fraction digits of a currency (ISO 4217 through Intl); null for text that is not a currency code. */
 export function currencyDigits(code: string): number | null {
   if (!CURRENCY.test(code)) return null;
+  const known = digitsByCode.get(code);
+  if (known !== undefined) return known;
+  let digits: number | null;
   try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
+    digits = new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
   } catch {
-    return null;
+    digits = null;
   }
+  digitsByCode.set(code, digits);
+  return digits;
 }
 
 /**
