@@ -54,6 +54,11 @@ export interface FakeResend {
   /** An outage: every POST /emails answers 503 for `ms` from now (nothing is sent meanwhile). */
   downFor(ms: number): void;
   /**
+   * From now, every POST /emails or /emails/batch is taken (its emails recorded) at once and answered `ms` later, as
+   * a slow Resend does; 0 answers at once again.
+   */
+  answerAfter(ms: number): void;
+  /**
    * The server gone for `ms`: the port refuses connections (open ones are cut), then listens again on the same
    * port. Unlike `downFor`, no call gets an answer meanwhile, so none is recorded.
    */
@@ -87,6 +92,7 @@ export async function startFakeResend({
   const failures: { status: number; name: string; retryAfterSec?: number }[] = [];
   const window = { second: 0, used: 0 };
   let downUntil = 0;
+  let answerDelayMs = 0;
   let rateLimited = 0;
   let hangNext = 0;
   let hungAfterAccept = 0;
@@ -113,9 +119,14 @@ export async function startFakeResend({
     );
     const path = (req.url ?? '/').split('?')[0]!;
     if (recordRequests) requests.push({ method: req.method ?? '', path, headers, body: parsed, at: Date.now() });
+    const delay = req.method === 'POST' ? answerDelayMs : 0;
     const answer = (status: number, json: unknown, extra: Record<string, string> = {}) => {
-      res.writeHead(status, { 'content-type': 'application/json', ...extra });
-      res.end(JSON.stringify(json));
+      const write = () => {
+        res.writeHead(status, { 'content-type': 'application/json', ...extra });
+        res.end(JSON.stringify(json));
+      };
+      if (delay > 0) setTimeout(write, delay);
+      else write();
     };
     const key = (headers.authorization ?? '').replace(/^Bearer /, '');
     if (!key || key === 're_bad')
@@ -246,6 +257,9 @@ export async function startFakeResend({
     },
     get hungAfterAccept() {
       return hungAfterAccept;
+    },
+    answerAfter: (ms) => {
+      answerDelayMs = ms;
     },
     downFor: (ms) => {
       downUntil = Date.now() + ms;

@@ -6,11 +6,24 @@ import type { SendClaimDoc } from './model';
 import type { EmailSettings, EmailWork } from './work';
 import { flowLog, SEQUENCE_RESTARTED } from './flow-log';
 
-/** When the sender last changed the contact's cart, if after the campaign's last step (else null). */
+/** The sender's time of a cart (its `updated_at`), null when there is none or it does not parse. */
+export function cartTime(updatedAt: string | Date | null | undefined): Date | null {
+  const at = updatedAt ? new Date(updatedAt) : null;
+  return at && !Number.isNaN(at.getTime()) ? at : null;
+}
+
+/**
+ * When the sender last changed the contact's cart, if the campaign's last template did not show that cart (else null).
+ * Compared with the sender's time of the cart that template showed, not with when it went out: a cart changed while
+ * the email was on its way to Resend is one the shopper has not seen.
+ */
 function changedSinceLastStep(w: EmailWork): Date | null {
   if (w.row.stage === 'remind' || w.row.last_order === 0) return null;
-  const at = w.contact?.cart?.updated_at ? new Date(w.contact.cart.updated_at) : null;
-  return at && !Number.isNaN(at.getTime()) && at.getTime() > w.row.base_at.getTime() ? at : null;
+  const at = cartTime(w.contact?.cart?.updated_at);
+  if (!at) return null;
+  // Rows written before the shown cart was kept fall back on the step's time.
+  const shown = w.row.cart_at === undefined ? w.row.base_at : w.row.cart_at;
+  return shown === null || at.getTime() > shown.getTime() ? at : null;
 }
 
 /**

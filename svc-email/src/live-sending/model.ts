@@ -26,6 +26,11 @@ export interface SequenceStepDoc {
   last_template_id: number;
   /** When the previous step went out (the reminder's claim for the first template): the next one is delay_hours after it. */
   base_at: Date;
+  /**
+   * The sender's time of the cart the last template showed (null: it showed none; absent on rows written before
+   * it was kept): a cart changed after it is a change the shopper has not seen.
+   */
+  cart_at?: Date | null;
   /** When to look at this contact next (a lease while a step is being worked); null once finished or stopped. */
   due_at: Date | null;
   lease_id: string | null;
@@ -50,6 +55,7 @@ const stepSchema = new mongoose.Schema<SequenceStepDoc>(
     last_order: { type: Number, required: true },
     last_template_id: { type: Number, required: true },
     base_at: { type: Date, required: true },
+    cart_at: { type: Date, default: undefined },
     due_at: { type: Date, default: null },
     lease_id: { type: String, default: null },
     state: { type: String, required: true },

@@ -16,7 +16,7 @@ import type { UnsubscribeLinkSettings } from '../unsubscribe/links';
 import type { ResendProvider } from '../providers/resend';
 import type { SendResult } from '../providers/types';
 import { composeEmail } from './compose';
-import { emailCartChange } from './cart-change';
+import { cartTime, emailCartChange } from './cart-change';
 import { emailCompletedElsewhere } from './completed-elsewhere';
 import { emailPriorityExit } from './priority-exit';
 import type { RecoveryUrls } from './recovery-urls';
@@ -319,6 +319,7 @@ export class EmailSteps {
         last_order: next.template_order,
         last_template_id: next.id,
         base_at: at,
+        cart_at: cartTime(w.contact?.cart?.updated_at),
         state: following ? 'waiting' : 'finished',
         due_at: w.nextAt,
       },
