@@ -75,6 +75,86 @@ describe('code pools', () => {
   });
 });
 
+describe('pool claims by place', () => {
+  const owners = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `${from + i}:email-template:5`);
+
+  it('two instances claiming at once, some owners on both: no code given twice, an owner one code, a retry the same', async () => {
+    // A second connection: another instance's driver, not the same pool of sockets.
+    const other = await mongoose.createConnection(process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017', { dbName: conn.name }).asPromise();
+    try {
+      const a = new IncentivePools(incentiveModels(conn));
+      const b = new IncentivePools(incentiveModels(other));
+      const csv = `code\n${Array.from({ length: 100 }, (_, i) => `T-${i}`).join('\n')}\n`;
+      const pool = await a.create('Twins', csv);
+      // 30 owners on both instances at once, 20 more on one each.
+      const both = owners(30);
+      const [onA, onB, onlyA, onlyB] = await Promise.all([
+        Promise.all(both.map((o) => a.claim(pool.id, o))),
+        Promise.all(both.map((o) => b.claim(pool.id, o))),
+        Promise.all(owners(10, 30).map((o) => a.claim(pool.id, o))),
+        Promise.all(owners(10, 40).map((o) => b.claim(pool.id, o))),
+      ]);
+      expect(onB).toEqual(onA);
+      const firstOwners = [...both, ...owners(10, 30), ...owners(10, 40)];
+      const firstCodes = [...onA, ...onlyA, ...onlyB];
+      expect(firstCodes.every((c) => c !== null)).toBe(true);
+      expect(new Set(firstCodes).size).toBe(50);
+      // Retries, on either instance, are given what they were given.
+      expect(await Promise.all(both.slice(0, 5).map((o) => b.claim(pool.id, o)))).toEqual(onA.slice(0, 5));
+      expect(await Promise.all(owners(5, 30).map((o) => b.claim(pool.id, o)))).toEqual(onlyA.slice(0, 5));
+      // An owner's own race may skip a place (never given); the rest is drained by others, then the pool is empty.
+      const left = await a.remaining(pool.id);
+      expect(left).toBeGreaterThanOrEqual(20);
+      expect(left).toBeLessThanOrEqual(50);
+      const later = await Promise.all([...owners(left + 5, 100)].map((o, i) => (i % 2 ? a : b).claim(pool.id, o)));
+      const laterCodes = later.filter((c) => c !== null);
+      expect(laterCodes).toHaveLength(left);
+      expect(new Set([...firstCodes, ...laterCodes]).size).toBe(50 + left);
+      expect(await a.remaining(pool.id)).toBe(0);
+      expect((await b.get(pool.id)).remaining).toBe(0);
+      // The pool's rows say the same: each given code is its owner's.
+      const rows = await incentiveModels(conn).Code.collection.find({ pool_id: pool.id }).toArray();
+      const ownerOf = new Map(rows.map((r) => [r.code as string, r.owner as string | null]));
+      expect(firstOwners.every((o, i) => ownerOf.get(firstCodes[i]!) === o)).toBe(true);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('a crash after the place was recorded: the retry takes the code at that place; after the counter only: one code skipped', async () => {
+    const m = incentiveModels(conn);
+    const pools = new IncentivePools(m);
+    const pool = await pools.create('Crashes', 'code\nK-0\nK-1\nK-2\nK-3\n');
+    const _id = new mongoose.Types.ObjectId(pool.id);
+    // An instance moved the counter and recorded place 0 for its owner, then stopped before taking the code.
+    await m.Pool.collection.updateOne({ _id }, { $inc: { left: -1, next_seq: 1 } });
+    await m.Claim.collection.insertOne({ pool_id: pool.id, owner: '1:sms-template:1', seq: 0, claimed_at: new Date() });
+    expect(await pools.claim(pool.id, '1:sms-template:1')).toBe('K-0');
+    // Another moved the counter and stopped: place 1 is nobody's, and no longer counted.
+    await m.Pool.collection.updateOne({ _id }, { $inc: { left: -1, next_seq: 1 } });
+    expect(await pools.remaining(pool.id)).toBe(2);
+    expect(await pools.claim(pool.id, '2:sms-template:1')).toBe('K-2');
+    expect(await pools.claim(pool.id, '1:sms-template:1')).toBe('K-0');
+    // A code taken by an instance that claims by owner: the place's claim moves on to the next code.
+    await m.Code.collection.updateOne({ pool_id: pool.id, code: 'K-3' }, { $set: { owner: '7:sms-template:1', claimed_at: new Date() } });
+    expect(await pools.claim(pool.id, '3:sms-template:1')).toBeNull();
+    expect(await pools.remaining(pool.id)).toBe(0);
+  });
+
+  it('a pool uploaded before places is claimed by owner, once each, a retry the same', async () => {
+    const m = incentiveModels(conn);
+    const pools = new IncentivePools(m);
+    const _id = new mongoose.Types.ObjectId();
+    await m.Code.collection.insertOne({ pool_id: String(_id), code: 'OLD-1', owner: null, claimed_at: null });
+    await m.Pool.collection.insertOne({ _id, name: 'Before places', total: 1, created_at: new Date() });
+    expect((await pools.get(String(_id))).remaining).toBe(1);
+    expect(await pools.claim(String(_id), '1:email-template:8')).toBe('OLD-1');
+    expect(await pools.claim(String(_id), '1:email-template:8')).toBe('OLD-1');
+    expect(await pools.claim(String(_id), '2:email-template:8')).toBeNull();
+    expect(await pools.remaining(String(_id))).toBe(0);
+  });
+});
+
 describe('codes created in the shop', () => {
   it('Shopify: a code created once though the first answer was a 5xx after creating it; the input as documented', async () => {
     const creds = new ShopCredentials(incentiveModels(conn), box);

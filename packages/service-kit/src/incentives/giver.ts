@@ -67,15 +67,17 @@ export class IncentiveGiver {
   }
 
   async give(targets: IncentiveTarget[]): Promise<IncentiveResult[]> {
-    const withIncentive = targets.filter((t) => t.incentive.kind !== 'none' && t.incentive.kind !== 'fixed');
-    const grants = withIncentive.length
-      ? await this.deps.models.Grant.collection
-          .find({ contact_ref: { $in: [...new Set(withIncentive.map((t) => t.contact_ref))] } }, { projection: { _id: 0 } })
-          .toArray()
-      : [];
-    const grantOf = new Map(grants.map((g) => [ownerKey(g as unknown as IncentiveGrantDoc), g as unknown as IncentiveGrantDoc]));
     const shopify = await this.shopifyIntegrations(targets);
-    return Promise.all(targets.map((t) => this.giveOne(t, grantOf.get(ownerKey(t)) ?? null, t.integration_id !== null && shopify.has(t.integration_id))));
+    return Promise.all(targets.map((t) => this.giveOne(t, t.integration_id !== null && shopify.has(t.integration_id))));
+  }
+
+  /**
+   * What this (contact, step) was given, by its exact key: one look-up per send, served by the unique index on
+   * MongoDB and on the stand-in alike (a batch's `$in` on the contact alone had the stand-in read every grant).
+   */
+  private async grantOf(t: IncentiveTarget): Promise<IncentiveGrantDoc | null> {
+    const g = await this.deps.models.Grant.collection.findOne({ contact_ref: t.contact_ref, step_key: t.step_key }, { projection: { _id: 0 } });
+    return g as unknown as IncentiveGrantDoc | null;
   }
 
   /**
@@ -97,7 +99,7 @@ export class IncentiveGiver {
     return { code: g.code as string, platform: g.kind === 'shopify' || g.kind === 'woocommerce' ? g.kind : g.platform === 'shopify' ? 'shopify' : null };
   }
 
-  private async giveOne(t: IncentiveTarget, grant: IncentiveGrantDoc | null, onShopify: boolean): Promise<IncentiveResult> {
+  private async giveOne(t: IncentiveTarget, onShopify: boolean): Promise<IncentiveResult> {
     const inc = t.incentive;
     if (inc.kind === 'none') return NO_CODE;
     const shop = onShopify ? { platform: 'shopify' as const } : {};
@@ -105,6 +107,7 @@ export class IncentiveGiver {
       await this.record(t, inc.code, 'issued', null, shop);
       return { code: inc.code, note: null, ...shop };
     }
+    const grant = await this.grantOf(t);
     if (grant?.state === 'issued' && grant.code) return { code: grant.code, note: null, ...(inc.kind !== 'pool' ? { platform: inc.kind } : shop) };
     if (inc.kind === 'pool') {
       const code = await this.deps.pools.claim(inc.pool_id, ownerKey(t), this.now());

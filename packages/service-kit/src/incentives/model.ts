@@ -1,21 +1,42 @@
 import mongoose, { type Connection } from 'mongoose';
+import { standInIndex } from '../standin-indexes';
 import type { Incentive, IncentiveKind } from './config';
 
-/** An uploaded list of codes; its codes are rows of `incentive_codes`. */
+/**
+ * An uploaded list of codes; its codes are rows of `incentive_codes`, each at a place (`seq`) in upload order. The
+ * places are handed out in order by one counter: a claim moves `next_seq` on by one while `left` is above zero.
+ */
 export interface IncentivePoolDoc {
   _id: mongoose.Types.ObjectId;
   name: string;
   total: number;
+  /** The place of the next code to give; absent on a pool uploaded before codes had places (claimed by owner instead). */
+  next_seq?: number;
+  /** Places not yet handed out: the pool's remaining count. */
+  left?: number;
   created_at: Date;
 }
 
 /** One code of a pool: free while `owner` is null; taken once, by one (contact, step), across instances. */
 export interface PoolCodeDoc {
   pool_id: string;
+  /** Its place in the pool, 0 to total - 1 in upload order (absent on a pool uploaded before places). */
+  seq?: number;
   code: string;
   /** `<contact_ref>:<step_key>` of whoever was given it. */
   owner: string | null;
   claimed_at: Date | null;
+}
+
+/**
+ * The place in a pool that one owner was handed, written before its code is taken: a retry after a crash between the
+ * two takes the code at the same place, and the owner never gets a second one.
+ */
+export interface PoolClaimDoc {
+  pool_id: string;
+  owner: string;
+  seq: number;
+  claimed_at: Date;
 }
 
 /** The incentive a step carries, by the step's key (`email-template:12`, `sms-template:4`). */
@@ -67,7 +88,13 @@ export interface ShopCredentialsDoc {
 }
 
 const poolSchema = new mongoose.Schema<IncentivePoolDoc>(
-  { name: { type: String, required: true }, total: { type: Number, required: true }, created_at: { type: Date, required: true } },
+  {
+    name: { type: String, required: true },
+    total: { type: Number, required: true },
+    next_seq: { type: Number, default: undefined },
+    left: { type: Number, default: undefined },
+    created_at: { type: Date, required: true },
+  },
   { versionKey: false, collection: 'incentive_pools' },
 );
 
@@ -77,6 +104,7 @@ poolSchema.index({ created_at: -1 });
 const codeSchema = new mongoose.Schema<PoolCodeDoc>(
   {
     pool_id: { type: String, required: true },
+    seq: { type: Number, default: undefined },
     code: { type: String, required: true },
     owner: { type: String, default: null },
     claimed_at: { type: Date, default: null },
@@ -84,8 +112,24 @@ const codeSchema = new mongoose.Schema<PoolCodeDoc>(
   { versionKey: false, collection: 'incentive_codes' },
 );
 codeSchema.index({ pool_id: 1, code: 1 }, { unique: true });
-// The claim ({ pool_id, owner: null }), a retry's look-up ({ pool_id, owner }) and the remaining count.
+// A claim takes the code at its place ({ pool_id, seq, owner: null }) and a retry reads it ({ pool_id, seq }). Partial:
+// the codes of a pool uploaded before places have none.
+codeSchema.index({ pool_id: 1, seq: 1 }, { unique: true, partialFilterExpression: { seq: { $exists: true } } });
+standInIndex(codeSchema, { pool_id: 1, seq: 1, owner: 1 }, 'standin_pool_code_take');
+// A pool uploaded before places: its claim ({ pool_id, owner: null }), a retry's look-up ({ pool_id, owner }) and its
+// remaining count.
 codeSchema.index({ pool_id: 1, owner: 1 });
+
+const claimSchema = new mongoose.Schema<PoolClaimDoc>(
+  {
+    pool_id: { type: String, required: true },
+    owner: { type: String, required: true },
+    seq: { type: Number, required: true },
+    claimed_at: { type: Date, required: true },
+  },
+  { versionKey: false, collection: 'incentive_pool_claims' },
+);
+claimSchema.index({ pool_id: 1, owner: 1 }, { unique: true });
 
 const stepSchema = new mongoose.Schema<StepIncentiveDoc>(
   {
@@ -147,6 +191,7 @@ export function incentiveModels(conn: Connection) {
   return {
     Pool: modelOf(conn, 'IncentivePool', poolSchema),
     Code: modelOf(conn, 'IncentivePoolCode', codeSchema),
+    Claim: modelOf(conn, 'IncentivePoolClaim', claimSchema),
     Step: modelOf(conn, 'StepIncentive', stepSchema),
     Grant: modelOf(conn, 'IncentiveGrant', grantSchema),
     Credentials: modelOf(conn, 'ShopCredentials', credentialsSchema),
@@ -156,5 +201,5 @@ export type IncentiveModels = ReturnType<typeof incentiveModels>;
 
 export async function initIncentiveModels(conn: Connection): Promise<void> {
   const m = incentiveModels(conn);
-  await Promise.all([m.Pool.init(), m.Code.init(), m.Step.init(), m.Grant.init(), m.Credentials.init()]);
+  await Promise.all([m.Pool.init(), m.Code.init(), m.Claim.init(), m.Step.init(), m.Grant.init(), m.Credentials.init()]);
 }

@@ -34,6 +34,8 @@ export function codesFromCsv(csv: string): string[] {
   return [...codes];
 }
 
+const poolObjectId = (id: string) => (/^[0-9a-f]{24}$/.test(id) ? new mongoose.Types.ObjectId(id) : null);
+
 /** Uploaded code pools: each code is handed out once, whatever the number of instances sending. */
 export class IncentivePools {
   constructor(private readonly m: IncentiveModels) {}
@@ -44,11 +46,13 @@ export class IncentivePools {
     const codes = codesFromCsv(csv);
     const _id = new mongoose.Types.ObjectId();
     await this.m.Code.collection.insertMany(
-      codes.map((code) => ({ pool_id: String(_id), code, owner: null, claimed_at: null })),
+      codes.map((code, seq) => ({ pool_id: String(_id), seq, code, owner: null, claimed_at: null })),
       { ordered: false },
     );
-    await this.m.Pool.collection.insertOne({ _id, name: trimmed, total: codes.length, created_at: at });
-    return this.summary({ _id, name: trimmed, total: codes.length, created_at: at });
+    // The pool last: a claim finds it only once every place holds its code.
+    const pool = { _id, name: trimmed, total: codes.length, next_seq: 0, left: codes.length, created_at: at };
+    await this.m.Pool.collection.insertOne(pool);
+    return this.summary(pool);
   }
 
   async list(): Promise<PoolSummary[]> {
@@ -57,20 +61,97 @@ export class IncentivePools {
   }
 
   async get(id: string): Promise<PoolSummary> {
-    const pool = /^[0-9a-f]{24}$/.test(id) ? await this.m.Pool.findById(id).lean<IncentivePoolDoc>() : null;
+    const _id = poolObjectId(id);
+    const pool = _id ? await this.m.Pool.findById(_id).lean<IncentivePoolDoc>() : null;
     if (!pool) throw new NotFoundError('Code pool not found');
     return this.summary(pool);
   }
 
-  remaining(poolId: string): Promise<number> {
-    return this.m.Code.countDocuments({ pool_id: poolId, owner: null });
+  async remaining(poolId: string): Promise<number> {
+    const _id = poolObjectId(poolId);
+    const pool = _id && (await this.m.Pool.collection.findOne({ _id }, { projection: { _id: 0, left: 1 } }));
+    if (!pool) return 0;
+    return typeof pool.left === 'number' ? pool.left : this.countFree(poolId);
   }
 
   /**
-   * The code of this owner (a retry gets the one it was given), else a free one taken by one atomic update: two
-   * instances never get the same code. null: the pool is empty.
+   * The code of this owner (a retry gets the one it was given), else the code at the pool's next place: the place is
+   * handed out by one atomic update of the pool's counter, so two instances never get the same one, and every read
+   * and write after it is by exact key. The owner's place is recorded before its code is taken: a crash between the
+   * two leaves the retry the same code; a crash between the counter and that record skips one code (never given to
+   * anyone, no longer counted as remaining). null: the pool is empty.
    */
   async claim(poolId: string, owner: string, at = new Date()): Promise<string | null> {
+    const held = await this.m.Claim.collection.findOne({ pool_id: poolId, owner }, { projection: { _id: 0, seq: 1 } });
+    let seq = held ? (held.seq as number) : null;
+    let moving = false;
+    for (;;) {
+      if (seq === null) {
+        const next = await this.nextPlace(poolId);
+        if (next === 'unplaced') return this.claimUnplaced(poolId, owner, at);
+        if (next === null) return moving ? null : this.heldMeanwhile(poolId, owner, at);
+        seq = await this.hold(poolId, owner, next, moving, at);
+      }
+      const code = await this.take(poolId, seq, owner, at);
+      if (code !== null) return code;
+      // Someone else holds the code at this place: an instance that claims by owner (before places) took it.
+      seq = null;
+      moving = true;
+    }
+  }
+
+  /** The pool is empty: the code of another attempt of this owner that took the last place meanwhile, or none. */
+  private async heldMeanwhile(poolId: string, owner: string, at: Date): Promise<string | null> {
+    const held = await this.m.Claim.collection.findOne({ pool_id: poolId, owner }, { projection: { _id: 0, seq: 1 } });
+    return held ? this.take(poolId, held.seq as number, owner, at) : null;
+  }
+
+  /** The pool's next place, moving its counter on; null: none left; 'unplaced': a pool uploaded before places. */
+  private async nextPlace(poolId: string): Promise<number | null | 'unplaced'> {
+    const _id = poolObjectId(poolId);
+    if (!_id) return null;
+    const before = await this.m.Pool.collection.findOneAndUpdate(
+      { _id, left: { $gt: 0 } },
+      { $inc: { left: -1, next_seq: 1 } },
+      { returnDocument: 'before', projection: { _id: 0, next_seq: 1 } },
+    );
+    if (before) return before.next_seq as number;
+    const pool = await this.m.Pool.collection.findOne({ _id }, { projection: { _id: 0, left: 1 } });
+    return pool && typeof pool.left !== 'number' ? 'unplaced' : null;
+  }
+
+  /**
+   * Records the owner's place; the place it holds (another attempt of the same owner, at the same time, may have
+   * recorded its own first: both then take that one, and this place's code is skipped).
+   */
+  private async hold(poolId: string, owner: string, seq: number, moving: boolean, at: Date): Promise<number> {
+    const filter = { pool_id: poolId, owner };
+    const update = moving ? { $set: { seq, claimed_at: at } } : { $setOnInsert: { seq, claimed_at: at } };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const doc = await this.m.Claim.collection.findOneAndUpdate(filter, update, { upsert: true, returnDocument: 'after', projection: { _id: 0, seq: 1 } });
+        return doc!.seq as number;
+      } catch (err) {
+        // Two upserts of one owner at once: the other inserted it; read again.
+        if ((err as { code?: number }).code !== 11000 || attempt > 0) throw err;
+      }
+    }
+  }
+
+  /** The code at this place, taken for the owner; null: it is someone else's. */
+  private async take(poolId: string, seq: number, owner: string, at: Date): Promise<string | null> {
+    const taken = await this.m.Code.collection.findOneAndUpdate(
+      { pool_id: poolId, seq, owner: null },
+      { $set: { owner, claimed_at: at } },
+      { returnDocument: 'after', projection: { _id: 0, code: 1 } },
+    );
+    if (taken) return taken.code as string;
+    const there = await this.m.Code.collection.findOne({ pool_id: poolId, seq }, { projection: { _id: 0, code: 1, owner: 1 } });
+    return there?.owner === owner ? (there.code as string) : null;
+  }
+
+  /** A pool uploaded before places: its owner's code, else a free one, each found through { pool_id, owner }. */
+  private async claimUnplaced(poolId: string, owner: string, at: Date): Promise<string | null> {
     const mine = await this.m.Code.collection.findOne({ pool_id: poolId, owner }, { projection: { _id: 0, code: 1 } });
     if (mine) return mine.code as string;
     const taken = await this.m.Code.collection.findOneAndUpdate(
@@ -81,8 +162,12 @@ export class IncentivePools {
     return (taken?.code as string | undefined) ?? null;
   }
 
-  private async summary(p: Pick<IncentivePoolDoc, '_id' | 'name' | 'total' | 'created_at'>): Promise<PoolSummary> {
-    const remaining = await this.remaining(String(p._id));
+  private countFree(poolId: string): Promise<number> {
+    return this.m.Code.countDocuments({ pool_id: poolId, owner: null });
+  }
+
+  private async summary(p: Pick<IncentivePoolDoc, '_id' | 'name' | 'total' | 'left' | 'created_at'>): Promise<PoolSummary> {
+    const remaining = typeof p.left === 'number' ? p.left : await this.countFree(String(p._id));
     return { id: String(p._id), name: p.name, total: p.total, remaining, low: remaining < LOW_POOL, created_at: p.created_at.toISOString() };
   }
 }

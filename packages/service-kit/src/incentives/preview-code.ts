@@ -1,6 +1,7 @@
 import type { Connection } from 'mongoose';
 import { UNIQUE_CODE_PREVIEW } from '@act/contracts/src/template-preview';
 import { incentiveModels } from './model';
+import { IncentivePools } from './pools';
 import { applyCodeToRecoveryUrl } from './recovery-link';
 import { StepIncentives } from './steps';
 
@@ -41,7 +42,7 @@ export class PreviewCodes {
       case 'fixed':
         return this.onShop(shown(incentive.code), integrationId, recoveryUrl);
       case 'pool': {
-        const left = await incentiveModels(this.conn).Code.countDocuments({ pool_id: incentive.pool_id, owner: null });
+        const left = await new IncentivePools(incentiveModels(this.conn)).remaining(incentive.pool_id);
         if (left === 0 && !chosen) return { code: null, recoveryUrl, note: 'sent without a code: the code pool is empty' };
         return this.onShop(shown(UNIQUE_CODE_PREVIEW), integrationId, recoveryUrl);
       }
