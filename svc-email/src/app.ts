@@ -1,8 +1,7 @@
 import type { ServiceDeps, ServiceParts } from '@act/service-kit';
 import { createIdAllocator, createSecretBox, ReplayGuard, startFrequencyCapConsumer, startPrivacyResponder, startRetentionPurgeFromEnv, timelinePartRouter, dropRetiredIndexes, dropStandInIndexes } from '@act/service-kit';
-import { CART_VERSION_INDEX_NAMES } from '@act/sources';
 import type { EmailConfig } from './config';
-import { contactModel } from './contacts/model';
+import { contactModel, STANDIN_CONTACT_INDEXES } from './contacts/model';
 import { ContactsService } from './contacts/service';
 import { contactsRouter } from './contacts/routes';
 import { emailLogModel } from './email-logs/model';
@@ -43,7 +42,7 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
   // claim filter without an exact-key copy, and nothing marks a claim in flight on the contact (the flow row's lease
   // does), so neither index has a reader.
   await dropRetiredIndexes(contactModel(conn).collection as never, ['id_1_status_1', 'send_pending_1']);
-  await dropStandInIndexes(contactModel(conn).collection as never, CART_VERSION_INDEX_NAMES);
+  await dropStandInIndexes(contactModel(conn).collection as never, STANDIN_CONTACT_INDEXES);
 
   const logs = new EmailLogsService(conn, createIdAllocator(conn, 'email_logs'));
   // The webhook path's ids: one counter write per 1,000 deliveries (a restart leaves a gap, nothing sorts by id).

@@ -1,5 +1,5 @@
 import type { StoredZoneHints } from '@act/contracts/src/timing';
-import { CART_VERSION_INDEX } from '@act/sources';
+import { CART_VERSION_INDEX, CART_VERSION_INDEX_NAMES } from '@act/sources';
 import mongoose, { type Connection } from 'mongoose';
 import type { Contact, ContactStatus } from '@act/contracts/src/email-api';
 import type { Cart } from '@act/contracts/src/cart';
@@ -71,6 +71,12 @@ export const FUNNEL_KEY_INDEX = 'integration_id_1_contact_id_1';
 schema.index({ integration_id: 1, contact_id: 1 }, { unique: true, name: FUNNEL_KEY_INDEX });
 // The cart's compare-and-set (@act/sources CartStore), on the MongoDB stand-in only: see CART_VERSION_INDEX.
 standInIndex(schema, CART_VERSION_INDEX.key, CART_VERSION_INDEX.name);
+// The reminder's claim (pending → sent, reminders/step.ts), on the MongoDB stand-in only: MongoDB serves its
+// { id, status } filter by the unique id index; the stand-in, which uses an index only for a filter naming exactly
+// its keys, read every contact for each claim of a burst.
+standInIndex(schema, { id: 1, status: 1 }, 'standin_reminder_claim');
+/** The stand-in's indexes on contacts: production drops them (app.ts), a database may hold them from a run with the switch on. */
+export const STANDIN_CONTACT_INDEXES = [...CART_VERSION_INDEX_NAMES, 'standin_reminder_claim'] as const;
 schema.index({ status: 1, remind_at: 1 });
 schema.index({ email_lower: 1 });
 // 'Mark as Purchased' by the sender's contact id, newest first, across integrations.
