@@ -97,7 +97,7 @@ export async function buildSendingFeatures({
   const frequencyCap = new FrequencyCapSetting(conn, outbox);
   const timing = new TimingSettingsService(conn, frequencyCap);
   const ledger = new AttributionLedger(conn);
-  const resend = new ResendService(provider, templates, unsubscribes, recoveryUrls, links, config.liveSending);
+  const resend = new ResendService(provider, templates, unsubscribes, recoveryUrls, links, config.liveSending, trackedLinks);
   app.use(recoveryUrls.middleware(logger));
 
   let engine: SequenceEngine | null = null;

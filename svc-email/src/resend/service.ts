@@ -24,8 +24,9 @@ export class ResendService implements TestSender {
     private readonly recoveryUrls: RecoveryUrls,
     private readonly links: UnsubscribeLinkSettings,
     readonly liveSending: boolean,
+    tracked?: ConstructorParameters<typeof TemplatePreview>[3],
   ) {
-    this.preview = new TemplatePreview(templates.conn, recoveryUrls, links);
+    this.preview = new TemplatePreview(templates.conn, recoveryUrls, links, tracked);
   }
 
   /** Templates as one contact (or sample data) would get them; test sends with a contact's data use it too. */

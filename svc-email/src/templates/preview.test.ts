@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { cartBlockHtml } from '@act/contracts/src/cart-block';
 import type { FakeResend } from '@act/testing';
-import { HOOK_TIMEOUT_MS } from '../test/helpers';
+import { MongoClient } from 'mongodb';
+import { HOOK_TIMEOUT_MS, MONGODB_URI } from '../test/helpers';
 import { startSendingEmail, type SendingEmail } from '../test/live-sending';
 
 // A documented payload edited field by field: its shape is the sender's, not ours.
@@ -143,5 +144,30 @@ describe('template preview with real data', () => {
     const plain = await api('POST', `/api/resend/templates/${templateId}/test`, { testEmail: 'qa2.preview@example.com' });
     expect(plain.status).toBe(200);
     expect(fake.emailsTo('qa2.preview@example.com')[0]!.subject).toBe('Hey,  items wait');
+  });
+
+  it('with "Count clicks with: our link", shows the link as our redirect puts it in the email, and makes no link', async () => {
+    const olga = (await api('GET', '/api/resend/templates/preview/contacts?q=olga')).body.contacts[0];
+    const html = `${HTML}<p><a href="{{recoveryUrl}}">Back to your cart</a></p>`;
+    const preview = async () => (await api('POST', '/api/resend/templates/preview', { subject: SUBJECT, html_content: html, contact_id: olga.id, template_id: templateId })).body.html as string;
+    expect((await api('PUT', '/api/email/click-tracking', { count_clicks_with: 'link' })).status).toBe(200);
+    try {
+      const shown = await preview();
+      // The Cart block's button and {{recoveryUrl}} alike, as the send writes them; the shop's link (code in it) behind.
+      expect(shown.match(/href="[^"]*"/g)!.filter((h) => !h.includes('/api/unsubscribe/'))).toEqual([
+        'href="https://carts.example.com/r/(tracked-url)"',
+        'href="https://carts.example.com/r/(tracked-url)"',
+      ]);
+      expect(shown).not.toContain(withCode('(unique%20code)'));
+      const client = await MongoClient.connect(MONGODB_URI);
+      try {
+        expect(await client.db(email.db).collection('tracked_links').countDocuments({})).toBe(0);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      expect((await api('PUT', '/api/email/click-tracking', { count_clicks_with: 'resend' })).status).toBe(200);
+    }
+    expect(await preview()).toContain(withCode('(unique%20code)'));
   });
 });

@@ -7,7 +7,7 @@ import {
   type PreviewContactsResponse,
 } from '@act/contracts/src/template-preview';
 import { SAMPLE_MESSAGE_INPUT } from '@act/contracts/src/message-variables';
-import { NotFoundError, PreviewCodes, stepKey } from '@act/service-kit';
+import { NotFoundError, PreviewCodes, stepKey, type ClickTrackingSetting, type TrackedLinks } from '@act/service-kit';
 import { contactModel, type ContactDoc } from '../contacts/model';
 import { composeEmail } from '../live-sending/compose';
 import type { RecoveryUrls } from '../live-sending/recovery-urls';
@@ -36,7 +36,8 @@ const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * A template as one contact would get it: the composer of the live sends (Cart blocks, variables, escaping), the
  * contact's own recovery link as a send looks it up (the fallback past its deadline), the unsubscribe link of the
  * headers; the step's code as its send gives it, a unique one shown as "(unique code)" (so previewing never spends
- * one), and the link rewritten with it where the send rewrites it.
+ * one), and the link rewritten with it where the send rewrites it; with "Count clicks with: our link", the link is our
+ * redirect's as the send puts it in (`<PUBLIC_URL>/r/` and a stand-in token: no link is made for a preview).
  */
 export class TemplatePreview {
   private readonly codes: PreviewCodes;
@@ -44,6 +45,7 @@ export class TemplatePreview {
     private readonly conn: Connection,
     private readonly recoveryUrls: RecoveryUrls,
     private readonly links: UnsubscribeLinkSettings,
+    private readonly tracked?: { links: TrackedLinks; setting: ClickTrackingSetting },
   ) {
     this.codes = new PreviewCodes(conn);
   }
@@ -117,9 +119,10 @@ export class TemplatePreview {
 
   async render(req: EmailPreviewRequest, now = new Date()): Promise<EmailPreview> {
     const { contact, incentiveNote, ...input } = await this.inputFor(req, now);
+    const tracked = input.recoveryUrl && this.tracked && (await this.tracked.setting.ourLink());
     const email = await composeEmail(
       { subject: req.subject ?? '', from_name: 'Preview', html_content: req.html_content },
-      { ...input, fromAddress: 'preview@example.invalid', links: this.links },
+      { ...input, ...(tracked ? { recoveryUrl: this.tracked!.links.previewUrl() } : {}), fromAddress: 'preview@example.invalid', links: this.links },
     );
     return { subject: email.subject, html: email.html, contact: contact && toPreviewContact(contact), incentive_note: incentiveNote };
   }

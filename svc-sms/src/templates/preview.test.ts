@@ -6,7 +6,10 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { MongoClient } from 'mongodb';
+import { TRACKED_LINK_PREVIEW_TOKEN } from '@act/service-kit';
 import { call } from '@act/service-kit/testing';
+import { PUBLIC_URL } from '../test/helpers';
 import { useSmsWithTwilio } from '../test/sms-with-twilio';
 
 jest.setTimeout(120_000);
@@ -116,4 +119,27 @@ it('"Test" can send a contact’s data to the test phone, the step’s code as p
   expect(bodies).toEqual([
     'Hi Olga, your Wool socks (CA$101.70) waits. Code (unique code): https://north-goods.myshopify.com/discount/(unique%20code)?redirect=%2Fr%2Fpreview',
   ]);
+});
+
+it('with "Track clicks", shows our short link as the send puts it in, for the segments of the text sent, and makes no link', async () => {
+  const olga = (await api('GET', '/api/sms-templates/preview/contacts?q=+16475550191')).body.contacts[0];
+  const preview = async (message = TEMPLATE) => (await api('POST', '/api/sms-templates/preview', { message, contact_id: olga.id, template_id: stepId })).body as { message: string; characters: number };
+  expect((await api('PUT', '/api/sms/click-tracking', { track_clicks: true })).status).toBe(200);
+  try {
+    const shown = await preview();
+    expect(shown.message).toBe(`Hi Olga, your Wool socks (CA$101.70) waits. Code (unique code): ${PUBLIC_URL}/r/(tracked-url)`);
+    // As long as a sent link's token: the letter s and 12 characters.
+    expect(TRACKED_LINK_PREVIEW_TOKEN).toHaveLength(13);
+    // A text without the link gets none.
+    expect((await preview('Hi {{firstName}}, code {{discountCode}}')).message).toBe('Hi Olga, code (unique code)');
+    const client = await MongoClient.connect(sms.t.env.MONGODB_URI!);
+    try {
+      expect(await client.db(sms.t.db).collection('tracked_links').countDocuments({})).toBe(0);
+    } finally {
+      await client.close();
+    }
+  } finally {
+    expect((await api('PUT', '/api/sms/click-tracking', { track_clicks: false })).status).toBe(200);
+  }
+  expect((await preview()).message).toContain('https://north-goods.myshopify.com/discount/(unique%20code)?redirect=%2Fr%2Fpreview');
 });

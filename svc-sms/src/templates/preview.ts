@@ -9,7 +9,8 @@ import {
 } from '@act/contracts/src/template-preview';
 import { SAMPLE_MESSAGE_INPUT, type MessageInput } from '@act/contracts/src/message-variables';
 import { fitSmsMessage, typicalSmsSegments } from '@act/contracts/src/sms-segments';
-import { NotFoundError, PreviewCodes, stepKey } from '@act/service-kit';
+import { usesCheckoutLink } from '@act/contracts/src/sms-api';
+import { NotFoundError, PreviewCodes, stepKey, type ClickTrackingSetting, type TrackedLinks } from '@act/service-kit';
 import { contactModel, type ContactDoc } from '../contacts/model';
 import { integrationModel, type IntegrationDoc } from '../integrations/model';
 import { recoveryExpired } from '../sequences/steps';
@@ -29,13 +30,18 @@ const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * An SMS template as one contact would get it: the renderer and the segment rule of the sequence's sends (the first
  * item's name shortened past the template's segments), the contact's own link or the integration's fallback as a
  * send picks them; the step's code as its send gives it, a unique one shown as "(unique code)" (so previewing never
- * spends one), and the link rewritten with it where the send rewrites it.
+ * spends one), and the link rewritten with it where the send rewrites it; with "Track clicks", the link is our short
+ * redirect's as the send puts it in (`<PUBLIC_URL>/r/` and a stand-in as long as a token: no link is made for a
+ * preview), so the segments are the send's.
  */
 export class SmsTemplatePreview {
   private readonly contacts: Collection<Row>;
   private readonly Integration;
   private readonly codes: PreviewCodes;
-  constructor(conn: Connection) {
+  constructor(
+    conn: Connection,
+    private readonly tracked?: { links: TrackedLinks; setting: ClickTrackingSetting },
+  ) {
     this.contacts = contactModel(conn).collection as unknown as Collection<Row>;
     this.Integration = integrationModel(conn);
     this.codes = new PreviewCodes(conn);
@@ -93,6 +99,7 @@ export class SmsTemplatePreview {
 
   async render(req: SmsPreviewRequest): Promise<SmsPreview> {
     const { contact, note, input } = await this.inputFor(req);
+    if (input.recoveryUrl && this.tracked && usesCheckoutLink(req.message) && (await this.tracked.setting.ourLink())) input.recoveryUrl = this.tracked.links.previewUrl();
     const fitted = fitSmsMessage(req.message, input);
     return {
       message: fitted.message,

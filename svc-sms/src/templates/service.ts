@@ -21,10 +21,11 @@ export class TemplateService {
   constructor(
     private readonly conn: Connection,
     private readonly provider: ProviderService,
+    tracked?: ConstructorParameters<typeof SmsTemplatePreview>[1],
   ) {
     this.Template = templateModel(conn);
     this.Campaign = campaignModel(conn);
-    this.preview = new SmsTemplatePreview(conn);
+    this.preview = new SmsTemplatePreview(conn, tracked);
   }
 
   /** Templates as one contact (or sample data) would get them. */

@@ -8,6 +8,12 @@ import { trackedLinkModel, type TrackedLinkDoc } from './model';
 /** The public path of a tracked link, before its token. */
 export const TRACKED_LINK_PATH = '/r/';
 
+/**
+ * What a preview shows for a token: no row is kept for it (a click finds no link). As long as an SMS token (the
+ * letter and 12 characters), so an SMS preview counts the segments of the text sent.
+ */
+export const TRACKED_LINK_PREVIEW_TOKEN = '(tracked-url)';
+
 /** What a token looks like: a service letter and base64url; anything else is unknown without a lookup. */
 const TOKEN = /^[a-z][A-Za-z0-9_-]{8,43}$/;
 
@@ -52,6 +58,11 @@ export class TrackedLinks {
 
   urlOf(token: string): string {
     return this.base + token;
+  }
+
+  /** A message's link as a preview shows it: the send's `<PUBLIC_URL>/r/` and a stand-in for the token, nothing kept. */
+  previewUrl(): string {
+    return this.urlOf(TRACKED_LINK_PREVIEW_TOKEN);
   }
 
   /**
