@@ -167,7 +167,7 @@ export async function buildSmsService(
       campaignRouter(new CampaignService(conn)),
       experiments.router,
       ...tracked.routers,
-      templateRouter(new TemplateService(conn, providerService)),
+      templateRouter(new TemplateService(conn, providerService, tracked)),
       contactRouter(contacts, publisher),
       logRouter(new LogService(conn, { listLimit: settings.listLimit })),
       webhookEventPageRouter(new WebhookEventPageService(conn)),
