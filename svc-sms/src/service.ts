@@ -13,7 +13,7 @@ import { TemplateService } from './templates/service';
 import { templateRouter } from './templates/routes';
 import { ContactService } from './contacts/service';
 import { contactRouter } from './contacts/routes';
-import { contactModel } from './contacts/model';
+import { contactModel, STANDIN_CONTACT_INDEXES } from './contacts/model';
 import { LogService } from './logs/service';
 import { logRouter } from './logs/routes';
 import { WebhookEventService } from './webhook-events/service';
@@ -21,7 +21,7 @@ import { webhookEventRouter } from './webhook-events/routes';
 import { webhookEventPageRouter } from './event-pages/routes';
 import { WebhookEventPageService } from './event-pages/service';
 import { FunnelWebhookService } from './webhook/service';
-import { CART_VERSION_INDEX_NAMES, CartStore } from '@act/sources';
+import { CartStore } from '@act/sources';
 import { webhookRouter } from './webhook/routes';
 import { TwilioCallbackService } from './twilio-callbacks/service';
 import { twilioCallbackRouter } from './twilio-callbacks/routes';
@@ -145,7 +145,7 @@ export async function buildSmsService(
   // An index a database may still hold that no model declares: the contact's id index serves the step's
   // compare-and-set filter without an exact-key copy.
   await dropRetiredIndexes(contactModel(conn).collection as never, ['step_cas']);
-  await dropStandInIndexes(contactModel(conn).collection as never, CART_VERSION_INDEX_NAMES);
+  await dropStandInIndexes(contactModel(conn).collection as never, STANDIN_CONTACT_INDEXES);
   await integrationService.ensureKeys();
 
   const poller = polling

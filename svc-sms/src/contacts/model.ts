@@ -1,5 +1,5 @@
 import type { StoredZoneHints } from '@act/contracts/src/timing';
-import { CART_VERSION_INDEX } from '@act/sources';
+import { CART_VERSION_INDEX, CART_VERSION_INDEX_NAMES } from '@act/sources';
 import mongoose, { type Connection, type Model } from 'mongoose';
 import { phoneSuppressionKeys, standInIndex } from '@act/service-kit';
 import type { SmsContactStatus } from '@act/contracts/src/sms-api';
@@ -92,6 +92,15 @@ export const FUNNEL_KEY_INDEX = 'integration_id_1_contact_id_1';
 schema.index({ integration_id: 1, contact_id: 1 }, { unique: true, name: FUNNEL_KEY_INDEX });
 // The cart's compare-and-set (@act/sources CartStore), on the MongoDB stand-in only: see CART_VERSION_INDEX.
 standInIndex(schema, CART_VERSION_INDEX.key, CART_VERSION_INDEX.name);
+// The flow's compare-and-sets (sequences/store.ts), on the MongoDB stand-in only: the take on { id, step, next_at },
+// a write under the lease on { id, lease_id, next_at } and the step's end on the same and its step. MongoDB serves
+// each by the unique id index; the stand-in, which uses an index only for a filter naming exactly its keys, read
+// every contact for each of a burst's writes.
+standInIndex(schema, { id: 1, step: 1, next_at: 1 }, 'standin_sms_take');
+standInIndex(schema, { id: 1, lease_id: 1, next_at: 1 }, 'standin_sms_lease');
+standInIndex(schema, { id: 1, lease_id: 1, next_at: 1, step: 1 }, 'standin_sms_step_end');
+/** The stand-in's indexes on contacts: production drops them (service.ts), a database may hold them from a run with the switch on. */
+export const STANDIN_CONTACT_INDEXES = [...CART_VERSION_INDEX_NAMES, 'standin_sms_take', 'standin_sms_lease', 'standin_sms_step_end'] as const;
 schema.index({ next_at: 1 });
 schema.index({ funnel_id: 1, contact_id: 1 });
 // 'Mark Purchased' by the sender's contact id finds it in every integration.

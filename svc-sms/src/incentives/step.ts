@@ -50,7 +50,7 @@ export function smsIncentiveStep(
       const later = open.filter((w) => retrying.delete(w));
       if (later.length === 0) return;
       const at = new Date(ctx.now.getTime() + (deps.retryMs ?? INCENTIVE_RETRY_MS));
-      const changed = await deps.store.putOff(ctx.leaseId, later.map((w) => ({ c: w.c, update: { $set: { next_at: at } } })));
+      const changed = await deps.store.putOff(ctx, later.map((w) => ({ c: w.c, update: { $set: { next_at: at } } })));
       await Promise.all([...changed].map((id) => deps.scheduler.schedule(id, at).catch(() => undefined)));
     },
   };

@@ -165,7 +165,7 @@ it('settles the claims of an attempt interrupted mid-burst: sends what had not g
   );
   const ids = created.map((r) => (r as { body: { id: number } }).body.id);
   // An attempt claimed contacts 0-5 and died (long enough ago that it cannot still be sending): before calling
-  // Twilio for 0-3, after Twilio took the message for 4-5.
+  // Twilio for 0-3, after Twilio took the message for 4-5. It had taken them first: its lease id is on them.
   const claimedAt = new Date(Date.now() - 10 * 60_000);
   await mongo
     .db(t.db)
@@ -178,6 +178,10 @@ it('settles the claims of an attempt interrupted mid-burst: sends what had not g
         claimed_at: claimedAt,
       })),
     );
+  await mongo
+    .db(t.db)
+    .collection('sms_contacts')
+    .updateMany({ id: { $in: [0, 1, 2, 3, 4, 5].map((i) => ids[i]) } }, { $set: { lease_id: 'the-attempt-that-died' } });
   const gone = [4, 5].map((i) => ({
     sid: `SM${String(i).padStart(32, '0')}`,
     accountSid: twilio.accountSid,

@@ -4,6 +4,7 @@ import { exitDecision, step, type FlowStep } from '@act/flow';
 import type { Logger } from '@act/service-kit';
 import type { ContactDoc } from '../contacts/model';
 import type { StepLogs } from './step-logs';
+import { readSamePhone } from './same-phone';
 import type { SmsWork } from './work';
 
 /**
@@ -11,20 +12,15 @@ import type { SmsWork } from './work';
  * shopper (same phone) in the same integration after this contact came in (a Shopify order whose checkout_token is
  * another checkout, a Stripe session, a WooCommerce order). That purchase marked the checkout it names purchased,
  * not this one; this sequence ends, and the timeline says which checkout was paid (docs/delivery.md, "Checkout
- * completed elsewhere"). One read for the burst: the phones' purchased contacts (the `phone` index).
+ * completed elsewhere"). The phones' contacts are read once for the burst (same-phone.ts).
  */
 export function smsCompletedElsewhere(deps: { contacts: Collection<ContactDoc>; logs: Pick<StepLogs, 'flowFields'>; logger: Logger }): FlowStep<SmsWork, TwilioConfig> {
   return step('completed elsewhere', async (open) => {
-    const paid = await deps.contacts
-      .find(
-        { phone: { $in: [...new Set(open.map((w) => w.c.phone))] }, status: 'purchased' },
-        { projection: { _id: 0, id: 1, phone: 1, contact_id: 1, integration_id: 1, purchased_at: 1 } },
-      )
-      .toArray();
-    if (paid.length === 0) return;
+    await readSamePhone(deps.contacts, open);
     for (const w of open) {
-      const other = paid.find(
-        (p) => p.id !== w.c.id && p.phone === w.c.phone && p.integration_id === w.c.integration_id && p.contact_id !== w.c.contact_id && p.purchased_at,
+      const other = w.samePhone!.find(
+        (p) =>
+          p.status === 'purchased' && p.id !== w.c.id && p.integration_id === w.c.integration_id && p.contact_id !== w.c.contact_id && p.purchased_at,
       );
       if (!other || !w.campaign) continue;
       const at = new Date(other.purchased_at!);

@@ -10,7 +10,7 @@ import type { SenderPacer } from '../provider/pacing';
 import type { SmsProvider } from '../provider/types';
 import type { Clock } from '../settings';
 import { StepLogs } from './step-logs';
-import { ContactSteps } from './store';
+import { ContactSteps, type SmsLease } from './store';
 import { SmsSteps, type SmsWork, type StepOutcome } from './steps';
 import type { SmsTrackedLinks } from '../links';
 
@@ -109,14 +109,15 @@ export class SequenceEngine {
       recorder: {
         // A log per message or skip, then the step's outcome: lost with the process in between, they are redone
         // after the lease (a send is then found at the provider, not repeated).
-        finish: async (works, lease) => {
+        finish: async (works, { leaseId, until }) => {
+          const lease: SmsLease = { leaseId, leaseUntil: until };
           await this.logs.writeFlow(works.filter((w) => w.flowLog).map((w) => w.flowLog!));
           await this.logs.writeAll(works.filter((w) => w.log).map((w) => w.log!));
-          await this.writeHolds(works.filter((w) => w.held), lease.leaseId);
+          await this.writeHolds(works.filter((w) => w.held), lease);
           const ended = works.filter((w) => w.set);
           const stopped = await this.store.finishAll(
             ended.map((w) => ({ c: w.c, set: w.set!, sent: w.sent })),
-            lease.leaseId,
+            lease,
             deps.now(),
           );
           for (const w of ended) if (stopped.has(w.ref)) w.nextAt = null;
@@ -155,11 +156,11 @@ export class SequenceEngine {
    * Steps a timing rule held: the row is due again at the hold's end (the same step: no step + 1) while the lease is
    * still ours, and says until when (held_until); one log row each says why. A row no longer ours is not logged.
    */
-  private async writeHolds(held: SmsWork[], leaseId: string): Promise<void> {
+  private async writeHolds(held: SmsWork[], lease: SmsLease): Promise<void> {
     if (held.length === 0) return;
     const now = this.deps.now();
     const changed = await this.store.putOff(
-      leaseId,
+      lease,
       held.map((w) => ({ c: w.c, update: {
           $set: {
             next_at: w.held!.until,

@@ -102,7 +102,7 @@ export function smsVariantDelayStep({ store, scheduler }: { store: ContactSteps;
     const waiting = open.filter((w) => w.variantDue);
     if (waiting.length === 0) return;
     for (const w of waiting) w.outcome = 'variant_delay';
-    const changed = await store.putOff(ctx.leaseId, waiting.map((w) => ({ c: w.c, update: { $set: { next_at: w.variantDue! } } })));
+    const changed = await store.putOff(ctx, waiting.map((w) => ({ c: w.c, update: { $set: { next_at: w.variantDue! } } })));
     await Promise.all(waiting.filter((w) => changed.has(w.ref)).map((w) => scheduler.schedule(w.ref, w.variantDue!).catch(() => undefined)));
   });
 }

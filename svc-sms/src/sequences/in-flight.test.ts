@@ -37,8 +37,10 @@ it('waits for a claiming attempt that may still be sending, then logs its text i
   const phone = '+15552090001';
   const created = await postContact(svc.url, 'inflight-funnel', 'f-1', phone);
   const ref = (created.body as { id: number }).id;
-  // Another attempt took the step and is still in Twilio's hands: its claim is fresh, its text not yet taken.
+  // Another attempt took the step (its lease id is on the contact) and is still in Twilio's hands: its claim is
+  // fresh, its text not yet taken.
   const claimedAt = new Date();
+  await mongo.db(t.db).collection('sms_contacts').updateOne({ id: ref }, { $set: { lease_id: 'the-attempt-still-sending' } });
   await mongo.db(t.db).collection('sms_sends').insertOne({ contact_ref: ref, template_id: templates[0].id, step: 0, claimed_at: claimedAt });
   // Past the due time and more than one lease end, the slow attempt's text lands at Twilio. The positive control:
   // the engine took the due step twice (each time it finds the claim still in flight it keeps the step for a lease,

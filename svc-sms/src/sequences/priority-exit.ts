@@ -4,9 +4,10 @@ import { exitDecision, step, type FlowStep } from '@act/flow';
 import type { Logger } from '@act/service-kit';
 import type { CampaignDoc } from '../campaigns/model';
 import type { ContactDoc } from '../contacts/model';
-import { OPEN_STATUSES } from '../contacts/service';
+import { isOpen } from './store';
 import type { SmsWork } from './work';
 import type { StepLogs } from './step-logs';
+import { readSamePhone } from './same-phone';
 
 export interface PriorityExitDeps {
   contacts: Collection<ContactDoc>;
@@ -18,22 +19,17 @@ export interface PriorityExitDeps {
 
 /**
  * The same phone entered another integration's campaign of higher priority after this contact entered its own:
- * this sequence ends (packages/flow exitDecision), so the person gets the one that matters more. One read of the
- * burst's phones' open contacts (the `phone` index).
+ * this sequence ends (packages/flow exitDecision), so the person gets the one that matters more. The phones' contacts
+ * are read once for the burst (same-phone.ts).
  */
 export function smsPriorityExit(deps: PriorityExitDeps): FlowStep<SmsWork, TwilioConfig> {
   return step('priority', async (open) => {
     const ranked = open.filter((w) => w.campaign);
     if (ranked.length === 0) return;
-    const others = await deps.contacts
-      .find(
-        { phone: { $in: [...new Set(ranked.map((w) => w.c.phone))] }, status: { $in: [...OPEN_STATUSES] } },
-        { projection: { _id: 0, id: 1, phone: 1, integration_id: 1, created_at: 1 } },
-      )
-      .toArray();
+    await readSamePhone(deps.contacts, ranked);
     for (const w of ranked) {
-      for (const o of others) {
-        if (o.phone !== w.c.phone || o.id === w.c.id || o.integration_id === null) continue;
+      for (const o of w.samePhone!) {
+        if (!isOpen(o.status) || o.id === w.c.id || o.integration_id === null) continue;
         const campaign = await deps.campaignOf(o.integration_id);
         if (!campaign) continue;
         const decision = exitDecision(

@@ -151,11 +151,20 @@ export class SmsSteps {
     this.end(w, 'held');
   }
 
-  /** The campaign's active templates, and the contact's claims of earlier steps (one read for the burst). */
+  /**
+   * The campaign's active templates, and the contact's claims of earlier steps (one read for the burst). A contact no
+   * burst ever took (at its first step, no lease id as read) has none: claims are made under a lease only. It is
+   * left out of the read, so the burst of a minute's new contacts reads no claim (on the MongoDB stand-in, which
+   * serves `contact_ref` by no index of its own, each such read went through every claim). A claim missed anyway
+   * is still the one the claim step's unique index refuses a second of.
+   */
   private async template(open: SmsWork[]): Promise<void> {
-    const rows = await (this.SendClaim.collection as unknown as Collection<Claim>)
-      .find({ contact_ref: { $in: open.map((w) => w.c.id) } }, { projection: { contact_ref: 1, template_id: 1, step: 1, claimed_at: 1 } })
-      .toArray();
+    const taken = open.filter((w) => w.c.step > 0 || w.c.lease_id != null).map((w) => w.c.id);
+    const rows = taken.length
+      ? await (this.SendClaim.collection as unknown as Collection<Claim>)
+          .find({ contact_ref: { $in: taken } }, { projection: { contact_ref: 1, template_id: 1, step: 1, claimed_at: 1 } })
+          .toArray()
+      : [];
     const claims = new Map<number, Claim[]>();
     for (const r of rows) claims.set(r.contact_ref, [...(claims.get(r.contact_ref) ?? []), r]);
     for (const w of open) {
@@ -283,7 +292,7 @@ export class SmsSteps {
     const left = toSend.slice(slots.length);
     if (left.length === 0) return;
     for (const w of left) w.outcome = 'paced';
-    const changed = await this.deps.store.putOff(ctx.leaseId, left.map((w) => ({ c: w.c, update: { $set: { next_at: nextFree } } })));
+    const changed = await this.deps.store.putOff(ctx, left.map((w) => ({ c: w.c, update: { $set: { next_at: nextFree } } })));
     await Promise.all([...changed].map((id) => this.deps.scheduler.schedule(id, nextFree).catch(() => undefined)));
   }
 

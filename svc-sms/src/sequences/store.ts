@@ -1,15 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import type { AnyBulkWriteOperation, Collection, Filter, UpdateFilter } from 'mongodb';
-import { underLease, type StepStore } from '@act/flow';
+import { underLease, type BurstContext, type StepStore } from '@act/flow';
 import { contactModel, type ContactDoc } from '../contacts/model';
 import { OPEN_STATUSES } from '../contacts/service';
 
 export const isOpen = (status: string) => (OPEN_STATUSES as readonly string[]).includes(status);
 
-/** A contact the lease still holds: its lease id, and next_at not cleared by a purchase, STOP or erase meanwhile. */
-function held(id: number, leaseId: string): Filter<ContactDoc> {
-  return { id, ...underLease({ leaseId }), next_at: { $ne: null } } as Filter<ContactDoc>;
+/** A burst's lease (its context's fields): its id, written on every contact it took, and its end, the next_at the take wrote. */
+export type SmsLease = Pick<BurstContext<unknown>, 'leaseId' | 'leaseUntil'>;
+
+/**
+ * A contact the lease still holds: its lease id, and next_at still the lease's end. A purchase, STOP or erase clears
+ * next_at meanwhile, and nothing else writes it while the lease id stays (a write under the lease that moves it also
+ * writes its own id), so this asks what `next_at: { $ne: null }` would, with one value per field: MongoDB serves it
+ * by the unique id index, the stand-in by an exact-key index of its own (model.ts).
+ */
+function held(id: number, lease: SmsLease): Filter<ContactDoc> {
+  return { id, ...underLease(lease), next_at: lease.leaseUntil } as Filter<ContactDoc>;
 }
 
 /** A contact's step as a burst ends it: what its row becomes (with step + 1), and whether a message went out. */
@@ -23,7 +31,8 @@ export interface StepEnd {
  * The SMS flows' positions: the contacts themselves (step, next_at, status). A step is taken by a compare-and-set on
  * (id, step, next_at) as read, moving next_at to the lease's end and writing the lease's id (lease_id); every write
  * under the lease, and the step's end with step + 1, names that id. A purchase, a STOP or an erase clears next_at
- * (a closed contact always has it null), so a write under the lease also asks for next_at still set: they win.
+ * (a closed contact always has it null), so a write under the lease also asks for next_at still the lease's end:
+ * they win.
  */
 export class ContactSteps implements StepStore<ContactDoc> {
   readonly contacts: Collection<ContactDoc>;
@@ -65,11 +74,11 @@ export class ContactSteps implements StepStore<ContactDoc> {
    * Gives up the lease of these contacts, each due again at its own time (the same step): only on a contact the
    * burst still holds. Returns the ids written.
    */
-  async putOff(leaseId: string, items: { c: ContactDoc; update: UpdateFilter<ContactDoc> }[]): Promise<Set<number>> {
+  async putOff(lease: SmsLease, items: { c: ContactDoc; update: UpdateFilter<ContactDoc> }[]): Promise<Set<number>> {
     // The write's own id replaces the lease's: the row is no longer held, and the read-back tells which it changed.
     return this.writeAll(
       randomUUID(),
-      items.map(({ c, update }) => ({ c, filter: held(c.id, leaseId), update })),
+      items.map(({ c, update }) => ({ c, filter: held(c.id, lease), update })),
     );
   }
 
@@ -106,11 +115,11 @@ export class ContactSteps implements StepStore<ContactDoc> {
    * meanwhile cleared next_at, and wins (then only the step, and the message, are recorded); a contact whose lease
    * ran out and was taken by another attempt is left to it. Returns the ids stopped so.
    */
-  async finishAll(ends: StepEnd[], leaseId: string, at: Date): Promise<Set<number>> {
+  async finishAll(ends: StepEnd[], lease: SmsLease, at: Date): Promise<Set<number>> {
     if (ends.length === 0) return new Set();
     const ops: AnyBulkWriteOperation<ContactDoc>[] = ends.map(({ c, set, sent }) => ({
       updateOne: {
-        filter: { ...held(c.id, leaseId), step: c.step } as Filter<ContactDoc>,
+        filter: { ...held(c.id, lease), step: c.step } as Filter<ContactDoc>,
         update: {
           $set: { ...set, step: c.step + 1, updated_at: at },
           $unset: { lease_id: '' },
@@ -128,7 +137,7 @@ export class ContactSteps implements StepStore<ContactDoc> {
     for (const e of ends) {
       const r = byId.get(e.c.id);
       // Still ours, at this step, with next_at cleared: stopped meanwhile.
-      if (!r || r.step !== e.c.step || r.lease_id !== leaseId || r.next_at != null) continue;
+      if (!r || r.step !== e.c.step || r.lease_id !== lease.leaseId || r.next_at != null) continue;
       stopped.add(e.c.id);
       await this.recordStopped(e.c, at, !!e.sent);
     }

@@ -6,6 +6,7 @@ import type { CampaignDoc } from '../campaigns/model';
 import type { TemplateDoc } from '../templates/model';
 import type { LogDoc } from '../logs/model';
 import type { SendClaimDoc } from './model';
+import type { PhoneMate } from './same-phone';
 
 /**
  * What an SMS flow's steps pass along (the timing, experiment, incentive and sequence steps): its own file so the
@@ -50,6 +51,8 @@ export interface SmsWork extends Work<ContactDoc> {
   templates?: TemplateDoc[];
   /** Claims of the contact's earlier (and, after a crash, current) steps. */
   claims?: Claim[];
+  /** The contacts of the same phone, read once for the burst by the first exit rule that wants them (same-phone.ts). */
+  samePhone?: PhoneMate[];
   tpl?: TemplateDoc;
   following?: TemplateDoc;
   message?: string;
