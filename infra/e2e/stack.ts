@@ -32,8 +32,14 @@ export type DependencyName = 'nats' | 'mongo';
 
 const ROOT = path.resolve(__dirname, '../..');
 
+/**
+ * The stack of this jest worker: the e2e phase starts one per worker (infra/jest/e2e-setup.mjs), the n-th in
+ * `<ACT_STACK_FILE minus .json>-w<n>.json`; a file run in band, and the one-worker phases, use the first.
+ */
 export function readStack(): StackInfo {
-  const file = process.env.ACT_STACK_FILE || path.join(ROOT, '.run/e2e-stack.json');
+  const shared = process.env.ACT_STACK_FILE || path.join(ROOT, '.run/e2e-stack.json');
+  const worker = Number(process.env.JEST_WORKER_ID) || 1;
+  const file = worker === 1 ? shared : shared.replace(/\.json$/, '') + `-w${worker}.json`;
   try {
     return JSON.parse(readFileSync(file, 'utf8')) as StackInfo;
   } catch {

@@ -48,9 +48,47 @@ const REPLICAS_ENV = {
   SMS_STEP_LEASE_MS: '20000',
 };
 
-export default async function e2eSetup() {
+/**
+ * `<stackFile>` for the first stack, `<stackFile minus .json>-w<n>.json` for the n-th: each jest worker of the e2e
+ * phase finds its own (infra/e2e/stack.ts reads the one of its JEST_WORKER_ID).
+ */
+export const stackFileOf = (stackFile, n) => (n === 1 ? stackFile : stackFile.replace(/\.json$/, '') + `-w${n}.json`);
+
+/**
+ * One stack per jest worker in the e2e phase (jest.config.js sets its workers), so each test file still has a stack
+ * to itself, as with one worker: files restart the gateway or svc-email, clear test data, count summary cards before
+ * and after, and time answers. The faults and replicas phases run one file at a time on one stack.
+ */
+export default async function e2eSetup(globalConfig) {
   const phase = process.env.ACT_TEST_PHASE || 'e2e';
   const stackFile = process.env.ACT_STACK_FILE || path.join(RUN_DIR, 'e2e-stack.json');
+  const count = phase === 'e2e' ? Math.max(1, globalConfig?.maxWorkers ?? 1) : 1;
+  // The fault tests stop NATS and MongoDB: they get servers of their own, never the ones shared with other runs.
+  const deps = phase === 'faults' ? await startFaultDeps() : null;
+  const started = [];
+  try {
+    const results = await Promise.allSettled(Array.from({ length: count }, (_, i) => startOne({ phase, stackFile: stackFileOf(stackFile, i + 1), n: i + 1, deps })));
+    for (const r of results) if (r.status === 'fulfilled') started.push(r.value);
+    const failed = results.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  } catch (err) {
+    await Promise.all(started.map((one) => stopOne(one)));
+    await deps?.stopAll();
+    throw err;
+  }
+  globalThis.__actE2e = { stacks: started, deps };
+}
+
+/** Stops one stack of startOne and removes its file; resolves with its recorded answers' file, if any. */
+export async function stopOne({ stack, control, logStream, stackFile, recordFile }) {
+  await new Promise((resolve) => control.close(resolve));
+  await stack.stop();
+  logStream.end();
+  rmSync(stackFile, { force: true });
+  return recordFile;
+}
+
+async function startOne({ phase, stackFile, n, deps }) {
   const logFile = stackFile.replace(/\.json$/, '') + '.log';
   mkdirSync(path.dirname(stackFile), { recursive: true });
   // Service logs go to a file: interleaved with jest's report they would bury the test results.
@@ -58,9 +96,9 @@ export default async function e2eSetup() {
   // The e2e phase records every /api answer for the contract check of its teardown (infra/e2e/contract).
   const recordFile = phase === 'e2e' ? stackFile.replace(/\.json$/, '') + '-answers.ndjson' : null;
   if (recordFile) rmSync(recordFile, { force: true });
-  // The fault tests stop NATS and MongoDB: they get servers of their own, never the ones shared with other runs.
-  const deps = phase === 'faults' ? await startFaultDeps() : null;
-  const dbSuffix = `_${phase}_${process.pid}`;
+  // Databases and NATS subjects of their own per stack: the stacks share the run's MongoDB and NATS server.
+  const dbSuffix = `_${phase}_${process.pid}${n === 1 ? '' : `_w${n}`}`;
+  const natsPrefix = n === 1 ? undefined : `${process.env.NATS_PREFIX ?? ''}w${n}_`;
   // Twilio signs its callbacks with the account's auth token: with one set (and no account SID, so nothing is
   // sent) the browser suites can post status callbacks and inbound messages through the gateway as Twilio would.
   const twilioAuthToken = randomBytes(16).toString('hex');
@@ -75,13 +113,14 @@ export default async function e2eSetup() {
         TWILIO_MAX_MPS: '500',
         TWILIO_AUTH_TOKEN: twilioAuthToken,
         ...(deps?.env ?? {}),
+        ...(natsPrefix !== undefined && { NATS_PREFIX: natsPrefix }),
         ...(phase === 'replicas' && REPLICAS_ENV),
         ...(recordFile && { API_RECORD_FILE: recordFile }),
       },
       log: (name, line) => logStream.write(`[${name}] ${line}\n`),
     });
   } catch (err) {
-    await deps?.stopAll();
+    logStream.end();
     throw err;
   }
   const control = await serveControl(stack, deps);
@@ -107,6 +146,6 @@ export default async function e2eSetup() {
       2,
     ),
   );
-  globalThis.__actE2e = { stack, deps, control, logStream, stackFile, recordFile };
-  console.log(`\n[${phase}] stack at ${stack.url}, service logs in ${path.relative(ROOT, logFile)}`);
+  console.log(`\n[${phase}] stack ${n} at ${stack.url}, service logs in ${path.relative(ROOT, logFile)}`);
+  return { stack, control, logStream, stackFile, recordFile };
 }

@@ -1,19 +1,24 @@
 // Stops what e2e-setup.mjs started (globalThis is shared between jest's global setup and teardown), then checks the
-// answers the gateway recorded against the API document (infra/e2e/contract/check-recorded.ts).
+// answers each stack's gateway recorded against the API document (infra/e2e/contract/check-recorded.ts).
 import { spawnSync } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../scripts/lib/paths.mjs';
+import { stopOne } from './e2e-setup.mjs';
 
 export default async function e2eTeardown() {
   const started = globalThis.__actE2e;
   if (!started) return;
-  await new Promise((resolve) => started.control.close(resolve));
-  await started.stack.stop();
+  const recordFiles = await Promise.all(started.stacks.map((one) => stopOne(one)));
   await started.deps?.stopAll();
-  started.logStream.end();
-  rmSync(started.stackFile, { force: true });
-  if (started.recordFile && existsSync(started.recordFile)) checkRecordedAnswers(started.recordFile);
+  const recorded = recordFiles.filter((file) => file && existsSync(file));
+  if (!recorded.length) return;
+  // One check of every stack's answers (one tsx start): the others' lines appended to the first stack's file.
+  for (const file of recorded.slice(1)) {
+    appendFileSync(recorded[0], readFileSync(file));
+    rmSync(file, { force: true });
+  }
+  checkRecordedAnswers(recorded[0]);
 }
 
 function checkRecordedAnswers(file) {

@@ -8,11 +8,12 @@
 // Each jest phase must find test files: none at all fails the phase, and in a run of every file (no pattern or other
 // jest arguments) each folder infra/jest/projects.cjs requires must have given one. Each jest phase has a time limit
 // (TEST_TIMEOUT_<PHASE>_MIN; unit 20, e2e 30, faults 20, replicas 10), after which jest is dumped and killed.
+// TEST_E2E_WORKERS=2 runs two e2e files at a time, each against a stack of its own (jest.config.js).
 //   --workspace=<folder>     only that workspace's projects (each workspace's own `npm test` uses this)
 //   anything else            passed on to jest (a test path pattern, -t name, --verbose...)
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { ensureMongo, ensureNats } from './deps.mjs';
 import { ROOT, RUN_DIR, workspaces } from './lib/paths.mjs';
@@ -103,7 +104,14 @@ const env = {
 };
 // Several runs may share this checkout (one per workspace): each run and phase gets its own stack and log file.
 const stackFile = (phase) => path.join(RUN_DIR, `${phase}-stack-${process.pid}.json`);
-const logFileOf = (file) => file.replace(/\.json$/, '') + '.log';
+// The e2e phase has a stack per jest worker, the n-th's files ending in -w<n> (infra/jest/e2e-setup.mjs).
+const logFilesOf = (file) => {
+  const base = path.basename(file).replace(/\.json$/, '');
+  if (!existsSync(RUN_DIR)) return [];
+  return readdirSync(RUN_DIR)
+    .filter((name) => name === `${base}.log` || new RegExp(`^${base}-w\\d+\\.log$`).test(name))
+    .map((name) => path.join(RUN_DIR, name));
+};
 // The index check: the services of the unit and e2e phases record the shape of every query they send to MongoDB
 // (service-kit's query-shapes); after those phases each shape on a collection that grows must be served by an
 // index the services declared.
@@ -160,8 +168,8 @@ try {
         problems.push(`${phase}: no *${suffix} file under ${ws}/${dir}/ (infra/jest/projects.cjs requires one there)`);
     if (result.code !== 0 || result.timedOut) {
       if (!result.timedOut) problems.push(`jest ${phase} exited with code ${result.code}`);
-      if (phase !== 'unit') showStackLog(logFileOf(stackFile(phase)));
-    } else if (phase !== 'unit') rmSync(logFileOf(stackFile(phase)), { force: true });
+      if (phase !== 'unit') logFilesOf(stackFile(phase)).forEach(showStackLog);
+    } else if (phase !== 'unit') for (const file of logFilesOf(stackFile(phase))) rmSync(file, { force: true });
   }
   // After the loop, not after the e2e phase: a workspace without browser tests skips that phase, and its unit
   // phase's queries must be checked all the same.
