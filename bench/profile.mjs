@@ -9,6 +9,9 @@
 // contacts earlier phases stored shows its cost on a store the size the bench's later phases meet.
 // --rate=N: a fixed N requests/s (autocannon overallRate) instead of as fast as it goes, so CPU per event can be
 // compared between two versions at the same throughput on a machine whose free CPU varies.
+// --idle=N: before the load, N seconds with no delivery, and each process's CPU ms per second over them: what the
+// stack spends on its own (the due pollers' reads, which the stand-in answers by reading every row), to set beside
+// the load's CPU per event. With --prefill the store is the size the bench's later phases meet.
 // Profiles stay in bench/results/profiles/ (open them in Chrome DevTools → Performance) and are not committed.
 import { createHmac } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,6 +28,7 @@ const TOP = Number(opt('top', 25));
 const WARMUP = Number(opt('warmup', 0));
 const RATE = Number(opt('rate', 0));
 const PREFILL = Number(opt('prefill', 0));
+const IDLE = Number(opt('idle', 0));
 const ROOT = path.dirname(BENCH_DIR);
 const dir = path.join(BENCH_DIR, 'results', 'profiles');
 rmSync(dir, { recursive: true, force: true });
@@ -172,6 +176,16 @@ try {
         (err, r) => (err ? reject(err) : resolve(r)),
       ),
     );
+  if (IDLE > 0) {
+    await stack.quiet();
+    const before = descendantCpu();
+    await new Promise((r) => setTimeout(r, IDLE * 1000));
+    const used = cpuDelta(before, descendantCpu());
+    console.log(
+      `[profile] idle ${IDLE} s, CPU ms per second per process:`,
+      Object.fromEntries(Object.entries(used).filter(([, v]) => v > 0).map(([k, v]) => [k, Math.round((1000 * v) / IDLE)])),
+    );
+  }
   if (WARMUP) {
     const w = await fire(WARMUP);
     console.log(
