@@ -1,7 +1,7 @@
 import mongoose, { type Connection } from 'mongoose';
 import type { Collection } from 'mongodb';
 import type { Context, Next } from 'koa';
-import type { Logger } from '@act/service-kit';
+import { createBatcher, type Logger } from '@act/service-kit';
 
 /** The checkout link the funnel sent for a contact (its {{recoveryUrl}}), by (integration, funnel contact id). */
 export interface RecoveryUrlDoc {
@@ -78,12 +78,26 @@ export class RecoveryUrls {
   }
 
   async remember(integrationId: number, contactId: string, url: string): Promise<void> {
-    await this.coll.updateOne(
-      { integration_id: integrationId, contact_id: contactId },
-      { $set: { url, updated_at: new Date() } },
-      { upsert: true },
-    );
+    await this.rememberBatch({ integrationId, contactId, url, at: new Date() });
   }
+
+  /**
+   * Every link delivery holds its answer for this write: concurrent ones share one bulkWrite (in order, so of one
+   * contact's two links in a batch the later stays), a round trip each was the link senders' largest intake cost.
+   */
+  private readonly rememberBatch = createBatcher(async (items: { integrationId: number; contactId: string; url: string; at: Date }[]) => {
+    await this.coll.bulkWrite(
+      items.map((it) => ({
+        updateOne: {
+          filter: { integration_id: it.integrationId, contact_id: it.contactId },
+          update: { $set: { url: it.url, updated_at: it.at } },
+          upsert: true,
+        },
+      })),
+      { ordered: true },
+    );
+    return items.map(() => undefined);
+  });
 
   /**
    * The contact's checkout link: the one its funnel sent, else its integration's fallback link, else the
