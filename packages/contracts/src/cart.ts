@@ -283,6 +283,15 @@ export function normalizeCart(input: CartInput | null | undefined, receivedAt: D
 }
 
 /** Units in the cart (a line of 2 counts 2), for templates' item count. */
+/**
+ * When the cart was last changed (its `updated_at`), null without a cart or a readable time: what a flow keeps of the
+ * cart its last message showed, to tell a change the shopper has not seen.
+ */
+export function cartChangedAt(cart: Pick<Cart, 'updated_at'> | null | undefined): Date | null {
+  const at = cart?.updated_at ? new Date(cart.updated_at) : null;
+  return at && !Number.isNaN(at.getTime()) ? at : null;
+}
+
 export function cartItemCount(cart: Cart): number {
   return cart.items.reduce((n, it) => n + it.quantity, 0);
 }

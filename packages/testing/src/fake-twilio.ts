@@ -35,6 +35,8 @@ export interface FakeTwilio {
   failNext(kind: 429 | 500 | 503 | 'reset', times: number): void;
   /** An outage: every message creation answers 503 for `ms` from now (nothing is sent meanwhile). */
   downFor(ms: number): void;
+  /** From now, every message creation is taken (the message recorded) at once and answered `ms` later; 0: at once. */
+  answerAfter(ms: number): void;
   services: { sid: string; friendly_name: string }[];
   /** Message creations refused with 429 / 20429 for going over `maxPerSecondPerSender`. */
   rateLimited: number;
@@ -76,14 +78,20 @@ export async function startFakeTwilio({
   const notMobile = new Set<string>();
   const failures: (429 | 500 | 503 | 'reset')[] = [];
   let downUntil = 0;
+  let answerDelayMs = 0;
   const services = [
     { sid: 'MG00000000000000000000000000000001', friendly_name: 'Cart Reminders' },
     { sid: 'MG00000000000000000000000000000002', friendly_name: 'Marketing' },
   ];
   const server: Server = createServer(async (req, res) => {
+    const delay = req.method === 'POST' ? answerDelayMs : 0;
     const send = (status: number, body: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(body));
+      const write = () => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(body));
+      };
+      if (delay > 0) setTimeout(write, delay);
+      else write();
     };
     const auth = Buffer.from((req.headers.authorization ?? '').replace(/^Basic /, ''), 'base64').toString();
     if (auth !== `${accountSid}:${authToken}`)
@@ -236,6 +244,9 @@ export async function startFakeTwilio({
     notMobile,
     failNext: (kind, times) => {
       for (let i = 0; i < times; i++) failures.push(kind);
+    },
+    answerAfter: (ms) => {
+      answerDelayMs = ms;
     },
     downFor: (ms) => {
       downUntil = Date.now() + ms;

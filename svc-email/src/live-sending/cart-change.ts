@@ -1,16 +1,11 @@
 import type { Collection } from 'mongodb';
+import { cartChangedAt } from '@act/contracts/src/cart';
 import { exitDecision, step, type FlowStep } from '@act/flow';
 import type { Logger } from '@act/service-kit';
 import type { CampaignsService } from '../campaigns/service';
 import type { SendClaimDoc } from './model';
 import type { EmailSettings, EmailWork } from './work';
 import { flowLog, SEQUENCE_RESTARTED } from './flow-log';
-
-/** The sender's time of a cart (its `updated_at`), null when there is none or it does not parse. */
-export function cartTime(updatedAt: string | Date | null | undefined): Date | null {
-  const at = updatedAt ? new Date(updatedAt) : null;
-  return at && !Number.isNaN(at.getTime()) ? at : null;
-}
 
 /**
  * When the sender last changed the contact's cart, if the campaign's last template did not show that cart (else null).
@@ -19,7 +14,7 @@ export function cartTime(updatedAt: string | Date | null | undefined): Date | nu
  */
 function changedSinceLastStep(w: EmailWork): Date | null {
   if (w.row.stage === 'remind' || w.row.last_order === 0) return null;
-  const at = cartTime(w.contact?.cart?.updated_at);
+  const at = cartChangedAt(w.contact?.cart);
   if (!at) return null;
   // Rows written before the shown cart was kept fall back on the step's time.
   const shown = w.row.cart_at === undefined ? w.row.base_at : w.row.cart_at;

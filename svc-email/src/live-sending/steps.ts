@@ -4,6 +4,7 @@ import { applyCodeToRecoveryUrl, type Incentives, type Logger } from '@act/servi
 import { emailIncentiveStep, incentiveLogSuffix } from '../incentives/step';
 import { usesCheckoutLink } from '@act/contracts/src/email-api';
 import { NO_CHECKOUT_LINK_MESSAGE } from '@act/contracts/src/checkout-link';
+import { cartChangedAt } from '@act/contracts/src/cart';
 import type { ContactDoc } from '../contacts/model';
 import type { NewEmailLog } from '../email-logs/service';
 import { heldMessage, heldReason, unsubscribedMessage } from '../reminders/sender';
@@ -16,7 +17,7 @@ import type { UnsubscribeLinkSettings } from '../unsubscribe/links';
 import type { ResendProvider } from '../providers/resend';
 import type { SendResult } from '../providers/types';
 import { composeEmail } from './compose';
-import { cartTime, emailCartChange } from './cart-change';
+import { emailCartChange } from './cart-change';
 import { emailCompletedElsewhere } from './completed-elsewhere';
 import { emailPriorityExit } from './priority-exit';
 import type { RecoveryUrls } from './recovery-urls';
@@ -319,7 +320,7 @@ export class EmailSteps {
         last_order: next.template_order,
         last_template_id: next.id,
         base_at: at,
-        cart_at: cartTime(w.contact?.cart?.updated_at),
+        cart_at: cartChangedAt(w.contact?.cart),
         state: following ? 'waiting' : 'finished',
         due_at: w.nextAt,
       },

@@ -41,6 +41,11 @@ export interface ContactDoc {
   /** Messages actually handed to the provider. */
   sent_count: number;
   last_sent_at: Date | null;
+  /**
+   * The sender's time of the cart the last text showed (null: none; absent on contacts texted before it was kept): a
+   * cart changed after it is a change the shopper has not seen.
+   */
+  last_sent_cart_at?: Date | null;
   purchased_at: Date | null;
   created_at: Date;
   updated_at: Date;
@@ -75,6 +80,7 @@ const schema = new mongoose.Schema<ContactDoc>(
     step: { type: Number, default: 0 },
     sent_count: { type: Number, default: 0 },
     last_sent_at: { type: Date, default: null },
+    last_sent_cart_at: { type: Date, default: undefined },
     purchased_at: { type: Date, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },

@@ -1,16 +1,23 @@
 import type { Collection } from 'mongodb';
 import type { TwilioConfig } from '@act/contracts/src/sms-api';
+import { cartChangedAt } from '@act/contracts/src/cart';
 import { exitDecision, step, type FlowStep } from '@act/flow';
 import type { Logger } from '@act/service-kit';
 import type { SendClaimDoc } from './model';
 import type { SmsWork } from './work';
 import type { StepLogs } from './step-logs';
 
-/** When the sender last changed the contact's cart, if after the contact's last text (else null). */
+/**
+ * When the sender last changed the contact's cart, if the contact's last text did not show that cart (else null):
+ * compared with the sender's time of the cart that text showed, not with when it went out, so a cart changed while
+ * the text was on its way to Twilio counts.
+ */
 function changedSinceLastText(w: SmsWork): Date | null {
-  const at = w.c.cart?.updated_at ? new Date(w.c.cart.updated_at) : null;
-  const last = w.c.last_sent_at ? new Date(w.c.last_sent_at) : null;
-  return at && last && !Number.isNaN(at.getTime()) && at.getTime() > last.getTime() ? at : null;
+  const at = cartChangedAt(w.c.cart);
+  if (!at || !w.c.last_sent_at) return null;
+  // Contacts texted before the shown cart was kept fall back on the text's time.
+  const shown = w.c.last_sent_cart_at === undefined ? new Date(w.c.last_sent_at) : w.c.last_sent_cart_at;
+  return shown === null || at.getTime() > shown.getTime() ? at : null;
 }
 
 /**

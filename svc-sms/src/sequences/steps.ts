@@ -1,6 +1,7 @@
 import type { Connection } from 'mongoose';
 import type { Collection } from 'mongodb';
 import { NO_CHECKOUT_LINK_MESSAGE } from '@act/contracts/src/checkout-link';
+import { cartChangedAt } from '@act/contracts/src/cart';
 import {
   isTollFree,
   usesCheckoutLink,
@@ -207,7 +208,7 @@ export class SmsSteps {
           w.nextAt = nextStepAt(sentAt, current && { delay: current.delay_minutes }, this.deps.delayUnitMs);
           w.outcome = 'sent';
           w.sent = true;
-          w.set = { status: 'sent', last_sent_at: sentAt, next_at: w.nextAt };
+          w.set = { status: 'sent', last_sent_at: sentAt, last_sent_cart_at: cartChangedAt(w.c.cart), next_at: w.nextAt };
         }
       },
     );
@@ -381,7 +382,7 @@ export class SmsSteps {
     w.nextAt = nextStepAt(sentAt, w.following && { delay: w.following.delay_minutes }, this.deps.delayUnitMs);
     w.outcome = 'sent';
     w.sent = true;
-    w.set = { status: 'sent', last_sent_at: sentAt, next_at: w.nextAt };
+    w.set = { status: 'sent', last_sent_at: sentAt, last_sent_cart_at: cartChangedAt(w.c.cart), next_at: w.nextAt };
   }
 
   /**
