@@ -2,9 +2,11 @@
 // stack has no account SID) SMS Contacts, SMS Logs and SMS Campaigns say so at the top with the waiting count the API
 // gives and a waiting contact's row says why; with live sending off and no Resend key the Dashboard and Email
 // Campaigns say so, the revenue panel says in one line that emails are simulated, and a contact whose reminder was
-// only logged reads "Sent (simulated)". At 1440x900 and 390x844 (.run/screenshots/banners-*.png).
+// only logged reads "Sent (simulated)" (on a stack of its own whose reminder minute is a second). At 1440x900 and
+// 390x844 (.run/screenshots/banners-*.png).
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, readStack, screenshotPath, signIn } from './browser';
+import { startFreshStack, type FreshStack } from './fresh-stack';
 
 const stack = readStack();
 const tag = `ban-${Date.now().toString(36)}`;
@@ -25,17 +27,24 @@ const getJson = (page: Page, url: string) => page.evaluate(async (u) => (await (
 
 describe('provider banners and simulated reminders', () => {
   let browser: Browser;
+  // The waiting SMS step and the logged reminder come one "minute" after their contact: on a stack of its own where a
+  // minute is a second (the shared stack's minute is a real one, a minute of waiting for each run).
+  let fresh: FreshStack;
   beforeAll(async () => {
-    browser = await launchBrowser();
-  });
+    [browser, fresh] = await Promise.all([
+      launchBrowser(),
+      startFreshStack({ REMINDER_DELAY_UNIT_MS: '1000', REMINDER_SWEEP_INTERVAL_MS: '2000', SMS_DELAY_UNIT_MS: '1000', SMS_DUE_SCAN_MS: '1000' }),
+    ]);
+  }, 180_000);
   afterAll(async () => {
+    await fresh?.stop();
     await browser?.close();
-  });
+  }, 60_000);
 
   it('SMS pages say Twilio waits, the Dashboard says emails are simulated, at 1440x900 and 390x844', async () => {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
-    await signIn(page, 'admin', stack.adminPassword);
+    await signIn(page, 'admin', fresh.adminPassword, fresh.url);
     const funnel = tag;
     // The shortest delay (one minute): the SMS step then falls due and waits for Twilio, the email is only logged.
     const campaign = (await post(page, '/api/sms-campaigns', { name: `Banner ${funnel}`, integration_id: null, active: true })) as { id: number };
@@ -58,7 +67,7 @@ describe('provider banners and simulated reminders', () => {
       [390, 844],
     ] as const) {
       await page.setViewportSize({ width, height });
-      await page.goto(`${stack.url}/sms-contacts`);
+      await page.goto(`${fresh.url}/sms-contacts`);
       const banner = page.getByTestId('provider-banner-twilio');
       await banner.waitFor();
       expect(await banner.textContent()).toMatch(/Twilio is not configured: \d+ SMS steps? (is|are) waiting\. Set TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN and restart svc-sms\./);
@@ -67,13 +76,13 @@ describe('provider banners and simulated reminders', () => {
       expect(await reason.textContent()).toBe('Waiting: Twilio is not configured');
       await page.screenshot({ path: screenshotPath(`banners-sms-contacts-${width}.png`), fullPage: true });
       for (const path of ['/sms-logs', '/sms-campaigns']) {
-        await page.goto(`${stack.url}${path}`);
+        await page.goto(`${fresh.url}${path}`);
         await page.getByTestId('provider-banner-twilio').waitFor();
       }
       await page.screenshot({ path: screenshotPath(`banners-sms-campaigns-${width}.png`), fullPage: true });
 
       // The email side: live sending off, no Resend key. Once the reminder is logged, the contact reads simulated.
-      await page.goto(`${stack.url}/contacts`);
+      await page.goto(`${fresh.url}/contacts`);
       const simulated = page.getByText('Sent (simulated)').first();
       for (let i = 0; i < 60 && !(await simulated.isVisible().catch(() => false)); i++) {
         await page.waitForTimeout(1_000);
@@ -82,7 +91,7 @@ describe('provider banners and simulated reminders', () => {
       await simulated.waitFor({ timeout: 5_000 });
       await page.screenshot({ path: screenshotPath(`banners-contacts-${width}.png`), fullPage: true });
 
-      await page.goto(`${stack.url}/`);
+      await page.goto(`${fresh.url}/`);
       const resend = page.getByTestId('provider-banner-resend');
       await resend.waitFor();
       expect(await resend.textContent()).toContain('Resend is not configured: reminders are only logged (live sending is off)');
@@ -90,7 +99,7 @@ describe('provider banners and simulated reminders', () => {
       await line.waitFor();
       expect(await line.textContent()).toMatch(/^Emails are simulated: live sending is off, so no reminder reached a shopper and none is credited\./);
       await page.screenshot({ path: screenshotPath(`banners-dashboard-${width}.png`), fullPage: true });
-      await page.goto(`${stack.url}/email-campaigns`);
+      await page.goto(`${fresh.url}/email-campaigns`);
       await page.getByTestId('provider-banner-resend').waitFor();
       // Nothing wider than the screen.
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
