@@ -149,7 +149,7 @@ export async function buildSmsService(
   await integrationService.ensureKeys();
 
   const poller = polling
-    ? new DuePoller(engine.runner, { everyMs: settings.dueTickMs, burst: settings.dueBurst, bursts: 2, logger })
+    ? new DuePoller(engine.runner, { everyMs: settings.dueTickMs, burst: settings.dueBurst, bursts: settings.dueBursts, logger })
     : null;
   let consumers: { stop(): void } | null = null;
   let privacy: { stop(): void } | null = null;

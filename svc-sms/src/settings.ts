@@ -17,6 +17,11 @@ export interface SmsSettings {
   dueTickMs: number;
   /** Most due steps the due poller handles together, with one set of reads and writes (SMS_DUE_BURST). */
   dueBurst: number;
+  /**
+   * Bursts in flight at once per instance (SMS_DUE_BURSTS): a burst spends most of its time waiting on MongoDB and
+   * Twilio, so the next ones' reads and writes go ahead meanwhile.
+   */
+  dueBursts: number;
   /** How long a step may reuse settings, integration, campaign and templates just read (SMS_RULES_CACHE_MS). */
   rulesCacheMs: number;
   /** Agenda polling interval in ms (SMS_AGENDA_PROCESS_EVERY_MS); each poll locks what is due before the next one. */
@@ -61,6 +66,7 @@ export function readSettings(): SmsSettings {
     dueScanMs: envInt('SMS_DUE_SCAN_MS', 15_000),
     dueTickMs: envInt('SMS_DUE_TICK_MS', 250),
     dueBurst,
+    dueBursts: envInt('SMS_DUE_BURSTS', 4),
     rulesCacheMs: envInt('SMS_RULES_CACHE_MS', 250),
     agendaProcessEveryMs: envInt('SMS_AGENDA_PROCESS_EVERY_MS', 30_000),
     sweepEveryMs: envInt('SMS_SWEEP_EVERY_MS', 60_000),
