@@ -12,7 +12,7 @@ export const smsSettings = {
   SMS_DUE_SCAN_MS: int({ default: 15_000 }),
   SMS_DUE_TICK_MS: int({ default: 250, min: 1 }),
   SMS_DUE_BURST: int({ default: 100, min: 1 }),
-  SMS_DUE_BURSTS: int({ default: 4, min: 1 }),
+  SMS_DUE_BURSTS: int({ default: 8, min: 1 }),
   SMS_RULES_CACHE_MS: int({ default: 250 }),
   SMS_INTEGRATION_CACHE_MS: int({ default: 1_000 }),
   SMS_AGENDA_PROCESS_EVERY_MS: int({ default: 30_000, min: 1 }),

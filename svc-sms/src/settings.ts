@@ -66,7 +66,7 @@ export function readSettings(): SmsSettings {
     dueScanMs: envInt('SMS_DUE_SCAN_MS', 15_000),
     dueTickMs: envInt('SMS_DUE_TICK_MS', 250),
     dueBurst,
-    dueBursts: envInt('SMS_DUE_BURSTS', 4),
+    dueBursts: envInt('SMS_DUE_BURSTS', 8),
     rulesCacheMs: envInt('SMS_RULES_CACHE_MS', 250),
     agendaProcessEveryMs: envInt('SMS_AGENDA_PROCESS_EVERY_MS', 30_000),
     sweepEveryMs: envInt('SMS_SWEEP_EVERY_MS', 60_000),
