@@ -34,7 +34,7 @@ function StatCard({
             <Typography variant="body2" color="textSecondary" sx={{ fontWeight: 600 }}>
               {label}
             </Typography>
-            <Typography variant="h4" component="p" sx={{ fontWeight: 700, mt: 1, lineHeight: 1.1 }} aria-label={label}>
+            <Typography variant="h4" component="output" sx={{ display: 'block', fontWeight: 700, mt: 1, lineHeight: 1.1 }} aria-label={label}>
               {value === undefined ? <Skeleton width={64} /> : formatCount(value)}
             </Typography>
             <Typography variant="caption" color="textSecondary" sx={{ display: 'block', mt: 1 }}>
