@@ -274,6 +274,13 @@ describe('campaign experiments in the browser', () => {
     expect(await panel.getByRole('switch', { name: 'Track clicks' }).isChecked()).toBe(true);
     expect(await Promise.all((await clickedCells()).map((c) => c.textContent()))).toEqual(['5', '12']);
     await card.screenshot({ path: screenshotPath('experiments-clicks-1440.png') });
+    // Off again, as the operator would: the switch is the deployment's, and the stack's other files preview and send
+    // texts with the recovery link itself (the default).
+    const [off] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/api/sms/click-tracking') && r.request().method() === 'PUT'),
+      panel.getByRole('switch', { name: 'Track clicks' }).uncheck(),
+    ]);
+    expect(await off.json()).toEqual({ track_clicks: false });
     await context.close();
   });
 });
