@@ -1,9 +1,6 @@
 import type { Collection } from 'mongodb';
 import type { ContactDoc } from '../contacts/model';
-import type { SmsWork } from './work';
-
-/** A contact sharing a burst contact's phone (the contact itself among them), as the exit rules read it. */
-export type PhoneMate = Pick<ContactDoc, 'id' | 'phone' | 'contact_id' | 'integration_id' | 'status' | 'purchased_at' | 'created_at'>;
+import type { PhoneMate, SmsWork } from './work';
 
 const MATE = { _id: 0, id: 1, phone: 1, contact_id: 1, integration_id: 1, status: 1, purchased_at: 1, created_at: 1 } as const;
 

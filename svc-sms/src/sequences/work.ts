@@ -6,7 +6,9 @@ import type { CampaignDoc } from '../campaigns/model';
 import type { TemplateDoc } from '../templates/model';
 import type { LogDoc } from '../logs/model';
 import type { SendClaimDoc } from './model';
-import type { PhoneMate } from './same-phone';
+
+/** A contact sharing a burst contact's phone (the contact itself among them), as the exit rules read it. */
+export type PhoneMate = Pick<ContactDoc, 'id' | 'phone' | 'contact_id' | 'integration_id' | 'status' | 'purchased_at' | 'created_at'>;
 
 /**
  * What an SMS flow's steps pass along (the timing, experiment, incentive and sequence steps): its own file so the
