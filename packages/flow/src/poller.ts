@@ -1,21 +1,14 @@
 import { eachReleasing } from './concurrency';
-import type { DueRows } from './runner';
 
 /** What the poller needs of a runner. */
 export interface PolledRunner {
-  due(limit: number): Promise<DueRows>;
+  due(limit: number): Promise<number[]>;
   processBurst(refs: number[], onReleased?: () => void): Promise<Map<number, string>>;
 }
 
 export interface DuePollerOptions {
-  /** The shortest wait after a look that found less than a full round. */
+  /** How long the poller waits after a look that found less than a full round. */
   everyMs: number;
-  /**
-   * The longest wait: with nothing due, the poller sleeps until the next row falls due, but looks at least this
-   * often for rows it was not told of (written by another instance that then stopped, or by a change outside the
-   * flow). Default: the larger of everyMs and 2 s.
-   */
-  idleMs?: number;
   /** Most steps one burst takes. */
   burst: number;
   /** Bursts in flight at once: while one waits on the provider, the next one's reads and writes go ahead. */
@@ -24,11 +17,10 @@ export interface DuePollerOptions {
 }
 
 /**
- * The schedule: the rows' due times are the record, and every instance asks the database for what came due (the
- * waiting rows on their due-time index, oldest first). A look that found a full round looks again as soon as its
- * bursts have had their first answers, so a backlog is worked off without waiting for the next period; the leases
- * decide which instance sends; one that found some looks again after everyMs. A look that found nothing waits until
- * the next row falls due (at least everyMs, at most idleMs): rows this instance writes due at once wake it (`wake`).
+ * The schedule: the rows' due times are the record, and every instance asks the database for what came due (an
+ * indexed range on the due time, oldest first). A look that found a full round looks again as soon as its bursts
+ * have had their first answers, so a backlog is worked off without waiting for the next period; the leases decide
+ * which instance sends.
  */
 export class DuePoller {
   private timer: NodeJS.Timeout | null = null;
@@ -66,17 +58,9 @@ export class DuePoller {
     this.timer.unref();
   }
 
-  /** After a look that was not full: until the next row falls due, within [everyMs, idleMs]. */
-  private waitMs(nextAt: Date | null): number {
-    const { everyMs } = this.opts;
-    const idleMs = Math.max(everyMs, this.opts.idleMs ?? 2_000);
-    const until = nextAt ? nextAt.getTime() - Date.now() : idleMs;
-    return Math.min(idleMs, Math.max(everyMs, until));
-  }
-
   /**
    * One look: the due steps in bursts. The next look comes once every burst has released its place (its sends have
-   * had their first answers; retries may go on): at once when this one was full, else as `waitMs` says. Resolves when
+   * had their first answers; retries may go on): at once when this one was full, else after `everyMs`. Resolves when
    * every burst has ended.
    */
   async look(): Promise<void> {
@@ -84,7 +68,6 @@ export class DuePoller {
     this.looking = true;
     const { burst, bursts } = this.opts;
     let full = false;
-    let nextAt: Date | null = null;
     let done = false;
     const released = () => {
       if (done) return;
@@ -92,13 +75,10 @@ export class DuePoller {
       this.looking = false;
       const soon = full || this.again;
       this.again = false;
-      this.plan(soon ? 0 : this.waitMs(nextAt));
+      this.plan(soon ? 0 : this.opts.everyMs);
     };
     try {
-      const found = await this.runner.due(burst * bursts);
-      const refs = found.refs;
-      // A look that handed out steps looks again soon: those steps wrote due times this one did not read.
-      nextAt = refs.length > 0 ? new Date(0) : found.nextAt;
+      const refs = await this.runner.due(burst * bursts);
       full = refs.length >= burst * bursts;
       const chunks: number[][] = [];
       for (let i = 0; i < refs.length; i += burst) chunks.push(refs.slice(i, i + burst));
