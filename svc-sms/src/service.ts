@@ -33,7 +33,7 @@ import { ProviderConfigService } from './provider/config';
 import { ProviderService } from './provider/service';
 import { providerRouter } from './provider/routes';
 import { SequenceEngine } from './sequences/engine';
-import { AgendaScheduler, POLLED } from './sequences/scheduler';
+import { AgendaScheduler, PolledScheduler } from './sequences/scheduler';
 import { DuePoller } from '@act/flow';
 import { FunnelEventPublisher } from './events/publisher';
 import { startFunnelConsumers } from './events/consumers';
@@ -63,7 +63,8 @@ export async function buildSmsService(
   // The contacts' next_at is the schedule, read by the due poller; with the poller off (SMS_DUE_SCAN_MS=0), a job
   // per step in Agenda.
   const polling = settings.dueScanMs > 0;
-  const scheduler = polling ? POLLED : agendaJobs;
+  const polled = new PolledScheduler();
+  const scheduler = polling ? polled : agendaJobs;
   const publisher = new FunnelEventPublisher(outbox);
   // Webhook signing secrets are sealed under SECRETS_KEY; the cache opens them once per snapshot.
   const box = createSecretBox();
@@ -151,6 +152,7 @@ export async function buildSmsService(
   const poller = polling
     ? new DuePoller(engine.runner, { everyMs: settings.dueTickMs, burst: settings.dueBurst, bursts: settings.dueBursts, logger })
     : null;
+  if (poller) polled.tell(poller);
   let consumers: { stop(): void } | null = null;
   let privacy: { stop(): void } | null = null;
   let retention: { stop(): void } | null = null;

@@ -1,6 +1,6 @@
 import { DuePoller } from './poller';
 import { step, type Work } from './pipeline';
-import { BUSY, FlowRunner, NOT_DUE, type FlowChannel, type StepStore } from './runner';
+import { BUSY, FlowRunner, NOT_DUE, splitDue, type FlowChannel, type StepStore } from './runner';
 
 interface Row {
   id: number;
@@ -15,11 +15,8 @@ class MemoryStore implements StepStore<Row> {
   private leases = 0;
   ref = (r: Row) => r.id;
   async due(now: Date, limit: number) {
-    return [...this.rows.values()]
-      .filter((r) => r.next_at && r.next_at <= now)
-      .sort((a, b) => a.next_at!.getTime() - b.next_at!.getTime())
-      .slice(0, limit)
-      .map((r) => r.id);
+    const waiting = [...this.rows.values()].filter((r) => r.next_at).sort((a, b) => a.next_at!.getTime() - b.next_at!.getTime());
+    return splitDue(waiting.slice(0, limit), now, (r) => r.next_at, (r) => r.id);
   }
   async readDue(refs: number[], now: Date) {
     return refs.map((r) => this.rows.get(r)).filter((r): r is Row => !!r?.next_at && r.next_at <= now).map((r) => ({ ...r }));
@@ -173,9 +170,9 @@ describe('FlowRunner', () => {
       channel(store, async () => true, { gate: async (rows) => ({ decided: new Map(rows.map((r) => [r.id, 'not_configured'])), pauseMs: 60_000 }) }),
       { leaseMs: 60_000, now, logger },
     );
-    expect(await runner.due(10)).toEqual([1, 2, 3]);
+    expect((await runner.due(10)).refs).toEqual([1, 2, 3]);
     expect(Object.fromEntries(await runner.processBurst([1, 2, 3]))).toEqual({ 1: 'not_configured', 2: 'not_configured', 3: 'not_configured' });
-    expect(await runner.due(10)).toEqual([]);
+    expect((await runner.due(10)).refs).toEqual([]);
   });
 
   it('leaves the steps of a failed burst busy and leased, for the lease to bring back', async () => {
@@ -212,5 +209,81 @@ describe('DuePoller', () => {
     expect([...store.rows.values()].every((r) => r.sent === 1)).toBe(true);
     // 25 due: five bursts of five, never more than a burst's size, without waiting the minute between looks.
     expect(bursts).toEqual([5, 5, 5, 5, 5]);
+  });
+
+  it('with nothing due, sleeps until the next row falls due instead of looking every period', async () => {
+    const store = new MemoryStore();
+    const dueAt = Date.now() + 400;
+    store.rows.set(1, { id: 1, next_at: new Date(dueAt), lease: null, sent: 0 });
+    const runner = new FlowRunner(channel(store, async () => true), { leaseMs: 60_000, logger });
+    const looks = jest.spyOn(store, 'due');
+    const poller = new DuePoller(runner, { everyMs: 10, idleMs: 10_000, burst: 5, bursts: 1, logger });
+    poller.start();
+    const deadline = Date.now() + 5_000;
+    while (store.rows.get(1)!.sent === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    const sentAfter = Date.now() - dueAt;
+    poller.stop();
+    expect(store.rows.get(1)!.sent).toBe(1);
+    // Sent when due (not a period or the idle cap later), after two looks: the first learnt when, the second sent it.
+    expect(sentAfter).toBeLessThan(300);
+    expect(looks.mock.calls.length).toBeLessThanOrEqual(3);
+  });
+
+  it('looks when a row it was told of falls due, idle or in the middle of a look, not at the idle cap', async () => {
+    // Each look's answer comes 150 ms after the rows were read, as a query in flight.
+    class SlowStore extends MemoryStore {
+      override async due(now: Date, limit: number) {
+        const found = await super.due(now, limit);
+        await new Promise((r) => setTimeout(r, 150));
+        return found;
+      }
+    }
+    const store = new SlowStore();
+    const runner = new FlowRunner(channel(store, async () => true), { leaseMs: 60_000, logger });
+    const poller = new DuePoller(runner, { everyMs: 10, idleMs: 10_000, burst: 5, bursts: 1, logger });
+    const sentAt = async (id: number) => {
+      const deadline = Date.now() + 3_000;
+      while (store.rows.get(id)!.sent === 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      return Date.now();
+    };
+    poller.start();
+    await new Promise((r) => setTimeout(r, 250)); // the first look found nothing: the next is 10 s away
+    // Idle: a row due in 100 ms. Rows at their last step (one sent before: no step after this one), so no later
+    // step of theirs brings a look of its own.
+    const firstDue = Date.now() + 100;
+    store.rows.set(1, { id: 1, next_at: new Date(firstDue), lease: null, sent: 1 });
+    poller.wakeAt(new Date(firstDue));
+    const first = await sentAt(1);
+    await new Promise((r) => setTimeout(r, 400)); // the looks after the send found nothing: idle again
+    // During a look that will find nothing (it read before the row was written): a row due in 200 ms.
+    poller.wake();
+    await new Promise((r) => setTimeout(r, 50));
+    const secondDue = Date.now() + 200;
+    store.rows.set(2, { id: 2, next_at: new Date(secondDue), lease: null, sent: 1 });
+    poller.wakeAt(new Date(secondDue));
+    const second = await sentAt(2);
+    poller.stop();
+    expect(store.rows.get(1)!.sent).toBe(2);
+    expect(store.rows.get(2)!.sent).toBe(2);
+    // Each sent one look's 150 ms (and the timers' slack) after it fell due, where the idle cap was 10 s.
+    expect(first - firstDue).toBeLessThan(400);
+    expect(second - secondDue).toBeLessThan(400);
+  });
+
+  it('with nothing waiting, looks once per idle period, and at once when woken', async () => {
+    const store = new MemoryStore();
+    const runner = new FlowRunner(channel(store, async () => true), { leaseMs: 60_000, logger });
+    const looks = jest.spyOn(store, 'due');
+    const poller = new DuePoller(runner, { everyMs: 10, idleMs: 300, burst: 5, bursts: 1, logger });
+    poller.start();
+    await new Promise((r) => setTimeout(r, 1_000));
+    // 1 s at a 300 ms idle period: four looks (every 10 ms would have been about a hundred).
+    expect(looks.mock.calls.length).toBeGreaterThanOrEqual(3);
+    expect(looks.mock.calls.length).toBeLessThanOrEqual(5);
+    store.rows.set(1, { id: 1, next_at: new Date(Date.now() - 1), lease: null, sent: 0 });
+    poller.wake();
+    await new Promise((r) => setTimeout(r, 100));
+    poller.stop();
+    expect(store.rows.get(1)!.sent).toBe(1);
   });
 });

@@ -168,10 +168,8 @@ export class SequenceEngine {
               works.map((w) => ({ ref: w.ref, set: { due_at: new Date(now().getTime() + ERROR_RETRY_MS) } })),
             ),
         },
-        // The next template is due at once (delay 0): looked for straight away, like the one just sent.
-        schedule: async (_ref, at) => {
-          if (at.getTime() <= now().getTime()) this.poller.wake();
-        },
+        // The next template's due time (at once for a delay of 0): this instance's poller looks then.
+        schedule: async (_ref, at) => this.poller.wakeAt(at),
       },
       { leaseMs: LEASE_MS, now, logger: deps.logger },
     );
@@ -193,6 +191,8 @@ export class SequenceEngine {
   /** The flows of contacts intake is about to store, their reminder due at remind_at. */
   async startFlows(items: FlowStart[]): Promise<void> {
     await this.store.start(items);
+    // This instance's poller looks when the first of them falls due, not at its next idle look.
+    if (items.length > 0) this.poller.wakeAt(new Date(items.reduce((first, i) => Math.min(first, i.remind_at.getTime()), Infinity)));
   }
 
   /** The flows of deleted contacts. */
@@ -217,7 +217,7 @@ export class SequenceEngine {
     await this.adoptPending();
     let total = 0;
     for (;;) {
-      const due = await this.store.dueReminders(new Date(), ROUND);
+      const { refs: due } = await this.store.dueReminders(new Date(), ROUND);
       if (due.length === 0) break;
       this.counting = [];
       try {

@@ -24,12 +24,26 @@ export interface AgendaSchedulerOptions {
 
 /**
  * The schedule while the due poller is on: a contact's next_at is the record every instance's poller reads (an
- * indexed range on next_at), so a step needs no job of its own.
+ * indexed range on next_at), so a step needs no job of its own; a step this instance schedules tells its poller
+ * when it falls due, so the poller looks then rather than at its next idle look.
  */
-export const POLLED: SequenceScheduler = {
-  schedule: () => Promise.resolve(),
-  cancel: () => Promise.resolve(),
-};
+export class PolledScheduler implements SequenceScheduler {
+  private poller: { wakeAt(at: Date): void } | null = null;
+
+  /** The poller to tell (made after the services that schedule). */
+  tell(poller: { wakeAt(at: Date): void }): void {
+    this.poller = poller;
+  }
+
+  schedule(_contactRef: number, at: Date): Promise<void> {
+    this.poller?.wakeAt(at);
+    return Promise.resolve();
+  }
+
+  cancel(): Promise<void> {
+    return Promise.resolve();
+  }
+}
 
 export class AgendaScheduler implements SequenceScheduler {
   private readonly agenda: Agenda;
