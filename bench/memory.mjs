@@ -4,11 +4,13 @@
 // step is due), drives the Contacts and SMS Contacts pages through the gateway (sorts, filters, deep pages), and
 // reads each process's resident memory (VmRSS of /proc/<pid>/status) at every size, after one warm-up round: its
 // peak while the same page rounds run (sampled every 100 ms) and its value 3 s after them. The peak is the figure
-// judged: the value after the rounds depends on when V8 last returned pages to the system (a service idle through
-// a long seeding reads lower at the larger size), the peak is what the same work needs at each size.
+// judged: the value after the rounds depends on when V8 last returned pages to the system, the peak is what the same
+// work needs at each size. Every size idles the same time after its seeding before its rounds (--settle, 60 s by
+// default): a seeding of 450,000 contacts idles the services for a minute where one of 10,000 takes two seconds,
+// and V8 gives memory back while idle, so without it the largest size would read lower for having waited longer.
 // Targets: each service's peak VmRSS at the largest size within 15% of the smallest; at 50,000 contacts every
 // contacts page action (a sort, a filter, a page) answered in <= 300 ms.
-//   node bench/memory.mjs [--sizes=10000,50000,500000] [--rounds=3]
+//   node bench/memory.mjs [--sizes=10000,50000,500000] [--rounds=3] [--settle=60]
 import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { adminClient, benchStack, loadAvg, percentile, sleep, writeResult } from './lib.mjs';
@@ -16,12 +18,13 @@ import { adminClient, benchStack, loadAvg, percentile, sleep, writeResult } from
 const argOf = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const SIZES = (argOf('sizes') ?? '10000,50000,500000').split(',').map(Number);
 const ROUNDS = Number(argOf('rounds') ?? 3);
+const SETTLE_S = Number(argOf('settle') ?? 60);
 const ACTION_SIZE = 50_000;
 const TARGET = { rssGrowthPct: 15, actionMs: 300 };
 const SERVICES = ['svc-email', 'svc-sms', 'gateway'];
 
 const stack = await benchStack('memory');
-const results = { sizes: [], target: TARGET };
+const results = { sizes: [], target: TARGET, settleS: SETTLE_S };
 try {
   const api = await adminClient(stack);
   const integration = await api('POST', '/api/webhook-integrations', { name: 'Memory bench', funnel_id: 'mem-bench', reminder_delay: 600 });
@@ -40,6 +43,7 @@ try {
       await seedSms(smsDb, seeded, size);
       console.log(`[bench] ${size} email + ${size} SMS contacts in the databases (${((Date.now() - t0) / 1000).toFixed(0)} s to add ${size - seeded} each)`);
       seeded = size;
+      await sleep(SETTLE_S * 1000);
       const actions = [];
       // A first round warms the caches and JIT at this size; the rounds after it are the figures.
       await drivePages(api, integration.id, size);
