@@ -29,7 +29,7 @@ export interface DuePollerOptions {
  * bursts have had their first answers, so a backlog is worked off without waiting for the next period; the leases
  * decide which instance sends; one that found some looks again after everyMs. A look that found nothing waits until
  * the next row falls due (at least everyMs, at most idleMs); a row this instance writes tells it when that one falls
- * due (`wakeAt`), so it looks then.
+ * due (`wakeAt`), so it looks then, and one due at once wakes it (`wake`).
  */
 export class DuePoller {
   private timer: NodeJS.Timeout | null = null;
@@ -55,18 +55,21 @@ export class DuePoller {
 
   /** Look as soon as possible: now when idle, else right after the look under way releases (new steps are due now). */
   wake(): void {
-    this.wakeAt(new Date());
+    if (this.looking) this.again = true;
+    else this.plan(0);
   }
 
+  private again = false;
+
   /**
-   * A row this instance wrote falls due at `at`: the next look comes no later (at once when it is due already), so
-   * a step due in a moment waits neither for the idle cap nor for a look that learns of it. Rows written elsewhere
-   * are found by the idle looks.
+   * A row this instance wrote falls due at `at`: the next look comes no later than then, or one period from now
+   * when that is later (rows written together share a look, as when the poller looked every period), so a step
+   * due in a moment does not wait for the idle cap. Rows written elsewhere are found by the idle looks.
    */
   wakeAt(at: Date): void {
-    const t = at.getTime();
+    const t = Math.max(at.getTime(), Date.now() + this.opts.everyMs);
     if (this.looking) this.told = Math.min(this.told, t);
-    else if (t < this.plannedAt) this.plan(Math.max(0, t - Date.now()));
+    else if (t < this.plannedAt) this.plan(t - Date.now());
   }
 
   /** While a look is under way: the earliest due time this instance was told of, for the wait after it. */
@@ -108,9 +111,11 @@ export class DuePoller {
       if (done) return;
       done = true;
       this.looking = false;
+      const soon = full || this.again;
+      this.again = false;
       const untilTold = Math.max(0, this.told - Date.now());
       this.told = Infinity;
-      this.plan(full ? 0 : Math.min(this.waitMs(nextAt), untilTold));
+      this.plan(soon ? 0 : Math.min(this.waitMs(nextAt), untilTold));
     };
     try {
       const found = await this.runner.due(burst * bursts);

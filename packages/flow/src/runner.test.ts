@@ -270,6 +270,28 @@ describe('DuePoller', () => {
     expect(second - secondDue).toBeLessThan(400);
   });
 
+  it('rows told of within one period share a look (no sooner than a period after the first was told)', async () => {
+    const store = new MemoryStore();
+    const runner = new FlowRunner(channel(store, async () => true), { leaseMs: 60_000, logger });
+    const bursts = jest.spyOn(runner, 'processBurst');
+    const poller = new DuePoller(runner, { everyMs: 200, idleMs: 10_000, burst: 5, bursts: 1, logger });
+    poller.start();
+    await new Promise((r) => setTimeout(r, 50)); // the first look found nothing: the next is 10 s away
+    const t0 = Date.now();
+    for (const id of [1, 2, 3]) {
+      store.rows.set(id, { id, next_at: new Date(), lease: null, sent: 1 });
+      poller.wakeAt(new Date());
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const deadline = Date.now() + 3_000;
+    while ([...store.rows.values()].some((r) => r.sent === 1) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    const took = Date.now() - t0;
+    poller.stop();
+    expect(bursts.mock.calls.map((c) => c[0].length)).toEqual([3]);
+    expect(took).toBeGreaterThanOrEqual(190);
+    expect(took).toBeLessThan(1_000);
+  });
+
   it('with nothing waiting, looks once per idle period, and at once when woken', async () => {
     const store = new MemoryStore();
     const runner = new FlowRunner(channel(store, async () => true), { leaseMs: 60_000, logger });

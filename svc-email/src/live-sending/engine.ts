@@ -168,8 +168,12 @@ export class SequenceEngine {
               works.map((w) => ({ ref: w.ref, set: { due_at: new Date(now().getTime() + ERROR_RETRY_MS) } })),
             ),
         },
-        // The next template's due time (at once for a delay of 0): this instance's poller looks then.
-        schedule: async (_ref, at) => this.poller.wakeAt(at),
+        // The next template: looked for straight away when due at once (a delay of 0), like the one just sent, else
+        // this instance's poller looks when it falls due.
+        schedule: async (_ref, at) => {
+          if (at.getTime() <= now().getTime()) this.poller.wake();
+          else this.poller.wakeAt(at);
+        },
       },
       { leaseMs: LEASE_MS, now, logger: deps.logger },
     );
