@@ -141,6 +141,53 @@ describe('pool claims by place', () => {
     expect(await pools.remaining(pool.id)).toBe(0);
   });
 
+  it('a burst claims together: one counter move for its owners, distinct codes on two instances at once, a retry the same', async () => {
+    const other = await mongoose.createConnection(process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017', { dbName: conn.name }).asPromise();
+    try {
+      const m = incentiveModels(conn);
+      const a = new IncentivePools(m);
+      const b = new IncentivePools(incentiveModels(other));
+      const pool = await a.create('Bursts', `code\n${Array.from({ length: 60 }, (_, i) => `B-${i}`).join('\n')}\n`);
+      const counterMoves = jest.spyOn(m.Pool.collection, 'findOneAndUpdate');
+      // Two bursts of 25 on two instances at once, and the first burst again (a retried send of each).
+      const [onA, onB] = await Promise.all([a.claimMany(pool.id, owners(25)), b.claimMany(pool.id, owners(25, 25))]);
+      expect(counterMoves).toHaveBeenCalledTimes(1); // instance a's burst: one move for its 25 owners
+      const given = [...onA.values(), ...onB.values()];
+      expect(given.every((c) => c !== null)).toBe(true);
+      expect(new Set(given).size).toBe(50);
+      expect(await b.claimMany(pool.id, owners(25))).toEqual(onA);
+      expect(await a.remaining(pool.id)).toBe(10);
+      // A burst larger than what is left: one owner at a time, until the pool is empty.
+      const last = await a.claimMany(pool.id, owners(15, 50));
+      const lastCodes = [...last.values()].filter((c) => c !== null);
+      expect(lastCodes).toHaveLength(10);
+      expect(new Set([...given, ...lastCodes]).size).toBe(60);
+      expect(await a.remaining(pool.id)).toBe(0);
+      // The rows agree: each code given is its owner's.
+      const rows = await m.Code.collection.find({ pool_id: pool.id }).toArray();
+      const ownerOf = new Map(rows.map((r) => [r.code as string, r.owner as string | null]));
+      for (const claims of [onA, onB, last]) for (const [owner, code] of claims) if (code) expect(ownerOf.get(code)).toBe(owner);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('a burst with an owner who holds a place already (a crash before its grant): it keeps that code, the place reserved for it is skipped', async () => {
+    const m = incentiveModels(conn);
+    const pools = new IncentivePools(m);
+    const pool = await pools.create('Burst crash', 'code\nC-0\nC-1\nC-2\nC-3\nC-4\n');
+    // An earlier attempt for owner 0 took place 0 and its code, then stopped before writing its grant.
+    expect(await pools.claim(pool.id, owners(1)[0]!)).toBe('C-0');
+    const burst = await pools.claimMany(pool.id, owners(3));
+    expect(burst.get(owners(1)[0]!)).toBe('C-0');
+    // Places 1-3 were reserved for the three; owner 0's (place 1) is nobody's, owners 1 and 2 have places 2 and 3.
+    expect([...burst.values()]).toEqual(['C-0', 'C-2', 'C-3']);
+    expect(await pools.remaining(pool.id)).toBe(1);
+    // Two owners for the one code left: one at a time (at once), one of them gets it.
+    const lastTwo = await pools.claimMany(pool.id, owners(2, 10));
+    expect([...lastTwo.values()].sort()).toEqual(['C-4', null]);
+  });
+
   it('a pool uploaded before places is claimed by owner, once each, a retry the same', async () => {
     const m = incentiveModels(conn);
     const pools = new IncentivePools(m);

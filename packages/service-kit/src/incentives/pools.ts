@@ -100,6 +100,74 @@ export class IncentivePools {
     }
   }
 
+  /**
+   * Codes for a burst's owners in one pool, in four round trips whatever their number: the burst's places are handed
+   * out by one update of the pool's counter, recorded in one insert, their codes taken in one bulk write by exact
+   * key and read back in one read. An owner who holds a place already (a retry after a crash between its place and
+   * its grant) keeps its own, and the place reserved for it is skipped, as a crash's is. Fewer codes left than
+   * owners, a pool uploaded before places, and a place whose code someone else holds go one owner at a time (`claim`).
+   */
+  async claimMany(poolId: string, owners: string[], at = new Date()): Promise<Map<string, string | null>> {
+    const unique = [...new Set(owners)];
+    const out = new Map<string, string | null>();
+    const oneByOne = (list: string[]) => Promise.all(list.map(async (o) => void out.set(o, await this.claim(poolId, o, at))));
+    const first = unique.length > 1 ? await this.reservePlaces(poolId, unique.length) : null;
+    if (first === null) {
+      await oneByOne(unique);
+      return out;
+    }
+    const seqOf = new Map(unique.map((owner, i) => [owner, first + i]));
+    for (const owner of await this.holdMany(poolId, seqOf, at)) {
+      const held = await this.m.Claim.collection.findOne({ pool_id: poolId, owner }, { projection: { _id: 0, seq: 1 } });
+      if (held) seqOf.set(owner, held.seq as number);
+      else seqOf.delete(owner);
+    }
+    const places = [...seqOf];
+    if (places.length > 0)
+      await this.m.Code.collection.bulkWrite(
+        places.map(([owner, seq]) => ({ updateOne: { filter: { pool_id: poolId, seq, owner: null }, update: { $set: { owner, claimed_at: at } } } })),
+        { ordered: false },
+      );
+    const rows = places.length
+      ? await this.m.Code.collection.find({ pool_id: poolId, seq: { $in: places.map(([, seq]) => seq) } }, { projection: { _id: 0, seq: 1, code: 1, owner: 1 } }).toArray()
+      : [];
+    const atPlace = new Map(rows.map((r) => [r.seq as number, r]));
+    const astray = unique.filter((owner) => {
+      const row = atPlace.get(seqOf.get(owner) ?? -1);
+      if (row?.owner !== owner) return true;
+      out.set(owner, row.code as string);
+      return false;
+    });
+    await oneByOne(astray);
+    return out;
+  }
+
+  /** `count` places at once, moving the counter on by as many; null: fewer left, or a pool uploaded before places. */
+  private async reservePlaces(poolId: string, count: number): Promise<number | null> {
+    const _id = poolObjectId(poolId);
+    if (!_id) return null;
+    const before = await this.m.Pool.collection.findOneAndUpdate(
+      { _id, left: { $gte: count } },
+      { $inc: { left: -count, next_seq: count } },
+      { returnDocument: 'before', projection: { _id: 0, next_seq: 1 } },
+    );
+    return before ? (before.next_seq as number) : null;
+  }
+
+  /** Records the owners' places in one insert; the owners who held one already (their insert met the unique index). */
+  private async holdMany(poolId: string, seqOf: Map<string, number>, at: Date): Promise<string[]> {
+    const docs = [...seqOf].map(([owner, seq]) => ({ pool_id: poolId, owner, seq, claimed_at: at }));
+    try {
+      await this.m.Claim.collection.insertMany(docs, { ordered: false });
+      return [];
+    } catch (err) {
+      const writeErrors = (err as { writeErrors?: { index: number; code: number }[] | { index: number; code: number } }).writeErrors;
+      const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
+      if (list.length === 0 || list.some((e) => e.code !== 11000)) throw err;
+      return list.map((e) => docs[e.index]!.owner);
+    }
+  }
+
   /** The pool is empty: the code of another attempt of this owner that took the last place meanwhile, or none. */
   private async heldMeanwhile(poolId: string, owner: string, at: Date): Promise<string | null> {
     const held = await this.m.Claim.collection.findOne({ pool_id: poolId, owner }, { projection: { _id: 0, seq: 1 } });
