@@ -1,9 +1,8 @@
 import { eachReleasing } from './concurrency';
-import type { DueRows } from './runner';
 
 /** What the poller needs of a runner. */
 export interface PolledRunner {
-  due(limit: number): Promise<DueRows>;
+  due(limit: number): Promise<number[]>;
   processBurst(refs: number[], onReleased?: () => void): Promise<Map<number, string>>;
 }
 
@@ -11,9 +10,8 @@ export interface DuePollerOptions {
   /** The shortest wait after a look that found less than a full round. */
   everyMs: number;
   /**
-   * The longest wait: with nothing due, the poller sleeps until the next row falls due, but looks at least this
-   * often for rows it was not told of (written by another instance that then stopped, or by a change outside the
-   * flow). Default: the larger of everyMs and 2 s.
+   * The wait after a look that found nothing, for rows this instance was not told of (written by another instance,
+   * or by a change outside the flow). Default: the larger of everyMs and 2 s.
    */
   idleMs?: number;
   /** Most steps one burst takes. */
@@ -24,12 +22,12 @@ export interface DuePollerOptions {
 }
 
 /**
- * The schedule: the rows' due times are the record, and every instance asks the database for what came due (the
- * waiting rows on their due-time index, oldest first). A look that found a full round looks again as soon as its
- * bursts have had their first answers, so a backlog is worked off without waiting for the next period; the leases
- * decide which instance sends; one that found some looks again after everyMs. A look that found nothing waits until
- * the next row falls due (at least everyMs, at most idleMs); a row this instance writes tells it when that one falls
- * due (`wakeAt`), so it looks then, and one due at once wakes it (`wake`).
+ * The schedule: the rows' due times are the record, and every instance asks the database for what came due (an
+ * indexed range on the due time, oldest first). A look that found a full round looks again as soon as its bursts
+ * have had their first answers, so a backlog is worked off without waiting for the next period; the leases decide
+ * which instance sends; one that found some looks again after everyMs. A look that found none waits idleMs, unless
+ * a row this instance wrote falls due sooner (`wakeAt`; `wake` for one due at once): an instance is told the due
+ * time of every row it writes, and the idle looks find the rest.
  */
 export class DuePoller {
   private timer: NodeJS.Timeout | null = null;
@@ -85,12 +83,10 @@ export class DuePoller {
     this.timer.unref();
   }
 
-  /** After a look that was not full: until the next row falls due, within [everyMs, idleMs]. */
-  private waitMs(nextAt: Date | null): number {
+  /** After a look that was not full: the period when it found some, the idle wait when it found none. */
+  private waitMs(found: number): number {
     const { everyMs } = this.opts;
-    const idleMs = Math.max(everyMs, this.opts.idleMs ?? 2_000);
-    const until = nextAt ? nextAt.getTime() - Date.now() : idleMs;
-    return Math.min(idleMs, Math.max(everyMs, until));
+    return found > 0 ? everyMs : Math.max(everyMs, this.opts.idleMs ?? 2_000);
   }
 
   /**
@@ -105,7 +101,7 @@ export class DuePoller {
     this.plannedAt = Infinity;
     const { burst, bursts } = this.opts;
     let full = false;
-    let nextAt: Date | null = null;
+    let found = 0;
     let done = false;
     const released = () => {
       if (done) return;
@@ -115,14 +111,12 @@ export class DuePoller {
       this.again = false;
       const untilTold = Math.max(0, this.told - Date.now());
       this.told = Infinity;
-      this.plan(soon ? 0 : Math.min(this.waitMs(nextAt), untilTold));
+      this.plan(soon ? 0 : Math.min(this.waitMs(found), untilTold));
     };
     try {
-      const found = await this.runner.due(burst * bursts);
-      const refs = found.refs;
-      // A look that handed out steps looks again soon: those steps wrote due times this one did not read.
-      nextAt = refs.length > 0 ? new Date(0) : found.nextAt;
-      full = refs.length >= burst * bursts;
+      const refs = await this.runner.due(burst * bursts);
+      found = refs.length;
+      full = found >= burst * bursts;
       const chunks: number[][] = [];
       for (let i = 0; i < refs.length; i += burst) chunks.push(refs.slice(i, i + burst));
       await eachReleasing(chunks, bursts, async (chunk, release) => void (await this.runner.processBurst(chunk, release)), released);

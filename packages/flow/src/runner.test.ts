@@ -1,6 +1,6 @@
 import { DuePoller } from './poller';
 import { step, type Work } from './pipeline';
-import { BUSY, FlowRunner, NOT_DUE, splitDue, type FlowChannel, type StepStore } from './runner';
+import { BUSY, FlowRunner, NOT_DUE, type FlowChannel, type StepStore } from './runner';
 
 interface Row {
   id: number;
@@ -15,8 +15,11 @@ class MemoryStore implements StepStore<Row> {
   private leases = 0;
   ref = (r: Row) => r.id;
   async due(now: Date, limit: number) {
-    const waiting = [...this.rows.values()].filter((r) => r.next_at).sort((a, b) => a.next_at!.getTime() - b.next_at!.getTime());
-    return splitDue(waiting.slice(0, limit), now, (r) => r.next_at, (r) => r.id);
+    return [...this.rows.values()]
+      .filter((r) => r.next_at && r.next_at <= now)
+      .sort((a, b) => a.next_at!.getTime() - b.next_at!.getTime())
+      .slice(0, limit)
+      .map((r) => r.id);
   }
   async readDue(refs: number[], now: Date) {
     return refs.map((r) => this.rows.get(r)).filter((r): r is Row => !!r?.next_at && r.next_at <= now).map((r) => ({ ...r }));
@@ -170,9 +173,9 @@ describe('FlowRunner', () => {
       channel(store, async () => true, { gate: async (rows) => ({ decided: new Map(rows.map((r) => [r.id, 'not_configured'])), pauseMs: 60_000 }) }),
       { leaseMs: 60_000, now, logger },
     );
-    expect((await runner.due(10)).refs).toEqual([1, 2, 3]);
+    expect(await runner.due(10)).toEqual([1, 2, 3]);
     expect(Object.fromEntries(await runner.processBurst([1, 2, 3]))).toEqual({ 1: 'not_configured', 2: 'not_configured', 3: 'not_configured' });
-    expect((await runner.due(10)).refs).toEqual([]);
+    expect(await runner.due(10)).toEqual([]);
   });
 
   it('leaves the steps of a failed burst busy and leased, for the lease to bring back', async () => {
@@ -209,24 +212,6 @@ describe('DuePoller', () => {
     expect([...store.rows.values()].every((r) => r.sent === 1)).toBe(true);
     // 25 due: five bursts of five, never more than a burst's size, without waiting the minute between looks.
     expect(bursts).toEqual([5, 5, 5, 5, 5]);
-  });
-
-  it('with nothing due, sleeps until the next row falls due instead of looking every period', async () => {
-    const store = new MemoryStore();
-    const dueAt = Date.now() + 400;
-    store.rows.set(1, { id: 1, next_at: new Date(dueAt), lease: null, sent: 0 });
-    const runner = new FlowRunner(channel(store, async () => true), { leaseMs: 60_000, logger });
-    const looks = jest.spyOn(store, 'due');
-    const poller = new DuePoller(runner, { everyMs: 10, idleMs: 10_000, burst: 5, bursts: 1, logger });
-    poller.start();
-    const deadline = Date.now() + 5_000;
-    while (store.rows.get(1)!.sent === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
-    const sentAfter = Date.now() - dueAt;
-    poller.stop();
-    expect(store.rows.get(1)!.sent).toBe(1);
-    // Sent when due (not a period or the idle cap later), after two looks: the first learnt when, the second sent it.
-    expect(sentAfter).toBeLessThan(300);
-    expect(looks.mock.calls.length).toBeLessThanOrEqual(3);
   });
 
   it('looks when a row it was told of falls due, idle or in the middle of a look, not at the idle cap', async () => {

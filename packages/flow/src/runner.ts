@@ -6,11 +6,10 @@ export interface StepStore<Row> {
   /** The row's key (the contact's numeric id). */
   ref(row: Row): number;
   /**
-   * Keys of the rows due at `now`, oldest first, at most `limit`, and when the first row not yet due falls due: one
-   * read of the waiting rows sorted by their due time on its index (no upper bound, at most `limit` rows), so a
-   * poller with nothing to do learns how long it may sleep from the same read.
+   * Keys of the rows due at `now`, oldest first, at most `limit`: `{ next_at: { $lte: now } }` sorted by the due time
+   * on its index.
    */
-  due(now: Date, limit: number): Promise<DueRows>;
+  due(now: Date, limit: number): Promise<number[]>;
   /** The rows of these keys that are due at `now` (a row read by its key may have been handled meanwhile). */
   readDue(refs: number[], now: Date): Promise<Row[]>;
   /**
@@ -19,26 +18,6 @@ export interface StepStore<Row> {
    * steps' writes under the lease filter on (underLease). Returns the lease's id and the rows taken.
    */
   take(rows: Row[], until: Date): Promise<{ leaseId: string; taken: Row[] }>;
-}
-
-/** What a look for due rows found: the keys due now, and when the next row falls due (null: none among those read). */
-export interface DueRows {
-  refs: number[];
-  nextAt: Date | null;
-}
-
-/** The lower bound of every due time: `{ $gte: EVER }` is the whole due-time index, without its nulls. */
-export const EVER = new Date(0);
-
-/** Splits rows read in due order (at most `limit`) into the keys due at `now` and the next due time. */
-export function splitDue<R>(rows: R[], now: Date, dueAt: (row: R) => Date | null, key: (row: R) => number): DueRows {
-  const refs: number[] = [];
-  for (const row of rows) {
-    const at = dueAt(row);
-    if (at && at.getTime() > now.getTime()) return { refs, nextAt: at };
-    refs.push(key(row));
-  }
-  return { refs, nextAt: null };
 }
 
 /** A burst's decisions written by the channel: its log rows, then each row's new position, while the lease is ours. */
@@ -105,14 +84,11 @@ export class FlowRunner<Row, W extends Work<Row>, S = undefined> {
     this.now = opts.now ?? (() => new Date());
   }
 
-  /**
-   * Keys due now (none of them held by this instance; none while the gate said nothing can be sent), and when the
-   * next row falls due.
-   */
-  async due(limit: number): Promise<DueRows> {
-    if (Date.now() < this.pausedUntil) return { refs: [], nextAt: new Date(this.pausedUntil) };
-    const { refs, nextAt } = await this.channel.store.due(this.now(), limit);
-    return { refs: refs.filter((r) => !this.inFlight.has(r)), nextAt };
+  /** Keys due now (none of them held by this instance; none while the gate said nothing can be sent). */
+  async due(limit: number): Promise<number[]> {
+    if (Date.now() < this.pausedUntil) return [];
+    const refs = await this.channel.store.due(this.now(), limit);
+    return refs.filter((r) => !this.inFlight.has(r));
   }
 
   /** One key's step, if due. */
@@ -164,7 +140,7 @@ export class FlowRunner<Row, W extends Work<Row>, S = undefined> {
     bursts?: number;
     onReleased?: () => void;
   }): Promise<number> {
-    const { refs } = await this.due(limit);
+    const refs = await this.due(limit);
     const chunks: number[][] = [];
     for (let i = 0; i < refs.length; i += burst) chunks.push(refs.slice(i, i + burst));
     let decided = 0;

@@ -221,7 +221,7 @@ export class SequenceEngine {
     await this.adoptPending();
     let total = 0;
     for (;;) {
-      const { refs: due } = await this.store.dueReminders(new Date(), ROUND);
+      const due = await this.store.dueReminders(new Date(), ROUND);
       if (due.length === 0) break;
       this.counting = [];
       try {

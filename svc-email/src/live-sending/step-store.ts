@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AnyBulkWriteOperation, Collection, Filter, UpdateFilter } from 'mongodb';
-import { EVER, splitDue, underLease, type DueRows, type StepStore as FlowStepStore } from '@act/flow';
+import { underLease, type StepStore as FlowStepStore } from '@act/flow';
 import type { SequenceStepDoc } from './model';
 
 /** What a step's lease ends with: the row's new fields, and one more accepted email when it sent. */
@@ -40,26 +40,23 @@ export class StepStore implements FlowStepStore<SequenceStepDoc> {
     return row.contact_ref;
   }
 
-  /**
-   * Waiting rows due by now, oldest first, and when the next one falls due: served by the (state, due_at) index, or
-   * (state, stage, due_at).
-   */
-  due(now: Date, limit: number): Promise<DueRows> {
+  /** Waiting rows due by now, oldest first: served by the (state, due_at) index, or (state, stage, due_at). */
+  due(now: Date, limit: number): Promise<number[]> {
     return this.campaignSteps ? this.dueOf({ state: 'waiting' }, now, limit) : this.dueReminders(now, limit);
   }
 
   /** The reminders due by now, oldest first. */
-  dueReminders(now: Date, limit: number): Promise<DueRows> {
+  dueReminders(now: Date, limit: number): Promise<number[]> {
     return this.dueOf({ state: 'waiting', stage: 'remind' }, now, limit);
   }
 
-  private async dueOf(filter: Filter<SequenceStepDoc>, now: Date, limit: number): Promise<DueRows> {
+  private async dueOf(filter: Filter<SequenceStepDoc>, now: Date, limit: number): Promise<number[]> {
     const rows = await this.steps
-      .find({ ...filter, due_at: { $gte: EVER } }, { projection: { _id: 0, contact_ref: 1, due_at: 1 } })
+      .find({ ...filter, due_at: { $lte: now } }, { projection: { _id: 0, contact_ref: 1 } })
       .sort({ due_at: 1 })
       .limit(limit)
       .toArray();
-    return splitDue(rows, now, (r) => r.due_at, (r) => r.contact_ref);
+    return rows.map((r) => r.contact_ref);
   }
 
   async readDue(refs: number[], now: Date): Promise<SequenceStepDoc[]> {

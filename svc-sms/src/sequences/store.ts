@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import type { AnyBulkWriteOperation, Collection, Filter, UpdateFilter } from 'mongodb';
-import { EVER, splitDue, underLease, type BurstContext, type DueRows, type StepStore } from '@act/flow';
+import { underLease, type BurstContext, type StepStore } from '@act/flow';
 import { contactModel, type ContactDoc } from '../contacts/model';
 import { OPEN_STATUSES } from '../contacts/service';
 
@@ -45,17 +45,14 @@ export class ContactSteps implements StepStore<ContactDoc> {
     return c.id;
   }
 
-  /**
-   * Served by the `next_at` index: the range and the sort on it, the status tested on the rows it finds; the first
-   * row not yet due says when to look next.
-   */
-  async due(now: Date, limit: number): Promise<DueRows> {
+  /** Served by the `next_at` index: the range and the sort on it, the status tested on the rows it finds. */
+  async due(now: Date, limit: number): Promise<number[]> {
     const rows = await this.contacts
-      .find({ next_at: { $gte: EVER }, status: { $in: [...OPEN_STATUSES] } }, { projection: { _id: 0, id: 1, next_at: 1 } })
+      .find({ next_at: { $lte: now }, status: { $in: [...OPEN_STATUSES] } }, { projection: { _id: 0, id: 1 } })
       .sort({ next_at: 1 })
       .limit(limit)
       .toArray();
-    return splitDue(rows, now, (r) => r.next_at, (r) => r.id);
+    return rows.map((r) => r.id);
   }
 
   async readDue(refs: number[], now: Date): Promise<ContactDoc[]> {
