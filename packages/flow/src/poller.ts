@@ -60,12 +60,15 @@ export class DuePoller {
   private again = false;
 
   /**
-   * A row this instance wrote falls due at `at`: the next look comes no later than then, or one period from now
-   * when that is later (rows written together share a look, as when the poller looked every period), so a step
-   * due in a moment does not wait for the idle cap. Rows written elsewhere are found by the idle looks.
+   * A row this instance wrote falls due at `at`: the next look comes at the end of the period `at` falls in, or one
+   * period from now when that is later, so rows due within one period share a look (as when the poller looked every
+   * period: a look at the exact due time of the first of rows due a few milliseconds apart would take it alone, and
+   * the next look waits for that burst's answers), and a step due in a moment does not wait for the idle look. Rows
+   * written elsewhere are found by the idle looks.
    */
   wakeAt(at: Date): void {
-    const t = Math.max(at.getTime(), Date.now() + this.opts.everyMs);
+    const every = Math.max(1, this.opts.everyMs);
+    const t = Math.max(Math.ceil(at.getTime() / every) * every, Date.now() + every);
     if (this.looking) this.told = Math.min(this.told, t);
     else if (t < this.plannedAt) this.plan(t - Date.now());
   }

@@ -413,8 +413,12 @@ describe('a batch Resend took but never answered', () => {
   beforeAll(async () => {
     fake = await startFakeResend();
     // Emails falling due together wait up to a second to share a call; a call unanswered for 1.5 s is given up.
+    // The poller looks at the end of the second its rows fall due in (REMINDER_DUE_SCAN_MS): the three contacts,
+    // stored a few milliseconds apart, are due within one look (a look holding the hung call looks again only after
+    // its timeout, so a third contact due in the next look would leave in a call of its own).
     email = await startEmail('batch_hang', {
       ...liveEnv(fake),
+      REMINDER_DUE_SCAN_MS: '1000',
       RESEND_BATCH_LINGER_MS: '1000',
       RESEND_MAX_RPS: '50',
       RESEND_RETRY_BASE_MS: '100',
