@@ -29,6 +29,9 @@ export interface DuePollerOptions {
  * a row this instance wrote falls due sooner (`wakeAt`; `wake` for one due at once): an instance is told the due
  * time of every row it writes, and the idle looks find the rest.
  */
+/** Told due times kept per poller (see `told`). */
+const MAX_TOLD = 4_096;
+
 export class DuePoller {
   private timer: NodeJS.Timeout | null = null;
   private looking = false;
@@ -69,14 +72,32 @@ export class DuePoller {
   wakeAt(at: Date): void {
     const every = Math.max(1, this.opts.everyMs);
     const t = Math.max(Math.ceil(at.getTime() / every) * every, Date.now() + every);
-    if (this.looking) this.told = Math.min(this.told, t);
-    else if (t < this.plannedAt) this.plan(t - Date.now());
+    this.remember(t);
+    if (!this.looking && t < this.plannedAt) this.plan(t - Date.now());
   }
 
-  /** While a look is under way: the earliest due time this instance was told of, for the wait after it. */
-  private told = Infinity;
+  /**
+   * The ends of the periods rows this instance wrote fall due in, not yet looked at (ascending, one per period, at
+   * most MAX_TOLD: about 17 minutes ahead at a 250 ms period). Times, not rows: a row past the last one kept, or
+   * forgotten with a restart, is found by the idle looks.
+   */
+  private told: number[] = [];
   /** When the planned look comes (epoch ms; Infinity when none is planned). */
   private plannedAt = Infinity;
+
+  private remember(t: number): void {
+    const told = this.told;
+    let lo = 0;
+    let hi = told.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (told[mid]! < t) lo = mid + 1;
+      else hi = mid;
+    }
+    if (told[lo] === t || (told.length >= MAX_TOLD && lo >= told.length)) return;
+    told.splice(lo, 0, t);
+    if (told.length > MAX_TOLD) told.pop();
+  }
 
   private plan(ms: number): void {
     if (this.stopped) return;
@@ -102,6 +123,9 @@ export class DuePoller {
     if (this.looking) return;
     this.looking = true;
     this.plannedAt = Infinity;
+    // The told times up to now are this look's: it reads every row due by now.
+    const startedAt = Date.now();
+    while (this.told.length > 0 && this.told[0]! <= startedAt) this.told.shift();
     const { burst, bursts } = this.opts;
     let full = false;
     let found = 0;
@@ -112,8 +136,8 @@ export class DuePoller {
       this.looking = false;
       const soon = full || this.again;
       this.again = false;
-      const untilTold = Math.max(0, this.told - Date.now());
-      this.told = Infinity;
+      const next = this.told[0];
+      const untilTold = next === undefined ? Infinity : Math.max(0, next - Date.now());
       this.plan(soon ? 0 : Math.min(this.waitMs(found), untilTold));
     };
     try {

@@ -255,6 +255,27 @@ describe('DuePoller', () => {
     expect(second - secondDue).toBeLessThan(400);
   });
 
+  it('remembers every due time it was told of: two rows due 600 ms apart in an idle stretch are each sent when due', async () => {
+    const store = new MemoryStore();
+    const runner = new FlowRunner(channel(store, async () => true), { leaseMs: 60_000, logger });
+    const poller = new DuePoller(runner, { everyMs: 10, idleMs: 10_000, burst: 5, bursts: 1, logger });
+    poller.start();
+    await new Promise((r) => setTimeout(r, 50)); // the first look found nothing: the next idle one is 10 s away
+    const dues = [Date.now() + 300, Date.now() + 900];
+    dues.forEach((at, i) => {
+      store.rows.set(i + 1, { id: i + 1, next_at: new Date(at), lease: null, sent: 1 });
+      poller.wakeAt(new Date(at));
+    });
+    const sentAt: number[] = [];
+    const deadline = Date.now() + 3_000;
+    while (sentAt.length < 2 && Date.now() < deadline) {
+      for (const id of [1, 2]) if (store.rows.get(id)!.sent === 2 && sentAt[id - 1] === undefined) sentAt[id - 1] = Date.now();
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    poller.stop();
+    expect(sentAt.map((t, i) => t - dues[i]!).every((late) => late >= 0 && late < 200)).toBe(true);
+  });
+
   it('rows told of within one period share a look (no sooner than a period after the first was told)', async () => {
     const store = new MemoryStore();
     const runner = new FlowRunner(channel(store, async () => true), { leaseMs: 60_000, logger });
