@@ -273,6 +273,7 @@ describe('DuePoller', () => {
       await new Promise((r) => setTimeout(r, 5));
     }
     poller.stop();
+    expect([0, 1].map((i) => sentAt[i] !== undefined)).toEqual([true, true]);
     expect(sentAt.map((t, i) => t - dues[i]!).every((late) => late >= 0 && late < 200)).toBe(true);
   });
 
