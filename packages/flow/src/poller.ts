@@ -21,6 +21,9 @@ export interface DuePollerOptions {
   logger: { warn(obj: object, msg: string): void };
 }
 
+/** Told due times kept per poller (see `told`). */
+const MAX_TOLD = 4_096;
+
 /**
  * The schedule: the rows' due times are the record, and every instance asks the database for what came due (an
  * indexed range on the due time, oldest first). A look that found a full round looks again as soon as its bursts
@@ -29,9 +32,6 @@ export interface DuePollerOptions {
  * a row this instance wrote falls due sooner (`wakeAt`; `wake` for one due at once): an instance is told the due
  * time of every row it writes, and the idle looks find the rest.
  */
-/** Told due times kept per poller (see `told`). */
-const MAX_TOLD = 4_096;
-
 export class DuePoller {
   private timer: NodeJS.Timeout | null = null;
   private looking = false;
@@ -115,9 +115,8 @@ export class DuePoller {
 
   /**
    * One look: the due steps in bursts. The next look comes once every burst has released its place (its sends have
-   * had their first answers; retries may go on): at once when this one was full, else as `waitMs` says or when a row it
-   * was told of falls due, whichever is first. Resolves when
-   * every burst has ended.
+   * had their first answers; retries may go on): at once when this one was full, else as `waitMs` says or when a row
+   * it was told of falls due, whichever is first. Resolves when every burst has ended.
    */
   async look(): Promise<void> {
     if (this.looking) return;

@@ -79,7 +79,7 @@ export class IncentiveGiver {
 
   /**
    * A burst's codes: fixed and shop codes one by one; a pool's codes for every target of the burst without one yet
-   * claimed together (`claimMany`: a handful of round trips for the burst, not four for each send) and their grants
+   * claimed together (`claimMany`: five round trips for the burst, not six for each send) and their grants
    * written in one bulk write.
    */
   async give(targets: IncentiveTarget[]): Promise<IncentiveResult[]> {
@@ -101,15 +101,13 @@ export class IncentiveGiver {
     );
     for (const [poolId, at] of byPool) {
       const codes = await this.deps.pools.claimMany(poolId, at.map((i) => ownerKey(targets[i]!)), this.now());
-      const given = at.map((i) => {
+      const given: GrantWrite[] = at.map((i) => {
         const t = targets[i]!;
         const code = codes.get(ownerKey(t)) ?? null;
-        results[i] = code ? { code, note: null, ...shopOf(t) } : { code: null, note: EMPTY_POOL_NOTE };
-        return code
-          ? { t, code, state: 'issued' as const, note: null, shop: shopOf(t) }
-          : { t, code: null, state: 'none' as const, note: EMPTY_POOL_NOTE, shop: {} };
+        return code ? { t, code, state: 'issued', note: null, shop: shopOf(t) } : { t, code: null, state: 'none', note: EMPTY_POOL_NOTE, shop: {} };
       });
       await this.recordMany(given);
+      given.forEach((g, k) => (results[at[k]!] = { code: g.code, note: g.note, ...g.shop }));
     }
     return results;
   }
