@@ -144,9 +144,26 @@ export function minorToDecimal(minor: number, currencyCode: string): string {
   return neg ? `-${out}` : out;
 }
 
+/**
+ * Formatters by locale and currency: building one costs far more than formatting with it, and every message with a
+ * cart formats its total and each item's price. Bounded: the pairs in use are few.
+ */
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+const MAX_MONEY_FORMATS = 500;
+
+function moneyFormat(locale: string, currency: string): Intl.NumberFormat {
+  const key = `${locale}|${currency}`;
+  let nf = moneyFormats.get(key);
+  if (!nf) {
+    nf = new Intl.NumberFormat(locale, { style: 'currency', currency });
+    if (moneyFormats.size < MAX_MONEY_FORMATS) moneyFormats.set(key, nf);
+  }
+  return nf;
+}
+
 /** An amount as a shopper reads it (`CA$72.32`, `¥1,200`): Intl formats the exact decimal text. */
 export function formatMoney(minor: number, currencyCode: string, locale = 'en'): string {
-  const nf = new Intl.NumberFormat(locale, { style: 'currency', currency: currencyCode });
+  const nf = moneyFormat(locale, currencyCode);
   // Intl.NumberFormat.format takes a decimal string exactly (ES2023); the cast covers older lib typings.
   return nf.format(minorToDecimal(minor, currencyCode) as unknown as number);
 }

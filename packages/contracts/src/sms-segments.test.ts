@@ -1,3 +1,4 @@
+import { SegmentedMessage } from 'sms-segments-calculator';
 import { SAMPLE_CART, type MessageInput } from './message-variables';
 import { fitSmsMessage, smsSegments, typicalSmsSegments } from './sms-segments';
 
@@ -11,6 +12,28 @@ describe('SMS segments, as carriers count them', () => {
     expect(smsSegments('€'.repeat(81)).segments).toBe(2);
     expect(smsSegments(`${'a'.repeat(158)}[`).segments).toBe(1);
     expect(smsSegments(`${'a'.repeat(159)}[`).segments).toBe(2);
+  });
+
+  it('counts every text as the library does, with or without its own path for basic GSM-7', () => {
+    // A seeded generator: the same texts every run. Mostly basic GSM-7 (the path counted without the library), with
+    // CR, CR LF, extension characters, accented letters outside GSM-7 and an emoji mixed into some.
+    let seed = 20_261_128;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+    const basic = Array.from('@£$¥èéùìòÇ\nØøÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà');
+    const other = ['\r', '\r\n', '€', '[', '~', '^', 'ł', 'ç', '😀', '\u00a0'];
+    let basicOnly = 0;
+    for (let n = 0; n < 2_000; n++) {
+      const length = Math.floor(next() * 480);
+      const mixed = next() < 0.3;
+      // One kind of other character per text, so that each meets the count with basic GSM-7 alone around it.
+      const extra = other[Math.floor(next() * other.length)]!;
+      let text = '';
+      for (let i = 0; i < length; i++) text += mixed && next() < 0.02 ? extra : basic[Math.floor(next() * basic.length)]!;
+      if (!mixed) basicOnly++;
+      const m = new SegmentedMessage(text);
+      expect([text, smsSegments(text)]).toEqual([text, { segments: m.segmentsCount, encoding: m.encodingName, units: m.numberOfCharacters }]);
+    }
+    expect(basicOnly).toBeGreaterThan(500);
   });
 
   it('UCS-2 as soon as one character is outside GSM-7: 70 in one, then 67', () => {

@@ -15,14 +15,42 @@ export interface SmsSegments {
   units: number;
 }
 
+/**
+ * GSM 03.38's basic character set, one septet each, without CR (the library reads CR LF as one grapheme: such text
+ * goes to it). Text made of these alone is counted here: 160 in one segment, then 153 a segment, as the library
+ * counts it; anything else (an extension character, UCS-2) is counted by the library.
+ */
+const GSM7_BASIC = new Set(
+  Array.from(
+    '@£$¥èéùìòÇ\nØøÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà',
+  ),
+);
+
+/** Counted without the library when every character is in GSM-7's basic set (the library splits graphemes first). */
+function basicGsm7Segments(text: string): SmsSegments | null {
+  if (text.length === 0) return null;
+  for (let i = 0; i < text.length; i++) if (!GSM7_BASIC.has(text[i]!)) return null;
+  return { segments: text.length <= 160 ? 1 : Math.ceil(text.length / 153), encoding: 'GSM-7', units: text.length };
+}
+
 export function smsSegments(text: string): SmsSegments {
+  const basic = basicGsm7Segments(text);
+  if (basic) return basic;
   const m = new SegmentedMessage(text);
   return { segments: m.segmentsCount, encoding: m.encodingName, units: m.numberOfCharacters };
 }
 
+/** Typical segments by template: every send of a step asks for its template's budget. Bounded: templates are few. */
+const typicalByTemplate = new Map<string, SmsSegments>();
+const MAX_TYPICAL = 500;
+
 /** The segments of a template's typical filled-in message: what the editor shows, and the budget a send keeps to. */
 export function typicalSmsSegments(template: string): SmsSegments {
-  return smsSegments(renderSmsTemplate(template, smsValuesOf(TYPICAL_MESSAGE_INPUT)));
+  const known = typicalByTemplate.get(template);
+  if (known) return { ...known };
+  const counted = smsSegments(renderSmsTemplate(template, smsValuesOf(TYPICAL_MESSAGE_INPUT)));
+  if (typicalByTemplate.size < MAX_TYPICAL) typicalByTemplate.set(template, counted);
+  return counted;
 }
 
 export interface FittedSms {

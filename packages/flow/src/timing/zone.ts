@@ -58,9 +58,25 @@ export function describeZone(z: RecipientZone): string {
   return `${z.zone} (${BASIS_TEXT[z.basis]})`;
 }
 
+/**
+ * Zone names already checked. luxon builds an `Intl.DateTimeFormat` for every check, a tenth of a millisecond or more,
+ * and every step of every send asks for the recipient's zone; the names are few (the IANA list and what senders
+ * write), kept up to a bound so arbitrary text from senders cannot grow the map.
+ */
+const checkedZones = new Map<string, boolean>();
+const MAX_CHECKED_ZONES = 2_000;
+
+function isZone(name: string): boolean {
+  const known = checkedZones.get(name);
+  if (known !== undefined) return known;
+  const valid = IANAZone.isValidZone(name);
+  if (checkedZones.size < MAX_CHECKED_ZONES) checkedZones.set(name, valid);
+  return valid;
+}
+
 const validZone = (z: string | null | undefined): string | null => {
   const s = typeof z === 'string' ? z.trim() : '';
-  return s && IANAZone.isValidZone(s) ? s : null;
+  return s && isZone(s) ? s : null;
 };
 
 const countryCode = (c: string | null | undefined): string | null => {
@@ -132,7 +148,7 @@ function phoneZone(phone: string | null | undefined, country: string | null, int
   if (typeof phone !== 'string' || !phone.trim()) return null;
   const parsed = parsePhoneNumberFromString(phone, (country ?? undefined) as CountryCode | undefined);
   if (!parsed) return null;
-  const zones = zonesOfNumber(parsed.number.replace(/^\+/, ''))?.filter((z) => IANAZone.isValidZone(z));
+  const zones = zonesOfNumber(parsed.number.replace(/^\+/, ''))?.filter((z) => isZone(z));
   if (!zones?.length) return null;
   if (zones.length === 1) return zones[0]!;
   if (zones.includes(integrationZone)) return integrationZone;
