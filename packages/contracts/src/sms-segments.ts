@@ -50,7 +50,7 @@ export function typicalSmsSegments(template: string): SmsSegments {
   if (known) return { ...known };
   const counted = smsSegments(renderSmsTemplate(template, smsValuesOf(TYPICAL_MESSAGE_INPUT)));
   if (typicalByTemplate.size < MAX_TYPICAL) typicalByTemplate.set(template, counted);
-  return counted;
+  return { ...counted };
 }
 
 export interface FittedSms {
