@@ -2,8 +2,10 @@
  * The cart a sender told us about, in one shape whatever the sender (Shopify, ClickFunnels, Stripe, WooCommerce, the
  * spec's formats), kept on the contact on both sides. Money is integer minor units with its currency (no floating
  * point anywhere: amounts given in major units are read from their decimal text); the number of fraction digits is
- * the currency's own (`Intl.NumberFormat`: JPY 0, USD 2, KWD 3). Self-contained: the browser bundle imports it too.
+ * the currency's own (`Intl.NumberFormat`: JPY 0, USD 2, KWD 3). Self-contained but for kept-once.ts: the browser bundle
+ * imports it too.
  */
+import { keptOnce } from './kept-once';
 
 /** One line of a cart. Prices in minor units of the cart's currency; null where the sender gave none. */
 export interface CartItem {
@@ -98,21 +100,17 @@ const DECIMAL = /^(-?)(\d{1,18})(?:\.(\d{1,20}))?$/;
  * Each code's digits, read once: building an Intl.NumberFormat costs about as much as the rest of a cart's
  * normalization, and intake asks for every cart. At most 26^3 keys, since only three capitals reach Intl.
  */
-const digitsByCode = new Map<string, number | null>();
+const digitsOf = keptOnce(26 ** 3, (code): number | null => {
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    return null;
+  }
+});
 
 /** Fraction digits of a currency (ISO 4217 through Intl); null for text that is not a currency code. */
 export function currencyDigits(code: string): number | null {
-  if (!CURRENCY.test(code)) return null;
-  const known = digitsByCode.get(code);
-  if (known !== undefined) return known;
-  let digits: number | null;
-  try {
-    digits = new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    digits = null;
-  }
-  digitsByCode.set(code, digits);
-  return digits;
+  return CURRENCY.test(code) ? digitsOf(code) : null;
 }
 
 /**
@@ -145,25 +143,17 @@ export function minorToDecimal(minor: number, currencyCode: string): string {
 }
 
 /**
- * Formatters by locale and currency: building one costs far more than formatting with it, and every message with a
- * cart formats its total and each item's price. Bounded: the pairs in use are few.
+ * Formatters by locale and currency (`en|USD`): building one costs far more than formatting with it, and every message
+ * with a cart formats its total and each item's price.
  */
-const moneyFormats = new Map<string, Intl.NumberFormat>();
-const MAX_MONEY_FORMATS = 500;
-
-function moneyFormat(locale: string, currency: string): Intl.NumberFormat {
-  const key = `${locale}|${currency}`;
-  let nf = moneyFormats.get(key);
-  if (!nf) {
-    nf = new Intl.NumberFormat(locale, { style: 'currency', currency });
-    if (moneyFormats.size < MAX_MONEY_FORMATS) moneyFormats.set(key, nf);
-  }
-  return nf;
-}
+const moneyFormat = keptOnce(500, (key) => {
+  const [locale, currency] = key.split('|');
+  return new Intl.NumberFormat(locale, { style: 'currency', currency });
+});
 
 /** An amount as a shopper reads it (`CA$72.32`, `¥1,200`): Intl formats the exact decimal text. */
 export function formatMoney(minor: number, currencyCode: string, locale = 'en'): string {
-  const nf = moneyFormat(locale, currencyCode);
+  const nf = moneyFormat(`${locale}|${currencyCode}`);
   // Intl.NumberFormat.format takes a decimal string exactly (ES2023); the cast covers older lib typings.
   return nf.format(minorToDecimal(minor, currencyCode) as unknown as number);
 }

@@ -5,6 +5,7 @@
  * Shared by the SMS editor (what it shows) and svc-sms (what it sends).
  */
 import { SegmentedMessage } from 'sms-segments-calculator';
+import { keptOnce } from './kept-once';
 import { TYPICAL_MESSAGE_INPUT, type MessageInput } from './message-variables';
 import { renderSmsTemplate, smsValuesOf, type SmsPlaceholderKey } from './sms-api';
 
@@ -40,17 +41,12 @@ export function smsSegments(text: string): SmsSegments {
   return { segments: m.segmentsCount, encoding: m.encodingName, units: m.numberOfCharacters };
 }
 
-/** Typical segments by template: every send of a step asks for its template's budget. Bounded: templates are few. */
-const typicalByTemplate = new Map<string, SmsSegments>();
-const MAX_TYPICAL = 500;
+/** Typical segments by template: every send of a step asks for its template's budget. */
+const typicalOf = keptOnce(500, (template) => smsSegments(renderSmsTemplate(template, smsValuesOf(TYPICAL_MESSAGE_INPUT))));
 
 /** The segments of a template's typical filled-in message: what the editor shows, and the budget a send keeps to. */
 export function typicalSmsSegments(template: string): SmsSegments {
-  const known = typicalByTemplate.get(template);
-  if (known) return { ...known };
-  const counted = smsSegments(renderSmsTemplate(template, smsValuesOf(TYPICAL_MESSAGE_INPUT)));
-  if (typicalByTemplate.size < MAX_TYPICAL) typicalByTemplate.set(template, counted);
-  return { ...counted };
+  return { ...typicalOf(template) };
 }
 
 export interface FittedSms {
