@@ -1,7 +1,7 @@
 // Browser helpers for e2e tests: Debian's Chromium driven by playwright-core (never a downloaded browser).
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page, type Request } from 'playwright-core';
 import { readStack } from './stack';
 
 export { killProcess, readStack, startProcess, stopProcess } from './stack';
@@ -53,6 +53,38 @@ function failOnCspViolations(browser: Browser): void {
   browser.close = async (options) => {
     await close(options);
     if (seen.length) throw new Error(`Content-Security-Policy violations:\n${[...new Set(seen)].join('\n')}`);
+  };
+}
+
+/**
+ * The page's requests, counted from now: `quiet()` resolves once none has been in flight for `quietMs`, and fails
+ * after `timeoutMs` naming the requests still open, where Playwright's 'networkidle' only says it timed out.
+ */
+export function watchRequests(page: Page): { quiet(quietMs?: number, timeoutMs?: number): Promise<void> } {
+  const open = new Map<Request, number>();
+  let lastChange = Date.now();
+  page.on('request', (r) => {
+    open.set(r, Date.now());
+    lastChange = Date.now();
+  });
+  const done = (r: Request) => {
+    open.delete(r);
+    lastChange = Date.now();
+  };
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+  return {
+    async quiet(quietMs = 500, timeoutMs = 40_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (open.size > 0 || Date.now() - lastChange < quietMs) {
+        if (Date.now() > deadline) {
+          const now = Date.now();
+          const pending = [...open].map(([r, at]) => `${r.method()} ${r.url()} (open ${((now - at) / 1000).toFixed(1)} s)`);
+          throw new Error(`the page's network was not quiet within ${timeoutMs / 1000} s; open: ${pending.join(', ') || 'none (busy until the end)'}`);
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
   };
 }
 

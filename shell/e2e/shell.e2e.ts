@@ -1,6 +1,6 @@
 // The shell through the gateway in Chromium: sign-in, sidebar by role, users, profile, 404, a dead remote.
 import type { Browser, Locator, Page, Request } from 'playwright-core';
-import { launchBrowser, readStack, signIn, startProcess, stopProcess } from '../../infra/e2e/browser';
+import { launchBrowser, readStack, signIn, startProcess, stopProcess, watchRequests } from '../../infra/e2e/browser';
 
 const ADMIN_MENU = [
   'Dashboard',
@@ -66,9 +66,10 @@ it('loads the sign-in page with its icon and no request answered 404 (favicon)',
   const page = await newPage();
   const missing: string[] = [];
   page.on('response', (r) => void (r.status() === 404 && missing.push(r.url())));
+  const requests = watchRequests(page);
   await page.goto(`${stack.url}/auth`);
   await page.getByRole('button', { name: 'Sign In' }).waitFor();
-  await page.waitForLoadState('networkidle');
+  await requests.quiet();
   expect(await page.locator('link[rel="icon"]').getAttribute('href')).toMatch(/^data:image\/svg\+xml,/);
   expect(missing).toEqual([]);
   await page.context().close();
@@ -80,9 +81,10 @@ it('loads at most 350 KB of gzipped JavaScript before sign-in', async () => {
   const page = await newPage();
   const scripts: Request[] = [];
   page.on('requestfinished', (r) => void (r.resourceType() === 'script' && scripts.push(r)));
+  const requests = watchRequests(page);
   await page.goto(`${stack.url}/auth`);
   await page.getByRole('button', { name: 'Sign In' }).waitFor();
-  await page.waitForLoadState('networkidle');
+  await requests.quiet();
   const sizes = await Promise.all(scripts.map(async (r) => (await r.sizes()).responseBodySize));
   const kb = sizes.reduce((a, b) => a + b, 0) / 1024;
   expect(scripts.length).toBeGreaterThan(0);
