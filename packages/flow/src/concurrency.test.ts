@@ -81,3 +81,40 @@ describe('once', () => {
     expect(n).toBe(1);
   });
 });
+
+describe('eachReleasing with a lead run', () => {
+  it('starts the first run alone and the others, up to the limit, once it is ready', async () => {
+    const started: number[] = [];
+    const ends = [gate(), gate(), gate(), gate()];
+    const readies: (() => void)[] = [];
+    const all = eachReleasing(
+      [0, 1, 2, 3],
+      3,
+      async (i, _release, ready) => {
+        started.push(i);
+        readies[i] = ready;
+        await ends[i]!.wait;
+      },
+      undefined,
+      { leadAlone: true },
+    );
+    await Promise.resolve();
+    expect(started).toEqual([0]);
+    readies[0]!(); // the lead reached its send: the others prepare behind it
+    readies[0]!();
+    expect(started).toEqual([0, 1, 2]);
+    readies[1]!(); // only the lead's readiness counts
+    expect(started).toEqual([0, 1, 2]);
+    ends[1]!.open();
+    await new Promise((r) => setImmediate(r));
+    expect(started).toEqual([0, 1, 2, 3]);
+    for (const e of ends) e.open();
+    await all;
+  });
+
+  it('starts the others when the lead ends without saying it is ready', async () => {
+    const started: number[] = [];
+    await eachReleasing([0, 1, 2], 2, async (i) => void started.push(i), undefined, { leadAlone: true });
+    expect(started).toEqual([0, 1, 2]);
+  });
+});

@@ -28,6 +28,11 @@ export interface BurstContext<S = undefined> {
    * another burst meanwhile. Idempotent.
    */
   release(): void;
+  /**
+   * Says that the burst has reached its last step (the provider's send): its reads and writes before the send are
+   * done. Idempotent.
+   */
+  ready(): void;
   /** What the gate read for the burst (the provider's settings). */
   settings: S;
 }
@@ -48,15 +53,16 @@ export interface FlowStep<W, S = undefined> {
 
 export const isOpen = (w: Work<unknown>): boolean => w.outcome === undefined;
 
-/** Runs the steps in order over the works still open after each. */
+/** Runs the steps in order over the works still open after each; `ctx.ready()` before the last one (the send). */
 export async function runPipeline<W extends Work<unknown>, S>(
   works: W[],
   steps: readonly FlowStep<W, S>[],
   ctx: BurstContext<S>,
 ): Promise<void> {
-  for (const step of steps) {
+  for (const [i, step] of steps.entries()) {
     const open = works.filter(isOpen);
     if (open.length === 0) return;
+    if (i === steps.length - 1) ctx.ready();
     await step.run(open, ctx);
   }
 }

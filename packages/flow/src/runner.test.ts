@@ -315,4 +315,62 @@ describe('DuePoller', () => {
     poller.stop();
     expect(store.rows.get(1)!.sent).toBe(1);
   });
+
+  it('looks when the first row not yet due falls due, though no one told it of the row', async () => {
+    // A row written by another instance, or moved outside the flow: only the store knows it.
+    class PeekingStore extends MemoryStore {
+      async nextDue(after: Date) {
+        const times = [...this.rows.values()].map((r) => r.next_at?.getTime() ?? Infinity).filter((t) => t > after.getTime());
+        return times.length ? new Date(Math.min(...times)) : null;
+      }
+    }
+    const store = new PeekingStore();
+    const runner = new FlowRunner(channel(store, async () => true), { leaseMs: 60_000, logger });
+    const poller = new DuePoller(runner, { everyMs: 10, idleMs: 700, burst: 5, bursts: 1, logger });
+    poller.start();
+    await new Promise((r) => setTimeout(r, 50)); // the first look found nothing and saw nothing ahead
+    const due = Date.now() + 1_000;
+    store.rows.set(1, { id: 1, next_at: new Date(due), lease: null, sent: 1 });
+    const deadline = Date.now() + 3_000;
+    while (store.rows.get(1)!.sent === 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    const late = Date.now() - due;
+    poller.stop();
+    // The idle look at 700 ms saw it ahead and the next look came when it fell due; idle looks alone (every 700 ms)
+    // would have found it about 400 ms late.
+    expect(store.rows.get(1)!.sent).toBe(2);
+    expect(late).toBeGreaterThanOrEqual(0);
+    expect(late).toBeLessThan(200);
+  });
+
+  it('after a quiet spell lets the first burst reach its send before the others start; through a backlog they start together', async () => {
+    const store = new MemoryStore();
+    const events: string[] = [];
+    const prepare = step<W>('prepare', async (open) => {
+      events.push(`prepare ${open[0]!.ref}`);
+      await new Promise((r) => setTimeout(r, 20));
+    });
+    const base = channel(store, async (w) => {
+      events.push(`send ${w.ref}`);
+      return true;
+    });
+    const runner = new FlowRunner({ ...base, steps: [prepare, ...base.steps] }, { leaseMs: 60_000, logger });
+    const bursts = jest.spyOn(runner, 'processBurst');
+    const poller = new DuePoller(runner, { everyMs: 10, idleMs: 10_000, burst: 2, bursts: 3, logger });
+    poller.start();
+    await new Promise((r) => setTimeout(r, 50)); // idle
+    // Twelve due: a full round of three bursts of two after the quiet spell, then another one through the backlog.
+    for (let id = 1; id <= 12; id++) store.rows.set(id, { id, next_at: new Date(Date.now() - 1), lease: null, sent: 1 });
+    poller.wake();
+    const deadline = Date.now() + 3_000;
+    while ([...store.rows.values()].some((r) => r.sent === 1) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    poller.stop();
+    expect(bursts.mock.calls.map((c) => c[0])).toEqual([[1, 2], [3, 4], [5, 6], [7, 8], [9, 10], [11, 12]]);
+    // The first round: the lead burst prepared alone, the other two together once it reached its send.
+    expect(events.slice(0, 3)).toEqual(['prepare 1', 'send 1', 'send 2']);
+    expect(events.slice(3, 5).sort()).toEqual(['prepare 3', 'prepare 5']);
+    // The second round, a backlog: its three bursts prepared together before any of them sent.
+    const second = events.slice(events.indexOf('send 6') + 1);
+    expect(second.slice(0, 3).sort()).toEqual(['prepare 11', 'prepare 7', 'prepare 9']);
+    expect(events.filter((e) => e.startsWith('send'))).toHaveLength(12);
+  });
 });

@@ -18,6 +18,12 @@ export interface StepStore<Row> {
    * steps' writes under the lease filter on (underLease). Returns the lease's id and the rows taken.
    */
   take(rows: Row[], until: Date): Promise<{ leaseId: string; taken: Row[] }>;
+  /**
+   * When the first row not yet due falls due (after `now`; null when none): the same index as `due`, read by a poller
+   * whose look found nothing, so a row written elsewhere is looked at when it falls due rather than at the next idle
+   * look.
+   */
+  nextDue?(now: Date): Promise<Date | null>;
 }
 
 /** A burst's decisions written by the channel: its log rows, then each row's new position, while the lease is ours. */
@@ -91,6 +97,12 @@ export class FlowRunner<Row, W extends Work<Row>, S = undefined> {
     return refs.filter((r) => !this.inFlight.has(r));
   }
 
+  /** When the first step not yet due falls due (null: none, or the store does not say, or sending is paused). */
+  async nextDue(): Promise<Date | null> {
+    if (Date.now() < this.pausedUntil || !this.channel.store.nextDue) return null;
+    return this.channel.store.nextDue(this.now());
+  }
+
   /** One key's step, if due. */
   async process(ref: number): Promise<string> {
     return (await this.processBurst([ref])).get(ref) ?? BUSY;
@@ -98,10 +110,16 @@ export class FlowRunner<Row, W extends Work<Row>, S = undefined> {
 
   /**
    * The due steps among these keys: the outcome per key. A key another burst of this instance holds is 'busy'; an
-   * error leaves the undecided ones 'busy'. `onReleased` once every send has had its first answer, or at the end.
+   * error leaves the undecided ones 'busy'. `onReleased` once every send has had its first answer, or at the end;
+   * `onReady` when the burst reaches its send, or at the end.
    */
-  async processBurst(refs: number[], onReleased: () => void = () => undefined): Promise<Map<number, string>> {
+  async processBurst(
+    refs: number[],
+    onReleased: () => void = () => undefined,
+    onReady: () => void = () => undefined,
+  ): Promise<Map<number, string>> {
     const release = once(onReleased);
+    const ready = once(onReady);
     const out = new Map<number, string>();
     const mine: number[] = [];
     for (const ref of new Set(refs)) {
@@ -112,7 +130,7 @@ export class FlowRunner<Row, W extends Work<Row>, S = undefined> {
       }
     }
     try {
-      if (mine.length) await this.burst(mine, out, release);
+      if (mine.length) await this.burst(mine, out, release, ready);
     } catch (err) {
       this.opts.logger.error({ err: (err as Error).message, steps: mine.length }, `${this.channel.name} steps failed`);
     } finally {
@@ -120,6 +138,7 @@ export class FlowRunner<Row, W extends Work<Row>, S = undefined> {
         this.inFlight.delete(ref);
         if (!out.has(ref)) out.set(ref, BUSY);
       }
+      ready();
       release();
     }
     return out;
@@ -155,7 +174,7 @@ export class FlowRunner<Row, W extends Work<Row>, S = undefined> {
     return decided;
   }
 
-  private async burst(refs: number[], out: Map<number, string>, release: () => void): Promise<void> {
+  private async burst(refs: number[], out: Map<number, string>, release: () => void, ready: () => void): Promise<void> {
     const { store, recorder } = this.channel;
     const now = this.now();
     const due = await store.readDue(refs, now);
@@ -175,7 +194,7 @@ export class FlowRunner<Row, W extends Work<Row>, S = undefined> {
     if (taken.length === 0) return;
     const lease = { leaseId, until };
     const works = taken.map((row) => this.channel.work(row));
-    const ctx: BurstContext<S> = { now, leaseId, leaseUntil: until, release, settings: gated.settings };
+    const ctx: BurstContext<S> = { now, leaseId, leaseUntil: until, release, ready, settings: gated.settings };
     try {
       await runPipeline(works, this.channel.steps, ctx);
       await recorder.finish(works, lease);
