@@ -4,8 +4,6 @@ import { eachReleasing } from './concurrency';
 export interface PolledRunner {
   due(limit: number): Promise<number[]>;
   processBurst(refs: number[], onReleased?: () => void, onReady?: () => void): Promise<Map<number, string>>;
-  /** When the first step not yet due falls due, if the runner can say. */
-  nextDue?(): Promise<Date | null>;
 }
 
 export interface DuePollerOptions {
@@ -31,9 +29,8 @@ const MAX_TOLD = 4_096;
  * indexed range on the due time, oldest first). A look that found a full round looks again as soon as its bursts
  * have had their first answers, so a backlog is worked off without waiting for the next period; the leases decide
  * which instance sends; one that found some looks again after everyMs. A look that found none waits idleMs, unless
- * a row this instance wrote falls due sooner (`wakeAt`; `wake` for one due at once: an instance is told the due
- * time of every row it writes) or the store says the first row not yet due falls due sooner (`nextDue`: a row
- * written by another instance, or moved outside the flow).
+ * a row this instance wrote falls due sooner (`wakeAt`; `wake` for one due at once): an instance is told the due
+ * time of every row it writes, and the idle looks find the rest.
  */
 export class DuePoller {
   private timer: NodeJS.Timeout | null = null;
@@ -133,7 +130,6 @@ export class DuePoller {
     const { burst, bursts } = this.opts;
     let full = false;
     let found = 0;
-    let nextDue: Date | null = null;
     let done = false;
     const released = () => {
       if (done) return;
@@ -143,15 +139,12 @@ export class DuePoller {
       this.again = false;
       const next = this.told[0];
       const untilTold = next === undefined ? Infinity : Math.max(0, next - Date.now());
-      // A row due soon that this instance was not told of: looked at when it falls due, a period at the soonest.
-      const untilDue = nextDue ? Math.max(this.opts.everyMs, nextDue.getTime() - Date.now()) : Infinity;
-      this.plan(soon ? 0 : Math.min(this.waitMs(found), untilTold, untilDue));
+      this.plan(soon ? 0 : Math.min(this.waitMs(found), untilTold));
     };
     try {
       const refs = await this.runner.due(burst * bursts);
       found = refs.length;
       full = found >= burst * bursts;
-      if (found === 0 && this.runner.nextDue) nextDue = await this.runner.nextDue();
       const chunks: number[][] = [];
       for (let i = 0; i < refs.length; i += burst) chunks.push(refs.slice(i, i + burst));
       // After a quiet spell the first burst leads: the provider's first call is not held back by the other bursts'

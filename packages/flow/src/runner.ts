@@ -18,12 +18,6 @@ export interface StepStore<Row> {
    * steps' writes under the lease filter on (underLease). Returns the lease's id and the rows taken.
    */
   take(rows: Row[], until: Date): Promise<{ leaseId: string; taken: Row[] }>;
-  /**
-   * When the first row not yet due falls due (after `now`; null when none): the same index as `due`, read by a poller
-   * whose look found nothing, so a row written elsewhere is looked at when it falls due rather than at the next idle
-   * look.
-   */
-  nextDue?(now: Date): Promise<Date | null>;
 }
 
 /** A burst's decisions written by the channel: its log rows, then each row's new position, while the lease is ours. */
@@ -95,12 +89,6 @@ export class FlowRunner<Row, W extends Work<Row>, S = undefined> {
     if (Date.now() < this.pausedUntil) return [];
     const refs = await this.channel.store.due(this.now(), limit);
     return refs.filter((r) => !this.inFlight.has(r));
-  }
-
-  /** When the first step not yet due falls due (null: none, or the store does not say, or sending is paused). */
-  async nextDue(): Promise<Date | null> {
-    if (Date.now() < this.pausedUntil || !this.channel.store.nextDue) return null;
-    return this.channel.store.nextDue(this.now());
   }
 
   /** One key's step, if due. */

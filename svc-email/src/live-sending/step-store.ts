@@ -59,17 +59,6 @@ export class StepStore implements FlowStepStore<SequenceStepDoc> {
     return rows.map((r) => r.contact_ref);
   }
 
-  /** The first due time after now, of the rows `due` reads: the same index, the other side of its range. */
-  async nextDue(now: Date): Promise<Date | null> {
-    const filter: Filter<SequenceStepDoc> = this.campaignSteps ? { state: 'waiting' } : { state: 'waiting', stage: 'remind' };
-    const [row] = await this.steps
-      .find({ ...filter, due_at: { $gt: now } }, { projection: { _id: 0, due_at: 1 } })
-      .sort({ due_at: 1 })
-      .limit(1)
-      .toArray();
-    return row?.due_at ?? null;
-  }
-
   async readDue(refs: number[], now: Date): Promise<SequenceStepDoc[]> {
     const rows = await this.read(refs);
     return rows.filter(

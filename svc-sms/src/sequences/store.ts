@@ -55,16 +55,6 @@ export class ContactSteps implements StepStore<ContactDoc> {
     return rows.map((r) => r.id);
   }
 
-  /** The first due time after now, of the contacts `due` reads: the same index, the other side of its range. */
-  async nextDue(now: Date): Promise<Date | null> {
-    const [row] = await this.contacts
-      .find({ next_at: { $gt: now }, status: { $in: [...OPEN_STATUSES] } }, { projection: { _id: 0, next_at: 1 } })
-      .sort({ next_at: 1 })
-      .limit(1)
-      .toArray();
-    return row?.next_at ?? null;
-  }
-
   async readDue(refs: number[], now: Date): Promise<ContactDoc[]> {
     const read = await this.contacts.find({ id: { $in: refs } }).toArray();
     return read.filter((c) => isOpen(c.status) && c.next_at && c.next_at.getTime() <= now.getTime());
