@@ -28,39 +28,27 @@ export function countdown<T>(count: number, done: () => void): (item: T) => void
  * Runs `fn` for every item, at most `limit` of them unreleased at once: a run holds its place until it calls its
  * `release` (or ends), and may go on after that. `onAllReleased` once every run has released its place; resolves
  * when every run has ended, and rejects then with the first run's error if any failed (the others still run).
- *
- * `leadAlone`: the first run starts alone, and the others once it calls its `ready` (or releases, or ends). Runs
- * started together share the machine, and the first of them reaches its provider only when all have done their
- * reads and writes; a lead run reaches it as soon as it alone has, while the others prepare behind it.
  */
 export async function eachReleasing<T>(
   items: T[],
   limit: number,
-  fn: (item: T, release: () => void, ready: () => void) => Promise<void>,
+  fn: (item: T, release: () => void) => Promise<void>,
   onAllReleased?: () => void,
-  { leadAlone = false }: { leadAlone?: boolean } = {},
 ): Promise<void> {
   let next = 0;
   let held = 0;
-  let cap = leadAlone ? 1 : limit;
   const runs: Promise<void>[] = [];
   const failures: unknown[] = [];
-  const uncap = once(() => {
-    cap = limit;
-    startMore();
-  });
   const startMore = () => {
-    while (held < cap && next < items.length) {
-      const first = next === 0;
+    while (held < limit && next < items.length) {
       const item = items[next++]!;
       held++;
       const release = once(() => {
         held--;
-        if (first) uncap();
         startMore();
       });
       runs.push(
-        fn(item, release, first ? uncap : () => undefined)
+        fn(item, release)
           .catch((err: unknown) => void failures.push(err))
           .finally(release),
       );

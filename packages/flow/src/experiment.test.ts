@@ -1,7 +1,7 @@
 import { experimentStep, type NewAssignment, type StepPlan, type StoredExperiment } from './experiment';
 import type { BurstContext } from './pipeline';
 
-const ctx: BurstContext = { now: new Date(0), leaseId: 'lease-1', leaseUntil: new Date(60_000), release: () => undefined, ready: () => undefined, settings: undefined };
+const ctx: BurstContext = { now: new Date(0), leaseId: 'lease-1', leaseUntil: new Date(60_000), release: () => undefined, settings: undefined };
 
 interface W {
   ref: number;

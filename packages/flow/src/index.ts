@@ -12,6 +12,7 @@ export {
   type FlowRecorder,
   type FlowRunnerOptions,
   type GateAnswer,
+  type DueRef,
   type StepStore,
 } from './runner';
 export { nextStepAt, pendingSteps } from './schedule';

@@ -1,7 +1,7 @@
 import { runPipeline, step, type BurstContext, type Work } from './pipeline';
 import { nextStepAt, pendingSteps } from './schedule';
 
-const ctx: BurstContext = { now: new Date(0), leaseId: 'lease-1', leaseUntil: new Date(60_000), release: () => undefined, ready: () => undefined, settings: undefined };
+const ctx: BurstContext = { now: new Date(0), leaseId: 'lease-1', leaseUntil: new Date(60_000), release: () => undefined, settings: undefined };
 const works = (...refs: number[]): Work<null>[] => refs.map((ref) => ({ ref, row: null }));
 
 describe('runPipeline', () => {
@@ -28,17 +28,6 @@ describe('runPipeline', () => {
     );
     expect(seen).toEqual([[1, 2, 3, 4], [2, 3, 4], [3]]);
     expect(all.map((w) => w.outcome)).toEqual(['stopped', 'skipped_duplicate', 'sent', 'skipped_duplicate']);
-  });
-
-  it('says the burst is ready when it reaches its last step (the send), not before', async () => {
-    const seen: string[] = [];
-    const ready = () => void seen.push('ready');
-    await runPipeline(
-      works(1, 2),
-      [step('rules', async () => void seen.push('rules')), step('claim', async () => void seen.push('claim')), step('send', async () => void seen.push('send'))],
-      { ...ctx, ready },
-    );
-    expect(seen).toEqual(['rules', 'claim', 'ready', 'send']);
   });
 
   it('stops once every work is decided', async () => {

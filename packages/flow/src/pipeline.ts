@@ -28,11 +28,6 @@ export interface BurstContext<S = undefined> {
    * another burst meanwhile. Idempotent.
    */
   release(): void;
-  /**
-   * Says that the burst has reached its last step (the provider's send): its reads and writes before the send are
-   * done. Idempotent.
-   */
-  ready(): void;
   /** What the gate read for the burst (the provider's settings). */
   settings: S;
 }
@@ -53,16 +48,15 @@ export interface FlowStep<W, S = undefined> {
 
 export const isOpen = (w: Work<unknown>): boolean => w.outcome === undefined;
 
-/** Runs the steps in order over the works still open after each; `ctx.ready()` before the last one (the send). */
+/** Runs the steps in order over the works still open after each. */
 export async function runPipeline<W extends Work<unknown>, S>(
   works: W[],
   steps: readonly FlowStep<W, S>[],
   ctx: BurstContext<S>,
 ): Promise<void> {
-  for (const [i, step] of steps.entries()) {
+  for (const step of steps) {
     const open = works.filter(isOpen);
     if (open.length === 0) return;
-    if (i === steps.length - 1) ctx.ready();
     await step.run(open, ctx);
   }
 }

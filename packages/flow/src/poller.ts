@@ -2,8 +2,9 @@ import { eachReleasing } from './concurrency';
 
 /** What the poller needs of a runner. */
 export interface PolledRunner {
-  due(limit: number): Promise<number[]>;
-  processBurst(refs: number[], onReleased?: () => void, onReady?: () => void): Promise<Map<number, string>>;
+  /** Keys due now, and when the first row not yet due within `aheadMs` falls due. */
+  due(limit: number, aheadMs: number): Promise<{ refs: number[]; next: Date | null }>;
+  processBurst(refs: number[], onReleased?: () => void): Promise<Map<number, string>>;
 }
 
 export interface DuePollerOptions {
@@ -29,8 +30,10 @@ const MAX_TOLD = 4_096;
  * indexed range on the due time, oldest first). A look that found a full round looks again as soon as its bursts
  * have had their first answers, so a backlog is worked off without waiting for the next period; the leases decide
  * which instance sends; one that found some looks again after everyMs. A look that found none waits idleMs, unless
- * a row this instance wrote falls due sooner (`wakeAt`; `wake` for one due at once): an instance is told the due
- * time of every row it writes, and the idle looks find the rest.
+ * a row this instance wrote falls due sooner (`wakeAt`; `wake` for one due at once: an instance is told the due
+ * time of every row it writes) or the look saw one due sooner: each look reads an idle wait ahead in the same query
+ * (the rows due now come first), so a row written by another instance or moved outside the flow is looked at when
+ * it falls due, not up to an idle wait later.
  */
 export class DuePoller {
   private timer: NodeJS.Timeout | null = null;
@@ -61,8 +64,6 @@ export class DuePoller {
   }
 
   private again = false;
-  /** The last look was full: a backlog is being worked off. */
-  private backlog = false;
 
   /**
    * A row this instance wrote falls due at `at`: the next look comes at the end of the period `at` falls in, or one
@@ -130,6 +131,7 @@ export class DuePoller {
     const { burst, bursts } = this.opts;
     let full = false;
     let found = 0;
+    let next: Date | null = null;
     let done = false;
     const released = () => {
       if (done) return;
@@ -137,27 +139,21 @@ export class DuePoller {
       this.looking = false;
       const soon = full || this.again;
       this.again = false;
-      const next = this.told[0];
-      const untilTold = next === undefined ? Infinity : Math.max(0, next - Date.now());
-      this.plan(soon ? 0 : Math.min(this.waitMs(found), untilTold));
+      const told = this.told[0];
+      const untilTold = told === undefined ? Infinity : Math.max(0, told - Date.now());
+      // A row seen ahead: looked at when it falls due (a period at the soonest, as a row told of).
+      const untilSeen = next ? Math.max(this.opts.everyMs, next.getTime() - Date.now()) : Infinity;
+      this.plan(soon ? 0 : Math.min(this.waitMs(found), untilTold, untilSeen));
     };
     try {
-      const refs = await this.runner.due(burst * bursts);
+      const seen = await this.runner.due(burst * bursts, this.waitMs(0));
+      const refs = seen.refs;
+      next = seen.next;
       found = refs.length;
       full = found >= burst * bursts;
       const chunks: number[][] = [];
       for (let i = 0; i < refs.length; i += burst) chunks.push(refs.slice(i, i + burst));
-      // After a quiet spell the first burst leads: the provider's first call is not held back by the other bursts'
-      // reads and writes. Through a backlog they start together, each look's sends following the last look's answers.
-      const leadAlone = !this.backlog;
-      this.backlog = full;
-      await eachReleasing(
-        chunks,
-        bursts,
-        async (chunk, release, ready) => void (await this.runner.processBurst(chunk, release, ready)),
-        released,
-        { leadAlone },
-      );
+      await eachReleasing(chunks, bursts, async (chunk, release) => void (await this.runner.processBurst(chunk, release)), released);
     } catch (err) {
       this.opts.logger.warn({ err: (err as Error).message }, 'looking for due steps failed');
     } finally {

@@ -1,15 +1,21 @@
 import { eachReleasing, once } from './concurrency';
 import { runPipeline, type BurstContext, type FlowStep, type Work } from './pipeline';
 
+/** A row's key and when its step falls due. */
+export interface DueRef {
+  ref: number;
+  at: Date;
+}
+
 /** Where a channel keeps its flows' positions: one row per recipient, its next step due at a time. */
 export interface StepStore<Row> {
   /** The row's key (the contact's numeric id). */
   ref(row: Row): number;
   /**
-   * Keys of the rows due at `now`, oldest first, at most `limit`: `{ next_at: { $lte: now } }` sorted by the due time
-   * on its index.
+   * The rows due by `until`, oldest first, at most `limit`, each with its due time: `{ next_at: { $lte: until } }`
+   * sorted by the due time on its index. `until` past now looks ahead: the rows due now come first.
    */
-  due(now: Date, limit: number): Promise<number[]>;
+  due(until: Date, limit: number): Promise<DueRef[]>;
   /** The rows of these keys that are due at `now` (a row read by its key may have been handled meanwhile). */
   readDue(refs: number[], now: Date): Promise<Row[]>;
   /**
@@ -84,11 +90,21 @@ export class FlowRunner<Row, W extends Work<Row>, S = undefined> {
     this.now = opts.now ?? (() => new Date());
   }
 
-  /** Keys due now (none of them held by this instance; none while the gate said nothing can be sent). */
-  async due(limit: number): Promise<number[]> {
-    if (Date.now() < this.pausedUntil) return [];
-    const refs = await this.channel.store.due(this.now(), limit);
-    return refs.filter((r) => !this.inFlight.has(r));
+  /**
+   * Keys due now (none of them held by this instance; none while the gate said nothing can be sent), and, looking
+   * `aheadMs` further in the same read, when the first row not yet due falls due (`next`; null when none is within).
+   */
+  async due(limit: number, aheadMs = 0): Promise<{ refs: number[]; next: Date | null }> {
+    if (Date.now() < this.pausedUntil) return { refs: [], next: null };
+    const now = this.now();
+    const rows = await this.channel.store.due(new Date(now.getTime() + aheadMs), limit);
+    const refs: number[] = [];
+    let next: Date | null = null;
+    for (const r of rows) {
+      if (r.at.getTime() > now.getTime()) next ??= r.at;
+      else if (!this.inFlight.has(r.ref)) refs.push(r.ref);
+    }
+    return { refs, next };
   }
 
   /** One key's step, if due. */
@@ -98,16 +114,10 @@ export class FlowRunner<Row, W extends Work<Row>, S = undefined> {
 
   /**
    * The due steps among these keys: the outcome per key. A key another burst of this instance holds is 'busy'; an
-   * error leaves the undecided ones 'busy'. `onReleased` once every send has had its first answer, or at the end;
-   * `onReady` when the burst reaches its send, or at the end.
+   * error leaves the undecided ones 'busy'. `onReleased` once every send has had its first answer, or at the end.
    */
-  async processBurst(
-    refs: number[],
-    onReleased: () => void = () => undefined,
-    onReady: () => void = () => undefined,
-  ): Promise<Map<number, string>> {
+  async processBurst(refs: number[], onReleased: () => void = () => undefined): Promise<Map<number, string>> {
     const release = once(onReleased);
-    const ready = once(onReady);
     const out = new Map<number, string>();
     const mine: number[] = [];
     for (const ref of new Set(refs)) {
@@ -118,7 +128,7 @@ export class FlowRunner<Row, W extends Work<Row>, S = undefined> {
       }
     }
     try {
-      if (mine.length) await this.burst(mine, out, release, ready);
+      if (mine.length) await this.burst(mine, out, release);
     } catch (err) {
       this.opts.logger.error({ err: (err as Error).message, steps: mine.length }, `${this.channel.name} steps failed`);
     } finally {
@@ -126,7 +136,6 @@ export class FlowRunner<Row, W extends Work<Row>, S = undefined> {
         this.inFlight.delete(ref);
         if (!out.has(ref)) out.set(ref, BUSY);
       }
-      ready();
       release();
     }
     return out;
@@ -147,7 +156,7 @@ export class FlowRunner<Row, W extends Work<Row>, S = undefined> {
     bursts?: number;
     onReleased?: () => void;
   }): Promise<number> {
-    const refs = await this.due(limit);
+    const { refs } = await this.due(limit);
     const chunks: number[][] = [];
     for (let i = 0; i < refs.length; i += burst) chunks.push(refs.slice(i, i + burst));
     let decided = 0;
@@ -162,7 +171,7 @@ export class FlowRunner<Row, W extends Work<Row>, S = undefined> {
     return decided;
   }
 
-  private async burst(refs: number[], out: Map<number, string>, release: () => void, ready: () => void): Promise<void> {
+  private async burst(refs: number[], out: Map<number, string>, release: () => void): Promise<void> {
     const { store, recorder } = this.channel;
     const now = this.now();
     const due = await store.readDue(refs, now);
@@ -182,7 +191,7 @@ export class FlowRunner<Row, W extends Work<Row>, S = undefined> {
     if (taken.length === 0) return;
     const lease = { leaseId, until };
     const works = taken.map((row) => this.channel.work(row));
-    const ctx: BurstContext<S> = { now, leaseId, leaseUntil: until, release, ready, settings: gated.settings };
+    const ctx: BurstContext<S> = { now, leaseId, leaseUntil: until, release, settings: gated.settings };
     try {
       await runPipeline(works, this.channel.steps, ctx);
       await recorder.finish(works, lease);

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { AnyBulkWriteOperation, Collection, Filter, UpdateFilter } from 'mongodb';
-import { underLease, type StepStore as FlowStepStore } from '@act/flow';
+import { underLease, type DueRef, type StepStore as FlowStepStore } from '@act/flow';
 import type { SequenceStepDoc } from './model';
+
+/** The reminders alone: live sending off, and "Process Missed Emails". */
+const REMINDERS: Filter<SequenceStepDoc> = { state: 'waiting', stage: 'remind' };
 
 /** What a step's lease ends with: the row's new fields, and one more accepted email when it sent. */
 export interface StepRelease {
@@ -40,23 +43,23 @@ export class StepStore implements FlowStepStore<SequenceStepDoc> {
     return row.contact_ref;
   }
 
-  /** Waiting rows due by now, oldest first: served by the (state, due_at) index, or (state, stage, due_at). */
-  due(now: Date, limit: number): Promise<number[]> {
-    return this.campaignSteps ? this.dueOf({ state: 'waiting' }, now, limit) : this.dueReminders(now, limit);
+  /** Waiting rows due by `until`, oldest first: served by the (state, due_at) index, or (state, stage, due_at). */
+  due(until: Date, limit: number): Promise<DueRef[]> {
+    return this.dueOf(this.campaignSteps ? { state: 'waiting' } : REMINDERS, until, limit);
   }
 
   /** The reminders due by now, oldest first. */
-  dueReminders(now: Date, limit: number): Promise<number[]> {
-    return this.dueOf({ state: 'waiting', stage: 'remind' }, now, limit);
+  async dueReminders(now: Date, limit: number): Promise<number[]> {
+    return (await this.dueOf(REMINDERS, now, limit)).map((r) => r.ref);
   }
 
-  private async dueOf(filter: Filter<SequenceStepDoc>, now: Date, limit: number): Promise<number[]> {
+  private async dueOf(filter: Filter<SequenceStepDoc>, until: Date, limit: number): Promise<DueRef[]> {
     const rows = await this.steps
-      .find({ ...filter, due_at: { $lte: now } }, { projection: { _id: 0, contact_ref: 1 } })
+      .find({ ...filter, due_at: { $lte: until } }, { projection: { _id: 0, contact_ref: 1, due_at: 1 } })
       .sort({ due_at: 1 })
       .limit(limit)
       .toArray();
-    return rows.map((r) => r.contact_ref);
+    return rows.map((r) => ({ ref: r.contact_ref, at: r.due_at! }));
   }
 
   async readDue(refs: number[], now: Date): Promise<SequenceStepDoc[]> {

@@ -16,7 +16,6 @@ const ctx: BurstContext<undefined> = {
   leaseId: 'lease-1',
   leaseUntil: new Date(now.getTime() + 60_000),
   release: () => undefined,
-  ready: () => undefined,
   settings: undefined,
 };
 const work = (id: number, phone: string): W => ({ ref: id, row: { id, phone } });
