@@ -105,9 +105,10 @@ describe('sending through a Resend that refuses for a while', () => {
     const before = fake.rateLimited;
     const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => sendTest(`burst${i}@example.com`)));
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
-    // The budget is a window per second shared through MongoDB, not aligned with Resend's own: a call at a window's
-    // edge may still meet a 429 (then retried after retry-after). Without pacing, 8 of the 10 would.
-    expect(fake.rateLimited - before).toBeLessThanOrEqual(3);
+    // The budget is the clock's second, shared through MongoDB, as the fake counts: only a call sent in the last
+    // milliseconds of a second and counted by the fake in the next may meet a 429 (then retried after retry-after).
+    // Without pacing, 8 of the 10 would; with windows opened by a first call, up to 3 did.
+    expect(fake.rateLimited - before).toBeLessThanOrEqual(1);
     const times = Array.from({ length: 10 }, (_, i) => callsFor(`burst${i}@example.com`)[0]!.at).sort((a, b) => a - b);
     // 10 calls at 2 per second take at least 4 whole seconds.
     expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(3_000);
