@@ -1,5 +1,5 @@
 // Shared helpers of the benchmark scripts: a stack of our own, an admin session, result files.
-import { mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,9 +24,11 @@ export async function benchStack(label, env = {}, { replicas = 1 } = {}) {
   const natsPrefix = `bench${suffix}_`;
   // BENCH_OPS=1: every service counts its MongoDB commands (bench/mongo-ops.mjs), printed when the stack stops.
   const opsDir = process.env.BENCH_OPS ? path.join(BENCH_DIR, 'results', 'profiles', `ops${suffix}`) : null;
+  // BENCH_OPS_PHASES=a,b as well: counted only during those phases of a bench that names its phases (opsPhase).
+  const opsPhases = new Set((process.env.BENCH_OPS_PHASES ?? '').split(',').filter(Boolean));
   if (opsDir) {
     mkdirSync(opsDir, { recursive: true });
-    writeFileSync(path.join(opsDir, 'on'), '');
+    if (opsPhases.size === 0) writeFileSync(path.join(opsDir, 'on'), '');
     // BENCH_CPU=1 as well: CPU profiles of every process too (bench/cpu-prof.mjs), summarised by bench/profile.mjs.
     const cpu = process.env.BENCH_CPU ? ` --import=${path.join(BENCH_DIR, 'cpu-prof.mjs')}` : '';
     env = { NODE_OPTIONS: `--import=${path.join(BENCH_DIR, 'mongo-ops.mjs')}${cpu}`, BENCH_PROF_DIR: opsDir, ...env };
@@ -107,6 +109,24 @@ export async function benchStack(label, env = {}, { replicas = 1 } = {}) {
         await nc.close();
       }
     },
+    /**
+     * Runs `fn`; with BENCH_OPS on and `name` among BENCH_OPS_PHASES, the services count their MongoDB commands
+     * during it alone, into <ops folder>/<name>/.
+     */
+    async opsPhase(name, fn) {
+      if (!opsDir || !opsPhases.has(name)) return fn();
+      writeFileSync(path.join(opsDir, 'on'), '');
+      try {
+        return await fn();
+      } finally {
+        rmSync(path.join(opsDir, 'on'), { force: true });
+        // The services look for the switch every 100 ms and write their tables when it is gone.
+        await new Promise((r) => setTimeout(r, 500));
+        const into = path.join(opsDir, name);
+        mkdirSync(into, { recursive: true });
+        for (const f of readdirSync(opsDir).filter((x) => x.startsWith('ops.'))) renameSync(path.join(opsDir, f), path.join(into, f));
+      }
+    },
     async stop() {
       await client?.close();
       await Promise.all(extra.map((h) => h.stop()));
@@ -116,7 +136,13 @@ export async function benchStack(label, env = {}, { replicas = 1 } = {}) {
       await deleteStreamsWithPrefix(stack.env.NATS_URL, natsPrefix).catch((err) => console.warn(`[bench] stream not deleted: ${err.message}`));
       await mongo?.stop();
       await nats?.stop();
-      if (opsDir) printOps(opsDir);
+      if (opsDir) {
+        printOps(opsDir);
+        for (const name of opsPhases) if (existsSync(path.join(opsDir, name))) {
+          console.log(`\n[ops] phase ${name}`);
+          printOps(path.join(opsDir, name));
+        }
+      }
     },
   };
 }

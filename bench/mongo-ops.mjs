@@ -67,6 +67,8 @@ if (dir) {
     const want = existsSync(path.join(dir, 'on'));
     if (want && !on) {
       on = true;
+      // Each time the switch is on is counted alone (a bench may switch it on for some of its phases).
+      for (const k of Object.keys(counts)) delete counts[k];
       since = performance.now();
       loop.reset();
       loop.enable();

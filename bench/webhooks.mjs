@@ -286,9 +286,11 @@ try {
     const t0 = Date.now();
     const sender = signed ? SIGNERS[signed] : null;
     const make = sender ? (i) => sender.make(i, prefix) : (i) => body(i, prefix);
-    const r = rate
-      ? await postPaced({ url, rate, durationSec: DURATION, connections: 2 * CONNECTIONS, body: make, sign: sender?.sign })
-      : summary(await load(url, make, DURATION, sender?.sign));
+    const r = await stack.opsPhase(prefix, async () =>
+      rate
+        ? await postPaced({ url, rate, durationSec: DURATION, connections: 2 * CONNECTIONS, body: make, sign: sender?.sign })
+        : summary(await load(url, make, DURATION, sender?.sign)),
+    );
     windows[prefix] = [t0, Date.now()];
     const cpu = cpuDelta(cpu0, descendantCpu());
     const stored = (await waitForCount(async () => (await events.countDocuments({})) - before, r.ok2xx)) ?? 0;
