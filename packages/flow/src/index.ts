@@ -12,7 +12,6 @@ export {
   type FlowRecorder,
   type FlowRunnerOptions,
   type GateAnswer,
-  type DueRef,
   type StepStore,
 } from './runner';
 export { nextStepAt, pendingSteps } from './schedule';

@@ -2,8 +2,7 @@ import { eachReleasing } from './concurrency';
 
 /** What the poller needs of a runner. */
 export interface PolledRunner {
-  /** Keys due now, and when the first row not yet due within `aheadMs` falls due. */
-  due(limit: number, aheadMs: number): Promise<{ refs: number[]; next: Date | null }>;
+  due(limit: number): Promise<number[]>;
   processBurst(refs: number[], onReleased?: () => void): Promise<Map<number, string>>;
 }
 
@@ -30,10 +29,8 @@ const MAX_TOLD = 4_096;
  * indexed range on the due time, oldest first). A look that found a full round looks again as soon as its bursts
  * have had their first answers, so a backlog is worked off without waiting for the next period; the leases decide
  * which instance sends; one that found some looks again after everyMs. A look that found none waits idleMs, unless
- * a row this instance wrote falls due sooner (`wakeAt`; `wake` for one due at once: an instance is told the due
- * time of every row it writes) or the look saw one due sooner: each look reads an idle wait ahead in the same query
- * (the rows due now come first), so a row written by another instance or moved outside the flow is looked at when
- * it falls due, not up to an idle wait later.
+ * a row this instance wrote falls due sooner (`wakeAt`; `wake` for one due at once): an instance is told the due
+ * time of every row it writes, and the idle looks find the rest.
  */
 export class DuePoller {
   private timer: NodeJS.Timeout | null = null;
@@ -131,7 +128,6 @@ export class DuePoller {
     const { burst, bursts } = this.opts;
     let full = false;
     let found = 0;
-    let next: Date | null = null;
     let done = false;
     const released = () => {
       if (done) return;
@@ -139,16 +135,12 @@ export class DuePoller {
       this.looking = false;
       const soon = full || this.again;
       this.again = false;
-      const told = this.told[0];
-      const untilTold = told === undefined ? Infinity : Math.max(0, told - Date.now());
-      // A row seen ahead: looked at when it falls due (a period at the soonest, as a row told of).
-      const untilSeen = next ? Math.max(this.opts.everyMs, next.getTime() - Date.now()) : Infinity;
-      this.plan(soon ? 0 : Math.min(this.waitMs(found), untilTold, untilSeen));
+      const next = this.told[0];
+      const untilTold = next === undefined ? Infinity : Math.max(0, next - Date.now());
+      this.plan(soon ? 0 : Math.min(this.waitMs(found), untilTold));
     };
     try {
-      const seen = await this.runner.due(burst * bursts, this.waitMs(0));
-      const refs = seen.refs;
-      next = seen.next;
+      const refs = await this.runner.due(burst * bursts);
       found = refs.length;
       full = found >= burst * bursts;
       const chunks: number[][] = [];

@@ -1,21 +1,15 @@
 import { eachReleasing, once } from './concurrency';
 import { runPipeline, type BurstContext, type FlowStep, type Work } from './pipeline';
 
-/** A row's key and when its step falls due. */
-export interface DueRef {
-  ref: number;
-  at: Date;
-}
-
 /** Where a channel keeps its flows' positions: one row per recipient, its next step due at a time. */
 export interface StepStore<Row> {
   /** The row's key (the contact's numeric id). */
   ref(row: Row): number;
   /**
-   * The rows due by `until`, oldest first, at most `limit`, each with its due time: `{ next_at: { $lte: until } }`
-   * sorted by the due time on its index. `until` past now looks ahead: the rows due now come first.
+   * Keys of the rows due at `now`, oldest first, at most `limit`: `{ next_at: { $lte: now } }` sorted by the due time
+   * on its index.
    */
-  due(until: Date, limit: number): Promise<DueRef[]>;
+  due(now: Date, limit: number): Promise<number[]>;
   /** The rows of these keys that are due at `now` (a row read by its key may have been handled meanwhile). */
   readDue(refs: number[], now: Date): Promise<Row[]>;
   /**
@@ -90,21 +84,11 @@ export class FlowRunner<Row, W extends Work<Row>, S = undefined> {
     this.now = opts.now ?? (() => new Date());
   }
 
-  /**
-   * Keys due now (none of them held by this instance; none while the gate said nothing can be sent), and, looking
-   * `aheadMs` further in the same read, when the first row not yet due falls due (`next`; null when none is within).
-   */
-  async due(limit: number, aheadMs = 0): Promise<{ refs: number[]; next: Date | null }> {
-    if (Date.now() < this.pausedUntil) return { refs: [], next: null };
-    const now = this.now();
-    const rows = await this.channel.store.due(new Date(now.getTime() + aheadMs), limit);
-    const refs: number[] = [];
-    let next: Date | null = null;
-    for (const r of rows) {
-      if (r.at.getTime() > now.getTime()) next ??= r.at;
-      else if (!this.inFlight.has(r.ref)) refs.push(r.ref);
-    }
-    return { refs, next };
+  /** Keys due now (none of them held by this instance; none while the gate said nothing can be sent). */
+  async due(limit: number): Promise<number[]> {
+    if (Date.now() < this.pausedUntil) return [];
+    const refs = await this.channel.store.due(this.now(), limit);
+    return refs.filter((r) => !this.inFlight.has(r));
   }
 
   /** One key's step, if due. */
@@ -156,7 +140,7 @@ export class FlowRunner<Row, W extends Work<Row>, S = undefined> {
     bursts?: number;
     onReleased?: () => void;
   }): Promise<number> {
-    const { refs } = await this.due(limit);
+    const refs = await this.due(limit);
     const chunks: number[][] = [];
     for (let i = 0; i < refs.length; i += burst) chunks.push(refs.slice(i, i + burst));
     let decided = 0;

@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AnyBulkWriteOperation, Collection, Filter, UpdateFilter } from 'mongodb';
-import { underLease, type DueRef, type StepStore as FlowStepStore } from '@act/flow';
+import { underLease, type StepStore as FlowStepStore } from '@act/flow';
 import type { SequenceStepDoc } from './model';
-
-/** The reminders alone: live sending off, and "Process Missed Emails". */
-const REMINDERS: Filter<SequenceStepDoc> = { state: 'waiting', stage: 'remind' };
 
 /** What a step's lease ends with: the row's new fields, and one more accepted email when it sent. */
 export interface StepRelease {
@@ -43,23 +40,23 @@ export class StepStore implements FlowStepStore<SequenceStepDoc> {
     return row.contact_ref;
   }
 
-  /** Waiting rows due by `until`, oldest first: served by the (state, due_at) index, or (state, stage, due_at). */
-  due(until: Date, limit: number): Promise<DueRef[]> {
-    return this.dueOf(this.campaignSteps ? { state: 'waiting' } : REMINDERS, until, limit);
+  /** Waiting rows due by now, oldest first: served by the (state, due_at) index, or (state, stage, due_at). */
+  due(now: Date, limit: number): Promise<number[]> {
+    return this.campaignSteps ? this.dueOf({ state: 'waiting' }, now, limit) : this.dueReminders(now, limit);
   }
 
   /** The reminders due by now, oldest first. */
-  async dueReminders(now: Date, limit: number): Promise<number[]> {
-    return (await this.dueOf(REMINDERS, now, limit)).map((r) => r.ref);
+  dueReminders(now: Date, limit: number): Promise<number[]> {
+    return this.dueOf({ state: 'waiting', stage: 'remind' }, now, limit);
   }
 
-  private async dueOf(filter: Filter<SequenceStepDoc>, until: Date, limit: number): Promise<DueRef[]> {
+  private async dueOf(filter: Filter<SequenceStepDoc>, now: Date, limit: number): Promise<number[]> {
     const rows = await this.steps
-      .find({ ...filter, due_at: { $lte: until } }, { projection: { _id: 0, contact_ref: 1, due_at: 1 } })
+      .find({ ...filter, due_at: { $lte: now } }, { projection: { _id: 0, contact_ref: 1 } })
       .sort({ due_at: 1 })
       .limit(limit)
       .toArray();
-    return rows.map((r) => ({ ref: r.contact_ref, at: r.due_at! }));
+    return rows.map((r) => r.contact_ref);
   }
 
   async readDue(refs: number[], now: Date): Promise<SequenceStepDoc[]> {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import type { AnyBulkWriteOperation, Collection, Filter, UpdateFilter } from 'mongodb';
-import { underLease, type BurstContext, type DueRef, type StepStore } from '@act/flow';
+import { underLease, type BurstContext, type StepStore } from '@act/flow';
 import { contactModel, type ContactDoc } from '../contacts/model';
 import { OPEN_STATUSES } from '../contacts/service';
 
@@ -46,13 +46,13 @@ export class ContactSteps implements StepStore<ContactDoc> {
   }
 
   /** Served by the `next_at` index: the range and the sort on it, the status tested on the rows it finds. */
-  async due(until: Date, limit: number): Promise<DueRef[]> {
+  async due(now: Date, limit: number): Promise<number[]> {
     const rows = await this.contacts
-      .find({ next_at: { $lte: until }, status: { $in: [...OPEN_STATUSES] } }, { projection: { _id: 0, id: 1, next_at: 1 } })
+      .find({ next_at: { $lte: now }, status: { $in: [...OPEN_STATUSES] } }, { projection: { _id: 0, id: 1 } })
       .sort({ next_at: 1 })
       .limit(limit)
       .toArray();
-    return rows.map((r) => ({ ref: r.id, at: r.next_at! }));
+    return rows.map((r) => r.id);
   }
 
   async readDue(refs: number[], now: Date): Promise<ContactDoc[]> {
