@@ -376,17 +376,19 @@ export async function startNatsCluster({ size = 3, host = '127.0.0.1' } = {}): P
     return s;
   };
 
+  // Not healthy: throws what /healthz said (the stream or consumer not yet current), so a timeout names it.
   const healthy = async (name: string) => {
     const res = await fetch(`http://${host}:${spec(name).monitorPort}/healthz`, { signal: AbortSignal.timeout(2_000) });
-    return res.status === 200;
+    if (res.status !== 200) throw new Error(`/healthz ${res.status}: ${(await res.text()).trim()}`);
+    return true;
   };
-  const waitHealthy = async (name: string) => {
+  const waitHealthy = async (name: string, timeoutMs: number) => {
     await waitFor(
       async () => {
         if (!procs.get(name)) throw new Error(`${name} exited:\n${tails.get(name)?.join('\n')}`);
         return healthy(name);
       },
-      { what: `NATS node ${name} healthy (JetStream current)`, timeoutMs: 30_000, everyMs: 250 },
+      { what: `NATS node ${name} healthy (JetStream current)`, timeoutMs, everyMs: 250 },
     );
   };
   const launch = (name: string) => {
@@ -449,7 +451,7 @@ export async function startNatsCluster({ size = 3, host = '127.0.0.1' } = {}): P
 
   try {
     for (const s of specs) launch(s.name);
-    await Promise.all(specs.map((s) => waitHealthy(s.name)));
+    await Promise.all(specs.map((s) => waitHealthy(s.name, 30_000)));
   } catch (err) {
     await stopAll();
     throw err;
@@ -463,7 +465,9 @@ export async function startNatsCluster({ size = 3, host = '127.0.0.1' } = {}): P
     stop: (name) => signal(name, 'SIGTERM'),
     async start(name) {
       launch(name);
-      await waitHealthy(name);
+      // A node back under load first replays its store and catches up on every stream and consumer it replicates;
+      // on a loaded two-core machine that took longer than 30 s once.
+      await waitHealthy(name, 75_000);
     },
     stopAll,
   };

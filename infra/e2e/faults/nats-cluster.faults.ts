@@ -234,4 +234,4 @@ it('loses nothing and handles nothing twice when a JetStream cluster node is kil
   expect(last.config.num_replicas).toBe(3);
   expect((last.cluster?.replicas ?? []).filter((r) => r.current && !r.offline)).toHaveLength(2);
   done();
-}, 180_000);
+}, 300_000);
