@@ -20,8 +20,19 @@ const SECOND_EDGE_MS = 60;
  * The seconds are the clock's (the document's key is the second), not windows opened by a first call: a limiter
  * that counts per clock second, as a fixed-window one keyed by the second does (the fake Resend does), otherwise
  * sees the end of one of our windows and the start of the next in one of its seconds, twice the budget, and
- * answers 429, each costing a call's place and a second's retry-after (5 of 119 calls in `bench:delivery`).
+ * answers 429, each costing a call's place and a second's retry-after (docs/delivery.md has the figures).
  */
+/**
+ * Sleeps until the clock second after `second`, a few milliseconds in (a call sent at its very start may reach
+ * Resend's clock in the second before); false, without sleeping, when that is past `deadline`.
+ */
+async function nextSecond(second: number, deadline: number): Promise<boolean> {
+  const at = (second + 1) * 1000 + SECOND_MARGIN_MS;
+  if (at > deadline) return false;
+  await sleep(Math.max(5, at - Date.now()));
+  return true;
+}
+
 export class ResendPacer {
   private readonly limiter: RateLimiterMongo;
   private waits = 0;
@@ -45,13 +56,10 @@ export class ResendPacer {
    */
   async take(deadline: number): Promise<boolean> {
     for (;;) {
-      const now = Date.now();
-      const second = Math.floor(now / 1000);
+      const second = Math.floor(Date.now() / 1000);
       const edge = (second + 1) * 1000 - SECOND_EDGE_MS;
-      if (now >= edge) {
-        const wait = (second + 1) * 1000 + SECOND_MARGIN_MS - now;
-        if (now + wait > deadline) return false;
-        await sleep(wait);
+      if (Date.now() >= edge) {
+        if (!(await nextSecond(second, deadline))) return false;
         continue;
       }
       try {
@@ -65,12 +73,8 @@ export class ResendPacer {
           await sleep(STORE_RETRY_MS);
           continue;
         }
-        // The next clock second, a few milliseconds in: a call sent at its very start may reach Resend's clock
-        // in the second before.
-        const wait = Math.max(5, (second + 1) * 1000 + SECOND_MARGIN_MS - Date.now());
-        if (Date.now() + wait > deadline) return false;
+        if (!(await nextSecond(second, deadline))) return false;
         this.waits += 1;
-        await sleep(wait);
       }
     }
   }
