@@ -7,11 +7,12 @@ interface ContactKey {
   contact_id: string;
 }
 
-/** A stored delivery as far as its contact goes: its integration and whom it named (`c:<funnel>:<id>` keys). */
+/** A stored delivery as far as its contact goes: its integration, whom it named (`c:<funnel>:<id>` keys), and whether its signature was refused. */
 export interface DeliveryNames {
   id: number;
   integration_id?: number | null;
   person_keys?: string[];
+  verification?: string;
 }
 
 /** The sender's contact ids a `c:<funnel>:<id>` key may hold: the rest after each colon (a funnel id may hold one). */
@@ -26,11 +27,12 @@ function candidateIds(key: string): string[] {
  * The contact each delivery produced or named on this side (delivery id → the contact's id), for a Webhook Events
  * row's link to the contact page: the contact of the delivery's integration with the sender's contact id the delivery
  * named. One read over the page's deliveries, served by the contacts' unique (integration_id, contact_id) index.
- * A delivery that named no contact id (a purchase by email only) or whose contact is gone has none.
+ * A delivery that named no contact id (a purchase by email only) or whose contact is gone has none, nor has one whose
+ * signature was refused: anyone can name a contact there, and the row would read as the contact's own delivery.
  */
 export async function deliveryContacts(contacts: Collection<ContactKey>, deliveries: DeliveryNames[]): Promise<Map<number, number>> {
   const named = deliveries
-    .filter((d) => typeof d.integration_id === 'number')
+    .filter((d) => typeof d.integration_id === 'number' && d.verification !== 'rejected')
     .map((d) => ({ delivery: d.id, integration: d.integration_id as number, ids: (d.person_keys ?? []).filter((k) => k.startsWith('c:')).flatMap(candidateIds) }))
     .filter((d) => d.ids.length > 0);
   const found = new Map<number, number>();

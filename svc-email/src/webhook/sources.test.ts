@@ -102,14 +102,14 @@ describe('per-integration URLs and the senders', () => {
       integration_id: shop.id,
       event_name: 'contact.identified',
     });
-    // The checkout link from the contact's custom attribute is kept for {{recoveryUrl}}.
+    // The checkout link from the contact's custom attribute is kept on its cart for {{recoveryUrl}}.
     const client = await MongoClient.connect(MONGODB_URI);
     try {
       const doc = await client
         .db(email.db)
-        .collection('contact_recovery_urls')
+        .collection('contacts')
         .findOne({ integration_id: shop.id, contact_id: '481516234' });
-      expect(doc?.url).toBe('https://shop.example.com/checkout/cart-8841');
+      expect(doc?.cart?.recovery_url).toBe('https://shop.example.com/checkout/cart-8841');
     } finally {
       await client.close();
     }
@@ -188,6 +188,12 @@ describe('per-integration URLs and the senders', () => {
     });
     expect(await lastEvent()).toMatchObject({ outcome: 'duplicate', verification: 'verified' });
     expect(await contactsOf(shop.id)).toHaveLength(1);
+    // The rows link to the contact the deliveries named, except the refused ones: what they say is not the sender's.
+    const rows = (await admin('GET', '/api/webhook-events?page=1&pageSize=50')).body.items as { verification: string; integration_id: number; contact_ref: number | null }[];
+    const [contact] = (await contactsOf(shop.id)) as unknown as { id: number }[];
+    const mine = rows.filter((r) => r.integration_id === shop.id);
+    expect(mine.filter((r) => r.verification === 'verified').map((r) => r.contact_ref)).toEqual([contact!.id, contact!.id]);
+    expect(mine.filter((r) => r.verification === 'rejected').map((r) => r.contact_ref)).toEqual([null, null, null, null]);
 
     // The order for that contact marks it purchased.
     const order = fixture('clickfunnels2', 'one-time-order-completed');
