@@ -35,7 +35,7 @@ export interface EmailServiceOptions {
 }
 
 /** Wires svc-email's features over the kit's dependencies. */
-export async function buildEmailService({ conn, bus, outbox, logger, app, publicUrl }: ServiceDeps, { config }: EmailServiceOptions): Promise<ServiceParts> {
+export async function buildEmailService({ conn, bus, outbox, logger, publicUrl }: ServiceDeps, { config }: EmailServiceOptions): Promise<ServiceParts> {
   // Unique indexes carry the idempotency rules: build them before the first request.
   await Promise.all([contactModel, emailLogModel, webhookEventModel, integrationModel, settingModel, emailTemplateModel].map((m) => m(conn).init()));
   // Indexes a database may still hold that no model declares: the contact's id index serves the `{ id, status }`
@@ -53,7 +53,7 @@ export async function buildEmailService({ conn, bus, outbox, logger, app, public
   const tracked = emailTrackedLinks(conn, publicUrl);
   await tracked.init();
   // Sending: campaigns, templates, Resend, unsubscribe list, live campaign sends, and email's one flow engine.
-  const sending = await buildSendingFeatures({ conn, outbox, logger, app, publicUrl, integrations: cache, trackedLinks: tracked, config: config.sending });
+  const sending = await buildSendingFeatures({ conn, outbox, logger, publicUrl, integrations: cache, trackedLinks: tracked, config: config.sending });
   // The reminder step reports suppressed reminders to the contacts service, built just below (it needs the flows).
   const flows = sending.engine(logs, (ids) => contacts.markUnsubscribed(ids));
   const contacts = new ContactsService(conn, flows, createIdAllocator(conn, 'contacts', 1_000), config.delayUnitMs, sending.unsubscribes);

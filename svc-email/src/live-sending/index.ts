@@ -1,4 +1,3 @@
-import type Koa from 'koa';
 import type Router from '@koa/router';
 import type { Connection } from 'mongoose';
 import type { Collection } from 'mongodb';
@@ -24,7 +23,7 @@ import {
   type UnsubscribeLinkSettings,
 } from '../unsubscribe';
 import type { SendingConfig } from './config';
-import { RecoveryUrls, recoveryUrlModel } from './recovery-urls';
+import { RecoveryUrls, moveLegacyRecoveryUrls } from './recovery-urls';
 import { SequenceEngine } from './engine';
 import { emailTiming } from './timing';
 import type { EmailTrackedLinks } from '../links';
@@ -54,7 +53,6 @@ export async function buildSendingFeatures({
   conn,
   outbox,
   logger,
-  app,
   publicUrl,
   integrations,
   trackedLinks,
@@ -63,7 +61,6 @@ export async function buildSendingFeatures({
   conn: Connection;
   outbox: Outbox;
   logger: Logger;
-  app: Koa;
   publicUrl: string;
   integrations: IntegrationCache;
   /** Our redirect links (links/), put in the emails when the operator counts clicks with them. */
@@ -74,9 +71,9 @@ export async function buildSendingFeatures({
     campaignModel(conn).init(),
     emailTemplateModel(conn).init(),
     unsubscribeModel(conn).init(),
-    recoveryUrlModel(conn).init(),
     SequenceEngine.init(conn),
   ]);
+  await moveLegacyRecoveryUrls(conn, logger);
 
   const links: UnsubscribeLinkSettings = {
     publicUrl,
@@ -88,7 +85,6 @@ export async function buildSendingFeatures({
   const unsubscribes = new UnsubscribeService(conn, outbox);
   const provider = new ResendProvider(conn, config.resend);
   const recoveryUrls = new RecoveryUrls(
-    conn,
     config.recoveryUrlFallback,
     async (id) => (await integrations.get()).byId.get(id)?.checkout_fallback_url ?? null,
     publicUrl,
@@ -98,7 +94,6 @@ export async function buildSendingFeatures({
   const timing = new TimingSettingsService(conn, frequencyCap);
   const ledger = new AttributionLedger(conn);
   const resend = new ResendService(provider, templates, unsubscribes, recoveryUrls, links, config.liveSending, trackedLinks);
-  app.use(recoveryUrls.middleware(logger));
 
   let engine: SequenceEngine | null = null;
   if (config.liveSending && !/^https:/i.test(publicUrl))

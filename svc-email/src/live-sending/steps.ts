@@ -1,5 +1,5 @@
 import { ObjectId, type Collection } from 'mongodb';
-import { eachAtMost, insertAll, step, type BurstContext, type FlowStep } from '@act/flow';
+import { insertAll, step, type BurstContext, type FlowStep } from '@act/flow';
 import { applyCodeToRecoveryUrl, type Incentives, type Logger } from '@act/service-kit';
 import { emailIncentiveStep, incentiveLogSuffix } from '../incentives/step';
 import { usesCheckoutLink } from '@act/contracts/src/email-api';
@@ -20,7 +20,7 @@ import { composeEmail } from './compose';
 import { emailCartChange } from './cart-change';
 import { emailCompletedElsewhere } from './completed-elsewhere';
 import { emailPriorityExit } from './priority-exit';
-import type { RecoveryUrls } from './recovery-urls';
+import { recoveryExpired, type RecoveryUrls } from './recovery-urls';
 import type { EmailTrackedLinks } from '../links';
 import type { SendClaimDoc, SequenceStepDoc } from './model';
 import type { StepRelease } from './step-store';
@@ -32,8 +32,6 @@ import type { StoredCampaignExperiment } from '@act/service-kit';
 
 /** Live sending on but Resend not configured: look again after this (nothing is dropped meanwhile). */
 const NOT_CONFIGURED_RETRY_MS = 30_000;
-/** Checkout-link lookups of a burst at once (only for templates that use the link). */
-const LINK_LOOKUPS_AT_ONCE = 16;
 
 export function sentMessage(t: Pick<EmailTemplateDoc, 'name' | 'template_order'>, email: string, id: string): string {
   return `Sent "${t.name}" (step ${t.template_order}) to ${email}; Resend id ${id}`;
@@ -43,11 +41,6 @@ export function skippedNoLinkMessage(t: Pick<EmailTemplateDoc, 'name' | 'templat
 }
 export function skippedExpiredLinkMessage(t: Pick<EmailTemplateDoc, 'name' | 'template_order'>, email: string): string {
   return `Not sent "${t.name}" (step ${t.template_order}) to ${email}: recovery link expired (and no fallback link)`;
-}
-/** The sender's recovery link (Stripe's `recovery_expires_at`) has expired by `now`. */
-export function recoveryExpired(c: Pick<ContactDoc, 'cart'>, now: Date): boolean {
-  const at = c.cart?.recovery_expires_at;
-  return !!at && Date.parse(at) <= now.getTime();
 }
 export function failedMessage(
   t: Pick<EmailTemplateDoc, 'name' | 'template_order'>,
@@ -206,13 +199,7 @@ export class EmailSteps {
    */
   private async link(open: EmailWork[], ctx: BurstContext<EmailSettings>): Promise<void> {
     const needLink = open.filter((w) => usesCheckoutLink(`${w.next!.subject}\n${w.next!.html_content}`));
-    await eachAtMost(needLink, LINK_LOOKUPS_AT_ONCE, async (w) => {
-      const c = w.contact!;
-      // Past the sender's recovery deadline the contact's own link no longer works: only a fallback may stand in.
-      w.recoveryUrl = recoveryExpired(c, ctx.now)
-        ? await this.deps.recoveryUrls.fallbackFor(c.integration_id ?? null)
-        : await this.deps.recoveryUrls.forContact(c.integration_id ?? null, c.contact_id);
-    });
+    for (const w of needLink) w.recoveryUrl = await this.deps.recoveryUrls.forContact(w.contact!, ctx.now);
     for (const w of needLink) {
       if (w.recoveryUrl) continue;
       const c = w.contact!;

@@ -14,6 +14,7 @@ import {
   mentioning,
   type PersonalData,
 } from '@act/service-kit';
+import { LEGACY_RECOVERY_URLS } from '../live-sending/recovery-urls';
 
 const exactly = (text: string) => ({ $regex: `^${escapeRegex(text)}$`, $options: 'i' });
 const idsOf = (rows: { id?: unknown }[] | undefined) => (rows ?? []).map((r) => r.id);
@@ -83,8 +84,9 @@ export const EMAIL_HOLDINGS: PersonalData[] = [
     erase: (c, person) => (typeof c.error === 'string' && scrubText(c.error, person) !== c.error ? { $set: { error: scrubText(c.error, person) } } : null),
   },
   {
+    // Links kept apart from their contacts by earlier versions, until the start moves them onto the contacts' carts.
     kind: 'checkout_links',
-    collection: 'contact_recovery_urls',
+    collection: LEGACY_RECOVERY_URLS,
     filter: (_s, found) =>
       anyOf(
         (found.contacts ?? []).map((c) => JSON.stringify([c.integration_id, c.contact_id])),

@@ -11,7 +11,6 @@ import { NotFoundError, PreviewCodes, stepKey, type ClickTrackingSetting, type T
 import { contactModel, type ContactDoc } from '../contacts/model';
 import { composeEmail } from '../live-sending/compose';
 import type { RecoveryUrls } from '../live-sending/recovery-urls';
-import { recoveryExpired } from '../live-sending/steps';
 import type { UnsubscribeLinkSettings } from '../unsubscribe/links';
 
 type Row = Pick<ContactDoc, 'id' | 'email' | 'phone' | 'first_name' | 'cart' | 'created_at' | 'integration_id' | 'contact_id'>;
@@ -95,10 +94,7 @@ export class TemplatePreview {
     const contact = await this.contactFor(req);
     let link = SAMPLE_MESSAGE_INPUT.recoveryUrl!;
     if (contact) {
-      const own = recoveryExpired(contact, now)
-        ? await this.recoveryUrls.fallbackFor(contact.integration_id ?? null)
-        : await this.recoveryUrls.forContact(contact.integration_id ?? null, contact.contact_id);
-      link = own ?? this.recoveryUrls.sample();
+      link = (await this.recoveryUrls.forContact(contact, now)) ?? this.recoveryUrls.sample();
     }
     const code = await this.codes.codeFor(
       req.template_id ? stepKey('email', req.template_id) : null,

@@ -17,7 +17,6 @@ export function webhookRouter(webhook: WebhookService): Router {
       headers: ctx.headers,
       key,
     });
-    if (answer.checkoutUrl) ctx.state.checkoutUrl = answer.checkoutUrl;
     ctx.body = answer.body;
   };
   router.post('/api/webhook', (ctx) => handle(ctx, null));

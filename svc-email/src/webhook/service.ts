@@ -48,8 +48,6 @@ export interface Delivery {
 
 export interface WebhookAnswer {
   body: WebhookOkResponse;
-  /** The checkout link a contact delivery carried, for the reminders' `{{recoveryUrl}}`. */
-  checkoutUrl?: { integrationId: number; contactId: string; url: string };
 }
 
 type Fact = SourceFact | { kind: 'handshake' };
@@ -204,7 +202,7 @@ export class WebhookService {
             funnelId: ev.funnelId,
           },
         };
-      // The spec format's checkout link is read from the body by the recovery-URL middleware.
+      // The spec format's checkout link (`recovery_url`, `checkout_url`, ...) is its cart's, as a sender's is.
       return {
         ok: true,
         eventName,
@@ -289,9 +287,6 @@ export class WebhookService {
         createdAt: now,
         test,
       };
-      const checkoutUrl = fact.checkoutUrl
-        ? { integrationId: integration.id, contactId: fact.contactId, url: fact.checkoutUrl }
-        : undefined;
       if (fact.op === 'created') {
         // A cart with no line items to ask the sender for is known before the write: a new contact is inserted with
         // it, its hold and zone hints in one write; a contact already there takes them newest-wins as below.
@@ -321,7 +316,6 @@ export class WebhookService {
               contact_id: fact.contactId,
               integration_id: integration.id,
             },
-            checkoutUrl,
           },
           outcome: created ? 'created' : 'updated',
           reason,
@@ -348,7 +342,6 @@ export class WebhookService {
             contact_id: fact.contactId,
             integration_id: integration.id,
           },
-          checkoutUrl,
         },
         outcome: created ? 'created' : 'updated',
         reason,
