@@ -68,6 +68,18 @@ describe('SenderPacer', () => {
     expect((await pacers[1]!.reserve('+15005550007', 2, until)).slots).toHaveLength(2);
   });
 
+  it('gives every one of many reservations made at once, from two instances, a slot of its own', async () => {
+    const t0 = Date.now();
+    const clock = () => new Date(t0);
+    const pacers = [new SenderPacer(a, () => 10, clock), new SenderPacer(b, () => 10, clock)];
+    const until = new Date(t0 + 600_000);
+    // As many bursts reserving for one sender at once as two instances under load run: each read-and-set that
+    // loses to another tries again, not in step with the others.
+    const got = await Promise.all(Array.from({ length: 80 }, (_, i) => pacers[i % 2]!.reserve('+15005550010', 1, until)));
+    const slots = got.flatMap((r) => r.slots.map((d) => d.getTime())).sort((x, y) => x - y);
+    expect(slots).toEqual(Array.from({ length: 80 }, (_, i) => t0 + i * 100));
+  });
+
   it('spends the slots of refused attempts on the slots ahead, spread over the next 2 s and at most a fifth closer, and drops them once idle', async () => {
     let t = Date.now();
     const clock = () => new Date(t);

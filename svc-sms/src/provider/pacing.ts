@@ -1,5 +1,6 @@
 import type { Connection } from 'mongoose';
 import type { Collection } from 'mongodb';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { isDuplicateKeyError } from '@act/service-kit';
 
 /**
@@ -47,6 +48,17 @@ export const MAX_CREDIT_SHARE = 0.2;
  */
 export const IDLE_AFTER_MS = 1_000;
 
+/** Tries of one reservation's compare-and-set before it gives up (the burst then comes back shortly). */
+const RESERVE_TRIES = 30;
+
+/**
+ * After a lost compare-and-set, a random wait up to this many ms (doubled per loss, from 2 ms): every burst of every
+ * instance reserving for one sender at once otherwise tries again in step and loses again.
+ */
+const RESERVE_BACKOFF_MAX_MS = 50;
+
+const lostRace = (attempt: number) => sleep(Math.random() * Math.min(RESERVE_BACKOFF_MAX_MS, 2 ** (attempt + 1)));
+
 /** Each reservation spends its share of the credit as if the credit were to last this much of the sender's pace. */
 export const CREDIT_SPREAD_MS = 2_000;
 
@@ -89,7 +101,8 @@ export class SenderPacer {
    */
   async reserve(sender: string, count: number, until: Date, notBefore?: Date): Promise<Reservation> {
     const interval = this.interval(sender);
-    for (let attempt = 0; attempt < 20; attempt++) {
+    for (let attempt = 0; attempt < RESERVE_TRIES; attempt++) {
+      if (attempt > 0) await lostRace(attempt);
       const doc = await this.coll.findOne({ _id: sender });
       const clock = this.now().getTime();
       const now = Math.max(clock, notBefore?.getTime() ?? 0);

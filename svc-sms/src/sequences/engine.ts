@@ -22,6 +22,8 @@ export { NO_CHECKOUT_LINK, type StepOutcome } from './steps';
  * SMS_STEP_LEASE_MS overrides it (the fault suite resumes a killed instance's steps after 20 s).
  */
 export const DEFAULT_LEASE_MS = 5 * 60_000;
+/** After an error mid-burst, when its contacts are due again. */
+const ERROR_RETRY_MS = 10_000;
 
 /**
  * Twilio not configured: the due poller finds nothing due for this long (the contacts wait), rather than reading the
@@ -121,6 +123,16 @@ export class SequenceEngine {
             deps.now(),
           );
           for (const w of ended) if (stopped.has(w.ref)) w.nextAt = null;
+        },
+        // After an error mid-burst (the store or a pacing race refusing a write) the contacts come back shortly, not
+        // after the lease: a send the burst had claimed is then settled with the provider (steps.ts), not repeated.
+        abandon: async (works, { leaseId, until }) => {
+          const at = new Date(deps.now().getTime() + ERROR_RETRY_MS);
+          const put = await this.store.putOff(
+            { leaseId, leaseUntil: until },
+            works.map((w) => ({ c: w.c, update: { $set: { next_at: at } } })),
+          );
+          await Promise.all([...put].map((ref) => deps.scheduler.schedule(ref, at).catch(() => undefined)));
         },
       },
       schedule: (ref, at) => deps.scheduler.schedule(ref, at),
