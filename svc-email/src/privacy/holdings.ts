@@ -14,7 +14,6 @@ import {
   mentioning,
   type PersonalData,
 } from '@act/service-kit';
-import { LEGACY_RECOVERY_URLS } from '../live-sending/recovery-urls';
 
 const exactly = (text: string) => ({ $regex: `^${escapeRegex(text)}$`, $options: 'i' });
 const idsOf = (rows: { id?: unknown }[] | undefined) => (rows ?? []).map((r) => r.id);
@@ -82,20 +81,6 @@ export const EMAIL_HOLDINGS: PersonalData[] = [
     collection: 'email_send_claims',
     filter: (_s, found) => (found.contacts?.length ? { contact_ref: { $in: idsOf(found.contacts) } } : null),
     erase: (c, person) => (typeof c.error === 'string' && scrubText(c.error, person) !== c.error ? { $set: { error: scrubText(c.error, person) } } : null),
-  },
-  {
-    // Links kept apart from their contacts by earlier versions, until the start moves them onto the contacts' carts.
-    kind: 'checkout_links',
-    collection: LEGACY_RECOVERY_URLS,
-    filter: (_s, found) =>
-      anyOf(
-        (found.contacts ?? []).map((c) => JSON.stringify([c.integration_id, c.contact_id])),
-        (k) => {
-          const [integration_id, contact_id] = JSON.parse(k) as [number, string];
-          return { integration_id, contact_id };
-        },
-      ),
-    erase: () => 'delete',
   },
   {
     kind: 'webhook_deliveries',
