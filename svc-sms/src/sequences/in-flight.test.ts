@@ -4,10 +4,10 @@
  * late is found and logged, never sent a second time.
  */
 import type { SmsContact, SmsLog } from '@act/contracts/src/sms-api';
-import { MongoClient } from 'mongodb';
+import type { MongoClient } from 'mongodb';
 import { call, type ServiceProcess } from '@act/service-kit/testing';
-import { startFakeTwilio, type FakeTwilio } from '@act/testing';
-import { configureSending, createFunnel, dropDb, dropStream, postContact, smsTestEnv, startSms, waitFor, waitUntilSequencesClosed, type SmsTestEnv } from '../test/helpers';
+import type { FakeTwilio } from '@act/testing';
+import { createFunnel, postContact, startSendingSms, waitFor, waitUntilSequencesClosed, type SendingSms, type SmsTestEnv } from '../test/helpers';
 
 jest.setTimeout(120_000);
 
@@ -16,21 +16,13 @@ let twilio: FakeTwilio;
 let svc: ServiceProcess;
 let t: SmsTestEnv;
 let mongo: MongoClient;
+let sending: SendingSms;
 
 beforeAll(async () => {
-  twilio = await startFakeTwilio();
-  t = smsTestEnv('inflight', twilio, { SMS_STEP_LEASE_MS: '1500', SMS_SEND_IN_FLIGHT_MS: String(IN_FLIGHT_MS), SMS_DUE_SCAN_MS: '200' });
-  svc = await startSms(t);
-  await configureSending(svc.url);
-  mongo = await MongoClient.connect(t.env.MONGODB_URI!);
+  sending = await startSendingSms('inflight', { SMS_STEP_LEASE_MS: '1500', SMS_SEND_IN_FLIGHT_MS: String(IN_FLIGHT_MS), SMS_DUE_SCAN_MS: '200' });
+  ({ twilio, t, svc, mongo } = sending);
 });
-afterAll(async () => {
-  await mongo?.close();
-  await svc?.stop();
-  await twilio?.stop();
-  await dropStream(t.natsPrefix);
-  await dropDb(t.db);
-});
+afterAll(() => sending?.stop());
 
 it('waits for a claiming attempt that may still be sending, then logs its text instead of sending another', async () => {
   const { templates } = await createFunnel(svc.url, 'inflight-funnel', [{ message: 'Still there {first_name}?' }], 1);

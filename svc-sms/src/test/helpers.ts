@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { MongoClient } from 'mongodb';
 import { connect } from 'nats';
 import { call, startServiceProcess, testDbName, withoutTestSwitches, type ServiceProcess } from '@act/service-kit/testing';
-import type { FakeTwilio } from '@act/testing';
+import { startFakeTwilio, type FakeTwilio } from '@act/testing';
 import type { AuditRecord } from '@act/contracts/src/audit';
 
 export const PUBLIC_URL = 'http://sms.test.local';
@@ -47,6 +48,37 @@ export function smsTestEnv(label: string, twilio: FakeTwilio | null, extra: Reco
 export function startSms(t: SmsTestEnv, extra: Record<string, string> = {}): Promise<ServiceProcess> {
   // Generous: a loaded CI machine takes a while to load the twilio SDK and Agenda under tsx.
   return startServiceProcess('svc-sms', { ...t.env, ...extra }, 90_000);
+}
+
+/** A service sending through its own fake Twilio, and a client on its database: what a sending test starts with. */
+export interface SendingSms {
+  twilio: FakeTwilio;
+  t: SmsTestEnv;
+  svc: ServiceProcess;
+  mongo: MongoClient;
+  /** Stops the service and the fake, and removes the database and the stream. */
+  stop(): Promise<void>;
+}
+
+export async function startSendingSms(label: string, extra: Record<string, string> = {}): Promise<SendingSms> {
+  const twilio = await startFakeTwilio();
+  const t = smsTestEnv(label, twilio, extra);
+  const svc = await startSms(t);
+  await configureSending(svc.url);
+  const mongo = await MongoClient.connect(t.env.MONGODB_URI!);
+  return {
+    twilio,
+    t,
+    svc,
+    mongo,
+    async stop() {
+      await mongo.close();
+      await svc.stop();
+      await twilio.stop();
+      await dropStream(t.natsPrefix);
+      await dropDb(t.db);
+    },
+  };
 }
 
 /** Polls `fn` until it returns a truthy value. */
