@@ -361,7 +361,7 @@ export function DeliveryChips({ event }: { event: Partial<DeliveryInfo> }) {
   const verification = event.verification ?? 'unsigned';
   const reason = event.verification_reason;
   return (
-    <Stack direction="row" spacing={0.5} sx={{ flexWrap: 'wrap', rowGap: 0.5 }}>
+    <Stack direction="row" spacing={0.5} sx={{ flexWrap: 'wrap', rowGap: 0.5, minWidth: 0, maxWidth: '100%' }}>
       <Chip size="small" variant="outlined" label={WEBHOOK_SOURCE_LABELS[event.source]} />
       <Tooltip title={reason ?? ''} disableHoverListener={!reason}>
         <Chip
@@ -369,7 +369,8 @@ export function DeliveryChips({ event }: { event: Partial<DeliveryInfo> }) {
           variant="outlined"
           color={VERIFICATION_COLORS[verification]}
           label={verification === 'rejected' && reason ? `Rejected: ${reason}` : capitalise(verification)}
-          sx={{ maxWidth: 320 }}
+          // A long reason is cut (its whole text on hover), never wider than the cell on a phone.
+          sx={{ maxWidth: 'min(320px, 100%)' }}
         />
       </Tooltip>
       {event.outcome && <Chip size="small" color={OUTCOME_COLORS[event.outcome]} label={capitalise(event.outcome)} />}
