@@ -3,6 +3,8 @@
 // the screen so its last cells and their actions are on screen without any sideways scroll, the page itself never
 // scrolls sideways, and the Twilio callback URL is shown whole. Screenshots of each screen at 1440x900 and 390x844
 // go to .run/screenshots.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { launchBrowser, readStack, screenshotPath, signIn } from './browser';
 
@@ -153,6 +155,30 @@ it('SMS Logs and Twilio settings: no sideways page scroll; the callback URL is s
   expect(await callback.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
   expect(await callback.evaluate((el) => el.scrollHeight <= el.clientHeight + 1)).toBe(true);
   await expectNoPageScroll();
+});
+
+it("Webhook Events: a refused delivery's reason stays on its card at 390 px", async () => {
+  // An integration that takes Stripe's signatures only; a delivery without one is refused with the reason shown.
+  const integration = await post<{ id: number }>('/api/webhook-integrations', { name: `Signed ${tag}`, funnel_id: `${tag}-signed`, reminder_delay: 600 });
+  const signed = await page.evaluate(async (id) => {
+    const res = await fetch(`/api/webhook-integrations/${id}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ webhook_secret: 'whsec_narrow0123456789abcdefghijkl', webhook_source: 'stripe' }),
+    });
+    return (await res.json()) as { webhook_url: string };
+  }, integration.id);
+  const event = readFileSync(path.join(__dirname, '../../packages/sources/src/stripe/fixtures/checkout-session-expired.json'), 'utf8');
+  const refused = await page.evaluate(
+    async ({ url, body }) => (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status,
+    { url: new URL(signed.webhook_url).pathname, body: event },
+  );
+  expect(refused).toBe(401);
+  await page.goto(`${stack.url}/webhooks`);
+  const reason = page.getByTestId('delivery-cell').getByText(/^Rejected: Missing signature/).first();
+  await reason.waitFor();
+  await expectReachable(page.getByRole('table').first(), reason);
+  await shoot('narrow-webhook-events');
 });
 
 it('screenshots of the five screens at 1440x900 and 390x844', async () => {
