@@ -45,6 +45,20 @@ describe('CartStore.keep', () => {
     expect((await contacts.findOne({ contact_id: 'c-order' }))?.cart).toMatchObject({ total: 200 });
   });
 
+  it('a newer cart without a checkout link keeps the link the contact has; one with a link replaces it', async () => {
+    await contacts.insertOne({ integration_id: 3, contact_id: 'c-link' });
+    const linked = (iso: string, total: number, url: string) => ({ ...cartAt(iso, total), recovery_url: url, recovery_expires_at: '2026-12-20T10:00:00.000Z' }) as Cart;
+    expect(await store.keep(3, 'c-link', linked('2026-11-20T10:00:00.000Z', 100, 'https://shop.example.com/c/1'))).toBe(true);
+    expect(await store.keep(3, 'c-link', cartAt('2026-11-20T10:01:00.000Z', 150))).toBe(true);
+    expect((await contacts.findOne({ contact_id: 'c-link' }))?.cart).toMatchObject({
+      total: 150,
+      recovery_url: 'https://shop.example.com/c/1',
+      recovery_expires_at: '2026-12-20T10:00:00.000Z',
+    });
+    expect(await store.keep(3, 'c-link', linked('2026-11-20T10:02:00.000Z', 175, 'https://shop.example.com/c/2'))).toBe(true);
+    expect((await contacts.findOne({ contact_id: 'c-link' }))?.cart).toMatchObject({ total: 175, recovery_url: 'https://shop.example.com/c/2' });
+  });
+
   it('a contact that is not there takes nothing', async () => {
     expect(await store.keep(1, 'c-absent', cartAt('2026-11-20T10:00:00.000Z', 100))).toBe(false);
     expect(await contacts.countDocuments({ contact_id: 'c-absent' })).toBe(0);

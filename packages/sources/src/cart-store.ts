@@ -6,7 +6,7 @@ export interface ContactsUpdater {
   findOne(
     filter: Record<string, unknown>,
     options: { projection: Record<string, 0 | 1> },
-  ): Promise<{ cart?: { updated_at?: unknown } | null } | null>;
+  ): Promise<{ cart?: { updated_at?: unknown; recovery_url?: string | null; recovery_expires_at?: string | null } | null } | null>;
   updateOne(filter: Record<string, unknown>, update: Record<string, unknown>): Promise<{ modifiedCount: number }>;
 }
 
@@ -61,17 +61,23 @@ export class CartStore {
    * Senders retry and deliver out of order, so the sender's own time decides, not arrival; an equal time is the same
    * cart (a retry) and changes nothing. A compare-and-set: the stored cart's time is read by the contact's key, and
    * the write names that time, so a cart another delivery stored in between makes it match nothing and go round again.
+   * A newer cart that names no checkout link keeps the one the contact has (with its end): a funnel's later delivery
+   * (a new total, a new phone) often leaves the link out, and the reminders still need it.
    */
   async keep(integrationId: number, contactId: string, cart: Cart): Promise<boolean> {
     const key = { integration_id: integrationId, contact_id: contactId };
     const offered = timeOf(cart.updated_at);
     for (let round = 0; round < CART_ROUNDS_LIMIT; round++) {
-      const stored = await this.contacts.findOne(key, { projection: { _id: 0, 'cart.updated_at': 1 } });
+      const stored = await this.contacts.findOne(key, {
+        projection: { _id: 0, 'cart.updated_at': 1, 'cart.recovery_url': 1, 'cart.recovery_expires_at': 1 },
+      });
       if (!stored) return false;
       const storedAt = stored.cart?.updated_at ?? null;
       const storedTime = timeOf(storedAt);
       if (storedTime !== null && offered !== null && storedTime >= offered) return false;
-      const r = await this.contacts.updateOne({ ...key, 'cart.updated_at': storedAt }, { $set: { cart } });
+      const link = stored.cart?.recovery_url;
+      const kept = cart.recovery_url || !link ? cart : { ...cart, recovery_url: link, recovery_expires_at: stored.cart?.recovery_expires_at ?? null };
+      const r = await this.contacts.updateOne({ ...key, 'cart.updated_at': storedAt }, { $set: { cart: kept } });
       if (r.modifiedCount > 0) return true;
     }
     throw new Error(`The cart of contact ${contactId} changed under ${CART_ROUNDS_LIMIT} writes in a row`);
