@@ -302,3 +302,9 @@ export function cartChangedAt(cart: Pick<Cart, 'updated_at'> | null | undefined)
 export function cartItemCount(cart: Cart): number {
   return cart.items.reduce((n, it) => n + it.quantity, 0);
 }
+
+/** The sender's recovery link has expired (Stripe's `recovery_expires_at`) by `now`. */
+export function recoveryExpired(c: { cart?: Pick<Cart, 'recovery_expires_at'> | null }, now: Date): boolean {
+  const at = c.cart?.recovery_expires_at;
+  return !!at && Date.parse(at) <= now.getTime();
+}

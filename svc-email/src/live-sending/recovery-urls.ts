@@ -1,16 +1,11 @@
 import type { Connection } from 'mongoose';
 import type { AnyBulkWriteOperation, Collection } from 'mongodb';
-import { normalizeCart } from '@act/contracts/src/cart';
+import { normalizeCart, recoveryExpired } from '@act/contracts/src/cart';
 import type { Logger } from '@act/service-kit';
 import { contactModel, type ContactDoc } from '../contacts/model';
 
 type LinkContact = Pick<ContactDoc, 'integration_id' | 'cart'>;
 
-/** The sender's recovery link (Stripe's `recovery_expires_at`) has expired by `now`. */
-export function recoveryExpired(c: Pick<ContactDoc, 'cart'>, now: Date): boolean {
-  const at = c.cart?.recovery_expires_at;
-  return !!at && Date.parse(at) <= now.getTime();
-}
 
 /**
  * The link a message's {{recoveryUrl}} takes. A contact's own link is its sender's, kept on its cart (written with the
@@ -40,7 +35,7 @@ export class RecoveryUrls {
   }
 
   /** The link for a contact whose own one no longer works: its integration's fallback, else the deployment's. */
-  async fallbackFor(integrationId: number | null): Promise<string | null> {
+  private async fallbackFor(integrationId: number | null): Promise<string | null> {
     if (integrationId !== null) {
       const own = await this.integrationFallback(integrationId);
       if (own) return own;

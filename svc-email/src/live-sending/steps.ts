@@ -4,7 +4,7 @@ import { applyCodeToRecoveryUrl, type Incentives, type Logger } from '@act/servi
 import { emailIncentiveStep, incentiveLogSuffix } from '../incentives/step';
 import { usesCheckoutLink } from '@act/contracts/src/email-api';
 import { NO_CHECKOUT_LINK_MESSAGE } from '@act/contracts/src/checkout-link';
-import { cartChangedAt } from '@act/contracts/src/cart';
+import { cartChangedAt, recoveryExpired } from '@act/contracts/src/cart';
 import type { ContactDoc } from '../contacts/model';
 import type { NewEmailLog } from '../email-logs/service';
 import { heldMessage, heldReason, unsubscribedMessage } from '../reminders/sender';
@@ -20,7 +20,7 @@ import { composeEmail } from './compose';
 import { emailCartChange } from './cart-change';
 import { emailCompletedElsewhere } from './completed-elsewhere';
 import { emailPriorityExit } from './priority-exit';
-import { recoveryExpired, type RecoveryUrls } from './recovery-urls';
+import type { RecoveryUrls } from './recovery-urls';
 import type { EmailTrackedLinks } from '../links';
 import type { SendClaimDoc, SequenceStepDoc } from './model';
 import type { StepRelease } from './step-store';

@@ -1,7 +1,7 @@
 import type { Connection } from 'mongoose';
 import type { Collection } from 'mongodb';
 import { NO_CHECKOUT_LINK_MESSAGE } from '@act/contracts/src/checkout-link';
-import { cartChangedAt } from '@act/contracts/src/cart';
+import { cartChangedAt, recoveryExpired } from '@act/contracts/src/cart';
 import {
   isTollFree,
   usesCheckoutLink,
@@ -225,8 +225,7 @@ export class SmsSteps {
       w.tpl = current;
       w.following = following;
       // Past the sender's recovery deadline the contact's own link no longer works: only the fallback may stand in.
-      const expired = recoveryExpired(w.c, ctx.now);
-      const link = (expired ? null : w.c.checkout_url) || w.integration!.checkout_fallback_url || null;
+      const { link, expired } = linkAt(w.c, w.integration!, ctx.now);
       const text = w.variant?.content ?? current.message;
       w.message = smsBody(text, w.c, link).message;
       w.link = link;
@@ -430,7 +429,8 @@ export class SmsSteps {
     // The body as it was sent: with the integration's fallback link when the contact had none.
     // With the step's code when it gave one (the grant keeps it), applied to the link where the shop does.
     const given = await this.deps.incentives?.giver.given(c.id, stepKey('sms', tpl.id));
-    const link = c.checkout_url || w.integration!.checkout_fallback_url || null;
+    // The link as the claiming attempt chose it: at its claim, past the sender's deadline, the fallback.
+    const { link } = linkAt(c, w.integration!, claim.claimed_at);
     // Our redirect link when the message was sent with one (made before the claim, kept per contact and template).
     const tracked = link ? await this.deps.trackedLinks?.links.sentWith(c.id, tpl.id) : null;
     const message = smsBody(tpl.message, c, tracked || (link && given ? applyCodeToRecoveryUrl(link, given.code, given.platform) : link), given?.code ?? null).message;
@@ -488,11 +488,12 @@ export class SmsSteps {
   }
 }
 
-/** The sender's recovery link has expired (Stripe's `recovery_expires_at`) by `now`. */
-export function recoveryExpired(c: Pick<ContactDoc, 'cart'>, now: Date): boolean {
-  const at = c.cart?.recovery_expires_at;
-  return !!at && Date.parse(at) <= now.getTime();
+/** The link a text takes at `at`: the contact's own while it works, else its integration's fallback. */
+function linkAt(c: Pick<ContactDoc, 'cart' | 'checkout_url'>, integration: { checkout_fallback_url?: string | null }, at: Date) {
+  const expired = recoveryExpired(c, at);
+  return { link: (expired ? null : c.checkout_url) || integration.checkout_fallback_url || null, expired };
 }
+
 
 /** A step's lateness: from when it was due (after any blackout hold moved it) to its hand-off to Twilio. */
 function observeLateness(due: Date | null | undefined, sentAt: Date): void {

@@ -13,7 +13,7 @@ import { usesCheckoutLink } from '@act/contracts/src/sms-api';
 import { NotFoundError, PreviewCodes, stepKey, type ClickTrackingSetting, type TrackedLinks } from '@act/service-kit';
 import { contactModel, type ContactDoc } from '../contacts/model';
 import { integrationModel, type IntegrationDoc } from '../integrations/model';
-import { recoveryExpired } from '../sequences/steps';
+import { recoveryExpired } from '@act/contracts/src/cart';
 
 type Row = Pick<ContactDoc, 'id' | 'email' | 'phone' | 'first_name' | 'cart' | 'created_at' | 'integration_id' | 'checkout_url'>;
 const FIELDS = { _id: 0, id: 1, email: 1, phone: 1, first_name: 1, cart: 1, created_at: 1, integration_id: 1, checkout_url: 1 } as const;
