@@ -38,6 +38,7 @@ import { DuePoller } from '@act/flow';
 import { FunnelEventPublisher } from './events/publisher';
 import { startFunnelConsumers } from './events/consumers';
 import { initEarlierContacts, pickUpEarlierContacts } from './integrations/earlier-contacts';
+import { moveContactLinksOntoCarts } from './contacts/links-onto-carts';
 import { markLegacyTestDeliveries } from './integrations/test-deliveries';
 import { WebhookSigningSettings } from './webhook-signing/settings';
 import { webhookSigningRouter } from './webhook-signing/routes';
@@ -147,6 +148,7 @@ export async function buildSmsService(
   // compare-and-set filter without an exact-key copy.
   await dropRetiredIndexes(contactModel(conn).collection as never, ['step_cas']);
   await dropStandInIndexes(contactModel(conn).collection as never, STANDIN_CONTACT_INDEXES);
+  await moveContactLinksOntoCarts(conn, logger);
   await integrationService.ensureKeys();
 
   const poller = polling

@@ -303,6 +303,12 @@ export function cartItemCount(cart: Cart): number {
   return cart.items.reduce((n, it) => n + it.quantity, 0);
 }
 
+/** The contact's own checkout link (its cart's) while it still works at `now`; null when it has none or it expired. */
+export function workingRecoveryUrl(c: { cart?: Pick<Cart, 'recovery_url' | 'recovery_expires_at'> | null }, now: Date): string | null {
+  const own = c.cart?.recovery_url;
+  return own && !recoveryExpired(c, now) ? own : null;
+}
+
 /** The sender's recovery link has expired (Stripe's `recovery_expires_at`) by `now`. */
 export function recoveryExpired(c: { cart?: Pick<Cart, 'recovery_expires_at'> | null }, now: Date): boolean {
   const at = c.cart?.recovery_expires_at;

@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import type { AnyBulkWriteOperation, Collection } from 'mongodb';
-import { normalizeCart, recoveryExpired } from '@act/contracts/src/cart';
+import { normalizeCart, workingRecoveryUrl } from '@act/contracts/src/cart';
 import type { Logger } from '@act/service-kit';
 import { contactModel, type ContactDoc } from '../contacts/model';
 
@@ -29,9 +29,7 @@ export class RecoveryUrls {
    * else the deployment's; null when there is none (never an empty or made-up link).
    */
   async forContact(c: LinkContact, now: Date): Promise<string | null> {
-    const own = c.cart?.recovery_url;
-    if (own && !recoveryExpired(c, now)) return own;
-    return this.fallbackFor(c.integration_id ?? null);
+    return workingRecoveryUrl(c, now) ?? this.fallbackFor(c.integration_id ?? null);
   }
 
   /** The link for a contact whose own one no longer works: its integration's fallback, else the deployment's. */

@@ -16,7 +16,6 @@ export interface ContactDoc {
   integration_id: number | null;
   first_name: string | null;
   email: string | null;
-  checkout_url: string | null;
   status: SmsContactStatus;
   /** created_at + the integration's reminder delay: when the first message is due. */
   remind_at: Date;
@@ -70,7 +69,6 @@ const schema = new mongoose.Schema<ContactDoc>(
     integration_id: { type: Number, default: null },
     first_name: { type: String, default: null },
     email: { type: String, default: null },
-    checkout_url: { type: String, default: null },
     status: { type: String, required: true },
     remind_at: { type: Date, required: true },
     next_at: { type: Date, default: null },

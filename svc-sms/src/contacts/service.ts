@@ -52,7 +52,6 @@ export interface FunnelContactInput {
   phone: string;
   email?: string | null;
   firstName?: string | null;
-  checkoutUrl?: string | null;
   /** A "Send test delivery" sample's contact: stored as `test`, never scheduled (set on insert only). */
   test: boolean;
   /** Stored with a contact this call creates (its cart, hold, zone hints); a contact already there is left as it is. */
@@ -110,7 +109,6 @@ export class ContactService {
     const set: Partial<ContactDoc> = { phone: input.phone, funnel_id: input.funnelId, updated_at: now };
     if (input.email) set.email = input.email;
     if (input.firstName) set.first_name = input.firstName;
-    if (input.checkoutUrl) set.checkout_url = input.checkoutUrl;
     const onInsert: Partial<ContactDoc> = {
       // integration_id and contact_id come from the filter on insert.
       id,
@@ -127,7 +125,6 @@ export class ContactService {
     };
     if (!input.email) onInsert.email = null;
     if (!input.firstName) onInsert.first_name = null;
-    if (!input.checkoutUrl) onInsert.checkout_url = null;
     const filter = { integration_id: input.integration.id, contact_id: input.contactId };
     const created = await this.upsert({ filter, set, onInsert });
     // A new row is exactly filter + $setOnInsert + $set; only a repeat needs reading back.
@@ -341,14 +338,13 @@ function counted(all: Map<string, number>, tests: Map<string, number>, status: s
 }
 
 export function toApiContact(d: ContactDoc, optedOut: boolean, integrationName: string | null): SmsContact {
-  const { next_at, held_until, held_by, step, sent_count, last_sent_at, checkout_url, updated_at, ...rest } = toApi(
+  const { next_at, held_until, held_by, step, sent_count, last_sent_at, updated_at, ...rest } = toApi(
     d as unknown as Record<string, unknown>,
   ) as unknown as ContactDoc;
   // Held only while the step still waits for that hold's end (a later step or a send clears it in effect).
   const held = !!held_until && !!next_at && new Date(held_until).getTime() === new Date(next_at).getTime();
   void step;
   void last_sent_at;
-  void checkout_url;
   void updated_at;
   return {
     id: rest.id,

@@ -67,6 +67,9 @@ export function createFunnelEventHandler(deps: FunnelEventDeps) {
       // An event from before the flag: a test by the sample's phone, the rule it was published under.
       const test = typeof e.test === 'boolean' ? e.test : phone === TEST_DELIVERY_PHONE;
       const integration = await deps.integrations.activeForFunnel(e.funnelId);
+      // What the email side kept of the checkout: the same cart (its link with it), hold and zone hints here (read
+      // again through the limits: the payload is JSON from the stream).
+      const extras = contactExtras(cartFromEvent(e.cart, new Date()), heldFromEvent(e.remindersHeld), zoneHintsOf(Object(e.zoneHints ?? {}) as Record<string, unknown>));
       // Kept for an SMS integration of this funnel created later (integrations/earlier-contacts.ts).
       if (!integration)
         return keepEarlierContact(deps.conn, {
@@ -75,16 +78,13 @@ export function createFunnelEventHandler(deps: FunnelEventDeps) {
           phone,
           email: typeof e.email === 'string' ? e.email : null,
           first_name: typeof e.firstName === 'string' ? e.firstName : null,
-          checkout_url: typeof (e as { checkoutUrl?: unknown }).checkoutUrl === 'string' ? (e as { checkoutUrl?: string }).checkoutUrl! : null,
+          extras,
           trusted,
           test,
         });
       if (!trusted && (await deps.integrations.requiresSigning(integration)))
         return refuse(deps, Subjects.contactCreated, payload, integration, origin);
-      // What the email side kept of the checkout: the same cart, hold and zone hints here (read again through the
-      // limits: the payload is JSON from the stream). A new contact is inserted with them; one already there takes
-      // the cart newest-wins by the sender's time.
-      const extras = contactExtras(cartFromEvent(e.cart, new Date()), heldFromEvent(e.remindersHeld), zoneHintsOf(Object(e.zoneHints ?? {}) as Record<string, unknown>));
+      // A new contact is inserted with them; one already there takes the cart newest-wins by the sender's time.
       const { contact, created } = await deps.contacts.upsertFromFunnel({
         integration,
         funnelId: e.funnelId,
@@ -92,10 +92,6 @@ export function createFunnelEventHandler(deps: FunnelEventDeps) {
         phone,
         email: typeof e.email === 'string' ? e.email : null,
         firstName: typeof e.firstName === 'string' ? e.firstName : null,
-        checkoutUrl:
-          typeof (e as { checkoutUrl?: unknown }).checkoutUrl === 'string'
-            ? (e as { checkoutUrl?: string }).checkoutUrl
-            : null,
         test,
         extras,
       });

@@ -65,3 +65,38 @@ it("never texts a test delivery's contact the email side relays, while a real on
   await new Promise((r) => setTimeout(r, 2_000));
   expect(sms.twilio.messages.some((m) => m.to === '+14155550100')).toBe(false);
 });
+
+it("a picked-up contact keeps what the sender said of its checkout: the cart's link, the consent hold", async () => {
+  const cart = (link: string) => ({
+    items: [],
+    more_items: 0,
+    subtotal: null,
+    discounts: null,
+    total: 4250,
+    currency: 'USD',
+    recovery_url: link,
+    recovery_expires_at: null,
+    updated_at: new Date().toISOString(),
+    updated_at_source: 'sender',
+  });
+  await publishEvent(sms.t.natsPrefix, Subjects.contactCreated, { ...contactEvent('kept-held', '+15552080011'), funnelId: 'later-cart', cart: cart('https://shop.example/c/held'), remindersHeld: 'The shopper did not agree to promotional messages' });
+  await publishEvent(sms.t.natsPrefix, Subjects.contactCreated, { ...contactEvent('kept-open', '+15552080012'), funnelId: 'later-cart', cart: cart('https://shop.example/c/open') });
+  await waitUntilConsumersDrained(await nc.jetstreamManager(), `${sms.t.natsPrefix}FUNNEL`);
+  // A row kept with its link alone, as stored before the kept contacts held their cart.
+  const client = await MongoClient.connect(process.env.MONGODB_URI ?? 'mongodb://127.0.0.1:27017');
+  try {
+    await client.db(sms.t.db).collection('sms_earlier_contacts').insertOne({ funnel_id: 'later-cart', contact_id: 'kept-link', phone: '+15552080013', email: null, first_name: null, checkout_url: 'https://shop.example/c/link-only', trusted: true, received_at: new Date() });
+  } finally {
+    await client.close();
+  }
+  await createFunnel(sms.svc.url, 'later-cart', [{ message: 'Back to your cart: {checkout_url}' }]);
+  const picked = Object.fromEntries((await call(sms.svc.url, 'GET', '/api/sms-contacts')).body.filter((c: SmsContact) => c.funnel_id === 'later-cart').map((c: SmsContact) => [c.contact_id, c]));
+  expect(picked['kept-held']).toMatchObject({ reminders_held: 'The shopper did not agree to promotional messages', cart: { recovery_url: 'https://shop.example/c/held', total: 4250 } });
+  expect(picked['kept-open']).toMatchObject({ reminders_held: null, cart: { recovery_url: 'https://shop.example/c/open' } });
+  expect(picked['kept-link']).toMatchObject({ cart: { recovery_url: 'https://shop.example/c/link-only', total: null } });
+  await waitFor(async () => ['+15552080012', '+15552080013'].every((to) => sms.twilio.messages.some((m) => m.to === to)), 15_000);
+  expect(sms.twilio.messages.find((m) => m.to === '+15552080012')?.body).toBe('Back to your cart: https://shop.example/c/open');
+  expect(sms.twilio.messages.find((m) => m.to === '+15552080013')?.body).toBe('Back to your cart: https://shop.example/c/link-only');
+  await new Promise((r) => setTimeout(r, 2_000));
+  expect(sms.twilio.messages.some((m) => m.to === '+15552080011')).toBe(false);
+});

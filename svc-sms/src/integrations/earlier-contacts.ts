@@ -3,6 +3,8 @@ import type { Collection } from 'mongodb';
 import { DAY_MS } from '@act/contracts/src/attribution';
 import { PICKUP_WINDOW_DAYS } from '@act/contracts/src/sms-pickup';
 import { isDuplicateKeyError, type Logger } from '@act/service-kit';
+import { normalizeCart } from '@act/contracts/src/cart';
+import { contactExtras, type ContactExtras } from '@act/sources';
 import type { IntegrationDoc } from './model';
 
 /** Older kept contacts expire (TTL) and are not picked up. */
@@ -15,7 +17,10 @@ export interface EarlierContactDoc {
   phone: string;
   email: string | null;
   first_name: string | null;
-  checkout_url: string | null;
+  /** What the sender said of the checkout (cart and its link, a consent hold, zone hints), as a new contact takes it. */
+  extras?: ContactExtras;
+  /** The checkout link alone, as rows kept before the extras hold it (they expire within the pick-up window). */
+  checkout_url?: string | null;
   /** The fact passed a signature check where it came in (or was a staff action). */
   trusted: boolean;
   /** A "Send test delivery" sample's contact (absent on those kept before the flag: false). */
@@ -43,10 +48,17 @@ export async function keepEarlierContact(conn: Connection, fact: Omit<EarlierCon
   }
 }
 
+/** A kept contact's extras; a row holding its link alone gets a cart of that link, as the sender's formats give one. */
+function extrasOf(k: EarlierContactDoc): ContactExtras | undefined {
+  if (k.extras) return k.extras;
+  const cart = k.checkout_url ? normalizeCart({ recoveryUrl: k.checkout_url }, k.received_at).cart : null;
+  return cart ? contactExtras(cart, null, null) : undefined;
+}
+
 export interface PickUpDeps {
   conn: Connection;
   /** Makes the SMS contact, as the funnel event would have (its sequence starts from now). */
-  upsert(input: { integration: IntegrationDoc; funnelId: string; contactId: string; phone: string; email: string | null; firstName: string | null; checkoutUrl: string | null; test: boolean }): Promise<unknown>;
+  upsert(input: { integration: IntegrationDoc; funnelId: string; contactId: string; phone: string; email: string | null; firstName: string | null; test: boolean; extras?: ContactExtras }): Promise<unknown>;
   /** Whether the integration takes signed facts only (then an unverified one is not picked up). */
   requiresSigning(integration: IntegrationDoc): Promise<boolean>;
   logger: Logger;
@@ -65,7 +77,7 @@ export async function pickUpEarlierContacts(deps: PickUpDeps, integration: Integ
   let taken = 0;
   for (const k of kept) {
     if (signedOnly && !k.trusted) continue;
-    await deps.upsert({ integration, funnelId: k.funnel_id, contactId: k.contact_id, phone: k.phone, email: k.email, firstName: k.first_name, checkoutUrl: k.checkout_url, test: k.test === true });
+    await deps.upsert({ integration, funnelId: k.funnel_id, contactId: k.contact_id, phone: k.phone, email: k.email, firstName: k.first_name, test: k.test === true, extras: extrasOf(k) });
     await c.deleteOne({ funnel_id: k.funnel_id, contact_id: k.contact_id });
     taken++;
   }

@@ -1,7 +1,7 @@
 import type { Connection } from 'mongoose';
 import type { Collection } from 'mongodb';
 import { NO_CHECKOUT_LINK_MESSAGE } from '@act/contracts/src/checkout-link';
-import { cartChangedAt, recoveryExpired } from '@act/contracts/src/cart';
+import { cartChangedAt, recoveryExpired, workingRecoveryUrl } from '@act/contracts/src/cart';
 import {
   isTollFree,
   usesCheckoutLink,
@@ -489,9 +489,8 @@ export class SmsSteps {
 }
 
 /** The link a text takes at `at`: the contact's own while it works, else its integration's fallback. */
-function linkAt(c: Pick<ContactDoc, 'cart' | 'checkout_url'>, integration: { checkout_fallback_url?: string | null }, at: Date) {
-  const expired = recoveryExpired(c, at);
-  return { link: (expired ? null : c.checkout_url) || integration.checkout_fallback_url || null, expired };
+function linkAt(c: Pick<ContactDoc, 'cart'>, integration: { checkout_fallback_url?: string | null }, at: Date) {
+  return { link: workingRecoveryUrl(c, at) || integration.checkout_fallback_url || null, expired: recoveryExpired(c, at) };
 }
 
 

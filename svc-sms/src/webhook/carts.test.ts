@@ -62,9 +62,14 @@ describe('the cart kept on the SMS contact', () => {
       ['Merino beanie', 1, 2800],
       ['Gift wrap', 1, 800],
     ]);
-    const older = { ...checkout(), updated_at: '2026-11-20T14:00:00-05:00', line_items: [{ title: 'Old', quantity: 1 }] };
+    const link = c!.cart!.recovery_url;
+    expect(link).toMatch(/^https:\/\//);
+    // An older delivery arriving later names another checkout link: the text keeps the newer cart's link.
+    const older = { ...checkout(), updated_at: '2026-11-20T14:00:00-05:00', line_items: [{ title: 'Old', quantity: 1 }], abandoned_checkout_url: 'https://shop.example/older-link' };
     expect((await deliver(shop.path, older, shopify('checkouts/update', 'sc-2'))).status).toBe(200);
     expect((await contactOf(shop.id, token))?.cart?.items).toHaveLength(3);
+    const preview = await api('POST', '/api/sms-templates/preview', { message: 'Back: {checkout_url}', contact_id: c!.id });
+    expect(preview.body.message).toBe(`Back: ${link}`);
     const newer = { ...checkout(), updated_at: '2026-11-20T14:09:00-05:00', line_items: [{ title: 'New', quantity: 3 }] };
     expect((await deliver(shop.path, newer, shopify('checkouts/update', 'sc-3'))).status).toBe(200);
     expect((await contactOf(shop.id, token))?.cart).toMatchObject({

@@ -343,7 +343,6 @@ export class FunnelWebhookService {
         phone: phone!,
         email: fact.email,
         firstName: fact.firstName,
-        checkoutUrl: fact.checkoutUrl,
         test,
         ...(upfront ? { extras: contactExtras(upfront.cart, hold, fact.zoneHints) } : {}),
       });
