@@ -42,7 +42,6 @@ export const SMS_HOLDINGS: PersonalData[] = [
         phone: erasedOr(c.phone),
         email: typeof c.email === 'string' && c.email ? erasedEmail(c.email) : null,
         first_name: null,
-        checkout_url: null,
         ...(c.cart ? { cart: erasedCart(c.cart) } : {}),
         // Where the sender said the person lives (country, state, locale) goes with the rest of them.
         zone_hints: null,
@@ -84,6 +83,20 @@ export const SMS_HOLDINGS: PersonalData[] = [
     filter: (s, found) => mentioning('payload', personOf(s, found)),
     // Whom the delivery named (the timeline's keys) goes with the body.
     erase: (_d, person) => ({ $set: { payload: erasedPayload(person.requestId) }, $unset: { person_keys: '' } }),
+  },
+  {
+    // A contact kept for an SMS integration not yet made: removed, so no integration made later picks the person up.
+    kind: 'earlier_contacts',
+    collection: 'sms_earlier_contacts',
+    filter: (s, found) => {
+      const person = personOf(s, found);
+      const or = [
+        ...person.phones.map(digitsOf).filter((f): f is NonNullable<typeof f> => f !== null),
+        ...person.emails.map((e) => ({ email: { $regex: `^${escapeRegex(e)}$`, $options: 'i' } })),
+      ];
+      return or.length ? { $or: or } : null;
+    },
+    erase: () => 'delete',
   },
   {
     kind: 'opt_outs',
