@@ -22,7 +22,7 @@
 // Then the same saturation phases on a fresh stack with two instances of every service behind the gateway,
 // next to the one-instance figures of this run; --replicas=1 skips it. On 2 cores a second instance adds no CPU: it
 // shows what coordination costs (a second process per service, the gateway balancing, batches split in two).
-//   node bench/webhooks.mjs [--duration=10] [--connections=32] [--warmup=15] [--rate=200,2000] [--replicas=2]
+//   node bench/webhooks.mjs [--duration=10] [--connections=32] [--warmup=15] [--rate=200,2000] [--replicas=2] [--rounds=1] [--fresh-store]
 import { fork } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import path from 'node:path';
@@ -56,6 +56,11 @@ const REPLICAS = arg('replicas', 2);
 // differ by up to a third (GC, the stand-in's growing store), as much as the 15% judged. More rounds grow the
 // stand-in's store further: at 3 it stopped answering in the later fixed-rate phases.
 const ROUNDS = Math.max(1, arg('rounds', 1));
+// --fresh-store: before each measured phase, the shoppers the earlier phases left (contacts, their flow rows, stored
+// deliveries, replay claims, per-contact jobs) are deleted, so every phase meets the same store. Without it the store
+// grows phase after phase, and with it the stand-in's scans (it serves a range query by no index: the flow engines'
+// due queries read every contact each poll) and its old-generation GC pauses, which land in one phase or another.
+const FRESH_STORE = process.argv.includes('--fresh-store');
 const TARGET = { eventsPerSec: 2000, p99Ms: 50, ratioToEcho: 0.25, signedWithinShare: 0.15 };
 const SECRET = 'bench-clickfunnels-webhook-secret';
 const STRIPE_SECRET = 'whsec_bench0123456789abcdefghijklmnop';
@@ -282,11 +287,28 @@ try {
       await load(url, (i) => SIGNERS[signer].make(i, prefix), WARMUP, SIGNERS[signer].sign);
     await sleep(2_000); // the consumers' and the relay's backlog of the warm-up
   }
+  /**
+   * --fresh-store: deletes what the deliveries of earlier phases grew (every other collection holds a few rows of
+   * configuration); called once the stack is quiet, so no delivery is still being applied.
+   */
+  const SHOPPER_DATA = {
+    'svc-email': ['contacts', 'email_sequence_steps', 'webhook_events', 'webhook_deliveries', 'processed_events'],
+    'svc-sms': ['sms_contacts', 'sms_webhook_events', 'sms_webhook_deliveries', 'processed_events'],
+  };
+  async function clearShoppers() {
+    let deleted = 0;
+    for (const [service, names] of Object.entries(SHOPPER_DATA)) {
+      const db = await stack.db(service);
+      for (const name of names) deleted += (await db.collection(name).deleteMany({})).deletedCount;
+    }
+    return deleted;
+  }
   /** One measured phase: the answers, the CPU seconds per process per accepted event, the rows stored meanwhile. */
   async function phase(url, prefix, events, rate = undefined, signed = undefined) {
     // Each phase starts once the last one's backlog is worked off (outboxes, cross-channel consumers): a phase that
     // shared the cores with it read as slower than it is, and the signed/unsigned comparison moved by 30 points.
     const settledMs = await stack.quiet();
+    if (FRESH_STORE) await clearShoppers();
     const before = await events.countDocuments({});
     const cpu0 = descendantCpu();
     const t0 = Date.now();
@@ -390,7 +412,7 @@ try {
   load1.end = loadAvg();
   result = {
     target: TARGET,
-    settings: { durationSec: DURATION, connections: CONNECTIONS, warmupSec: WARMUP, steadyRatesPerSec: RATES },
+    settings: { durationSec: DURATION, connections: CONNECTIONS, warmupSec: WARMUP, steadyRatesPerSec: RATES, rounds: ROUNDS, freshStore: FRESH_STORE },
     load1,
     echo: echoResult,
     email: {
