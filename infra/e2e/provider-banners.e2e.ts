@@ -81,14 +81,13 @@ describe('provider banners and simulated reminders', () => {
       }
       await page.screenshot({ path: screenshotPath(`banners-sms-campaigns-${width}.png`), fullPage: true });
 
-      // The email side: live sending off, no Resend key. Once the reminder is logged, the contact reads simulated.
+      // The email side: live sending off, no Resend key. Once the reminder is logged (the API says so), the contact
+      // reads simulated. A check right after each reload would find the list not yet drawn, every time.
+      type Row = { contact_id: string; status: string; simulated?: boolean };
+      const logged = async () => ((await getJson(page, '/api/contacts?page=1')) as { items: Row[] }).items.some((c) => c.contact_id === `${funnel}-e` && c.status === 'sent' && c.simulated === true);
+      for (let i = 0; i < 60 && !(await logged()); i++) await page.waitForTimeout(1_000);
       await page.goto(`${fresh.url}/contacts`);
-      const simulated = page.getByText('Sent (simulated)').first();
-      for (let i = 0; i < 60 && !(await simulated.isVisible().catch(() => false)); i++) {
-        await page.waitForTimeout(1_000);
-        await page.reload();
-      }
-      await simulated.waitFor({ timeout: 5_000 });
+      await page.getByText('Sent (simulated)').first().waitFor({ timeout: 15_000 });
       await page.screenshot({ path: screenshotPath(`banners-contacts-${width}.png`), fullPage: true });
 
       await page.goto(`${fresh.url}/`);
