@@ -76,8 +76,9 @@ async function seed(page: Page): Promise<void> {
 async function audit(page: Page, path: string, viewport: string): Promise<Found[]> {
   await page.goto(`${stack.url}${path}`);
   await page.waitForLoadState('networkidle');
-  // Lists and cards fill in after their first answer; spinners gone means the screen is as a user reads it.
-  await page.waitForFunction(() => !document.querySelector('[role="progressbar"]'), undefined, { timeout: 15_000 }).catch(() => undefined);
+  // Lists and cards fill in after their first answer; spinners gone means the screen is as a user reads it. A bar
+  // with a value (a rate, a share of revenue) is a figure, not a spinner: it stays.
+  await page.waitForFunction(() => !document.querySelector('[role="progressbar"]:not([aria-valuenow])'), undefined, { timeout: 15_000 }).catch(() => undefined);
   // Evaluated, not added as an inline <script>: the app's CSP refuses inline scripts (DevTools' evaluate is exempt).
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
   const results = (await page.evaluate(() =>
