@@ -322,8 +322,11 @@ export interface NatsCluster {
   kill(name: string): Promise<void>;
   /** SIGTERM: the node shuts down as in a rolling restart. */
   stop(name: string): Promise<void>;
-  /** Starts a stopped node again on its ports and store; resolves once its /healthz says it is current. */
-  start(name: string): Promise<void>;
+  /**
+   * Starts a stopped node again on its ports and store; resolves once its /healthz says it is current on every
+   * stream and consumer it replicates, or, given `ready`, once it is current with the meta leader and `ready` holds.
+   */
+  start(name: string, ready?: () => Promise<boolean>): Promise<void>;
   /** Stops every node and deletes the stores. */
   stopAll(): Promise<void>;
 }
@@ -377,16 +380,21 @@ export async function startNatsCluster({ size = 3, host = '127.0.0.1' } = {}): P
   };
 
   // Not healthy: throws what /healthz said (the stream or consumer not yet current), so a timeout names it.
-  const healthy = async (name: string) => {
-    const res = await fetch(`http://${host}:${spec(name).monitorPort}/healthz`, { signal: AbortSignal.timeout(2_000) });
+  // `serverOnly`: JetStream up and current with the meta leader, its streams and consumers not looked at.
+  const healthy = async (name: string, serverOnly = false) => {
+    const query = serverOnly ? '?js-server-only=true' : '';
+    const res = await fetch(`http://${host}:${spec(name).monitorPort}/healthz${query}`, { signal: AbortSignal.timeout(2_000) });
     if (res.status !== 200) throw new Error(`/healthz ${res.status}: ${(await res.text()).trim()}`);
     return true;
   };
-  const waitHealthy = async (name: string, timeoutMs: number) => {
+  const waitHealthy = async (name: string, timeoutMs: number, ready?: () => Promise<boolean>) => {
     await waitFor(
       async () => {
         if (!procs.get(name)) throw new Error(`${name} exited:\n${tails.get(name)?.join('\n')}`);
-        return healthy(name);
+        if (!ready) return healthy(name);
+        await healthy(name, true);
+        if (!(await ready())) throw new Error('current with the meta leader; not yet ready');
+        return true;
       },
       { what: `NATS node ${name} healthy (JetStream current)`, timeoutMs, everyMs: 250 },
     );
@@ -463,11 +471,11 @@ export async function startNatsCluster({ size = 3, host = '127.0.0.1' } = {}): P
     nodes: specs.map((s) => ({ name: s.name, url: `nats://${host}:${s.port}`, running: () => procs.has(s.name) })),
     kill: (name) => signal(name, 'SIGKILL'),
     stop: (name) => signal(name, 'SIGTERM'),
-    async start(name) {
+    async start(name, ready) {
       launch(name);
       // A node back under load first replays its store and catches up on every stream and consumer it replicates;
       // on a loaded two-core machine that took longer than 30 s once.
-      await waitHealthy(name, 75_000);
+      await waitHealthy(name, 75_000, ready);
     },
     stopAll,
   };
