@@ -6,7 +6,6 @@ import { contactModel, type ContactDoc } from '../contacts/model';
 
 type LinkContact = Pick<ContactDoc, 'integration_id' | 'cart'>;
 
-
 /**
  * The link a message's {{recoveryUrl}} takes. A contact's own link is its sender's, kept on its cart (written with the
  * contact, newest by the sender's own time, as the rest of the cart), so a send reads no more than the contact.

@@ -1,7 +1,8 @@
 import type { Connection } from 'mongoose';
 import type { Collection } from 'mongodb';
 import { NO_CHECKOUT_LINK_MESSAGE } from '@act/contracts/src/checkout-link';
-import { cartChangedAt, recoveryExpired, workingRecoveryUrl } from '@act/contracts/src/cart';
+import { cartChangedAt } from '@act/contracts/src/cart';
+import { linkAt } from './contact-link';
 import {
   isTollFree,
   usesCheckoutLink,
@@ -487,12 +488,6 @@ export class SmsSteps {
     return this.Campaign.findOne({ integration_id: integration.id, active: true }).sort({ id: 1 }).lean<CampaignDoc>();
   }
 }
-
-/** The link a text takes at `at`: the contact's own while it works, else its integration's fallback. */
-function linkAt(c: Pick<ContactDoc, 'cart'>, integration: { checkout_fallback_url?: string | null }, at: Date) {
-  return { link: workingRecoveryUrl(c, at) || integration.checkout_fallback_url || null, expired: recoveryExpired(c, at) };
-}
-
 
 /** A step's lateness: from when it was due (after any blackout hold moved it) to its hand-off to Twilio. */
 function observeLateness(due: Date | null | undefined, sentAt: Date): void {

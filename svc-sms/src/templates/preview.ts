@@ -13,7 +13,7 @@ import { usesCheckoutLink } from '@act/contracts/src/sms-api';
 import { NotFoundError, PreviewCodes, stepKey, type ClickTrackingSetting, type TrackedLinks } from '@act/service-kit';
 import { contactModel, type ContactDoc } from '../contacts/model';
 import { integrationModel, type IntegrationDoc } from '../integrations/model';
-import { workingRecoveryUrl } from '@act/contracts/src/cart';
+import { linkAt } from '../sequences/contact-link';
 
 type Row = Pick<ContactDoc, 'id' | 'email' | 'phone' | 'first_name' | 'cart' | 'created_at' | 'integration_id'>;
 const FIELDS = { _id: 0, id: 1, email: 1, phone: 1, first_name: 1, cart: 1, created_at: 1, integration_id: 1 } as const;
@@ -88,7 +88,7 @@ export class SmsTemplatePreview {
       return { contact, note: code.note, input: { ...SAMPLE_MESSAGE_INPUT, discountCode: code.code, recoveryUrl: code.recoveryUrl } as MessageInput };
     }
     const integration = contact.integration_id === null ? null : await this.Integration.findOne({ id: contact.integration_id }).lean<IntegrationDoc>();
-    const link = workingRecoveryUrl(contact, now) || integration?.checkout_fallback_url || null;
+    const { link } = linkAt(contact, integration, now);
     const code = await this.codes.codeFor(step, contact.integration_id ?? null, link, req.discount_code);
     return {
       contact,
