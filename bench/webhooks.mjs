@@ -352,6 +352,8 @@ try {
    * The signed senders of one side against its unsigned path, after the side's first unsigned phase: each sender's
    * phase, then an unsigned one, sender after sender, ROUNDS times. Each signed phase is judged against the unsigned
    * phases just before and after it (the stand-in slows as its collections grow), a sender by its median share.
+   * The unsigned reference with a cart (`cart`, whose SIGNERS entry signs nothing) takes its turn the same way and is
+   * reported, not judged: it has no `met`, and Stripe's entry gets its share of it (`shareOfCartPhase`).
    */
   async function signedRounds(side, unsignedUrl, events, first, senders) {
     const runs = Object.fromEntries(senders.map((s) => [s.signer, []]));
